@@ -1,0 +1,33 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { ScheduleModule } from '@nestjs/schedule';
+import { AuthModule, authSchema } from '@gw/auth';
+import { CoreModule, type AppConfig } from '@gw/core';
+import { DatabaseModule } from '@gw/database';
+import { OptionModule, optionSchema } from '@gw/option';
+import { UserModule, userSchema } from '@gw/user';
+import { ConsoleModule } from './console/console.module.js';
+
+/** Every module's tables, in one place: the composition root hands them to the data source. */
+const schemas: { entities: Function[]; migrations: Function[] }[] = [optionSchema, userSchema, authSchema];
+
+/** The composition root: wiring only, no rules. */
+@Module({})
+export class AppModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        CoreModule.forRoot(config),
+        DatabaseModule.forRoot({
+          entities: schemas.flatMap((schema) => schema.entities),
+          migrations: schemas.flatMap((schema) => schema.migrations),
+        }),
+        ScheduleModule.forRoot(),
+        ConsoleModule,
+        OptionModule,
+        UserModule,
+        AuthModule,
+      ],
+    };
+  }
+}

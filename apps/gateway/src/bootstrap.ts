@@ -1,0 +1,42 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { DataSource } from 'typeorm';
+import type { AppConfig } from '@gw/core';
+import { runMigrations } from '@gw/database';
+import { AppModule } from './app.module.js';
+import { consoleStaticMiddlewares } from './console/console-static.js';
+import { bodyParsers, noStoreOnApi } from './http/body-parsing.js';
+
+export interface Gateway {
+  app: NestExpressApplication;
+  /** The port actually bound (useful with PORT=0 in tests). */
+  port: number;
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Builds, migrates and starts the gateway. main.ts and the e2e tests both come through here, so the
+ * tests exercise the same HTTP stack users get.
+ */
+export async function startGateway(config: AppConfig, options: { logger?: false | ('error' | 'warn' | 'log')[] } = {}): Promise<Gateway> {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
+    bodyParser: false,
+    logger: options.logger ?? ['error', 'warn', 'log'],
+  });
+  app.disable('x-powered-by');
+  app.set('trust proxy', config.http.trustedProxies.length ? config.http.trustedProxies : false);
+  app.use(noStoreOnApi);
+  for (const middleware of bodyParsers(config.http.maxBodyBytes)) app.use(middleware);
+  for (const { path, handler } of consoleStaticMiddlewares(config.console.staticDir)) app.use(path, handler);
+  app.enableShutdownHooks();
+
+  await runMigrations(app.get(DataSource));
+  await app.listen(config.http.port, config.http.host);
+
+  const address = app.getHttpServer().address();
+  const port = typeof address === 'object' && address ? address.port : config.http.port;
+  const host = config.http.host === '0.0.0.0' ? '127.0.0.1' : config.http.host;
+  return { app, port, url: `http://${host}:${port}`, close: () => app.close() };
+}

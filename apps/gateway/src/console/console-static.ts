@@ -1,0 +1,49 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import express, { type Request, type Response } from 'express';
+import { isApiPath, isRelayPath, type NotFoundFallback } from '@gw/core';
+
+export const REMOTE_NAMES = ['admin', 'user', 'playground'] as const;
+
+const PLACEHOLDER = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>AI Gateway</title></head>
+<body style="font-family:system-ui;margin:4rem auto;max-width:40rem">
+<h1>AI Gateway is running</h1>
+<p>The web console has not been built yet. Run <code>npm run build</code>, then restart the gateway.</p>
+<p>The API answers at <a href="/api/status">/api/status</a>.</p></body></html>`;
+
+/**
+ * Serves the built console: the shell at `/`, each remote under `/remotes/<name>/`. Hashed assets are
+ * cached for a year; index.html and manifests are not cached, so a redeploy is picked up at once.
+ */
+export function consoleStaticMiddlewares(frontendsDir: string) {
+  const middlewares = [];
+  for (const name of REMOTE_NAMES) {
+    const dist = join(frontendsDir, name, 'dist');
+    middlewares.push({ path: `/remotes/${name}`, handler: express.static(dist, staticOptions()) });
+  }
+  middlewares.push({ path: '/', handler: express.static(join(frontendsDir, 'shell', 'dist'), { ...staticOptions(), index: false }) });
+  return middlewares;
+}
+
+/** Unknown GETs outside the API are console routes: answer with the shell's index.html. */
+export function spaFallback(frontendsDir: string): NotFoundFallback {
+  const indexFile = join(frontendsDir, 'shell', 'dist', 'index.html');
+  return (req: Request, res: Response) => {
+    if (isApiPath(req.path) || isRelayPath(req.path) || req.path.startsWith('/remotes/') || req.path.startsWith('/assets/')) return false;
+    const html = existsSync(indexFile) ? readFileSync(indexFile, 'utf8') : PLACEHOLDER;
+    res.status(200).setHeader('Cache-Control', 'no-cache').type('html').send(html);
+    return true;
+  };
+}
+
+function staticOptions() {
+  return {
+    fallthrough: true,
+    setHeaders: (res: Response, path: string) => {
+      const immutable = /\.[0-9a-f]{8,}\.(js|css|woff2?|png|svg)$/.test(path);
+      res.setHeader('Cache-Control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+      // Remotes are fetched by a shell that may live on another origin.
+      res.setHeader('Access-Control-Allow-Origin', '*');
+    },
+  };
+}

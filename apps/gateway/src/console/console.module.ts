@@ -1,0 +1,12 @@
+import { Global, Module } from '@nestjs/common';
+import { APP_CONFIG, NOT_FOUND_FALLBACK, type AppConfig } from '@gw/core';
+import { ConsoleController } from './console.controller.js';
+import { spaFallback } from './console-static.js';
+
+@Global()
+@Module({
+  controllers: [ConsoleController],
+  providers: [{ provide: NOT_FOUND_FALLBACK, inject: [APP_CONFIG], useFactory: (config: AppConfig) => spaFallback(config.console.staticDir) }],
+  exports: [NOT_FOUND_FALLBACK],
+})
+export class ConsoleModule {}

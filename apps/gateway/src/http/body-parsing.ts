@@ -1,0 +1,36 @@
+import express, { type NextFunction, type Request, type Response } from 'express';
+import { anthropicError, isAnthropicPath, isRelayPath, openAiError } from '@gw/core';
+
+/**
+ * JSON and form bodies up to MAX_REQUEST_BODY_MB. A body that cannot be read gets a 4xx in the
+ * caller's own error shape (envelope on /api, OpenAI or Anthropic on the relay), never a 500.
+ */
+export function bodyParsers(maxBytes: number) {
+  return [
+    express.json({ limit: maxBytes, type: ['application/json', 'application/*+json'] }),
+    express.urlencoded({ limit: maxBytes, extended: false }),
+    bodyErrorHandler,
+  ];
+}
+
+function bodyErrorHandler(error: unknown, req: Request, res: Response, next: NextFunction): void {
+  const err = error as { type?: string; status?: number };
+  if (!err?.type || !err.status) {
+    next(error);
+    return;
+  }
+  const status = err.type === 'entity.too.large' ? 413 : err.status >= 400 && err.status < 500 ? err.status : 400;
+  const message =
+    status === 413 ? 'request body is too large' : err.type === 'entity.parse.failed' ? 'request body is not valid JSON' : 'request body could not be read';
+  if (isRelayPath(req.path)) {
+    res.status(status).json(isAnthropicPath(req.path) ? anthropicError(message, 'invalid_request_error') : openAiError(message, 'invalid_request_error', 'invalid_request'));
+    return;
+  }
+  res.status(status).json({ success: false, message });
+}
+
+/** Console answers are personal: no cache, anywhere (new-api's frontend sends the same directive). */
+export function noStoreOnApi(req: Request, res: Response, next: NextFunction): void {
+  if (req.path.startsWith('/api')) res.setHeader('Cache-Control', 'no-store');
+  next();
+}

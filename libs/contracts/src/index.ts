@@ -1,0 +1,3 @@
+export * from './auth.contract.js';
+export * from './option.contract.js';
+export * from './setup.contract.js';

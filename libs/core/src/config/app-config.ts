@@ -1,0 +1,139 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { parseDatabaseDsn, type DatabaseTarget } from './database-dsn.js';
+import { ConfigError, EnvReader, type RawEnv } from './env-reader.js';
+
+export interface RateLimitRule {
+  enabled: boolean;
+  limit: number;
+  /** Window in seconds. */
+  duration: number;
+}
+
+export interface AppConfig {
+  version: string;
+  http: { port: number; host: string; maxBodyBytes: number; trustedProxies: string[] };
+  dataDir: string;
+  database: DatabaseTarget & { poolSize: number };
+  redis?: { url: string };
+  session: { secret: string; cryptoSecret: string };
+  node: { isMaster: boolean; name: string };
+  sync: { frequencySeconds: number };
+  rateLimits: { globalApi: RateLimitRule; critical: RateLimitRule; search: RateLimitRule; web: RateLimitRule };
+  relay: {
+    timeoutSeconds: number;
+    streamingTimeoutSeconds: number;
+    connectTimeoutSeconds: number;
+    forceStreamOption: boolean;
+    azureDefaultApiVersion: string;
+    maxResponseBytes: number;
+  };
+  jobs: {
+    channelTestFrequencyMinutes: number;
+    channelUpdateFrequencyMinutes: number;
+    pollingIntervalSeconds: number;
+    batchUpdateEnabled: boolean;
+    batchUpdateIntervalSeconds: number;
+  };
+  notify: { limitCount: number; limitDurationMinutes: number };
+  console: { staticDir: string; remotes: Record<'admin' | 'user' | 'playground', string> };
+  generateDefaultToken: boolean;
+  errorLogEnabled: boolean;
+}
+
+const NODE_TYPES = ['master', 'slave'] as const;
+const MB = 1024 * 1024;
+
+/** Builds the one typed configuration object; nothing else in the app reads process.env. */
+export function loadConfig(env: RawEnv = process.env): AppConfig {
+  const read = new EnvReader(env);
+  const dataDir = resolve(read.string('DATA_DIR', './data'));
+  const sqlitePath = resolve(read.string('SQLITE_PATH', join(dataDir, 'one-api.db')));
+  const database = parseDatabaseDsn(read.string('SQL_DSN'), sqlitePath);
+  const sessionSecret = read.string('SESSION_SECRET');
+  if (sessionSecret === 'random_string') {
+    throw new ConfigError('SESSION_SECRET', "the placeholder 'random_string' must be replaced by a real secret");
+  }
+  const secret = sessionSecret ?? persistentSecret(database.type === 'sqlite' ? dirname(sqlitePath) : dataDir);
+
+  return {
+    version: read.string('VERSION', 'v0.1.0'),
+    http: {
+      port: read.int('PORT', 3000, { min: 0, max: 65535 }),
+      host: read.string('HOST', '0.0.0.0'),
+      maxBodyBytes: read.int('MAX_REQUEST_BODY_MB', 128, { min: 1, max: 1024 }) * MB,
+      trustedProxies: (read.string('TRUSTED_PROXIES', '') ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    },
+    dataDir,
+    database: { ...database, poolSize: read.int('SQL_MAX_OPEN_CONNS', 20, { min: 1, max: 1000 }) },
+    redis: readRedis(read),
+    session: { secret, cryptoSecret: read.string('CRYPTO_SECRET') ?? secret },
+    node: {
+      isMaster: read.oneOf('NODE_TYPE', NODE_TYPES, 'master') === 'master',
+      name: read.string('NODE_NAME', read.string('HOSTNAME', 'gateway')),
+    },
+    sync: { frequencySeconds: read.int('SYNC_FREQUENCY', 60, { min: 1, max: 86400 }) },
+    rateLimits: {
+      globalApi: rule(read, 'GLOBAL_API_RATE_LIMIT', 180, 180),
+      critical: rule(read, 'CRITICAL_RATE_LIMIT', 20, 1200),
+      search: rule(read, 'SEARCH_RATE_LIMIT', 10, 60),
+      web: rule(read, 'GLOBAL_WEB_RATE_LIMIT', 60, 180),
+    },
+    relay: {
+      timeoutSeconds: read.int('RELAY_TIMEOUT', 0, { min: 0 }),
+      streamingTimeoutSeconds: read.int('STREAMING_TIMEOUT', 300, { min: 1 }),
+      connectTimeoutSeconds: read.int('RELAY_CONNECT_TIMEOUT', 10, { min: 1, max: 600 }),
+      forceStreamOption: read.bool('FORCE_STREAM_OPTION', true),
+      azureDefaultApiVersion: read.string('AZURE_DEFAULT_API_VERSION', '2025-04-01-preview'),
+      maxResponseBytes: read.int('RELAY_MAX_RESPONSE_MB', 64, { min: 1, max: 4096 }) * MB,
+    },
+    jobs: {
+      channelTestFrequencyMinutes: read.int('CHANNEL_TEST_FREQUENCY', 0, { min: 0 }),
+      channelUpdateFrequencyMinutes: read.int('CHANNEL_UPDATE_FREQUENCY', 0, { min: 0 }),
+      pollingIntervalSeconds: read.int('POLLING_INTERVAL', 0, { min: 0 }),
+      batchUpdateEnabled: read.bool('BATCH_UPDATE_ENABLED', false),
+      batchUpdateIntervalSeconds: read.int('BATCH_UPDATE_INTERVAL', 5, { min: 1 }),
+    },
+    notify: {
+      limitCount: read.int('NOTIFY_LIMIT_COUNT', 2, { min: 0 }),
+      limitDurationMinutes: read.int('NOTIFICATION_LIMIT_DURATION_MINUTE', 10, { min: 1 }),
+    },
+    console: {
+      staticDir: resolve(read.string('CONSOLE_DIST_DIR', './frontends')),
+      remotes: {
+        admin: read.string('CONSOLE_REMOTE_ADMIN_URL', '/remotes/admin/mf-manifest.json'),
+        user: read.string('CONSOLE_REMOTE_USER_URL', '/remotes/user/mf-manifest.json'),
+        playground: read.string('CONSOLE_REMOTE_PLAYGROUND_URL', '/remotes/playground/mf-manifest.json'),
+      },
+    },
+    generateDefaultToken: read.bool('GENERATE_DEFAULT_TOKEN', false),
+    errorLogEnabled: read.bool('ERROR_LOG_ENABLED', false),
+  };
+}
+
+function rule(read: EnvReader, name: string, limit: number, duration: number): RateLimitRule {
+  return {
+    enabled: read.bool(`${name}_ENABLE`, true),
+    limit: read.int(name, limit, { min: 1 }),
+    duration: read.int(`${name}_DURATION`, duration, { min: 1 }),
+  };
+}
+
+function readRedis(read: EnvReader): AppConfig['redis'] {
+  const url = read.url('REDIS_CONN_STRING', ['redis:', 'rediss:']);
+  return url ? { url } : undefined;
+}
+
+/**
+ * Without SESSION_SECRET, a random secret is generated once and kept beside the data, so that
+ * sessions survive a restart (new-api loses every session on restart in that case).
+ */
+function persistentSecret(dir: string): string {
+  const file = join(dir, '.session_secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dir, { recursive: true });
+  const secret = randomBytes(32).toString('base64url');
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}

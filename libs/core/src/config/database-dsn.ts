@@ -1,0 +1,68 @@
+import { ConfigError } from './env-reader.js';
+
+export type DatabaseType = 'sqlite' | 'mysql' | 'postgres';
+
+export interface DatabaseTarget {
+  type: DatabaseType;
+  /** SQLite file path (sqlite only). */
+  path?: string;
+  host?: string;
+  port?: number;
+  username?: string;
+  password?: string;
+  database?: string;
+}
+
+/** new-api's Go DSN form: user:pass@tcp(host:port)/db?params */
+const GO_MYSQL_DSN = /^(?<user>[^:@/]*)(?::(?<pass>[^@]*))?@tcp\((?<host>[^:)]+)(?::(?<port>\d+))?\)\/(?<db>[^?]*)/;
+
+/**
+ * Reads SQL_DSN the way new-api does: empty or `local` means SQLite, `postgres://` means PostgreSQL,
+ * and anything else is MySQL, either as a URL or in the Go driver's `user:pass@tcp(host:port)/db` form.
+ */
+export function parseDatabaseDsn(dsn: string | undefined, sqlitePath: string): DatabaseTarget {
+  if (!dsn || dsn.startsWith('local')) return { type: 'sqlite', path: stripSqliteParams(sqlitePath) };
+
+  if (/^postgres(ql)?:\/\//.test(dsn)) return fromUrl(dsn, 'postgres', 5432);
+  if (/^(mysql|mariadb):\/\//.test(dsn)) return fromUrl(dsn, 'mysql', 3306);
+
+  const match = GO_MYSQL_DSN.exec(dsn);
+  if (!match?.groups) {
+    throw new ConfigError('SQL_DSN', 'expected mysql://user:pass@host:3306/db, user:pass@tcp(host:3306)/db or postgres://...');
+  }
+  const { user, pass, host, port, db } = match.groups;
+  if (!db) throw new ConfigError('SQL_DSN', 'the database name is missing');
+  return {
+    type: 'mysql',
+    host,
+    port: port ? Number(port) : 3306,
+    username: decodeURIComponent(user ?? ''),
+    password: decodeURIComponent(pass ?? ''),
+    database: db,
+  };
+}
+
+function fromUrl(dsn: string, type: DatabaseType, defaultPort: number): DatabaseTarget {
+  let url: URL;
+  try {
+    url = new URL(dsn);
+  } catch {
+    throw new ConfigError('SQL_DSN', 'not a valid URL');
+  }
+  const database = decodeURIComponent(url.pathname.replace(/^\//, ''));
+  if (!database) throw new ConfigError('SQL_DSN', 'the database name is missing');
+  return {
+    type,
+    host: url.hostname,
+    port: url.port ? Number(url.port) : defaultPort,
+    username: decodeURIComponent(url.username),
+    password: decodeURIComponent(url.password),
+    database,
+  };
+}
+
+/** new-api's default SQLITE_PATH carries Go driver parameters (`one-api.db?_busy_timeout=30000`). */
+function stripSqliteParams(path: string): string {
+  const index = path.indexOf('?');
+  return index === -1 ? path : path.slice(0, index);
+}

@@ -1,0 +1,39 @@
+/** The console's response envelope, as new-api's frontend reads it. */
+export interface Envelope<T = unknown> {
+  success: boolean;
+  message: string;
+  data?: T;
+}
+
+const RAW = Symbol('raw-response');
+
+/** A body the envelope interceptor must send as it is (e.g. `/api/pricing` has extra top-level keys). */
+export interface RawResponse {
+  [RAW]: true;
+  body: unknown;
+}
+
+export function raw(body: unknown): RawResponse {
+  return { [RAW]: true, body };
+}
+
+export function isRaw(value: unknown): value is RawResponse {
+  return typeof value === 'object' && value !== null && RAW in value;
+}
+
+const MESSAGE = Symbol('with-message');
+
+/** Success with a message for the toast, and optional data. */
+export interface WithMessage {
+  [MESSAGE]: true;
+  message: string;
+  data: unknown;
+}
+
+export function withMessage(message: string, data?: unknown): WithMessage {
+  return { [MESSAGE]: true, message, data };
+}
+
+export function isWithMessage(value: unknown): value is WithMessage {
+  return typeof value === 'object' && value !== null && MESSAGE in value;
+}

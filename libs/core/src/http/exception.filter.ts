@@ -1,0 +1,76 @@
+import {
+  Catch,
+  HttpException,
+  Inject,
+  Logger,
+  Optional,
+  type ArgumentsHost,
+  type ExceptionFilter,
+} from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { AppError } from '../errors/app-error.js';
+import { anthropicError, isAnthropicPath, isRelayPath, openAiError } from './relay-paths.js';
+
+/** Lets the gateway answer unknown non-API GETs (the console's SPA routes) instead of a 404. */
+export const NOT_FOUND_FALLBACK = Symbol('NOT_FOUND_FALLBACK');
+export type NotFoundFallback = (req: Request, res: Response) => boolean;
+
+interface ErrorView {
+  status: number;
+  relayStatus: number;
+  message: string;
+  code: string;
+}
+
+/**
+ * The one error filter. The console edge gets `{success:false, message}`; relay paths get OpenAI's
+ * error body. Unexpected errors are logged with their stack and answered with a generic 500.
+ */
+@Catch()
+export class GatewayExceptionFilter implements ExceptionFilter {
+  private readonly logger = new Logger('Errors');
+
+  constructor(@Optional() @Inject(NOT_FOUND_FALLBACK) private readonly fallback?: NotFoundFallback) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const ctx = host.switchToHttp();
+    const req = ctx.getRequest<Request>();
+    const res = ctx.getResponse<Response>();
+    if (res.headersSent) {
+      res.end();
+      return;
+    }
+    const view = this.describe(exception, req);
+    if (view.status === 404 && req.method === 'GET' && this.fallback?.(req, res)) return;
+
+    if (isRelayPath(req.path)) {
+      const type = view.relayStatus >= 500 ? 'new_api_error' : 'invalid_request_error';
+      const body = isAnthropicPath(req.path) ? anthropicError(view.message, type) : openAiError(view.message, type, view.code);
+      res.status(view.relayStatus).json(body);
+      return;
+    }
+    res.status(view.status).json({ success: false, message: view.message });
+  }
+
+  private describe(exception: unknown, req: Request): ErrorView {
+    if (exception instanceof AppError) {
+      return { status: exception.status, relayStatus: exception.relayStatus, message: exception.message, code: exception.code };
+    }
+    if (exception instanceof HttpException) {
+      const status = exception.getStatus();
+      const message = status === 404 ? `Invalid URL (${req.method} ${req.path})` : httpMessage(exception);
+      return { status, relayStatus: status, message, code: status === 404 ? 'not_found' : 'http_error' };
+    }
+    this.logger.error(`${req.method} ${req.path} failed`, exception instanceof Error ? exception.stack : String(exception));
+    return { status: 500, relayStatus: 500, message: 'internal server error', code: 'internal_error' };
+  }
+}
+
+function httpMessage(exception: HttpException): string {
+  const response = exception.getResponse();
+  if (typeof response === 'string') return response;
+  const message = (response as { message?: unknown }).message;
+  if (Array.isArray(message)) return message.join('; ');
+  return typeof message === 'string' ? message : exception.message;
+}
+

@@ -1,0 +1,15 @@
+export { loadConfig, type AppConfig, type RateLimitRule } from './config/app-config.js';
+export { APP_CONFIG, ConfigModule } from './config/config.module.js';
+export { ConfigError } from './config/env-reader.js';
+export type { DatabaseTarget, DatabaseType } from './config/database-dsn.js';
+export { CoreModule } from './core.module.js';
+export * from './errors/app-error.js';
+export { raw, withMessage, type Envelope } from './http/envelope.js';
+export { NoEnvelope } from './http/envelope.interceptor.js';
+export { GatewayExceptionFilter, NOT_FOUND_FALLBACK, type NotFoundFallback } from './http/exception.filter.js';
+export { parsePage, toPage, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type Page, type PageRequest } from './http/pagination.js';
+export * from './http/relay-paths.js';
+export { body, ZodPipe } from './http/zod.pipe.js';
+export * from './auth/principal.js';
+export { CriticalRateLimit, SearchRateLimit } from './rate-limit/rate-limit.decorators.js';
+export { RedisService } from './redis/redis.service.js';

@@ -1,0 +1,38 @@
+import { Injectable, type ExecutionContext } from '@nestjs/common';
+import { ThrottlerGuard, type ThrottlerLimitDetail, type ThrottlerRequest } from '@nestjs/throttler';
+import type { Request } from 'express';
+import { TooManyRequestsError } from '../errors/app-error.js';
+import { isApiPath } from '../http/relay-paths.js';
+import { RATE_LIMIT_CLASS, type RateLimitClass } from './rate-limit.decorators.js';
+
+/**
+ * Applies new-api's per-IP limits: `global` to every console API call and the dashboard billing
+ * routes, and `critical` / `search` only to the routes marked with their decorators. Relay routes
+ * have their own per-user model limit.
+ */
+@Injectable()
+export class GatewayThrottlerGuard extends ThrottlerGuard {
+  protected override async handleRequest(props: ThrottlerRequest): Promise<boolean> {
+    const req = props.context.switchToHttp().getRequest<Request>();
+    const name = props.throttler.name;
+    if (name === 'global') {
+      if (!isApiPath(req.path) && !req.path.includes('/dashboard/billing')) return true;
+    } else {
+      const wanted = this.reflector.getAllAndOverride<RateLimitClass | undefined>(RATE_LIMIT_CLASS, [
+        props.context.getHandler(),
+        props.context.getClass(),
+      ]);
+      if (wanted !== name) return true;
+    }
+    return super.handleRequest(props);
+  }
+
+  protected override async getTracker(req: Record<string, unknown>): Promise<string> {
+    const request = req as unknown as Request;
+    return request.ip ?? request.socket.remoteAddress ?? 'unknown';
+  }
+
+  protected override async throwThrottlingException(_context: ExecutionContext, _detail: ThrottlerLimitDetail): Promise<void> {
+    throw new TooManyRequestsError();
+  }
+}

@@ -1,0 +1,67 @@
+import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import { Redis } from 'ioredis';
+import type { AppConfig } from '../config/app-config.js';
+import { APP_CONFIG } from '../config/config.module.js';
+
+/**
+ * The optional shared Redis. Without REDIS_CONN_STRING every cache and limiter stays in memory;
+ * with it, `client` is set and a second connection carries pub/sub invalidations.
+ */
+@Injectable()
+export class RedisService implements OnModuleDestroy {
+  private readonly logger = new Logger('Redis');
+  readonly client?: Redis;
+  private subscriber?: Redis;
+  private readonly handlers = new Map<string, Set<(message: string) => void>>();
+
+  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+    if (!config.redis) return;
+    this.client = this.connect(config.redis.url);
+  }
+
+  get enabled(): boolean {
+    return this.client !== undefined;
+  }
+
+  /** Sends a message to every instance (including this one) listening on `channel`. */
+  async publish(channel: string, message: string): Promise<void> {
+    if (!this.client) {
+      this.handlers.get(channel)?.forEach((handler) => handler(message));
+      return;
+    }
+    await this.client.publish(channel, message);
+  }
+
+  subscribe(channel: string, handler: (message: string) => void): void {
+    let set = this.handlers.get(channel);
+    if (!set) {
+      set = new Set();
+      this.handlers.set(channel, set);
+      if (this.client) {
+        this.subscriber ??= this.createSubscriber();
+        void this.subscriber.subscribe(channel).catch((error: Error) => this.logger.warn(`subscribe ${channel}: ${error.message}`));
+      }
+    }
+    set.add(handler);
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await Promise.allSettled([this.client?.quit(), this.subscriber?.quit()]);
+  }
+
+  private createSubscriber(): Redis {
+    const subscriber = this.client!.duplicate();
+    subscriber.on('message', (channel: string, message: string) => {
+      this.handlers.get(channel)?.forEach((handler) => handler(message));
+    });
+    subscriber.on('error', (error: Error) => this.logger.warn(error.message));
+    return subscriber;
+  }
+
+  private connect(url: string): Redis {
+    // A short connect timeout and bounded retries keep a Redis outage from stalling requests.
+    const client = new Redis(url, { connectTimeout: 2000, maxRetriesPerRequest: 2, enableOfflineQueue: true });
+    client.on('error', (error: Error) => this.logger.warn(error.message));
+    return client;
+  }
+}

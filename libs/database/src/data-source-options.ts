@@ -1,0 +1,64 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { AppConfig } from '@gw/core';
+import type { DataSourceOptions, MixedList, EntitySchema } from 'typeorm';
+
+type EntityList = MixedList<Function | string | EntitySchema>;
+type MigrationList = MixedList<Function | string>;
+
+export interface SchemaParts {
+  entities: EntityList;
+  migrations: MigrationList;
+}
+
+/**
+ * TypeORM options for the configured database. Migrations run at boot; `synchronize` is never on.
+ * SQLite uses WAL and a busy timeout so that readers never block the writer and a locked database waits
+ * instead of failing.
+ */
+export function dataSourceOptions(database: AppConfig['database'], parts: SchemaParts): DataSourceOptions {
+  const common = { entities: parts.entities, migrations: parts.migrations, migrationsRun: false, synchronize: false, logging: false } as const;
+  switch (database.type) {
+    case 'sqlite':
+      mkdirSync(dirname(database.path!), { recursive: true });
+      return {
+        ...common,
+        type: 'better-sqlite3',
+        database: database.path!,
+        enableWAL: true,
+        timeout: 30_000,
+        prepareDatabase: (db: { pragma(sql: string): unknown }) => {
+          db.pragma('busy_timeout = 30000');
+          db.pragma('synchronous = NORMAL');
+          db.pragma('foreign_keys = OFF');
+        },
+      };
+    case 'mysql':
+      return {
+        ...common,
+        type: 'mysql',
+        host: database.host,
+        port: database.port,
+        username: database.username,
+        password: database.password,
+        database: database.database,
+        charset: 'utf8mb4_unicode_ci',
+        supportBigNumbers: true,
+        bigNumberStrings: false,
+        timezone: 'Z',
+        poolSize: database.poolSize,
+        extra: { connectionLimit: database.poolSize, enableKeepAlive: true },
+      };
+    case 'postgres':
+      return {
+        ...common,
+        type: 'postgres',
+        host: database.host,
+        port: database.port,
+        username: database.username,
+        password: database.password,
+        database: database.database,
+        poolSize: database.poolSize,
+      };
+  }
+}

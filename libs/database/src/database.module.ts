@@ -1,0 +1,24 @@
+import { Global, Module, type DynamicModule } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { APP_CONFIG, type AppConfig } from '@gw/core';
+import { dataSourceOptions, type SchemaParts } from './data-source-options.js';
+
+/**
+ * Opens the configured database. The composition root hands in every module's entities and
+ * migrations, so this lib depends on no feature lib.
+ */
+@Global()
+@Module({})
+export class DatabaseModule {
+  static forRoot(parts: SchemaParts): DynamicModule {
+    return {
+      module: DatabaseModule,
+      imports: [
+        TypeOrmModule.forRootAsync({
+          inject: [APP_CONFIG],
+          useFactory: (config: AppConfig) => ({ ...dataSourceOptions(config.database, parts), retryAttempts: 2, retryDelay: 1000 }),
+        }),
+      ],
+    };
+  }
+}

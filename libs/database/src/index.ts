@@ -1,0 +1,5 @@
+export { DatabaseModule } from './database.module.js';
+export { dataSourceOptions, type SchemaParts } from './data-source-options.js';
+export { runMigrations } from './migrator.js';
+export { col, index, createTable, addColumn } from './migration-columns.js';
+export { bigintNumber, intBoolean, nowSeconds } from './transformers.js';

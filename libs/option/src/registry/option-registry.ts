@@ -1,0 +1,208 @@
+import { DEFAULT_CACHE_RATIO, DEFAULT_COMPLETION_RATIO, DEFAULT_MODEL_PRICE, DEFAULT_MODEL_RATIO } from './default-ratios.js';
+import {
+  bool,
+  float,
+  httpUrlOrEmpty,
+  int,
+  json,
+  jsonObject,
+  numberMap,
+  oneOf,
+  secret,
+  stringMap,
+  text,
+  type OptionDef,
+  type ValueOf,
+} from './option-kinds.js';
+
+const DEFAULT_DISABLE_KEYWORDS = [
+  'Your credit balance is too low',
+  'This organization has been disabled.',
+  'You exceeded your current quota',
+  'Permission denied',
+  'The security token included in the request is invalid',
+  'Operation not allowed',
+  'Your account is not authorized',
+].join('\n');
+
+const DEFAULT_CHATS = [
+  { 'Cherry Studio': 'cherrystudio://providers/api-keys?v=1&data={cherryConfig}' },
+  { 'Lobe Chat': 'https://chat-preview.lobehub.com/?settings={"keyVaults":{"openai":{"apiKey":"{key}","baseURL":"{address}/v1"}}}' },
+  { 'AI as Workspace': 'https://aiaw.app/set-provider?provider={"type":"openai","settings":{"apiKey":"{key}","baseURL":"{address}/v1","compatibility":"strict"}}' },
+  { AMA: 'ama://set-api-key?server={address}&key={key}' },
+  { OpenCat: 'opencat://team/join?domain={address}&token={key}' },
+];
+
+const DEFAULT_GROUP_RATIO = { default: 1, vip: 1, svip: 1 };
+
+const chatsList = (value: unknown) =>
+  Array.isArray(value) && value.every((item) => jsonObject(item) === undefined) ? undefined : 'must be a JSON array of objects';
+
+const commaList = (value: string) => (/^[^\s,]+(,[^\s,]+)*$|^$/.test(value) ? undefined : 'must be a comma-separated list');
+
+/** Switches for login, registration and third-party accounts (spec 000 §3). */
+const accountOptions = {
+  PasswordLoginEnabled: bool(true),
+  PasswordRegisterEnabled: bool(true),
+  EmailVerificationEnabled: bool(false),
+  RegisterEnabled: bool(true),
+  EmailDomainRestrictionEnabled: bool(false),
+  EmailAliasRestrictionEnabled: bool(false),
+  EmailDomainWhitelist: text('gmail.com,163.com,126.com,qq.com,outlook.com,hotmail.com,icloud.com,yahoo.com,foxmail.com', {
+    check: commaList,
+  }),
+  GitHubOAuthEnabled: bool(false),
+  GitHubClientId: text(),
+  GitHubClientSecret: secret(),
+  LinuxDOOAuthEnabled: bool(false),
+  LinuxDOClientId: text(),
+  LinuxDOClientSecret: secret(),
+  LinuxDOMinimumTrustLevel: int(0, { min: 0, max: 4 }),
+  WeChatAuthEnabled: bool(false),
+  WeChatServerAddress: text('', { check: httpUrlOrEmpty }),
+  WeChatServerToken: secret(),
+  WeChatAccountQRCodeImageURL: text(),
+  TelegramOAuthEnabled: bool(false),
+  TelegramBotToken: secret(),
+  TelegramBotName: text(),
+  'oidc.enabled': bool(false),
+  'oidc.well_known': text('', { check: httpUrlOrEmpty }),
+  'oidc.client_id': text(),
+  'oidc.client_secret': secret(),
+  'oidc.authorization_endpoint': text('', { check: httpUrlOrEmpty }),
+  'oidc.token_endpoint': text('', { check: httpUrlOrEmpty }),
+  'oidc.user_info_endpoint': text('', { check: httpUrlOrEmpty }),
+  TurnstileCheckEnabled: bool(false),
+  TurnstileSiteKey: text(),
+  TurnstileSecretKey: secret(),
+  SMTPServer: text(),
+  SMTPPort: int(587, { min: 1, max: 65535 }),
+  SMTPAccount: text(),
+  SMTPFrom: text(),
+  SMTPToken: secret(),
+  SMTPSSLEnabled: bool(false),
+  /** Outbound webhooks and OIDC discovery refuse private addresses unless this is on (threats S3–S6). */
+  AllowPrivateOutboundUrls: bool(false),
+};
+
+/** Site identity and display (spec 000 §2 other settings). */
+const siteOptions = {
+  SystemName: text('AI Gateway'),
+  Logo: text(),
+  Footer: text(),
+  Notice: text(),
+  About: text(),
+  HomePageContent: text(),
+  ServerAddress: text('', { check: httpUrlOrEmpty }),
+  WorkerUrl: text('', { check: httpUrlOrEmpty }),
+  WorkerValidKey: secret(),
+  TopUpLink: text('', { check: httpUrlOrEmpty }),
+  'general_setting.docs_link': text('', { check: httpUrlOrEmpty }),
+  'general_setting.quota_display_type': oneOf(['USD', 'CNY', 'TOKENS'] as const, 'USD'),
+  'general_setting.ping_interval_enabled': bool(false),
+  'general_setting.ping_interval_seconds': int(60, { min: 1, max: 600 }),
+  Chats: json(DEFAULT_CHATS, chatsList),
+  DisplayInCurrencyEnabled: bool(true),
+  DisplayTokenStatEnabled: bool(true),
+  DefaultCollapseSidebar: bool(false),
+  DemoSiteEnabled: bool(false),
+  SelfUseModeEnabled: bool(false),
+};
+
+/** Online payment (epay-compatible) and top-up pricing. */
+const paymentOptions = {
+  PayAddress: text('', { check: httpUrlOrEmpty }),
+  EpayId: text(),
+  EpayKey: secret(),
+  CustomCallbackAddress: text('', { check: httpUrlOrEmpty }),
+  Price: float(7.3, { min: 0 }),
+  USDExchangeRate: float(7.3, { min: 0 }),
+  MinTopUp: int(1, { min: 0 }),
+  TopupGroupRatio: json<Record<string, number>>(DEFAULT_GROUP_RATIO, numberMap),
+  PayMethods: json([
+    { name: '支付宝', color: 'rgba(var(--semi-blue-5), 1)', type: 'zfb' },
+    { name: '微信', color: 'rgba(var(--semi-green-5), 1)', type: 'wx' },
+  ]),
+};
+
+/** Quota, logs, dashboard, drawing and monitoring (operation settings). */
+const operationOptions = {
+  QuotaPerUnit: float(500000, { min: 1 }),
+  QuotaForNewUser: int(0, { min: 0 }),
+  QuotaForInviter: int(0, { min: 0 }),
+  QuotaForInvitee: int(0, { min: 0 }),
+  QuotaRemindThreshold: int(1000, { min: 0 }),
+  PreConsumedQuota: int(500, { min: 0 }),
+  RetryTimes: int(0, { min: 0, max: 10 }),
+  LogConsumeEnabled: bool(true),
+  /** Days of logs to keep; 0 keeps them forever (new-api has no retention at all). */
+  LogRetentionDays: int(0, { min: 0, max: 3650 }),
+  DataExportEnabled: bool(true),
+  DataExportInterval: int(5, { min: 1, max: 1440 }),
+  DataExportDefaultTime: oneOf(['hour', 'day', 'week'] as const, 'hour'),
+  DrawingEnabled: bool(false),
+  MjNotifyEnabled: bool(false),
+  MjAccountFilterEnabled: bool(false),
+  MjForwardUrlEnabled: bool(false),
+  MjModeClearEnabled: bool(false),
+  MjActionCheckSuccessEnabled: bool(true),
+  CheckSensitiveEnabled: bool(false),
+  CheckSensitiveOnPromptEnabled: bool(false),
+  SensitiveWords: text(''),
+  StreamCacheQueueLength: int(0, { min: 0 }),
+  ChannelDisableThreshold: float(5, { min: 0 }),
+  AutomaticDisableChannelEnabled: bool(false),
+  AutomaticEnableChannelEnabled: bool(false),
+  AutomaticDisableKeywords: text(DEFAULT_DISABLE_KEYWORDS),
+  AutomaticDisableStatusCodes: text('401'),
+  AutomaticRetryStatusCodes: text('100-199,300-399,401-407,409-499,500-503,505-523,525-599'),
+  /** Failures needed inside the window before a channel is auto-disabled (new-api disables on one). */
+  ChannelDisableFailureCount: int(3, { min: 1, max: 1000 }),
+  ChannelDisableFailureWindowMinutes: int(5, { min: 1, max: 1440 }),
+};
+
+/** Ratios, prices, groups and per-model rate limits (relay and pricing). */
+const pricingOptions = {
+  ModelRatio: json<Record<string, number>>(DEFAULT_MODEL_RATIO, numberMap),
+  CompletionRatio: json<Record<string, number>>(DEFAULT_COMPLETION_RATIO, numberMap),
+  CacheRatio: json<Record<string, number>>(DEFAULT_CACHE_RATIO, numberMap),
+  ModelPrice: json<Record<string, number>>(DEFAULT_MODEL_PRICE, numberMap),
+  GroupRatio: json<Record<string, number>>(DEFAULT_GROUP_RATIO, numberMap),
+  UserUsableGroups: json<Record<string, string>>({ default: '默认分组', vip: 'vip分组' }, stringMap),
+  ExposeRatioEnabled: bool(false),
+  ModelRequestRateLimitEnabled: bool(false),
+  ModelRequestRateLimitCount: int(0, { min: 0, max: 100000000 }),
+  ModelRequestRateLimitSuccessCount: int(1000, { min: 1, max: 100000000 }),
+  ModelRequestRateLimitDurationMinutes: int(1, { min: 0, max: 1440 }),
+  ModelRequestRateLimitGroup: json<Record<string, [number, number]>>({}),
+};
+
+/** Provider-specific model settings (spec 001 §3). */
+const modelOptions = {
+  'gemini.safety_settings': json<Record<string, string>>({}, jsonObject),
+  'gemini.version_settings': json<Record<string, string>>({}, jsonObject),
+  'claude.model_headers_settings': json<Record<string, unknown>>({}, jsonObject),
+  'claude.default_max_tokens': json<Record<string, number>>({}, jsonObject),
+  'claude.thinking_adapter_enabled': bool(true),
+  'claude.thinking_adapter_budget_tokens_percentage': float(0.8, { min: 0.1, max: 1 }),
+  'global.pass_through_request_enabled': bool(false),
+};
+
+export const OPTION_REGISTRY = {
+  ...accountOptions,
+  ...siteOptions,
+  ...paymentOptions,
+  ...operationOptions,
+  ...pricingOptions,
+  ...modelOptions,
+} satisfies Record<string, OptionDef>;
+
+export type OptionKey = keyof typeof OPTION_REGISTRY;
+export type OptionValues = { [K in OptionKey]: ValueOf<(typeof OPTION_REGISTRY)[K]> };
+
+export function isOptionKey(key: string): key is OptionKey {
+  return Object.prototype.hasOwnProperty.call(OPTION_REGISTRY, key);
+}
+
+/** The keys whose defaults `POST /api/option/rest_model_ratio` restores. */
+export const RATIO_KEYS = ['ModelRatio', 'CompletionRatio', 'CacheRatio', 'ModelPrice'] as const satisfies readonly OptionKey[];

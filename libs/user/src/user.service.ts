@@ -1,0 +1,68 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { NotFoundError } from '@gw/core';
+import { nowSeconds } from '@gw/database';
+import { hashPassword } from './password.js';
+import { UserEntity, UserStatus } from './user.entity.js';
+import { UserRepository } from './user.repository.js';
+import { toSelfView, type SelfView } from './user.view.js';
+
+export interface NewUser {
+  username: string;
+  password: string;
+  displayName?: string;
+  role?: number;
+  quota?: number;
+  group?: string;
+  email?: string | null;
+  inviterId?: number;
+}
+
+@Injectable()
+export class UserService {
+  constructor(private readonly users: UserRepository) {}
+
+  findById(id: number): Promise<UserEntity | null> {
+    return this.users.findById(id);
+  }
+
+  findByLoginName(name: string): Promise<UserEntity | null> {
+    return this.users.findByLoginName(name);
+  }
+
+  findByAccessToken(token: string): Promise<UserEntity | null> {
+    return this.users.findByAccessToken(token);
+  }
+
+  async self(id: number): Promise<SelfView> {
+    const user = await this.users.findById(id);
+    if (!user) throw new NotFoundError('user not found');
+    return toSelfView(user);
+  }
+
+  async create(input: NewUser, manager?: EntityManager): Promise<UserEntity> {
+    return this.users.insert(
+      {
+        username: input.username,
+        password: await hashPassword(input.password),
+        displayName: input.displayName ?? input.username,
+        role: input.role ?? 1,
+        status: UserStatus.Enabled,
+        quota: input.quota ?? 0,
+        group: input.group ?? 'default',
+        email: input.email ?? null,
+        inviterId: input.inviterId ?? 0,
+        createdAt: nowSeconds(),
+      },
+      manager,
+    );
+  }
+
+  countWithRole(role: number, manager?: EntityManager): Promise<number> {
+    return this.users.countWithRole(role, manager);
+  }
+
+  async recordLogin(id: number): Promise<void> {
+    await this.users.update(id, { lastLoginAt: nowSeconds() });
+  }
+}

@@ -1,0 +1,61 @@
+import type { UserEntity } from './user.entity.js';
+
+/** What a user may see of themself (GET /api/user/self). Password and access token never leave. */
+export interface SelfView {
+  id: number;
+  username: string;
+  display_name: string;
+  role: number;
+  status: number;
+  email: string;
+  github_id: string;
+  oidc_id: string;
+  wechat_id: string;
+  telegram_id: string;
+  linux_do_id: string;
+  group: string;
+  quota: number;
+  used_quota: number;
+  request_count: number;
+  aff_code: string;
+  aff_count: number;
+  aff_quota: number;
+  aff_history_quota: number;
+  inviter_id: number;
+  setting: string;
+  permissions: Record<string, unknown>;
+}
+
+export function toSelfView(user: UserEntity): SelfView {
+  return {
+    id: user.id,
+    username: user.username,
+    display_name: user.displayName,
+    role: user.role,
+    status: user.status,
+    email: user.email ?? '',
+    github_id: user.githubId ?? '',
+    oidc_id: user.oidcId ?? '',
+    wechat_id: user.wechatId ?? '',
+    telegram_id: user.telegramId ?? '',
+    linux_do_id: user.linuxDoId ?? '',
+    group: user.group,
+    quota: user.quota,
+    used_quota: user.usedQuota,
+    request_count: user.requestCount,
+    aff_code: user.affCode ?? '',
+    aff_count: user.affCount,
+    aff_quota: user.affQuota,
+    aff_history_quota: user.affHistoryQuota,
+    inviter_id: user.inviterId,
+    setting: user.setting ?? '',
+    permissions: permissionsFor(user.role),
+  };
+}
+
+/** new-api's sidebar permissions by role. */
+function permissionsFor(role: number): Record<string, unknown> {
+  if (role >= 100) return { sidebar_settings: false, sidebar_modules: {} };
+  if (role >= 10) return { sidebar_settings: true, sidebar_modules: { admin: { setting: false } } };
+  return { sidebar_settings: true, sidebar_modules: { admin: false } };
+}

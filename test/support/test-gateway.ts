@@ -1,0 +1,56 @@
+import { loadConfig, type AppConfig } from '@gw/core';
+import { startGateway, type Gateway } from '../../apps/gateway/src/bootstrap.js';
+import { ApiClient } from './api-client.js';
+import { createTestDatabase, type TestDatabase, type TestDbKind } from './databases.js';
+
+export interface TestGateway {
+  gateway: Gateway;
+  config: AppConfig;
+  db: TestDatabase;
+  url: string;
+  /** A new anonymous client (its own cookie jar). */
+  client(): ApiClient;
+  close(): Promise<void>;
+}
+
+/** Limits high enough that a suite never trips them by accident; suites that test limits lower them. */
+const TEST_ENV: Record<string, string> = {
+  PORT: '0',
+  HOST: '127.0.0.1',
+  SESSION_SECRET: 'e2e-session-secret-0123456789abcdef',
+  GLOBAL_API_RATE_LIMIT: '1000000',
+  CRITICAL_RATE_LIMIT: '1000000',
+  SEARCH_RATE_LIMIT: '1000000',
+  SYNC_FREQUENCY: '60',
+};
+
+/** Starts the real gateway (same bootstrap as main.ts) on a fresh database and a free port. */
+export async function startTestGateway(kind: TestDbKind, env: Record<string, string> = {}): Promise<TestGateway> {
+  const db = await createTestDatabase(kind);
+  const config = loadConfig({ ...TEST_ENV, ...db.env, ...env });
+  const gateway = await startGateway(config, { logger: ['error'] });
+  return {
+    gateway,
+    config,
+    db,
+    url: gateway.url,
+    client: () => new ApiClient(gateway.url),
+    close: async () => {
+      await gateway.close();
+      await db.drop();
+    },
+  };
+}
+
+export const ROOT = { username: 'root', password: 'root-pass-123' };
+
+/** Completes the setup wizard and returns a client logged in as root. */
+export async function setupRoot(gw: TestGateway): Promise<ApiClient> {
+  const anon = gw.client();
+  const setup = await anon.post('/api/setup', { ...ROOT, confirmPassword: ROOT.password, SelfUseModeEnabled: false, DemoSiteEnabled: false });
+  if (!setup.body?.success) throw new Error(`setup failed: ${setup.text}`);
+  const root = gw.client();
+  const login = await root.login(ROOT.username, ROOT.password);
+  if (!login.body?.success) throw new Error(`root login failed: ${login.text}`);
+  return root;
+}
