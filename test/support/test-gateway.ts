@@ -25,9 +25,11 @@ const TEST_ENV: Record<string, string> = {
 };
 
 /** Starts the real gateway (same bootstrap as main.ts) on a fresh database and a free port. */
-export async function startTestGateway(kind: TestDbKind, env: Record<string, string> = {}): Promise<TestGateway> {
-  const db = await createTestDatabase(kind);
-  const config = loadConfig({ ...TEST_ENV, ...db.env, ...env });
+export async function startTestGateway(kind: TestDbKind, env: Record<string, string> = {}, shared?: TestDatabase): Promise<TestGateway> {
+  const db = shared ?? (await createTestDatabase(kind));
+  // MariaDB runs with Redis when CI provides one, so the shared-cache paths are exercised too.
+  const redis = kind === 'mysql' && process.env.TEST_REDIS_URL ? { REDIS_CONN_STRING: process.env.TEST_REDIS_URL } : {};
+  const config = loadConfig({ ...TEST_ENV, ...redis, ...db.env, ...env });
   const gateway = await startGateway(config, { logger: ['error'] });
   return {
     gateway,
@@ -37,7 +39,7 @@ export async function startTestGateway(kind: TestDbKind, env: Record<string, str
     client: () => new ApiClient(gateway.url),
     close: async () => {
       await gateway.close();
-      await db.drop();
+      if (!shared) await db.drop();
     },
   };
 }

@@ -32,6 +32,11 @@ export class GatewayThrottlerGuard extends ThrottlerGuard {
     return request.ip ?? request.socket.remoteAddress ?? 'unknown';
   }
 
+  /** One counter per client and limit, across routes (the library default counts each route apart). */
+  protected override generateKey(_context: ExecutionContext, tracker: string, name: string): string {
+    return `${name}:${tracker}`;
+  }
+
   protected override async throwThrottlingException(_context: ExecutionContext, _detail: ThrottlerLimitDetail): Promise<void> {
     throw new TooManyRequestsError();
   }

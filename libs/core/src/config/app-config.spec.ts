@@ -1,0 +1,65 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from './app-config.js';
+import { parseDatabaseDsn } from './database-dsn.js';
+import { ConfigError } from './env-reader.js';
+
+const dataDir = () => mkdtempSync(join(tmpdir(), 'gw-config-'));
+
+describe('loadConfig', () => {
+  it('uses new-api defaults', () => {
+    const config = loadConfig({ DATA_DIR: dataDir(), SESSION_SECRET: 's' });
+    expect(config.http.port).toBe(3000);
+    expect(config.database.type).toBe('sqlite');
+    expect(config.sync.frequencySeconds).toBe(60);
+    expect(config.http.maxBodyBytes).toBe(128 * 1024 * 1024);
+    expect(config.rateLimits.globalApi).toEqual({ enabled: true, limit: 180, duration: 180 });
+    expect(config.rateLimits.critical).toEqual({ enabled: true, limit: 20, duration: 1200 });
+    expect(config.node.isMaster).toBe(true);
+  });
+
+  it.each([
+    ['PORT', 'abc', /PORT: expected an integer/],
+    ['PORT', '70000', /PORT: must be at most 65535/],
+    ['SYNC_FREQUENCY', '0', /SYNC_FREQUENCY: must be at least 1/],
+    ['MAX_REQUEST_BODY_MB', '-1', /MAX_REQUEST_BODY_MB/],
+    ['NODE_TYPE', 'leader', /NODE_TYPE: expected one of master, slave/],
+    ['BATCH_UPDATE_ENABLED', 'sometimes', /BATCH_UPDATE_ENABLED: expected true or false/],
+    ['REDIS_CONN_STRING', 'http://x', /REDIS_CONN_STRING/],
+    ['SESSION_SECRET', 'random_string', /SESSION_SECRET/],
+    ['SQL_DSN', 'nonsense', /SQL_DSN/],
+  ])('stops on a bad %s with one line naming it', (name, value, pattern) => {
+    const load = () => loadConfig({ DATA_DIR: dataDir(), SESSION_SECRET: 's', [name]: value });
+    expect(load).toThrow(ConfigError);
+    expect(load).toThrow(pattern);
+  });
+
+  it('generates a session secret once and keeps it beside the database', () => {
+    const dir = dataDir();
+    const first = loadConfig({ DATA_DIR: dir, SQLITE_PATH: join(dir, 'db.sqlite') });
+    const second = loadConfig({ DATA_DIR: dir, SQLITE_PATH: join(dir, 'db.sqlite') });
+    expect(first.session.secret).toHaveLength(43);
+    expect(second.session.secret).toBe(first.session.secret);
+    expect(readFileSync(join(dir, '.session_secret'), 'utf8')).toBe(first.session.secret);
+  });
+});
+
+describe('parseDatabaseDsn', () => {
+  it('reads every form new-api accepts', () => {
+    expect(parseDatabaseDsn(undefined, '/d/one-api.db?_busy_timeout=30000')).toEqual({ type: 'sqlite', path: '/d/one-api.db' });
+    expect(parseDatabaseDsn('local', '/d/x.db')).toMatchObject({ type: 'sqlite' });
+    expect(parseDatabaseDsn('root:p%40ss@tcp(db.local:3307)/oneapi?parseTime=true', '')).toEqual({
+      type: 'mysql', host: 'db.local', port: 3307, username: 'root', password: 'p@ss', database: 'oneapi',
+    });
+    expect(parseDatabaseDsn('root@tcp(127.0.0.1)/gw', '')).toMatchObject({ type: 'mysql', port: 3306, password: '', database: 'gw' });
+    expect(parseDatabaseDsn('mysql://u:pw@h:3306/db', '')).toMatchObject({ type: 'mysql', host: 'h', username: 'u', password: 'pw', database: 'db' });
+    expect(parseDatabaseDsn('postgresql://u@h/db', '')).toMatchObject({ type: 'postgres', port: 5432, database: 'db' });
+  });
+
+  it('refuses a DSN without a database name', () => {
+    expect(() => parseDatabaseDsn('mysql://u@h:3306/', '')).toThrow(/database name/);
+    expect(() => parseDatabaseDsn('u@tcp(h:1)/', '')).toThrow(/database name/);
+  });
+});

@@ -1,0 +1,54 @@
+import type { Readable } from 'node:stream';
+
+/**
+ * What the upstream client needs of a channel. The channel lib maps its rows to this; the relay and
+ * the channel tests both send through the same client, so a channel test exercises the relay's code.
+ */
+export interface UpstreamTarget {
+  id: number;
+  type: number;
+  /** The provider key (one key; multi-key channels pick one before calling). */
+  key: string;
+  /** Channel base URL without a trailing slash; empty means the type's default. */
+  baseUrl: string;
+  /** Channel `other` field: Azure api-version, region, ... */
+  other: string;
+  /** Extra headers set by the admin (channel `header_override`). */
+  headerOverride?: Record<string, string> | null;
+}
+
+export type UpstreamEndpoint = 'chat' | 'completions' | 'embeddings' | 'models' | 'billing_subscription' | 'billing_usage';
+
+export interface UpstreamRequestInit {
+  method?: 'GET' | 'POST';
+  /** JSON body (serialised by the client). */
+  body?: unknown;
+  /** The upstream model name (after mapping): used by Azure's deployment path and similar. */
+  model?: string;
+  stream?: boolean;
+  signal?: AbortSignal;
+  query?: Record<string, string>;
+  extraHeaders?: Record<string, string>;
+}
+
+export interface UpstreamResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  /** The raw body stream; read it once, or use json()/text() (both capped at the response size limit). */
+  body: Readable;
+  json<T = unknown>(): Promise<T>;
+  text(): Promise<string>;
+}
+
+export type UpstreamFailureKind = 'connect' | 'timeout' | 'too_large' | 'redirect' | 'aborted' | 'unsupported';
+
+/** A failure before or while reading the upstream response (not an upstream HTTP error status). */
+export class UpstreamError extends Error {
+  constructor(
+    readonly kind: UpstreamFailureKind,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'UpstreamError';
+  }
+}

@@ -1,0 +1,48 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../support/databases.js';
+import { setupRoot, startTestGateway, type TestGateway } from '../support/test-gateway.js';
+
+const enabled = Boolean(process.env.TEST_MYSQL_URL && process.env.TEST_REDIS_URL);
+
+/** Two gateway instances on one MariaDB and one Redis, as in a load-balanced deployment. */
+describe.runIf(enabled)('two instances sharing MariaDB and Redis', () => {
+  let db: TestDatabase;
+  let a: TestGateway;
+  let b: TestGateway;
+
+  beforeAll(async () => {
+    db = await createTestDatabase('mysql');
+    // Started together: the migration lock must let exactly one of them migrate.
+    [a, b] = await Promise.all([
+      startTestGateway('mysql', { SYNC_FREQUENCY: '3600', CRITICAL_RATE_LIMIT: '4' }, db),
+      startTestGateway('mysql', { SYNC_FREQUENCY: '3600', CRITICAL_RATE_LIMIT: '4' }, db),
+    ]);
+  });
+  afterAll(async () => {
+    await a?.close();
+    await b?.close();
+    await db?.drop();
+  });
+
+  it('shares setup and sessions', async () => {
+    const rootOnA = await setupRoot(a);
+    expect((await b.client().get('/api/status')).body.data.setup).toBe(true);
+    const onB = b.client();
+    onB.cookie = rootOnA.cookie;
+    onB.userId = rootOnA.userId;
+    expect((await onB.get('/api/user/self')).body.data.username).toBe('root');
+  });
+
+  it('propagates an option change to the other instance without waiting for the sync', async () => {
+    const root = await a.client();
+    await root.login('root', 'root-pass-123');
+    expect((await root.put('/api/option/', { key: 'SystemName', value: 'Shared Name' })).body.success).toBe(true);
+    await expect.poll(async () => (await b.client().get('/api/status')).body.data.system_name, { timeout: 5000, interval: 50 }).toBe('Shared Name');
+  });
+
+  it('counts the critical rate limit across instances', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) statuses.push((await (i % 2 ? a : b).client().login('nobody', 'nothing')).status);
+    expect(statuses.filter((status) => status === 429).length).toBeGreaterThanOrEqual(1);
+  });
+});
