@@ -26,9 +26,16 @@ export const index = (table: string, columns: string[], unique = false): TableIn
   new TableIndex({ name: `idx_${table}_${columns.join('_')}`, columnNames: columns, isUnique: unique });
 
 
-/** PostgreSQL has no DATETIME; everything else in the builders above is portable as written. */
+const TEXT_TYPES = new Set(['varchar', 'text']);
+
+/**
+ * PostgreSQL has no DATETIME. On MySQL every text column is utf8mb4 whatever the database's default
+ * charset is, so Chinese text and emoji always round-trip (new-api refuses to boot without that).
+ */
 function portable(runner: QueryRunner, options: TableColumnOptions): TableColumnOptions {
-  if (runner.connection.options.type === 'postgres' && options.type === 'datetime') return { ...options, type: 'timestamp' };
+  const type = runner.connection.options.type;
+  if (type === 'postgres' && options.type === 'datetime') return { ...options, type: 'timestamp' };
+  if (type === 'mysql' && TEXT_TYPES.has(options.type)) return { ...options, charset: 'utf8mb4', collation: 'utf8mb4_unicode_ci' };
   return options;
 }
 
