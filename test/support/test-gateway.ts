@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { loadConfig, type AppConfig } from '@gw/core';
 import { startGateway, type Gateway } from '../../apps/gateway/src/bootstrap.js';
 import { ApiClient } from './api-client.js';
@@ -28,7 +29,12 @@ const TEST_ENV: Record<string, string> = {
 export async function startTestGateway(kind: TestDbKind, env: Record<string, string> = {}, shared?: TestDatabase): Promise<TestGateway> {
   const db = shared ?? (await createTestDatabase(kind));
   // MariaDB runs with Redis when CI provides one, so the shared-cache paths are exercised too.
-  const redis = kind === 'mysql' && process.env.TEST_REDIS_URL ? { REDIS_CONN_STRING: process.env.TEST_REDIS_URL } : {};
+  // Each gateway gets its own key prefix (unless the test shares one between instances) so suites running
+  // in parallel never see each other's counters or invalidations.
+  const redis =
+    kind === 'mysql' && process.env.TEST_REDIS_URL
+      ? { REDIS_CONN_STRING: process.env.TEST_REDIS_URL, REDIS_KEY_PREFIX: `gwtest:${randomBytes(4).toString('hex')}:` }
+      : {};
   const config = loadConfig({ ...TEST_ENV, ...redis, ...db.env, ...env });
   const gateway = await startGateway(config, { logger: ['error'] });
   return {

@@ -29,7 +29,7 @@ export class CoreModule {
             ]
               .filter((t) => t.rule.enabled)
               .map((t) => ({ name: t.name, limit: t.rule.limit, ttl: t.rule.duration * 1000, setHeaders: false }));
-            return { throttlers, storage: redis.client ? new RedisThrottlerStorage(redis.client) : undefined };
+            return { throttlers, storage: redis.client ? new RedisThrottlerStorage(redis.client, redis.key('throttle:')) : undefined };
           },
         }),
       ],

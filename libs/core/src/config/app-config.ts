@@ -16,7 +16,8 @@ export interface AppConfig {
   http: { port: number; host: string; maxBodyBytes: number; trustedProxies: string[] };
   dataDir: string;
   database: DatabaseTarget & { poolSize: number };
-  redis?: { url: string };
+  /** `prefix` namespaces every key and pub/sub channel, so deployments (or test runs) can share one Redis. */
+  redis?: { url: string; prefix: string };
   session: { secret: string; cryptoSecret: string };
   node: { isMaster: boolean; name: string };
   sync: { frequencySeconds: number };
@@ -122,7 +123,7 @@ function rule(read: EnvReader, name: string, limit: number, duration: number): R
 
 function readRedis(read: EnvReader): AppConfig['redis'] {
   const url = read.url('REDIS_CONN_STRING', ['redis:', 'rediss:']);
-  return url ? { url } : undefined;
+  return url ? { url, prefix: read.string('REDIS_KEY_PREFIX', 'gw:') } : undefined;
 }
 
 /**

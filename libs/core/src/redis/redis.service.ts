@@ -11,12 +11,20 @@ import { APP_CONFIG } from '../config/config.module.js';
 export class RedisService implements OnModuleDestroy {
   private readonly logger = new Logger('Redis');
   readonly client?: Redis;
+  /** Prepended to every key and channel (REDIS_KEY_PREFIX). */
+  readonly prefix: string;
   private subscriber?: Redis;
   private readonly handlers = new Map<string, Set<(message: string) => void>>();
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
+    this.prefix = config.redis?.prefix ?? 'gw:';
     if (!config.redis) return;
     this.client = this.connect(config.redis.url);
+  }
+
+  /** A namespaced Redis key. */
+  key(name: string): string {
+    return this.prefix + name;
   }
 
   get enabled(): boolean {
@@ -29,7 +37,7 @@ export class RedisService implements OnModuleDestroy {
       this.handlers.get(channel)?.forEach((handler) => handler(message));
       return;
     }
-    await this.client.publish(channel, message);
+    await this.client.publish(this.key(channel), message);
   }
 
   subscribe(channel: string, handler: (message: string) => void): void {
@@ -39,7 +47,7 @@ export class RedisService implements OnModuleDestroy {
       this.handlers.set(channel, set);
       if (this.client) {
         this.subscriber ??= this.createSubscriber();
-        void this.subscriber.subscribe(channel).catch((error: Error) => this.logger.warn(`subscribe ${channel}: ${error.message}`));
+        void this.subscriber.subscribe(this.key(channel)).catch((error: Error) => this.logger.warn(`subscribe ${channel}: ${error.message}`));
       }
     }
     set.add(handler);
@@ -52,7 +60,7 @@ export class RedisService implements OnModuleDestroy {
   private createSubscriber(): Redis {
     const subscriber = this.client!.duplicate();
     subscriber.on('message', (channel: string, message: string) => {
-      this.handlers.get(channel)?.forEach((handler) => handler(message));
+      this.handlers.get(channel.slice(this.prefix.length))?.forEach((handler) => handler(message));
     });
     subscriber.on('error', (error: Error) => this.logger.warn(error.message));
     return subscriber;
