@@ -48,3 +48,24 @@ describe.runIf(enabled)('two instances sharing MariaDB and Redis', () => {
     expect(statuses).toEqual([200, 429, 429]);
   });
 });
+
+/** Threat F7: with Redis configured but unreachable, the console keeps working on in-memory limits. */
+describe('Redis unreachable', () => {
+  let gw: TestGateway;
+
+  beforeAll(async () => {
+    gw = await startTestGateway('sqlite', { REDIS_CONN_STRING: 'redis://127.0.0.1:1', CRITICAL_RATE_LIMIT: '3' });
+  });
+  afterAll(async () => {
+    await gw?.close();
+  });
+
+  it('serves setup, login and option changes, and still limits', async () => {
+    const root = await setupRoot(gw);
+    expect((await root.put('/api/option/', { key: 'SystemName', value: 'No Redis' })).body.success).toBe(true);
+    expect((await gw.client().get('/api/status')).body.data.system_name).toBe('No Redis');
+    // setup + login used 2 of 3 critical calls.
+    expect((await gw.client().login('x', 'y')).status).toBe(200);
+    expect((await gw.client().login('x', 'y')).status).toBe(429);
+  });
+});

@@ -33,11 +33,18 @@ export class RedisService implements OnModuleDestroy {
 
   /** Sends a message to every instance (including this one) listening on `channel`. */
   async publish(channel: string, message: string): Promise<void> {
-    if (!this.client) {
+    if (!this.client || this.client.status !== 'ready') {
+      // Without Redis (or while it is down) only this instance hears it; the others catch up at the
+      // next SYNC_FREQUENCY reload.
       this.handlers.get(channel)?.forEach((handler) => handler(message));
       return;
     }
-    await this.client.publish(this.key(channel), message);
+    try {
+      await this.client.publish(this.key(channel), message);
+    } catch (error) {
+      this.logger.warn(`publish ${channel}: ${(error as Error).message}`);
+      this.handlers.get(channel)?.forEach((handler) => handler(message));
+    }
   }
 
   subscribe(channel: string, handler: (message: string) => void): void {
