@@ -2,9 +2,12 @@ import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { OptionModule } from '@gw/option';
-import { UserModule } from '@gw/user';
+import { UserDetailController, UserModule } from '@gw/user';
 import { LoginController } from './login/login.controller.js';
+import { LoginLimiter } from './login/login-limiter.js';
 import { LoginService } from './login/login.service.js';
+import { OAuthController } from './oauth/oauth.controller.js';
+import { OAuthService } from './oauth/oauth.service.js';
 import { AuthGuard } from './session/auth.guard.js';
 import { SessionEntity } from './session/session.entity.js';
 import { SessionRepository } from './session/session.repository.js';
@@ -14,8 +17,9 @@ import { SetupService } from './setup/setup.service.js';
 
 @Module({
   imports: [TypeOrmModule.forFeature([SessionEntity]), UserModule, OptionModule],
-  controllers: [LoginController, SetupController],
-  providers: [SessionRepository, SessionService, LoginService, SetupService, { provide: APP_GUARD, useClass: AuthGuard }],
+  // UserDetailController (GET /api/user/:id) goes last, after the literal /api/user/* routes.
+  controllers: [LoginController, SetupController, OAuthController, UserDetailController],
+  providers: [SessionRepository, SessionService, LoginService, LoginLimiter, OAuthService, SetupService, { provide: APP_GUARD, useClass: AuthGuard }],
   exports: [SessionService],
 })
 export class AuthModule {}

@@ -8,3 +8,5 @@ export const authSchema = {
   entities: [SessionEntity],
   migrations: [CreateSessions1732262402000],
 };
+export { verifyTelegram, telegramHash } from './oauth/telegram.js';
+export { TOO_MANY_FAILURES, LOGIN_LIMITS } from './login/login-limiter.js';

@@ -5,7 +5,17 @@ export { UserModule } from './user.module.js';
 export { UserService, type NewUser } from './user.service.js';
 export { UserEntity, UserStatus } from './user.entity.js';
 export { hashPassword, verifyPassword, DUMMY_HASH } from './password.js';
-export { toSelfView, type SelfView } from './user.view.js';
+export { toSelfView, toAdminView, type SelfView } from './user.view.js';
+export { UserDetailController } from './user-admin.controller.js';
+export { UserAdminService } from './user-admin.service.js';
+export { UserHooks } from './user-events.js';
+export { UserNotifyService } from './user-notify.service.js';
+export { AccountService, sameSecret } from './account.service.js';
+export { MailService } from './mail.service.js';
+export { TurnstileService } from './turnstile.service.js';
+export { KvStore } from './support/kv-store.js';
+export { randomAlnum, newAccessToken } from './support/random.js';
+export type { BindingField } from './user.repository.js';
 
 export const userSchema = {
   entities: [UserEntity],

@@ -1,14 +1,36 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { OptionModule } from '@gw/option';
+import { AccountController } from './account.controller.js';
+import { AccountService } from './account.service.js';
+import { MailService } from './mail.service.js';
+import { KvStore } from './support/kv-store.js';
+import { TurnstileService } from './turnstile.service.js';
+import { GroupController, UserAdminController } from './user-admin.controller.js';
+import { UserAdminService } from './user-admin.service.js';
+import { UserHooks } from './user-events.js';
+import { UserNotifyService } from './user-notify.service.js';
 import { UserSelfController } from './user-self.controller.js';
+import { UserSelfService } from './user-self.service.js';
 import { UserEntity } from './user.entity.js';
 import { UserRepository } from './user.repository.js';
 import { UserService } from './user.service.js';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([UserEntity])],
-  controllers: [UserSelfController],
-  providers: [UserRepository, UserService],
-  exports: [UserService],
+  imports: [TypeOrmModule.forFeature([UserEntity]), OptionModule],
+  controllers: [UserSelfController, UserAdminController, GroupController, AccountController],
+  providers: [
+    UserRepository,
+    UserService,
+    UserAdminService,
+    UserSelfService,
+    AccountService,
+    MailService,
+    TurnstileService,
+    KvStore,
+    UserHooks,
+    UserNotifyService,
+  ],
+  exports: [UserService, UserAdminService, UserHooks, UserNotifyService, AccountService, MailService, TurnstileService, KvStore],
 })
 export class UserModule {}

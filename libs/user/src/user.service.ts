@@ -4,7 +4,7 @@ import { NotFoundError } from '@gw/core';
 import { nowSeconds } from '@gw/database';
 import { hashPassword } from './password.js';
 import { UserEntity, UserStatus } from './user.entity.js';
-import { UserRepository } from './user.repository.js';
+import { UserRepository, type BindingField } from './user.repository.js';
 import { toSelfView, type SelfView } from './user.view.js';
 
 export interface NewUser {
@@ -60,6 +60,27 @@ export class UserService {
 
   countWithRole(role: number, manager?: EntityManager): Promise<number> {
     return this.users.countWithRole(role, manager);
+  }
+
+  findByBinding(field: BindingField, value: string): Promise<UserEntity | null> {
+    return this.users.findByBinding(field, value);
+  }
+
+  /** True when any user (soft-deleted included) ever had this binding. */
+  bindingTaken(field: BindingField, value: string): Promise<boolean> {
+    return this.users.bindingTaken(field, value);
+  }
+
+  async bind(id: number, field: BindingField, value: string): Promise<void> {
+    await this.users.update(id, { [field]: value });
+  }
+
+  findByAffCode(code: string): Promise<UserEntity | null> {
+    return this.users.findByAffCode(code);
+  }
+
+  usernameTaken(username: string): Promise<boolean> {
+    return this.users.usernameTaken(username);
   }
 
   async recordLogin(id: number): Promise<void> {

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { APP_CONFIG, type AppConfig } from '@gw/core';
 import { nowSeconds } from '@gw/database';
-import { UserService, type UserEntity } from '@gw/user';
+import { UserHooks, UserService, type UserEntity } from '@gw/user';
 import {
   clearSessionCookie,
   newSessionToken,
@@ -26,7 +26,11 @@ export class SessionService {
     private readonly sessions: SessionRepository,
     private readonly users: UserService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+    hooks: UserHooks,
+  ) {
+    // The user module ends sessions (ban, delete, password change, reset) through this hook.
+    hooks.onRevokeSessions((userId, exceptSessionId) => this.endAllFor(userId, exceptSessionId));
+  }
 
   /** Starts a new session (a new id on every login) and ends the one the browser had, if any. */
   async start(req: Request, res: Response, user: UserEntity): Promise<void> {

@@ -31,6 +31,11 @@ export class RedisService implements OnModuleDestroy {
     return this.client !== undefined;
   }
 
+  /** The client when it is connected right now; undefined without Redis or during an outage (callers fall back to memory). */
+  get ready(): Redis | undefined {
+    return this.client?.status === 'ready' ? this.client : undefined;
+  }
+
   /** Sends a message to every instance (including this one) listening on `channel`. */
   async publish(channel: string, message: string): Promise<void> {
     if (!this.client || this.client.status !== 'ready') {

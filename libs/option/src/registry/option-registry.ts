@@ -83,6 +83,11 @@ const accountOptions = {
   SMTPSSLEnabled: bool(false),
   /** Outbound webhooks and OIDC discovery refuse private addresses unless this is on (threats S3–S6). */
   AllowPrivateOutboundUrls: bool(false),
+  /** Provider endpoints (configurable for tests and mirrors; the defaults are the real ones). */
+  GitHubTokenUrl: text('https://github.com/login/oauth/access_token', { check: httpUrlOrEmpty }),
+  GitHubUserUrl: text('https://api.github.com/user', { check: httpUrlOrEmpty }),
+  LinuxDOTokenUrl: text('https://connect.linux.do/oauth2/token', { check: httpUrlOrEmpty }),
+  LinuxDOUserUrl: text('https://connect.linux.do/api/user', { check: httpUrlOrEmpty }),
 };
 
 /** Site identity and display (spec 000 §2 other settings). */
@@ -159,6 +164,9 @@ const operationOptions = {
   /** Failures needed inside the window before a channel is auto-disabled (new-api disables on one). */
   ChannelDisableFailureCount: int(3, { min: 1, max: 1000 }),
   ChannelDisableFailureWindowMinutes: int(5, { min: 1, max: 1440 }),
+  /** Scheduled channel tests from the console (new-api monitor_setting); CHANNEL_TEST_FREQUENCY overrides both. */
+  'monitor_setting.auto_test_channel_enabled': bool(false),
+  'monitor_setting.auto_test_channel_minutes': int(10, { min: 1, max: 1440 }),
 };
 
 /** Ratios, prices, groups and per-model rate limits (relay and pricing). */

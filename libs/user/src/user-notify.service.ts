@@ -1,0 +1,85 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { APP_CONFIG, outboundFetch, type AppConfig } from '@gw/core';
+import { OptionService } from '@gw/option';
+import { MailService } from './mail.service.js';
+import { KvStore } from './support/kv-store.js';
+import { UserRepository } from './user.repository.js';
+import { formatQuota } from './user-self.service.js';
+
+export const QUOTA_NOTIFY_INTERVAL_SECONDS = 2 * 3600;
+
+interface NotifySetting {
+  notify_type?: 'email' | 'webhook';
+  quota_warning_threshold?: number;
+  webhook_url?: string;
+  webhook_secret?: string;
+  notification_email?: string;
+}
+
+export function parseSetting(raw: string | null | undefined): NotifySetting {
+  if (!raw) return {};
+  try {
+    const value = JSON.parse(raw) as unknown;
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as NotifySetting) : {};
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * Low-balance notifications. `quotaChanged` is fire-and-forget (the relay calls it after each
+ * charge); it never throws and never delays the caller.
+ */
+@Injectable()
+export class UserNotifyService {
+  private readonly logger = new Logger('UserNotify');
+
+  constructor(
+    private readonly users: UserRepository,
+    private readonly options: OptionService,
+    private readonly mail: MailService,
+    private readonly kv: KvStore,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  quotaChanged(userId: number, remainingQuota: number): void {
+    void this.check(userId, remainingQuota).catch((error: Error) => this.logger.warn(`quota notice for user ${userId}: ${error.message}`));
+  }
+
+  /** The work behind quotaChanged; resolves to true when a notice was sent (for tests). */
+  async check(userId: number, remainingQuota: number): Promise<boolean> {
+    const user = await this.users.findById(userId);
+    if (!user) return false;
+    const setting = parseSetting(user.setting);
+    const threshold =
+      typeof setting.quota_warning_threshold === 'number' ? setting.quota_warning_threshold : this.options.get('QuotaRemindThreshold');
+    if (remainingQuota >= threshold) return false;
+    // At most one notice per 2 hours per user, and at most NOTIFY_LIMIT_COUNT per window.
+    if (!(await this.kv.setIfAbsent(`notify:quota:${userId}`, '1', QUOTA_NOTIFY_INTERVAL_SECONDS))) return false;
+    const { limitCount, limitDurationMinutes } = this.config.notify;
+    if ((await this.kv.hit(`notify:count:${userId}`, limitDurationMinutes * 60)) > limitCount) return false;
+
+    const title = 'Your balance is running low';
+    const content = 'Your remaining quota is {{value}}, below the warning threshold {{value}}. Please top up.';
+    const values = [formatQuota(this.options, remainingQuota), formatQuota(this.options, threshold)];
+    if (setting.notify_type === 'webhook' && setting.webhook_url) {
+      const headers: Record<string, string> = { 'content-type': 'application/json' };
+      if (setting.webhook_secret) headers.authorization = `Bearer ${setting.webhook_secret}`;
+      const res = await outboundFetch(setting.webhook_url, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ type: 'quota_exceed', title, content, values, timestamp: Math.floor(Date.now() / 1000) }),
+        httpsOnly: true,
+        allowPrivate: this.options.get('AllowPrivateOutboundUrls'),
+      });
+      if (res.status < 200 || res.status >= 300) throw new Error(`webhook answered ${res.status}`);
+      return true;
+    }
+    const to = setting.notification_email || user.email;
+    if (!to || !this.mail.configured) return false;
+    let text = content;
+    for (const value of values) text = text.replace('{{value}}', value);
+    await this.mail.send(to, `${this.options.get('SystemName')}: ${title}`, `<p>${text}</p>`);
+    return true;
+  }
+}
