@@ -15,6 +15,8 @@ export interface UpstreamTarget {
   other: string;
   /** Extra headers set by the admin (channel `header_override`). */
   headerOverride?: Record<string, string> | null;
+  /** OpenAI organization header (channel `openai_organization`), sent to OpenAI only. */
+  organization?: string | null;
 }
 
 export type UpstreamEndpoint = 'chat' | 'completions' | 'embeddings' | 'models' | 'billing_subscription' | 'billing_usage';
@@ -29,6 +31,12 @@ export interface UpstreamRequestInit {
   signal?: AbortSignal;
   query?: Record<string, string>;
   extraHeaders?: Record<string, string>;
+  /** Overrides the first-byte (response headers) timeout, in milliseconds (channel tests use a shorter one). */
+  headersTimeoutMs?: number;
+  /** Overrides the idle body timeout, in milliseconds. */
+  bodyTimeoutMs?: number;
+  /** Overrides the json()/text() size cap, in bytes. */
+  maxResponseBytes?: number;
 }
 
 export interface UpstreamResponse {
@@ -38,9 +46,11 @@ export interface UpstreamResponse {
   body: Readable;
   json<T = unknown>(): Promise<T>;
   text(): Promise<string>;
+  /** The URL actually called (never includes the key). */
+  url?: string;
 }
 
-export type UpstreamFailureKind = 'connect' | 'timeout' | 'too_large' | 'redirect' | 'aborted' | 'unsupported';
+export type UpstreamFailureKind = 'connect' | 'timeout' | 'too_large' | 'redirect' | 'aborted' | 'unsupported' | 'bad_response';
 
 /** A failure before or while reading the upstream response (not an upstream HTTP error status). */
 export class UpstreamError extends Error {

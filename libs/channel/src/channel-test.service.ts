@@ -1,0 +1,189 @@
+import { Injectable } from '@nestjs/common';
+import { BusinessError, NotFoundError } from '@gw/core';
+import { ChannelType, channelTypeInfo } from '@gw/contracts';
+import { nowSeconds } from '@gw/database';
+import { OptionService } from '@gw/option';
+import { isOpenAiCompatible, UpstreamClient, UpstreamError, type UpstreamTarget } from '@gw/upstream';
+import { ChannelStatus, type ChannelEntity } from './channel.entity.js';
+import { ChannelRepository } from './channel.repository.js';
+import { MESSAGES } from './channel-input.js';
+import { keywordMatcher, statusMatcher } from './channel-health.service.js';
+import { toRelayChannel, type RelayChannel } from './relay-channel.js';
+
+export interface ChannelTestResult {
+  success: boolean;
+  message: string;
+  /** Seconds. */
+  time: number;
+  status?: number;
+  /** Why it failed: an upstream status, a transport failure, the response time, or an unsupported type. */
+  failure?: 'status' | 'error_body' | 'connect' | 'timeout' | 'slow' | 'unsupported' | 'other';
+}
+
+/** Upstream test answers are read with a small cap: a test needs a few hundred bytes. */
+const TEST_MAX_BYTES = 1024 * 1024;
+const TEST_TIMEOUT_MS = 60_000;
+
+/** Resolves a model mapping chain (`{"a":"b","b":"c"}` → c) with cycle detection. */
+export function mapModel(mapping: Record<string, string>, model: string): string {
+  const seen = new Set([model]);
+  let current = model;
+  while (mapping[current] && !seen.has(mapping[current]!)) {
+    current = mapping[current]!;
+    seen.add(current);
+  }
+  return current;
+}
+
+function errorMessage(text: string, status: number): string {
+  try {
+    const body = JSON.parse(text) as { error?: { message?: unknown } | string; message?: unknown };
+    if (typeof body.error === 'string') return body.error;
+    if (body.error && typeof body.error.message === 'string') return body.error.message;
+    if (typeof body.message === 'string') return body.message;
+  } catch {
+    // not JSON
+  }
+  return `upstream answered status ${status}`;
+}
+
+export function isEmbeddingModel(model: string): boolean {
+  return /embed|^bge-|^m3e|^text-similarity/i.test(model);
+}
+
+/** Channel tests, balances and upstream model lists: all through the relay's UpstreamClient. */
+@Injectable()
+export class ChannelTestService {
+  constructor(
+    private readonly channels: ChannelRepository,
+    private readonly upstream: UpstreamClient,
+    private readonly options: OptionService,
+  ) {}
+
+  async load(id: number): Promise<ChannelEntity> {
+    const row = await this.channels.findById(id);
+    if (!row) throw new NotFoundError(MESSAGES.notFound);
+    return row;
+  }
+
+  /** Sends "hi" (max_tokens 16) and records response_time / test_time. */
+  async test(row: ChannelEntity, requestedModel?: string): Promise<ChannelTestResult> {
+    const channel = toRelayChannel(row);
+    const result = await this.send(channel, requestedModel);
+    await this.channels.update(row.id, { responseTime: Math.round(result.time * 1000), testTime: nowSeconds() });
+    return result;
+  }
+
+  /** Whether a failed test is of a kind that disables the channel (new-api ShouldDisableChannel, plus unreachable). */
+  isDisablingFailure(result: ChannelTestResult): boolean {
+    if (result.success || result.failure === 'unsupported') return false;
+    if (result.failure === 'connect' || result.failure === 'timeout' || result.failure === 'slow') return true;
+    if (result.status !== undefined && statusMatcher(this.options.get('AutomaticDisableStatusCodes'))(result.status)) return true;
+    return keywordMatcher(this.options.get('AutomaticDisableKeywords'))(result.message);
+  }
+
+  private async send(channel: RelayChannel, requestedModel?: string): Promise<ChannelTestResult> {
+    if (!isOpenAiCompatible(channel.type)) {
+      return { success: false, message: `channel type ${channel.type} cannot be tested yet`, time: 0, failure: 'unsupported' };
+    }
+    const model = requestedModel?.trim() || channel.testModel || channel.models[0] || 'gpt-4o-mini';
+    const upstreamModel = mapModel(channel.modelMapping, model);
+    // Embedding-only models cannot answer a chat request: test them on the embeddings endpoint.
+    const embedding = isEmbeddingModel(model);
+    const endpoint = embedding ? 'embeddings' : 'chat';
+    const body = embedding ? { model: upstreamModel, input: ['hi'] } : { model: upstreamModel, messages: [{ role: 'user', content: 'hi' }], max_tokens: 16, stream: false };
+    const started = performance.now();
+    const elapsed = () => Math.round(performance.now() - started) / 1000;
+    try {
+      const res = await this.upstream.send(channel.upstream, endpoint, { body, model: upstreamModel, headersTimeoutMs: TEST_TIMEOUT_MS, bodyTimeoutMs: TEST_TIMEOUT_MS, maxResponseBytes: TEST_MAX_BYTES });
+      const text = await res.text();
+      const time = elapsed();
+      if (res.status !== 200) return { success: false, message: errorMessage(text, res.status), time, status: res.status, failure: 'status' };
+      let parsed: { error?: unknown; choices?: unknown } | undefined;
+      try {
+        parsed = JSON.parse(text) as typeof parsed;
+      } catch {
+        return { success: false, message: 'upstream response is not valid JSON', time, status: 200, failure: 'error_body' };
+      }
+      if (parsed?.error) return { success: false, message: errorMessage(text, 200), time, status: 200, failure: 'error_body' };
+      const threshold = this.options.get('ChannelDisableThreshold');
+      if (threshold > 0 && time > threshold) {
+        return { success: false, message: `response time ${time.toFixed(2)}s exceeds the threshold ${threshold}s`, time, failure: 'slow' };
+      }
+      return { success: true, message: '', time };
+    } catch (error) {
+      const time = elapsed();
+      if (error instanceof UpstreamError) {
+        const failure = error.kind === 'timeout' ? 'timeout' : error.kind === 'connect' ? 'connect' : error.kind === 'unsupported' ? 'unsupported' : 'other';
+        return { success: false, message: error.message, time, failure };
+      }
+      return { success: false, message: (error as Error).message, time, failure: 'other' };
+    }
+  }
+
+  /** OpenAI billing endpoints: balance = hard_limit_usd − total_usage / 100. */
+  async updateBalance(row: ChannelEntity): Promise<number> {
+    if (!isOpenAiCompatible(row.type) || row.type === ChannelType.Azure || row.type === ChannelType.Custom) {
+      throw new BusinessError('balance query is not supported for this channel type');
+    }
+    const target = toRelayChannel(row).upstream;
+    const subscription = await this.getJson<{ hard_limit_usd?: unknown }>(target, 'billing_subscription', {});
+    const hardLimit = Number(subscription.hard_limit_usd);
+    if (!Number.isFinite(hardLimit)) throw new BusinessError('balance query failed: no hard_limit_usd in the answer');
+    const day = 24 * 3600 * 1000;
+    const date = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+    const usage = await this.getJson<{ total_usage?: unknown }>(target, 'billing_usage', { start_date: date(Date.now() - 100 * day), end_date: date(Date.now() + day) });
+    const totalUsage = Number(usage.total_usage ?? 0);
+    const balance = Math.round((hardLimit - (Number.isFinite(totalUsage) ? totalUsage : 0) / 100) * 1e6) / 1e6;
+    await this.channels.update(row.id, { balance, balanceUpdatedTime: nowSeconds() });
+    return balance;
+  }
+
+  /** Balances of every enabled channel whose type has a billing endpoint; returns how many were updated. */
+  async updateAllBalances(): Promise<number> {
+    let updated = 0;
+    for (const row of await this.channels.findAllForRouting()) {
+      if (row.status !== ChannelStatus.Enabled) continue;
+      try {
+        await this.updateBalance(row);
+        updated++;
+      } catch {
+        // Unsupported types and failing upstreams are skipped.
+      }
+    }
+    return updated;
+  }
+
+  async fetchModels(target: UpstreamTarget): Promise<string[]> {
+    let body: { data?: { id?: unknown }[] };
+    try {
+      body = await this.getJson<{ data?: { id?: unknown }[] }>(target, 'models', {});
+    } catch (error) {
+      throw new BusinessError(`fetch model list failed: ${(error as Error).message}`);
+    }
+    if (!Array.isArray(body.data)) throw new BusinessError('fetch model list failed: unexpected answer');
+    return [...new Set(body.data.map((m) => m?.id).filter((id): id is string => typeof id === 'string' && id.length > 0))];
+  }
+
+  targetFor(type: number, baseUrl: string, key: string): UpstreamTarget {
+    if (!channelTypeInfo(type)) throw new BusinessError('unknown channel type');
+    return { id: 0, type, key, baseUrl: baseUrl.trim().replace(/\/+$/, ''), other: '' };
+  }
+
+  private async getJson<T>(target: UpstreamTarget, endpoint: 'models' | 'billing_subscription' | 'billing_usage', query: Record<string, string>): Promise<T> {
+    let res;
+    try {
+      res = await this.upstream.send(target, endpoint, { query, headersTimeoutMs: 30_000, bodyTimeoutMs: 30_000, maxResponseBytes: 8 * 1024 * 1024 });
+    } catch (error) {
+      if (error instanceof UpstreamError && error.kind === 'unsupported') throw new BusinessError(error.message);
+      throw new BusinessError(`upstream request failed: ${(error as Error).message}`);
+    }
+    const text = await res.text();
+    if (res.status !== 200) throw new BusinessError(errorMessage(text, res.status));
+    try {
+      return JSON.parse(text) as T;
+    } catch {
+      throw new BusinessError('upstream response is not valid JSON');
+    }
+  }
+}

@@ -1,0 +1,97 @@
+import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { bigintNumber } from '@gw/database';
+
+export const ChannelStatus = { Unknown: 0, Enabled: 1, ManuallyDisabled: 2, AutoDisabled: 3 } as const;
+
+/** new-api's `channels` table (column names kept so an existing database can be read). */
+@Entity({ name: 'channels' })
+export class ChannelEntity {
+  @PrimaryGeneratedColumn()
+  id: number;
+
+  @Column({ type: 'integer', default: 0 })
+  type: number;
+
+  /** The provider key; never leaves the channel lib except inside RelayChannel/UpstreamTarget. */
+  @Column({ type: 'text' })
+  key: string;
+
+  @Column({ name: 'openai_organization', type: 'varchar', length: 255, nullable: true })
+  openaiOrganization: string | null;
+
+  @Column({ name: 'test_model', type: 'varchar', length: 255, nullable: true })
+  testModel: string | null;
+
+  @Column({ type: 'integer', default: 1 })
+  status: number;
+
+  @Column({ type: 'varchar', length: 255, default: '' })
+  name: string;
+
+  @Column({ type: 'integer', default: 0 })
+  weight: number;
+
+  @Column({ name: 'created_time', type: 'bigint', default: 0, transformer: bigintNumber })
+  createdTime: number;
+
+  @Column({ name: 'test_time', type: 'bigint', default: 0, transformer: bigintNumber })
+  testTime: number;
+
+  /** Milliseconds of the last test. */
+  @Column({ name: 'response_time', type: 'integer', default: 0 })
+  responseTime: number;
+
+  @Column({ name: 'base_url', type: 'varchar', length: 512, nullable: true, default: '' })
+  baseUrl: string | null;
+
+  @Column({ type: 'text', nullable: true })
+  other: string | null;
+
+  @Column({ type: 'double precision', default: 0 })
+  balance: number;
+
+  @Column({ name: 'balance_updated_time', type: 'bigint', default: 0, transformer: bigintNumber })
+  balanceUpdatedTime: number;
+
+  @Column({ type: 'text', nullable: true })
+  models: string | null;
+
+  @Column({ name: 'group', type: 'varchar', length: 255, default: 'default' })
+  group: string;
+
+  @Column({ name: 'used_quota', type: 'bigint', default: 0, transformer: bigintNumber })
+  usedQuota: number;
+
+  @Column({ name: 'model_mapping', type: 'text', nullable: true })
+  modelMapping: string | null;
+
+  @Column({ name: 'status_code_mapping', type: 'varchar', length: 1024, nullable: true, default: '' })
+  statusCodeMapping: string | null;
+
+  @Column({ type: 'bigint', default: 0, transformer: bigintNumber })
+  priority: number;
+
+  @Column({ name: 'auto_ban', type: 'integer', default: 1 })
+  autoBan: number;
+
+  @Column({ name: 'other_info', type: 'text', nullable: true })
+  otherInfo: string | null;
+
+  @Column({ type: 'varchar', length: 255, nullable: true })
+  tag: string | null;
+
+  @Column({ type: 'text', nullable: true })
+  setting: string | null;
+
+  @Column({ name: 'param_override', type: 'text', nullable: true })
+  paramOverride: string | null;
+
+  @Column({ name: 'header_override', type: 'text', nullable: true })
+  headerOverride: string | null;
+
+  @Column({ name: 'max_input_tokens', type: 'integer', default: 0 })
+  maxInputTokens: number;
+
+  @Column({ type: 'varchar', length: 255, nullable: true })
+  remark: string | null;
+}

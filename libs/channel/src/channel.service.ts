@@ -1,0 +1,323 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { BusinessError, OutboundUrlError, parseOutboundUrl, resolveOutbound, NotFoundError, parsePage, Role, toPage, type Principal } from '@gw/core';
+import { channelTypeInfo, ChannelType, type ChannelInput, type CreateChannelRequest, type EditTagRequest } from '@gw/contracts';
+import { nowSeconds } from '@gw/database';
+import { OptionService } from '@gw/option';
+import { ChannelEntity, ChannelStatus } from './channel.entity.js';
+import { ChannelRepository, type ChannelFilter, type ChannelSearch } from './channel.repository.js';
+import { ChannelRouter } from './channel-router.js';
+import { MESSAGES, parseBaseUrl, parseGroups, parseInteger, parseJsonField, parseModelList, parsePriority, parseWeight } from './channel-input.js';
+import { toChannelView, type ChannelView } from './channel.view.js';
+
+type Query = Record<string, unknown>;
+
+const STATUS_ONLY_FIELDS = new Set(['id', 'status', 'priority', 'weight']);
+
+function filterOf(query: Query): ChannelFilter {
+  const status = String(query.status ?? '');
+  const type = typeof query.type === 'string' && /^\d{1,4}$/.test(query.type) ? Number(query.type) : undefined;
+  return {
+    status: status === 'enabled' || status === '1' ? 'enabled' : status === 'disabled' || status === '0' ? 'disabled' : undefined,
+    type,
+  };
+}
+
+const flag = (value: unknown) => value === 'true' || value === '1' || value === true;
+const str = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
+
+/** Channel CRUD, tags and the abilities index (spec 001 §2–§5, new-api /api/channel). */
+@Injectable()
+export class ChannelService {
+  constructor(
+    private readonly channels: ChannelRepository,
+    private readonly router: ChannelRouter,
+    private readonly options: OptionService,
+  ) {}
+
+  async list(query: Query) {
+    const page = parsePage(query);
+    const filter = filterOf(query);
+    const idSort = flag(query.id_sort);
+    let items: ChannelEntity[];
+    let total: number;
+    if (flag(query.tag_mode)) {
+      const [tags, count] = await this.channels.listTags(filter, page.offset, page.pageSize);
+      items = [];
+      for (const tag of tags) items.push(...(await this.channels.findByTag(tag)).filter((c) => matches(c, filter)));
+      total = count;
+    } else {
+      [items, total] = await this.channels.list(filter, idSort, page.offset, page.pageSize);
+    }
+    return { ...toPage(items.map(toChannelView), total, page), type_counts: await this.channels.typeCounts(filter) };
+  }
+
+  async search(query: Query) {
+    const page = parsePage(query);
+    const filter: ChannelSearch = { ...filterOf(query), keyword: str(query.keyword), group: str(query.group), model: str(query.model) };
+    let rows = await this.channels.search(filter, flag(query.id_sort));
+    if (flag(query.tag_mode)) rows = rows.filter((row) => row.tag);
+    const items = rows.slice(page.offset, page.offset + page.pageSize).map(toChannelView);
+    return { ...toPage(items, rows.length, page), type_counts: await this.channels.typeCounts(filterOf(query)) };
+  }
+
+  async get(id: number): Promise<ChannelView> {
+    const row = await this.channels.findById(id);
+    if (!row) throw new NotFoundError(MESSAGES.notFound);
+    return toChannelView(row);
+  }
+
+  async create(body: CreateChannelRequest, principal: Principal): Promise<{ ids: number[] }> {
+    const input: ChannelInput = body.channel ?? body;
+    const mode = body.mode ?? 'single';
+    if (mode === 'multi_to_single') throw new BusinessError('multi-key channels are not supported yet; use batch mode (one channel per key)');
+    const name = (input.name ?? '').trim();
+    const key = (input.key ?? '').trim();
+    if (!name || !key) throw new BusinessError(MESSAGES.nameAndKey);
+    const fields = await this.readFields(input, principal);
+    if (!fields.models) throw new BusinessError(MESSAGES.models);
+    const keys = mode === 'batch' ? [...new Set(key.split('\n').map((k) => k.trim()).filter(Boolean))] : [key];
+    if (keys.length > 1000) throw new BusinessError('at most 1000 keys at once');
+    const prefixName = mode === 'batch' && body.batch_add_set_key_prefix_2_name === true && keys.length > 1;
+    const now = nowSeconds();
+    const ids = await this.channels.transaction(async (manager) => {
+      const created: ChannelEntity[] = [];
+      for (const k of keys) {
+        const row: Partial<ChannelEntity> = {
+          status: ChannelStatus.Enabled,
+          autoBan: 1,
+          group: 'default',
+          priority: 0,
+          weight: 0,
+          ...fields,
+          name: prefixName ? `${name}_${k.slice(0, 8)}` : name,
+          key: k,
+          createdTime: now,
+        };
+        if (fields.type === undefined) row.type = ChannelType.OpenAI;
+        applyTypeDefaults(row);
+        created.push(await this.channels.insert(row, manager));
+      }
+      await this.channels.syncAbilities(created, manager);
+      return created.map((c) => c.id);
+    });
+    await this.router.changed();
+    return { ids };
+  }
+
+  async update(input: ChannelInput, principal: Principal): Promise<ChannelView> {
+    const id = parseInteger(input.id, MESSAGES.notFound, 1);
+    if (!id) throw new NotFoundError(MESSAGES.notFound);
+    const sent = Object.entries(input)
+      .filter(([, value]) => value !== undefined)
+      .map(([name]) => name);
+    const statusOnly = sent.every((name) => STATUS_ONLY_FIELDS.has(name));
+    const changes: Partial<ChannelEntity> = statusOnly ? {} : await this.readFields(input, principal);
+    if (statusOnly) {
+      const priority = parsePriority(input.priority);
+      const weight = parseWeight(input.weight);
+      if (priority !== undefined) changes.priority = priority;
+      if (weight !== undefined) changes.weight = weight;
+    }
+    if (input.status !== undefined && input.status !== null) {
+      const status = parseInteger(input.status, 'invalid status', 1, 3);
+      if (status !== undefined) changes.status = status;
+    }
+    if (!statusOnly) {
+      if (input.name !== undefined) {
+        if (!input.name.trim()) throw new BusinessError(MESSAGES.nameAndKey);
+        changes.name = input.name.trim();
+      }
+      // An empty key keeps the stored one (the console never receives it).
+      if (input.key !== undefined && input.key.trim()) changes.key = input.key.trim();
+      if (input.models !== undefined && !changes.models) throw new BusinessError(MESSAGES.models);
+    }
+    const row = await this.channels.transaction(async (manager) => {
+      const existing = await this.channels.findById(id, manager);
+      if (!existing) throw new NotFoundError(MESSAGES.notFound);
+      const next = { ...existing, ...changes };
+      applyTypeDefaults(next);
+      const { id: _id, ...columns } = next;
+      await this.channels.update(id, columns, manager);
+      const saved = (await this.channels.findById(id, manager))!;
+      await this.channels.syncAbilities([saved], manager);
+      return saved;
+    });
+    await this.router.changed();
+    return toChannelView(row);
+  }
+
+  async remove(id: number): Promise<void> {
+    const deleted = await this.channels.transaction((manager) => this.channels.deleteIds([id], manager));
+    if (!deleted) throw new NotFoundError(MESSAGES.notFound);
+    await this.router.changed();
+  }
+
+  async removeDisabled(): Promise<number> {
+    const deleted = await this.channels.transaction(async (manager) => {
+      const ids = await this.channels.idsWithStatus([ChannelStatus.ManuallyDisabled, ChannelStatus.AutoDisabled], manager);
+      return this.channels.deleteIds(ids, manager);
+    });
+    await this.router.changed();
+    return deleted;
+  }
+
+  async removeMany(rawIds: (number | string)[]): Promise<number> {
+    const ids = toIds(rawIds);
+    const deleted = await this.channels.transaction((manager) => this.channels.deleteIds(ids, manager));
+    await this.router.changed();
+    return deleted;
+  }
+
+  async setTagForIds(rawIds: (number | string)[], tag: string | null | undefined): Promise<number> {
+    const ids = toIds(rawIds);
+    const value = (tag ?? '').trim();
+    if (!value) throw new BusinessError(MESSAGES.tagRequired);
+    const count = await this.channels.transaction(async (manager) => {
+      const rows = await this.channels.findByIds(ids, manager);
+      for (const row of rows) await this.channels.update(row.id, { tag: value }, manager);
+      await this.channels.syncAbilities(rows.map((row) => ({ ...row, tag: value })), manager);
+      return rows.length;
+    });
+    await this.router.changed();
+    return count;
+  }
+
+  async editTag(body: EditTagRequest): Promise<number> {
+    const tag = body.tag.trim();
+    if (!tag) throw new BusinessError(MESSAGES.tagRequired);
+    const changes: Partial<ChannelEntity> = {};
+    if (body.new_tag !== undefined && body.new_tag !== null && body.new_tag.trim() !== tag) changes.tag = body.new_tag.trim() || null;
+    const priority = parsePriority(body.priority);
+    const weight = parseWeight(body.weight);
+    if (priority !== undefined) changes.priority = priority;
+    if (weight !== undefined) changes.weight = weight;
+    if (body.model_mapping !== undefined && body.model_mapping !== null) changes.modelMapping = parseJsonField(body.model_mapping, MESSAGES.modelMapping);
+    const models = body.models === null ? undefined : parseModelList(body.models);
+    if (models !== undefined) {
+      if (!models.length) throw new BusinessError(MESSAGES.models);
+      changes.models = models.join(',');
+    }
+    const groups = body.groups === null || body.groups === undefined ? undefined : parseGroups({ group: body.groups });
+    if (groups !== undefined && groups.length) changes.group = groups.join(',');
+    if (Object.keys(changes).length === 0) throw new BusinessError(MESSAGES.noChanges);
+    return this.updateTag(tag, changes);
+  }
+
+  async setTagStatus(tag: string, status: number): Promise<number> {
+    return this.updateTag(tag.trim(), { status });
+  }
+
+  private async updateTag(tag: string, changes: Partial<ChannelEntity>): Promise<number> {
+    const count = await this.channels.transaction(async (manager) => {
+      const rows = await this.channels.findByTag(tag, manager);
+      if (!rows.length) throw new NotFoundError('no channel has this tag');
+      for (const row of rows) await this.channels.update(row.id, changes, manager);
+      await this.channels.syncAbilities(rows.map((row) => ({ ...row, ...changes })), manager);
+      return rows.length;
+    });
+    await this.router.changed();
+    return count;
+  }
+
+  async fixAbilities(): Promise<{ success: number; fails: number }> {
+    const result = await this.channels.transaction((manager: EntityManager) => this.channels.rebuildAllAbilities(manager));
+    await this.router.changed();
+    return { success: result.channels, fails: 0 };
+  }
+
+  enabledModels(): string[] {
+    return this.router.enabledModels();
+  }
+
+  /** Validates and maps the optional form fields (everything but name, key, status). */
+  private async readFields(input: ChannelInput, principal: Principal): Promise<Partial<ChannelEntity>> {
+    const out: Partial<ChannelEntity> = {};
+    if (input.type !== undefined && input.type !== null) {
+      const type = parseInteger(input.type, 'unknown channel type', 0, 1000);
+      if (type === undefined || !channelTypeInfo(type)) throw new BusinessError('unknown channel type');
+      out.type = type;
+    }
+    const models = parseModelList(input.models);
+    if (models !== undefined) {
+      if (!models.length) throw new BusinessError(MESSAGES.models);
+      out.models = models.join(',');
+    }
+    const groups = parseGroups(input);
+    if (groups !== undefined) out.group = groups.length ? groups.join(',') : 'default';
+    const modelMapping = parseJsonField(input.model_mapping, MESSAGES.modelMapping);
+    if (modelMapping !== undefined) out.modelMapping = modelMapping;
+    const statusCodeMapping = parseJsonField(input.status_code_mapping, 'status code mapping must be valid JSON');
+    if (statusCodeMapping !== undefined) {
+      if (statusCodeMapping.length > 1024) throw new BusinessError('status code mapping is too long');
+      out.statusCodeMapping = statusCodeMapping;
+    }
+    const paramOverride = parseJsonField(input.param_override, 'param override must be valid JSON');
+    if (paramOverride !== undefined) out.paramOverride = paramOverride;
+    const headerOverride = parseJsonField(input.header_override, 'header override must be valid JSON');
+    if (headerOverride !== undefined) out.headerOverride = headerOverride;
+    const setting = parseJsonField(input.setting, 'setting must be valid JSON');
+    if (setting !== undefined) out.setting = setting;
+    const priority = parsePriority(input.priority);
+    if (priority !== undefined) out.priority = priority;
+    const weight = parseWeight(input.weight);
+    if (weight !== undefined) out.weight = weight;
+    const baseUrl = parseBaseUrl(input.base_url);
+    if (baseUrl !== undefined) {
+      if (baseUrl) await this.checkBaseUrl(baseUrl, principal);
+      out.baseUrl = baseUrl;
+    }
+    if (input.other !== undefined) out.other = (input.other ?? '').trim();
+    if (input.openai_organization !== undefined) out.openaiOrganization = input.openai_organization?.trim() || null;
+    if (input.test_model !== undefined) out.testModel = input.test_model?.trim() || null;
+    if (input.tag !== undefined) out.tag = input.tag?.trim() || null;
+    if (input.remark !== undefined) out.remark = input.remark;
+    if (input.auto_ban !== undefined && input.auto_ban !== null) out.autoBan = parseInteger(input.auto_ban, 'auto_ban must be 0 or 1', 0, 1) ?? 1;
+    if (input.max_input_tokens !== undefined && input.max_input_tokens !== null) {
+      out.maxInputTokens = parseInteger(input.max_input_tokens, 'max_input_tokens must be a non-negative integer') ?? 0;
+    }
+    return out;
+  }
+
+  /**
+   * Threats S5: a base URL on a private or loopback address can send the provider key into the
+   * intranet. Root may set one (self-hosted providers like Ollama); an admin only when the operator
+   * turned AllowPrivateOutboundUrls on.
+   */
+  private async checkBaseUrl(baseUrl: string, principal: Principal): Promise<void> {
+    if (principal.role >= Role.Root || this.options.get('AllowPrivateOutboundUrls')) return;
+    const refuse = () => new BusinessError('this base url points to a private address; only root can set it');
+    let url: URL;
+    try {
+      url = parseOutboundUrl(baseUrl.replaceAll('{model}', 'model'));
+    } catch {
+      throw refuse();
+    }
+    if (/(^|\.)(localhost|internal|local)\.?$/i.test(url.hostname)) throw refuse();
+    try {
+      await resolveOutbound(url);
+    } catch (error) {
+      // A name that does not resolve now (offline install, DNS later) reaches nothing; a private answer is refused.
+      if (!(error instanceof OutboundUrlError) || !/cannot be resolved/.test(error.message)) throw refuse();
+    }
+  }
+}
+
+function matches(row: ChannelEntity, filter: ChannelFilter): boolean {
+  if (filter.type !== undefined && row.type !== filter.type) return false;
+  if (filter.status === 'enabled' && row.status !== ChannelStatus.Enabled) return false;
+  if (filter.status === 'disabled' && row.status === ChannelStatus.Enabled) return false;
+  return true;
+}
+
+function toIds(raw: (number | string)[]): number[] {
+  const ids = raw.map((v) => Number(v)).filter((v) => Number.isInteger(v) && v > 0);
+  if (!ids.length) throw new BusinessError(MESSAGES.selectChannels);
+  return [...new Set(ids)];
+}
+
+/** Type 18 defaults `other` to v2.1; type 41 to the region us-central1 (spec 001 §5, §9). */
+function applyTypeDefaults(row: Partial<ChannelEntity>): void {
+  const info = row.type !== undefined ? channelTypeInfo(row.type) : undefined;
+  if (info?.otherDefault && !(row.other ?? '').trim()) row.other = info.otherDefault;
+}

@@ -1,0 +1,167 @@
+import { lookup as dnsLookup } from 'node:dns/promises';
+import type { LookupAddress } from 'node:dns';
+import ipaddr from 'ipaddr.js';
+import { Agent, request } from 'undici';
+import { BusinessError } from '../errors/app-error.js';
+
+/**
+ * Outbound HTTP for user- or admin-supplied URLs (webhooks, OIDC discovery, WeChat server, OAuth
+ * providers). Refuses private, loopback, link-local, CGNAT, unspecified and other special-purpose
+ * addresses (threats S3–S6) unless `allowPrivate` is set; every DNS answer is checked and the
+ * connection is pinned to the checked address (no rebinding); no redirects; a timeout and a body cap.
+ */
+export const OUTBOUND_TIMEOUT_MS = 10_000;
+export const OUTBOUND_MAX_BYTES = 1024 * 1024;
+
+export class OutboundUrlError extends BusinessError {
+  constructor(message: string) {
+    super(message, 'outbound_blocked');
+  }
+}
+
+/** True when `address` (an IPv4 or IPv6 literal) is anything but a public unicast address. */
+export function isBlockedAddress(address: string): boolean {
+  let text = address.trim();
+  if (text.startsWith('[') && text.endsWith(']')) text = text.slice(1, -1);
+  const zone = text.indexOf('%');
+  if (zone !== -1) text = text.slice(0, zone);
+  if (!ipaddr.isValid(text)) return true;
+  let parsed = ipaddr.parse(text);
+  if (parsed.kind() === 'ipv6') {
+    const v6 = parsed as ipaddr.IPv6;
+    if (v6.isIPv4MappedAddress()) parsed = v6.toIPv4Address();
+  }
+  return parsed.range() !== 'unicast';
+}
+
+/** Is `host` (as a URL hostname) an IP literal? Returns the literal without brackets. */
+function ipLiteral(host: string): string | undefined {
+  const bare = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
+  return ipaddr.isValid(bare) ? bare : undefined;
+}
+
+export interface OutboundCheckOptions {
+  allowPrivate?: boolean;
+  /** Only https (webhooks). */
+  httpsOnly?: boolean;
+}
+
+/** Parses and checks a URL's form (scheme, credentials, host); does not resolve names. */
+export function parseOutboundUrl(raw: string, options: OutboundCheckOptions = {}): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new OutboundUrlError('invalid URL');
+  }
+  if (options.httpsOnly ? url.protocol !== 'https:' : url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new OutboundUrlError(options.httpsOnly ? 'URL must start with https://' : 'URL must start with http:// or https://');
+  }
+  if (url.username || url.password) throw new OutboundUrlError('URL must not contain credentials');
+  if (!url.hostname) throw new OutboundUrlError('invalid URL');
+  if (!options.allowPrivate) {
+    const literal = ipLiteral(url.hostname);
+    if (literal && isBlockedAddress(literal)) throw new OutboundUrlError('URL points to a private or reserved address');
+  }
+  return url;
+}
+
+/** Resolves the URL's host and checks every address; returns the addresses to connect to. */
+export async function resolveOutbound(url: URL, allowPrivate = false): Promise<LookupAddress[]> {
+  const literal = ipLiteral(url.hostname);
+  if (literal) {
+    if (!allowPrivate && isBlockedAddress(literal)) throw new OutboundUrlError('URL points to a private or reserved address');
+    return [{ address: literal, family: literal.includes(':') ? 6 : 4 }];
+  }
+  let addresses: LookupAddress[];
+  try {
+    addresses = await dnsLookup(url.hostname, { all: true, verbatim: true });
+  } catch {
+    throw new OutboundUrlError('URL host cannot be resolved');
+  }
+  if (!addresses.length) throw new OutboundUrlError('URL host cannot be resolved');
+  if (!allowPrivate && addresses.some((a) => isBlockedAddress(a.address))) {
+    throw new OutboundUrlError('URL points to a private or reserved address');
+  }
+  return addresses;
+}
+
+/** Checks form and resolution (e.g. when a URL is saved). */
+export async function assertOutboundUrl(raw: string, options: OutboundCheckOptions = {}): Promise<URL> {
+  const url = parseOutboundUrl(raw, options);
+  await resolveOutbound(url, options.allowPrivate);
+  return url;
+}
+
+export interface OutboundRequest extends OutboundCheckOptions {
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: string;
+  timeoutMs?: number;
+  maxBytes?: number;
+}
+
+export interface OutboundResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+  json<T = unknown>(): T;
+}
+
+/** Sends one request to a checked, pinned address; 3xx answers are returned, never followed. */
+export async function outboundFetch(raw: string, options: OutboundRequest = {}): Promise<OutboundResponse> {
+  const url = parseOutboundUrl(raw, options);
+  const addresses = await resolveOutbound(url, options.allowPrivate);
+  const pinned = addresses[0]!;
+  const timeout = Math.min(options.timeoutMs ?? OUTBOUND_TIMEOUT_MS, OUTBOUND_TIMEOUT_MS);
+  const maxBytes = options.maxBytes ?? OUTBOUND_MAX_BYTES;
+  const agent = new Agent({
+    connect: {
+      timeout,
+      // The name is resolved once, above, and the socket goes to that address: no rebinding window.
+      lookup: (_host: string, opts: { all?: boolean }, cb: (...args: any[]) => void) => {
+        if (opts?.all) cb(null, [{ address: pinned.address, family: pinned.family }]);
+        else cb(null, pinned.address, pinned.family);
+      },
+    } as any,
+    headersTimeout: timeout,
+    bodyTimeout: timeout,
+  });
+  try {
+    const res = await request(url, {
+      method: options.method ?? 'GET',
+      headers: options.headers,
+      body: options.body,
+      dispatcher: agent,
+      signal: AbortSignal.timeout(timeout),
+    });
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of res.body) {
+      size += (chunk as Buffer).length;
+      if (size > maxBytes) {
+        res.body.destroy();
+        throw new OutboundUrlError('response body too large');
+      }
+      chunks.push(chunk as Buffer);
+    }
+    const text = Buffer.concat(chunks).toString('utf8');
+    return {
+      status: res.statusCode,
+      headers: res.headers,
+      text,
+      json<T>() {
+        try {
+          return JSON.parse(text) as T;
+        } catch {
+          throw new OutboundUrlError('response is not valid JSON');
+        }
+      },
+    };
+  } catch (error) {
+    if (error instanceof OutboundUrlError) throw error;
+    throw new OutboundUrlError(`request failed: ${(error as Error).name === 'TimeoutError' ? 'timeout' : (error as Error).message}`);
+  } finally {
+    void agent.close().catch(() => undefined);
+  }
+}

@@ -1,0 +1,103 @@
+import { channelTypeInfo, ChannelType } from '@gw/contracts';
+import { UpstreamError, type UpstreamEndpoint, type UpstreamRequestInit, type UpstreamTarget } from './upstream.types.js';
+
+export interface BuiltRequest {
+  url: string;
+  method: 'GET' | 'POST';
+  headers: Record<string, string>;
+}
+
+const PATHS: Record<UpstreamEndpoint, string> = {
+  chat: '/chat/completions',
+  completions: '/completions',
+  embeddings: '/embeddings',
+  models: '/models',
+  billing_subscription: '/dashboard/billing/subscription',
+  billing_usage: '/dashboard/billing/usage',
+};
+
+const GET_ENDPOINTS: ReadonlySet<UpstreamEndpoint> = new Set(['models', 'billing_subscription', 'billing_usage']);
+
+/** Headers an override may never set: they belong to the transport, not to the admin. */
+const RESERVED_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'te', 'trailer']);
+
+/** True when the client can call this channel type today (OpenAI wire format, Azure, custom URL). */
+export function isOpenAiCompatible(type: number): boolean {
+  return channelTypeInfo(type)?.openAiCompatible ?? false;
+}
+
+/** The base URL actually used: the channel's, else the type's default, without trailing slashes. */
+export function effectiveBaseUrl(target: Pick<UpstreamTarget, 'type' | 'baseUrl'>): string {
+  const base = (target.baseUrl || channelTypeInfo(target.type)?.baseUrl || '').trim();
+  return base.replace(/\/+$/, '');
+}
+
+/**
+ * Builds the URL, method and headers for one upstream call. Pure, so the per-type rules are
+ * unit-tested without a network. The URL always stays on the channel's own origin: a model name or
+ * a query can change the path, never the host the key is sent to.
+ */
+export function buildUpstreamRequest(target: UpstreamTarget, endpoint: UpstreamEndpoint, init: UpstreamRequestInit = {}, azureDefaultVersion = '2025-04-01-preview'): BuiltRequest {
+  if (!isOpenAiCompatible(target.type)) throw new UpstreamError('unsupported', `channel type ${target.type} is not supported by the upstream client yet`);
+  const base = effectiveBaseUrl(target);
+  const origin = parseOrigin(base);
+  const method = init.method ?? (GET_ENDPOINTS.has(endpoint) ? 'GET' : 'POST');
+  const headers: Record<string, string> = { accept: init.stream ? 'text/event-stream' : 'application/json' };
+  if (method === 'POST') headers['content-type'] = 'application/json';
+  const model = init.model ?? modelOf(init.body) ?? '';
+  let url: URL;
+
+  if (target.type === ChannelType.Azure) {
+    if (endpoint === 'billing_subscription' || endpoint === 'billing_usage') throw new UpstreamError('unsupported', 'Azure has no billing endpoint');
+    const apiVersion = target.other?.trim() || azureDefaultVersion;
+    url =
+      endpoint === 'models'
+        ? new URL(`${base}/openai/models`)
+        : new URL(`${base}/openai/deployments/${encodeURIComponent(model)}${PATHS[endpoint]}`);
+    url.searchParams.set('api-version', apiVersion);
+    if (target.key) headers['api-key'] = target.key;
+  } else if (target.type === ChannelType.Custom) {
+    if (endpoint !== 'chat' && endpoint !== 'completions' && endpoint !== 'embeddings') {
+      throw new UpstreamError('unsupported', 'a custom channel has only its request URL');
+    }
+    url = new URL(base.replaceAll('{model}', encodeURIComponent(model)));
+    if (target.key) headers.authorization = `Bearer ${target.key}`;
+  } else {
+    const prefix = channelTypeInfo(target.type)?.pathPrefix ?? '/v1';
+    url = new URL(`${base}${prefix}${PATHS[endpoint]}`);
+    if (target.key) headers.authorization = `Bearer ${target.key}`;
+    if (target.organization && target.type === ChannelType.OpenAI) headers['openai-organization'] = target.organization;
+  }
+
+  for (const [name, value] of Object.entries(init.query ?? {})) url.searchParams.set(name, value);
+  if (url.origin !== origin) throw new UpstreamError('unsupported', 'the upstream URL must stay on the channel base URL origin');
+
+  for (const [name, value] of Object.entries(init.extraHeaders ?? {})) setHeader(headers, name, value, target.key);
+  for (const [name, value] of Object.entries(target.headerOverride ?? {})) setHeader(headers, name, value, target.key);
+  return { url: url.toString(), method, headers };
+}
+
+function setHeader(headers: Record<string, string>, name: string, value: unknown, key: string): void {
+  const lower = name.toLowerCase();
+  if (RESERVED_HEADERS.has(lower) || typeof value !== 'string' || /[\r\n]/.test(value)) return;
+  for (const existing of Object.keys(headers)) if (existing.toLowerCase() === lower) delete headers[existing];
+  // new-api lets an override carry the key in another header: `{"x-api-key": "{api_key}"}`.
+  headers[lower] = value.replaceAll('{api_key}', key);
+}
+
+function parseOrigin(base: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(base.replaceAll('{model}', 'model'));
+  } catch {
+    throw new UpstreamError('unsupported', base ? 'the channel base URL is not a valid URL' : 'the channel has no base URL');
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new UpstreamError('unsupported', 'the channel base URL must be http or https');
+  return parsed.origin;
+}
+
+function modelOf(body: unknown): string | undefined {
+  if (typeof body !== 'object' || body === null) return undefined;
+  const model = (body as { model?: unknown }).model;
+  return typeof model === 'string' ? model : undefined;
+}

@@ -1,0 +1,203 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { UpstreamClient } from './upstream.client.js';
+import { buildUpstreamRequest, isOpenAiCompatible } from './upstream-url.js';
+import { UpstreamError, type UpstreamTarget } from './upstream.types.js';
+
+const target = (type: number, baseUrl: string, extra: Partial<UpstreamTarget> = {}): UpstreamTarget => ({ id: 1, type, key: 'sk-secret', baseUrl, other: '', ...extra });
+
+describe('buildUpstreamRequest', () => {
+  it('builds OpenAI-compatible URLs with a bearer key', () => {
+    const built = buildUpstreamRequest(target(1, 'https://api.example.com/'), 'chat', { body: { model: 'gpt-4o' } });
+    expect(built).toMatchObject({ url: 'https://api.example.com/v1/chat/completions', method: 'POST' });
+    expect(built.headers.authorization).toBe('Bearer sk-secret');
+    expect(built.headers['content-type']).toBe('application/json');
+    expect(buildUpstreamRequest(target(1, ''), 'models').url).toBe('https://api.openai.com/v1/models');
+    expect(buildUpstreamRequest(target(1, ''), 'models').method).toBe('GET');
+    expect(buildUpstreamRequest(target(1, 'http://h'), 'embeddings').url).toBe('http://h/v1/embeddings');
+    expect(buildUpstreamRequest(target(1, 'http://h'), 'billing_usage', { query: { start_date: '2024-01-01' } }).url).toBe(
+      'http://h/v1/dashboard/billing/usage?start_date=2024-01-01',
+    );
+  });
+
+  it('uses each type default base URL and path prefix', () => {
+    const cases: [number, string][] = [
+      [20, 'https://openrouter.ai/api/v1/chat/completions'],
+      [43, 'https://api.deepseek.com/v1/chat/completions'],
+      [25, 'https://api.moonshot.cn/v1/chat/completions'],
+      [40, 'https://api.siliconflow.cn/v1/chat/completions'],
+      [48, 'https://api.x.ai/v1/chat/completions'],
+      [42, 'https://api.mistral.ai/v1/chat/completions'],
+      [4, 'http://localhost:11434/v1/chat/completions'],
+      [31, 'https://api.lingyiwanwu.com/v1/chat/completions'],
+      [27, 'https://api.perplexity.ai/chat/completions'],
+      [26, 'https://open.bigmodel.cn/api/paas/v4/chat/completions'],
+    ];
+    for (const [type, url] of cases) expect(buildUpstreamRequest(target(type, ''), 'chat').url).toBe(url);
+    expect(buildUpstreamRequest(target(47, 'http://xinference:9997'), 'chat').url).toBe('http://xinference:9997/v1/chat/completions');
+  });
+
+  it('builds Azure deployment URLs with api-key and api-version', () => {
+    const built = buildUpstreamRequest(target(3, 'https://res.openai.azure.com'), 'chat', { model: 'gpt-4o' }, '2025-04-01-preview');
+    expect(built.url).toBe('https://res.openai.azure.com/openai/deployments/gpt-4o/chat/completions?api-version=2025-04-01-preview');
+    expect(built.headers['api-key']).toBe('sk-secret');
+    expect(built.headers.authorization).toBeUndefined();
+    const custom = buildUpstreamRequest(target(3, 'https://res.openai.azure.com', { other: '2024-02-01' }), 'embeddings', { body: { model: 'emb' } });
+    expect(custom.url).toBe('https://res.openai.azure.com/openai/deployments/emb/embeddings?api-version=2024-02-01');
+  });
+
+  it('uses the custom full URL with {model}', () => {
+    const built = buildUpstreamRequest(target(8, 'https://gw.example.com/x/{model}/chat'), 'chat', { model: 'a/b' });
+    expect(built.url).toBe('https://gw.example.com/x/a%2Fb/chat');
+    expect(() => buildUpstreamRequest(target(8, 'https://gw.example.com/chat'), 'models')).toThrow(UpstreamError);
+  });
+
+  it('applies header overrides, drops transport headers, fills {api_key}', () => {
+    const built = buildUpstreamRequest(target(1, 'http://h', { headerOverride: { 'X-Api-Key': '{api_key}', Host: 'evil', 'X-Test': 'a' } }), 'chat');
+    expect(built.headers['x-api-key']).toBe('sk-secret');
+    expect(built.headers['x-test']).toBe('a');
+    expect(built.headers.host).toBeUndefined();
+  });
+
+  it('refuses unsupported types and non-http base URLs', () => {
+    expect(isOpenAiCompatible(1)).toBe(true);
+    expect(isOpenAiCompatible(14)).toBe(false);
+    expect(() => buildUpstreamRequest(target(14, ''), 'chat')).toThrow(expect.objectContaining({ kind: 'unsupported' }));
+    expect(() => buildUpstreamRequest(target(1, 'file:///etc/passwd'), 'chat')).toThrow(expect.objectContaining({ kind: 'unsupported' }));
+    expect(() => buildUpstreamRequest(target(47, ''), 'chat')).toThrow(expect.objectContaining({ kind: 'unsupported' }));
+  });
+
+  it('never lets a model name move the request to another origin', () => {
+    const built = buildUpstreamRequest(target(3, 'https://res.example.com'), 'chat', { model: '@evil.com/x' });
+    expect(new URL(built.url).origin).toBe('https://res.example.com');
+  });
+});
+
+describe('UpstreamClient against a local server', () => {
+  let server: Server;
+  let base: string;
+  let hits: { url: string; auth?: string }[] = [];
+  let canaryHits = 0;
+  let canary: Server;
+  let canaryBase: string;
+
+  const routes: Record<string, (req: IncomingMessage, res: ServerResponse) => void> = {
+    '/v1/chat/completions': (_req, res) => {
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ ok: true }));
+    },
+    '/big/v1/chat/completions': (_req, res) => res.end('x'.repeat(5000)),
+    '/bigchunked/v1/chat/completions': (_req, res) => {
+      res.write('x'.repeat(3000));
+      res.end('y'.repeat(3000));
+    },
+    '/redirect/v1/chat/completions': (_req, res) => {
+      res.statusCode = 302;
+      res.setHeader('location', `${canaryBase}/v1/chat/completions`);
+      res.end();
+    },
+    '/slow/v1/chat/completions': (_req, res) => {
+      setTimeout(() => res.end('late'), 1500).unref();
+    },
+    '/drip/v1/chat/completions': (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('data: 1\n\n');
+      // then nothing: the idle timeout must fire
+    },
+  };
+
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      hits.push({ url: req.url!, auth: req.headers.authorization });
+      req.resume();
+      const handler = routes[req.url!.split('?')[0]!];
+      if (handler) handler(req, res);
+      else {
+        res.statusCode = 404;
+        res.end('{}');
+      }
+    });
+    canary = createServer((req, res) => {
+      canaryHits++;
+      res.end('canary');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => canary.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    canaryBase = `http://127.0.0.1:${(canary.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    canary.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+    await new Promise((resolve) => canary.close(resolve));
+  });
+
+  const client = (overrides: Partial<{ timeoutSeconds: number; streamingTimeoutSeconds: number; maxResponseBytes: number }> = {}) =>
+    new UpstreamClient({
+      relay: {
+        timeoutSeconds: 0,
+        streamingTimeoutSeconds: 300,
+        connectTimeoutSeconds: 2,
+        forceStreamOption: true,
+        azureDefaultApiVersion: '2025-04-01-preview',
+        maxResponseBytes: 4096,
+        ...overrides,
+      },
+    });
+
+  it('sends the request and reads JSON', async () => {
+    hits = [];
+    const res = await client().send(target(1, base), 'chat', { body: { model: 'm', messages: [] } });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ ok: true });
+    expect(hits[0]).toEqual({ url: '/v1/chat/completions', auth: 'Bearer sk-secret' });
+  });
+
+  it('returns upstream error statuses as responses', async () => {
+    const res = await client().send(target(1, `${base}/missing`), 'chat', { body: {} });
+    expect(res.status).toBe(404);
+    expect(await res.text()).toBe('{}');
+  });
+
+  it('never follows a redirect and never sends the key elsewhere', async () => {
+    canaryHits = 0;
+    await expect(client().send(target(1, `${base}/redirect`), 'chat', { body: {} })).rejects.toMatchObject({ kind: 'redirect' });
+    expect(canaryHits).toBe(0);
+  });
+
+  it('caps json()/text() at the response size limit', async () => {
+    const c = client({ maxResponseBytes: 4096 });
+    const withLength = await c.send(target(1, `${base}/big`), 'chat', { body: {} });
+    await expect(withLength.text()).rejects.toMatchObject({ kind: 'too_large' });
+    const chunked = await c.send(target(1, `${base}/bigchunked`), 'chat', { body: {} });
+    await expect(chunked.text()).rejects.toMatchObject({ kind: 'too_large' });
+  });
+
+  it('times out waiting for the first byte', async () => {
+    const started = Date.now();
+    await expect(client().send(target(1, `${base}/slow`), 'chat', { body: {}, headersTimeoutMs: 300 })).rejects.toMatchObject({ kind: 'timeout' });
+    expect(Date.now() - started).toBeLessThan(1400);
+  });
+
+  it('times out an idle body', async () => {
+    const res = await client().send(target(1, `${base}/drip`), 'chat', { body: {}, stream: true, bodyTimeoutMs: 300 });
+    expect(res.status).toBe(200);
+    await expect(res.text()).rejects.toMatchObject({ kind: 'timeout' });
+  });
+
+  it('aborts on the signal', async () => {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 100);
+    await expect(client().send(target(1, `${base}/slow`), 'chat', { body: {}, signal: controller.signal })).rejects.toMatchObject({ kind: 'aborted' });
+  });
+
+  it('reports connection failures', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    await expect(client().send(target(1, `http://127.0.0.1:${port}`), 'chat', { body: {} })).rejects.toMatchObject({ kind: 'connect' });
+  });
+});

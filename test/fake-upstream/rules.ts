@@ -1,0 +1,45 @@
+import type { IncomingMessage } from 'node:http';
+
+/** What a scripted rule can make the fake provider do instead of its normal answer. */
+export interface FakeRule {
+  /** Path prefix to match, e.g. '/v1/chat/completions'. */
+  path?: string;
+  model?: string;
+  /** Matches the bearer key (without 'Bearer '). */
+  key?: string;
+  when?: (req: IncomingMessage, body: any) => boolean;
+  /** How many requests this rule applies to; forever when absent. */
+  times?: number;
+  status?: number;
+  errorMessage?: string;
+  retryAfter?: number;
+  delayMs?: number;
+  chunkDelayMs?: number;
+  omitUsage?: boolean;
+  usage?: { prompt_tokens?: number; completion_tokens?: number; cached_tokens?: number };
+  reply?: string;
+  resetAfterChunks?: number;
+  hang?: boolean;
+  redirectTo?: string;
+  /** Pads the JSON answer with this many bytes (size-cap tests). */
+  padBytes?: number;
+}
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  headers: IncomingMessage['headers'];
+  body: any;
+  time: number;
+  /** The client went away before the answer ended. */
+  aborted: boolean;
+}
+
+export function ruleMatches(rule: FakeRule, req: IncomingMessage, path: string, body: any): boolean {
+  if (rule.times !== undefined && rule.times <= 0) return false;
+  if (rule.path && !path.startsWith(rule.path)) return false;
+  if (rule.model && body?.model !== rule.model) return false;
+  if (rule.key && req.headers.authorization?.replace(/^Bearer\s+/i, '') !== rule.key) return false;
+  if (rule.when && !rule.when(req, body)) return false;
+  return true;
+}
