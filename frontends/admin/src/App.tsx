@@ -1,0 +1,14 @@
+import { useTranslation } from 'react-i18next';
+import { PendingPage, registerNamespace, type RemoteAppProps } from '@console/kit';
+import { resources } from './i18n';
+import { UsersPage } from './features/users/UsersPage';
+
+// Registered when the shell first loads this remote, before any of its pages renders.
+registerNamespace('admin', resources);
+
+/** The admin remote's pages; the shell decides which URL shows which page. */
+export default function App({ page }: RemoteAppProps) {
+  const { t } = useTranslation('admin');
+  if (page === 'users') return <UsersPage />;
+  return <PendingPage title={t(`pages.${page}`, { defaultValue: page })} />;
+}

@@ -1,0 +1,36 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { IconSidebar } from '@douyinfe/semi-icons';
+import { Button, Card, useIsMobile } from '@console/kit';
+import { ChatArea } from './ChatArea';
+import { SettingsPanel } from './SettingsPanel';
+import { usePlaygroundSettings } from './settings';
+import { useChat } from './useChat';
+
+export function PlaygroundPage() {
+  const { t } = useTranslation('playground');
+  const isMobile = useIsMobile();
+  const [panelOpen, setPanelOpen] = useState(false);
+  const { settings, update } = usePlaygroundSettings();
+  const chat = useChat(settings);
+  const showPanel = !isMobile || panelOpen;
+  return (
+    <Card bodyStyle={{ padding: 0 }} style={{ height: 'calc(100vh - 140px)', minHeight: 480 }}>
+      <div style={{ display: 'flex', height: '100%', flexDirection: isMobile ? 'column' : 'row' }}>
+        {isMobile && (
+          <Button icon={<IconSidebar />} theme="borderless" onClick={() => setPanelOpen(!panelOpen)} data-testid="toggle-panel">
+            {t(panelOpen ? 'hideSettings' : 'showSettings')}
+          </Button>
+        )}
+        {showPanel && (
+          <div style={{ width: isMobile ? '100%' : 300, borderRight: isMobile ? 'none' : '1px solid var(--semi-color-border)', overflowY: 'auto' }}>
+            <SettingsPanel settings={settings} update={update} />
+          </div>
+        )}
+        <div style={{ flex: 1, minWidth: 0, minHeight: 0 }}>
+          <ChatArea chat={chat} />
+        </div>
+      </div>
+    </Card>
+  );
+}

@@ -1,0 +1,2 @@
+// Standalone entry for development; the shell loads ./App through Module Federation instead.
+import('./bootstrap');

@@ -1,0 +1,36 @@
+import type { ReactNode } from 'react';
+import { useLocation } from 'react-router-dom';
+import { Layout, useAuth, useIsMobile } from '@console/kit';
+import { hidesSidebar } from '../routes/route-table';
+import { TopBar } from './TopBar';
+import { Sidebar } from './Sidebar';
+import { Footer } from './Footer';
+
+export function ConsoleLayout({ children }: { children: ReactNode }) {
+  const { pathname } = useLocation();
+  const { isLoggedIn } = useAuth();
+  const isMobile = useIsMobile();
+  const showSidebar = isLoggedIn && !isMobile && !hidesSidebar(pathname);
+  return (
+    <Layout style={{ minHeight: '100vh' }}>
+      <Layout.Header style={{ position: 'sticky', top: 0, zIndex: 100 }}>
+        <TopBar />
+      </Layout.Header>
+      <Layout>
+        {showSidebar && (
+          <Layout.Sider>
+            <Sidebar />
+          </Layout.Sider>
+        )}
+        <Layout style={{ minWidth: 0 }}>
+          <Layout.Content style={{ padding: pathname === '/' ? 0 : 16, background: 'var(--semi-color-bg-0)' }}>{children}</Layout.Content>
+          {!pathname.startsWith('/chat') && (
+            <Layout.Footer>
+              <Footer />
+            </Layout.Footer>
+          )}
+        </Layout>
+      </Layout>
+    </Layout>
+  );
+}

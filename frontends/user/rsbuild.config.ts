@@ -1,0 +1,8 @@
+import { mfShared } from '../shared/mf/shared.ts';
+import { defineConsoleApp } from '../shared/build/index.ts';
+
+export default defineConsoleApp({
+  name: 'user',
+  shared: mfShared(),
+  exposes: { './App': './src/App.tsx' },
+});

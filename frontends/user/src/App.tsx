@@ -1,0 +1,14 @@
+import { useTranslation } from 'react-i18next';
+import { PendingPage, registerNamespace, type RemoteAppProps } from '@console/kit';
+import { resources } from './i18n';
+import { TokensPage } from './features/tokens/TokensPage';
+
+// Registered when the shell first loads this remote, before any of its pages renders.
+registerNamespace('user', resources);
+
+/** The user remote's pages; the shell decides which URL shows which page. */
+export default function App({ page }: RemoteAppProps) {
+  const { t } = useTranslation('user');
+  if (page === 'tokens') return <TokensPage />;
+  return <PendingPage title={t(`pages.${page}`, { defaultValue: page })} />;
+}

@@ -1,0 +1,25 @@
+export const en = {
+  pages: { tokens: 'API tokens', logs: 'Usage logs', dashboard: 'Data dashboard', drawing: 'Drawing logs', tasks: 'Task logs', wallet: 'Wallet', personal: 'Personal settings' },
+  cancel: 'Cancel',
+  submit: 'Submit',
+  tokens: {
+    title: 'API tokens',
+    warning: 'Tokens are for personal use only. Do not share them with others: anyone holding a token spends your quota.',
+    create: 'Add token', editTitle: 'Edit token', edit: 'Edit', delete: 'Delete', enable: 'Enable', disable: 'Disable',
+    chat: 'Chat', copy: 'Copy key', copied: 'Key copied to clipboard', deleteConfirm: 'Delete this token?',
+    deleteSelected: 'Delete selected', deleteSelectedConfirm: 'Delete {{count}} selected tokens?', selectFirst: 'please select at least one token',
+    searchName: 'Token name', searchKey: 'Token key', search: 'Search',
+    created: 'Token created', updated: 'Token updated', deleted: 'Token deleted', done: 'operation done',
+    noChatLinks: 'contact admin to configure chat links', chatLinkError: 'chat link config error, contact admin',
+    unlimited: 'Unlimited', never: 'Never expires', userGroup: "User's group",
+    status: { enabled: 'Enabled', limited: 'Enabled (limited models)', disabled: 'Disabled', expired: 'Expired', exhausted: 'Exhausted', unknown: 'Unknown' },
+    column: { name: 'Name', status: 'Status', used: 'Used', remaining: 'Remaining', group: 'Group', key: 'Key', created: 'Created', expires: 'Expires' },
+    form: {
+      nameRequired: 'Please enter a token name', expiryInvalid: 'expiry time format error', countInvalid: 'The count must be a positive integer',
+      expiry: { never: 'Never', hour: '1 hour', day: '1 day', month: '1 month' },
+      quota: 'Quota ({{amount}})', count: 'How many to create (extra tokens get a random 6-character suffix)',
+      modelLimits: 'Model limits', allModels: 'All models allowed', allowIps: 'Allowed IPs',
+      allowIpsHint: 'one IP or CIDR per line; empty allows any',
+    },
+  },
+};
