@@ -50,7 +50,7 @@ export class ApiClient {
     const all: Record<string, string> = { ...this.headers, ...headers };
     if (this.cookie) all.cookie = this.cookie;
     if (this.userId !== undefined && !('New-Api-User' in all) && !('new-api-user' in all)) all['New-Api-User'] = String(this.userId);
-    const res = await fetch(this.baseUrl + path, { method, headers: all, body });
+    const res = await fetch(this.baseUrl + path, { method, headers: all, body: body as BodyInit | undefined });
     const setCookie = res.headers.getSetCookie().find((c) => c.startsWith('session='));
     if (setCookie) {
       const value = setCookie.split(';')[0]!;

@@ -1,14 +1,16 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { ScheduleModule } from '@nestjs/schedule';
 import { AuthModule, authSchema } from '@gw/auth';
+import { ChannelModule, channelSchema } from '@gw/channel';
 import { CoreModule, type AppConfig } from '@gw/core';
 import { DatabaseModule } from '@gw/database';
 import { OptionModule, optionSchema } from '@gw/option';
+import { UpstreamModule } from '@gw/upstream';
 import { UserModule, userSchema } from '@gw/user';
 import { ConsoleModule } from './console/console.module.js';
 
 /** Every module's tables, in one place: the composition root hands them to the data source. */
-const schemas: { entities: Function[]; migrations: Function[] }[] = [optionSchema, userSchema, authSchema];
+const schemas: { entities: Function[]; migrations: Function[] }[] = [optionSchema, userSchema, authSchema, channelSchema];
 
 /** The composition root: wiring only, no rules. */
 @Module({})
@@ -27,6 +29,8 @@ export class AppModule {
         OptionModule,
         UserModule,
         AuthModule,
+        UpstreamModule,
+        ChannelModule,
       ],
     };
   }

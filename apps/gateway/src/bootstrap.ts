@@ -23,6 +23,8 @@ export interface Gateway {
 export async function startGateway(config: AppConfig, options: { logger?: false | ('error' | 'warn' | 'log')[] } = {}): Promise<Gateway> {
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
     bodyParser: false,
+    // Literal segments before parameters, whatever the module order: `/api/user/logout` is never `/api/user/:id`.
+    routeResolutionStrategy: 'specificity',
     logger: options.logger ?? ['error', 'warn', 'log'],
   });
   app.disable('x-powered-by');

@@ -13,3 +13,4 @@ export { body, ZodPipe } from './http/zod.pipe.js';
 export * from './auth/principal.js';
 export { CriticalRateLimit, SearchRateLimit } from './rate-limit/rate-limit.decorators.js';
 export { RedisService } from './redis/redis.service.js';
+export * from './net/outbound.js';

@@ -41,6 +41,8 @@ export interface AppConfig {
   console: { staticDir: string; remotes: Record<'admin' | 'user' | 'playground', string> };
   generateDefaultToken: boolean;
   errorLogEnabled: boolean;
+  /** Cloudflare Turnstile siteverify endpoint (TURNSTILE_VERIFY_URL; tests point it at a local fake). */
+  turnstileVerifyUrl: string;
 }
 
 const NODE_TYPES = ['master', 'slave'] as const;
@@ -110,6 +112,7 @@ export function loadConfig(env: RawEnv = process.env): AppConfig {
     },
     generateDefaultToken: read.bool('GENERATE_DEFAULT_TOKEN', false),
     errorLogEnabled: read.bool('ERROR_LOG_ENABLED', false),
+    turnstileVerifyUrl: read.url('TURNSTILE_VERIFY_URL', ['https:', 'http:']) ?? 'https://challenges.cloudflare.com/turnstile/v0/siteverify',
   };
 }
 
