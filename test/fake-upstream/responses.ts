@@ -47,6 +47,8 @@ export async function sendCompletion(res: ServerResponse, body: any, rule: FakeR
   const frame = (payload: unknown) => res.write(`data: ${JSON.stringify(payload)}\n\n`);
   for (let i = 0; i < words.length; i++) {
     if (rule?.resetAfterChunks !== undefined && i >= rule.resetAfterChunks) {
+      // Let what was written reach the client first: a reset *mid*-stream, after real chunks.
+      await new Promise((resolve) => res.write('', resolve));
       res.socket?.destroy();
       return;
     }
