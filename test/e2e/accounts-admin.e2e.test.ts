@@ -10,6 +10,7 @@ describe.each(testDatabases())('accounts: user administration on %s', (kind) => 
   let root: ApiClient;
   const ids: Record<string, number> = {};
   const clients: Record<string, ApiClient> = {};
+  let rootToken: string;
 
   async function createUser(username: string, password = 'password-123') {
     const res = await root.post('/api/user/', { username, password, display_name: `${username} name` });
@@ -32,7 +33,7 @@ describe.each(testDatabases())('accounts: user administration on %s', (kind) => 
     root = await setupRoot(gw);
     ids.root = root.userId!;
     // Give root an access token and a webhook secret, so the leak checks below have something to find.
-    await root.get('/api/user/token');
+    rootToken = (await root.get('/api/user/token')).body.data;
     await createUser('alice');
     await createUser('bob');
     await createUser('carol');
@@ -79,6 +80,7 @@ describe.each(testDatabases())('accounts: user administration on %s', (kind) => 
     expect(list.map((u) => u.id)).toEqual([...list.map((u) => u.id)].sort((a, b) => b - a));
     expect(list[0]).toHaveProperty('DeletedAt', null);
     expect(all.text).not.toMatch(SECRET_PATTERN);
+    expect(all.text).not.toContain(rootToken);
     const page2 = await root.get('/api/user/?p=2&page_size=2');
     expect(page2.body.data.items[0].id).toBe(list[2]!.id);
   });
@@ -110,6 +112,7 @@ describe.each(testDatabases())('accounts: user administration on %s', (kind) => 
     const rootView = await root.get(`/api/user/${ids.root}`);
     expect(rootView.body.data.role).toBe(100);
     expect(rootView.text).not.toMatch(SECRET_PATTERN);
+    expect(rootView.text).not.toContain(rootToken);
     expect((await root.get('/api/user/99999')).body).toEqual({ success: false, message: 'user does not exist' });
     expect((await root.get('/api/user/abc')).body.success).toBe(false);
   });
@@ -156,20 +159,24 @@ describe.each(testDatabases())('accounts: user administration on %s', (kind) => 
 
   it('ends sessions when an admin sets a new password', async () => {
     const bob = await loginAs('bob');
-    expect((await bob.get('/api/user/self')).status).toBe(200);
+    const byToken = gw.client();
+    byToken.headers = { Authorization: (await bob.get('/api/user/token')).body.data, 'New-Api-User': String(ids.bob) };
+    expect((await byToken.get('/api/user/self')).status).toBe(200);
     expect((await root.put('/api/user/', { id: ids.bob, password: 'new-password-1' })).body.success).toBe(true);
     expect((await bob.get('/api/user/self')).status).toBe(401);
+    expect((await byToken.get('/api/user/self')).status).toBe(401);
     await loginAs('bob', 'new-password-1');
   });
 
   it('applies the manage matrix', async () => {
     const adam = clients.adam!;
     const manage = (client: ApiClient, id: number, action: string) => client.post('/api/user/manage', { id, action });
-    // admin -> admin / root: refused.
-    expect((await manage(adam, ids.adam!, 'disable')).body.success).toBe(false);
-    expect((await manage(adam, ids.root!, 'disable')).body.success).toBe(false);
-    expect((await manage(adam, ids.root!, 'delete')).body.success).toBe(false);
-    expect((await manage(adam, ids.root!, 'demote')).body.success).toBe(false);
+    // admin -> admin (itself included) / root: every action refused.
+    for (const action of ['promote', 'demote', 'disable', 'enable', 'delete']) {
+      expect((await manage(adam, ids.adam!, action)).body, `self ${action}`).toEqual({ success: false, message: 'no permission to manage users of the same or higher role' });
+      expect((await manage(adam, ids.root!, action)).body, `root ${action}`).toEqual({ success: false, message: 'no permission to manage users of the same or higher role' });
+    }
+    expect((await root.get(`/api/user/${ids.adam}`)).body.data).toMatchObject({ role: 10, status: 1 });
     // admin -> user: only root promotes.
     expect((await manage(adam, ids.carol!, 'promote')).body).toEqual({ success: false, message: 'only the super admin can promote users to admin' });
     expect((await manage(adam, ids.carol!, 'demote')).body).toEqual({ success: false, message: 'the user is already a common user' });
@@ -180,9 +187,13 @@ describe.each(testDatabases())('accounts: user administration on %s', (kind) => 
     expect((await manage(root, ids.adam!, 'promote')).body).toEqual({ success: false, message: 'the user is already an admin' });
     expect((await manage(root, ids.carol!, 'nuke')).body).toEqual({ success: false, message: 'invalid action' });
     expect((await manage(root, 99999, 'disable')).body).toEqual({ success: false, message: 'user does not exist' });
-    // promote then demote (root -> user, root -> admin)
+    // promote then demote (root -> user, root -> admin); a live session gains and loses the role at once.
+    const carol = await loginAs('carol');
+    expect((await carol.get('/api/user/')).body.success).toBe(false);
     expect((await manage(root, ids.carol!, 'promote')).body.data).toEqual({ status: 1, role: 10 });
+    expect((await carol.get('/api/user/')).body.success).toBe(true);
     expect((await manage(root, ids.carol!, 'demote')).body.data).toEqual({ status: 1, role: 1 });
+    expect((await carol.get('/api/user/')).body.success).toBe(false);
     expect((await root.get(`/api/user/${ids.carol}`)).body.data.role).toBe(1);
     const still = await root.get(`/api/user/${ids.root}`);
     expect(still.body.data).toMatchObject({ role: 100, status: 1 });
@@ -205,8 +216,13 @@ describe.each(testDatabases())('accounts: user administration on %s', (kind) => 
 
   it('soft-deletes: sessions end, the row stays listed with DeletedAt, the name stays taken', async () => {
     const eve = await loginAs('eve');
-    expect((await root.post('/api/user/manage', { id: ids.eve, action: 'delete' })).body.success).toBe(true);
+    const token = (await eve.get('/api/user/token')).body.data as string;
+    const byToken = gw.client();
+    byToken.headers = { Authorization: token, 'New-Api-User': String(ids.eve) };
+    expect((await byToken.get('/api/user/self')).status).toBe(200);
+    expect((await root.post('/api/user/manage', { id: ids.eve, action: 'delete' })).body).toEqual({ success: true, message: '', data: { status: 1, role: 1 } });
     expect((await eve.get('/api/user/self')).status).toBe(401);
+    expect((await byToken.get('/api/user/self')).status).toBe(401);
     expect((await gw.client().login('eve', 'password-123')).body.success).toBe(false);
     const list = (await root.get('/api/user/?page_size=100')).body.data.items as { id: number; DeletedAt: string | null }[];
     expect(list.find((u) => u.id === ids.eve)!.DeletedAt).toEqual(expect.any(String));

@@ -176,6 +176,10 @@ describe.each(testDatabases())('accounts: third-party login and binding on %s', 
       WeChatServerToken: 'wx-token',
       TelegramOAuthEnabled: 'true',
       TelegramBotToken: BOT_TOKEN,
+      TelegramBotName: 'gw_login_bot',
+      WeChatAccountQRCodeImageURL: 'https://gw.example.com/qr.png',
+      TurnstileSiteKey: 'ts-site-key',
+      TurnstileSecretKey: 'ts-secret-key',
       'oidc.enabled': 'true',
       'oidc.well_known': `${oidc.issuer}/.well-known/openid-configuration`,
       'oidc.client_id': 'gw-client',
@@ -249,6 +253,23 @@ describe.each(testDatabases())('accounts: third-party login and binding on %s', 
     expect(fake.seen.some((r) => r.path === '/github/token' && JSON.parse(r.body).client_id === 'gh-id')).toBe(true);
   });
 
+  it('refuses third-party login to a banned or deleted user, and never re-creates a deleted one', async () => {
+    const login = async () => {
+      const browser = gw.client();
+      const state = await stateFor(browser);
+      return withState(browser, `/api/oauth/github?code=gh-4&state=${state}`);
+    };
+    const first = await login();
+    expect(first.body.success).toBe(true);
+    const id = first.body.data.id as number;
+    expect((await root.post('/api/user/manage', { id, action: 'disable' })).body.success).toBe(true);
+    expect((await login()).body).toEqual({ success: false, message: 'the user has been banned' });
+    expect((await root.post('/api/user/manage', { id, action: 'delete' })).body.success).toBe(true);
+    const afterDelete = await login();
+    expect(afterDelete.body).toEqual({ success: false, message: 'the user has been deleted' });
+    expect(afterDelete.headers.getSetCookie().some((c) => c.startsWith('session='))).toBe(false);
+  });
+
   it('logs in with Linux DO, enforcing the trust level', async () => {
     const browser = gw.client();
     const state = await stateFor(browser);
@@ -271,6 +292,7 @@ describe.each(testDatabases())('accounts: third-party login and binding on %s', 
     expect((await gw.client().get('/api/oauth/wechat?code=bad')).body).toEqual({ success: false, message: 'WeChat login failed: invalid code' });
     expect((await gw.client().get('/api/oauth/wechat')).body).toEqual({ success: false, message: 'the verification code is empty' });
     expect((await gw.client().get('/api/oauth/wechat/bind?code=wx2')).status).toBe(401);
+    expect((await root.get('/api/oauth/wechat/bind')).body).toEqual({ success: false, message: 'the verification code is empty' });
     expect((await root.get('/api/oauth/wechat/bind?code=wx2')).body).toEqual({ success: true, message: 'bind' });
     expect((await root.get('/api/user/self')).body.data.wechat_id).toBe('openid-wx2');
     expect((await root.post('/api/oauth/wechat/bind', { code: 'wx3' })).body).toEqual({ success: true, message: 'bind' });
@@ -331,5 +353,36 @@ describe.each(testDatabases())('accounts: third-party login and binding on %s', 
   it('never leaks secrets in admin views of third-party users', async () => {
     const list = await root.get('/api/user/?page_size=100');
     expect(list.text).not.toMatch(/password|access_token|secret|\$2[aby]\$/i);
+  });
+
+  it('publishes every login flag and client id of spec 000 §3 in /api/status, and no secret', async () => {
+    const status = await gw.client().get('/api/status');
+    expect(status.body.success).toBe(true);
+    const data = status.body.data;
+    for (const key of [
+      'system_name', 'logo', 'footer_html', 'quota_per_unit', 'display_in_currency', 'enable_drawing', 'enable_task', 'enable_data_export', 'chats',
+      'data_export_default_time', 'default_collapse_sidebar', 'mj_notify_enabled', 'chat_link', 'chat_link2', 'docs_link', 'version', 'start_time',
+      'turnstile_check', 'turnstile_site_key', 'email_verification', 'github_oauth', 'github_client_id', 'oidc_enabled', 'oidc_client_id',
+      'linuxdo_oauth', 'linuxdo_client_id', 'wechat_login', 'wechat_qrcode', 'telegram_oauth', 'telegram_bot_name',
+    ]) {
+      expect(data, key).toHaveProperty(key);
+    }
+    expect(data).toMatchObject({
+      github_oauth: true,
+      github_client_id: 'gh-id',
+      oidc_enabled: true,
+      oidc_client_id: 'gw-client',
+      linuxdo_oauth: true,
+      linuxdo_client_id: 'ld-id',
+      wechat_login: true,
+      wechat_qrcode: 'https://gw.example.com/qr.png',
+      telegram_oauth: true,
+      telegram_bot_name: 'gw_login_bot',
+      turnstile_site_key: 'ts-site-key',
+      email_verification: false,
+    });
+    for (const secret of ['gh-secret', 'ld-secret', 'gw-client-secret', BOT_TOKEN, 'wx-token', 'ts-secret-key']) {
+      expect(status.text, secret).not.toContain(secret);
+    }
   });
 });

@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { UserNotifyService } from '@gw/user';
 import type { ApiClient } from '../support/api-client.js';
 import { testDatabases } from '../support/databases.js';
 import { setupRoot, startTestGateway, type TestGateway } from '../support/test-gateway.js';
@@ -117,12 +118,21 @@ describe.each(testDatabases())('accounts: registration, email and password reset
 
   it('registers without logging in, with the new-user quota; unknown fields are ignored', async () => {
     const client = fromNewIp();
-    const res = await client.post('/api/user/register', { username: 'newbie', password: 'password-123', password2: 'password-123', role: 100, quota: 5, group: 'vip' });
+    const res = await client.post('/api/user/register', {
+      username: 'newbie',
+      password: 'password-123',
+      password2: 'password-123',
+      email: 'claimed@example.com',
+      role: 100,
+      quota: 5,
+      group: 'vip',
+    });
     expect(res.body).toEqual({ success: true, message: '' });
     expect(res.headers.getSetCookie().some((c) => c.startsWith('session='))).toBe(false);
     expect((await client.get('/api/user/self')).status).toBe(401);
     const row = (await root.get('/api/user/search?keyword=newbie')).body.data.items[0];
-    expect(row).toMatchObject({ username: 'newbie', role: 1, quota: 1000, group: 'default', status: 1 });
+    // Without email verification an email is not kept: an unproven address cannot be claimed.
+    expect(row).toMatchObject({ username: 'newbie', role: 1, quota: 1000, group: 'default', status: 1, email: '' });
     expect((await fromNewIp().post('/api/user/register', { username: 'newbie', password: 'password-123' })).body).toEqual({ success: false, message: 'username already exists' });
   });
 
@@ -270,5 +280,21 @@ describe.each(testDatabases())('accounts: registration, email and password reset
     expect((await c.post('/api/user/login?turnstile=good-token', { username: 'ts1', password: 'password-123' })).body.success).toBe(true);
     expect(turnstileCalls.some((b) => b.includes('remoteip=203.0.113.'))).toBe(true);
     await root.put('/api/option/', { key: 'TurnstileCheckEnabled', value: 'false' });
+  });
+
+  it('mails one quota warning when the balance falls below the user threshold (SMTP round trip, rate limited)', async () => {
+    expect((await fromNewIp().post('/api/user/register', { username: 'warned', password: 'password-123' })).body.success).toBe(true);
+    const user = gw.client();
+    expect((await user.login('warned', 'password-123')).body.success).toBe(true);
+    const setting = { notify_type: 'email', notification_email: 'warn@example.com', quota_warning_threshold: 5000 };
+    expect((await user.put('/api/user/setting', setting)).body).toEqual({ success: true, message: '' });
+    const notify = gw.gateway.app.get(UserNotifyService);
+    expect(await notify.check(user.userId!, 6000)).toBe(false);
+    expect(await notify.check(user.userId!, 100)).toBe(true);
+    const mail = await waitFor(() => mailbox.mails.find((m) => m.to.includes('warn@example.com')), 'quota warning');
+    expect(mail.body).toContain('Your remaining quota is $0.000200, below the warning threshold $0.010000');
+    // Rate limited: a second drop right after sends nothing.
+    expect(await notify.check(user.userId!, 50)).toBe(false);
+    expect(mailbox.mails.filter((m) => m.to.includes('warn@example.com'))).toHaveLength(1);
   });
 });

@@ -52,11 +52,16 @@ describe.each(testDatabases())('accounts: self service on %s', (kind) => {
   it('changes the password only with the original one, ending other sessions', async () => {
     const other = gw.client();
     await other.login('alice', 'password-123');
+    const token = (await other.get('/api/user/token')).body.data as string;
+    const byToken = gw.client();
+    byToken.headers = { Authorization: token, 'New-Api-User': String(aliceId) };
+    expect((await byToken.get('/api/user/self')).status).toBe(200);
     expect((await alice.put('/api/user/self', { password: 'new-password-1' })).body).toEqual({ success: false, message: 'the original password is wrong' });
     expect((await alice.put('/api/user/self', { password: 'new-password-1', original_password: 'wrong-one-1' })).body).toEqual({ success: false, message: 'the original password is wrong' });
     expect((await alice.put('/api/user/self', { password: 'short', original_password: 'password-123' })).body).toEqual({ success: false, message: 'password length must not be less than 8' });
     expect((await alice.put('/api/user/self', { password: 'new-password-1', original_password: 'password-123' })).body.success).toBe(true);
     expect((await other.get('/api/user/self')).status).toBe(401);
+    expect((await byToken.get('/api/user/self')).status).toBe(401);
     expect((await alice.get('/api/user/self')).status).toBe(200);
     expect((await gw.client().login('alice', 'password-123')).body.success).toBe(false);
     expect((await gw.client().login('alice', 'new-password-1')).body.success).toBe(true);
@@ -126,6 +131,13 @@ describe.each(testDatabases())('accounts: self service on %s', (kind) => {
     expect((await put({ notify_type: 'webhook', webhook_url: 'https://127.0.0.1/hook' })).body.success).toBe(false);
     expect((await put({ notify_type: 'webhook', webhook_url: 'https://[::ffff:127.0.0.1]/hook' })).body.success).toBe(false);
     expect((await put({ notify_type: 'webhook', webhook_url: 'https://localhost/hook' })).body.success).toBe(false);
+    expect((await put({ notify_type: 'webhook', webhook_url: 'https://10.1.2.3/hook' })).body).toEqual({ success: false, message: 'URL points to a private or reserved address' });
+    expect((await put({ notify_type: 'webhook', webhook_url: 'https://user:pw@8.8.8.8/hook' })).body).toEqual({ success: false, message: 'URL must not contain credentials' });
+    // The operator may allow private addresses (e.g. an intranet hook), but never plain http.
+    await root.put('/api/option/', { key: 'AllowPrivateOutboundUrls', value: 'true' });
+    expect((await put({ notify_type: 'webhook', webhook_url: 'https://10.1.2.3/hook' })).body).toEqual({ success: true, message: '' });
+    expect((await put({ notify_type: 'webhook', webhook_url: 'http://10.1.2.3/hook' })).body).toEqual({ success: false, message: 'webhook URL must start with https://' });
+    await root.put('/api/option/', { key: 'AllowPrivateOutboundUrls', value: 'false' });
     expect((await put({ notify_type: 'email', notification_email: 'not-an-email' })).body).toEqual({ success: false, message: 'invalid email address' });
     expect((await put({ quota_warning_threshold: -1 })).body).toEqual({ success: false, message: 'quota_warning_threshold must not be negative' });
     expect((await put({ notify_type: 'webhook', webhook_url: 'https://8.8.8.8/hook', webhook_secret: 's3cret', quota_warning_threshold: 500000, accept_unset_model_ratio_model: true, role: 100 })).body).toEqual({ success: true, message: '' });
@@ -158,6 +170,10 @@ describe.each(testDatabases())('accounts: self service on %s', (kind) => {
     const locked = await gw.client().login('target', 'password-123');
     expect(locked.status).toBe(429);
     expect(locked.body).toEqual({ success: false, message: 'too many failed attempts, try later' });
+    // X-Forwarded-For is not trusted without TRUSTED_PROXIES, so a forged address gets no fresh budget.
+    const spoofed = gw.client();
+    spoofed.headers = { 'X-Forwarded-For': '198.51.100.1' };
+    expect((await spoofed.login('target', 'password-123')).status).toBe(429);
     // Other accounts from the same address are not locked.
     expect((await gw.client().login('alice', 'new-password-1')).body.success).toBe(true);
   });

@@ -114,13 +114,13 @@ export class AccountService {
     if (input.password2 !== undefined && input.password2 !== input.password) throw new BusinessError('the two passwords differ');
     if (username.length > 12) throw new BusinessError('username must be at most 12 characters');
 
+    // An email is kept only when it was proven by a code (as new-api): otherwise anyone could claim
+    // someone else's address and block its owner from registering or binding it.
     let email: string | null = null;
     if (this.options.get('EmailVerificationEnabled')) {
       if (!input.email || !input.verification_code) throw new BusinessError('email and verification code are required');
       email = this.checkEmail(input.email);
       if (!(await this.checkCode(email, input.verification_code))) throw new BusinessError(CODE_INVALID);
-    } else if (input.email) {
-      email = this.checkEmail(input.email);
     }
     if (await this.users.usernameTaken(username)) throw new BusinessError('username already exists');
     if (email && (await this.users.bindingTaken('email', email))) throw new BusinessError('the email is already in use');
@@ -198,7 +198,7 @@ export class AccountService {
     const user = await this.users.findByEmail(email);
     if (!user) throw invalid;
     const password = randomAlnum(12);
-    await this.users.update(user.id, { password: await hashPassword(password) });
+    await this.users.update(user.id, { password: await hashPassword(password), accessToken: null });
     await this.hooks.revokeSessions(user.id);
     return password;
   }

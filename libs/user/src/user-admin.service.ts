@@ -69,8 +69,11 @@ export class UserAdminService {
     if (newPassword) {
       if (newPassword.length < 8) throw new BusinessError(PASSWORD_TOO_SHORT);
       changes.password = await hashPassword(newPassword);
+      // A token handed out under the old password goes with the old sessions.
+      changes.accessToken = null;
     }
     if (Object.keys(changes).length) await this.users.update(user.id, changes);
+    this.hooks.userChanged(user.id);
     if (changes.password) await this.hooks.revokeSessions(user.id);
   }
 
@@ -91,6 +94,7 @@ export class UserAdminService {
       case 'delete':
         if (user.role === Role.Root) throw new ForbiddenError('the super admin cannot be deleted');
         await this.users.softDelete(user.id);
+        this.hooks.userChanged(user.id);
         await this.hooks.revokeSessions(user.id);
         return { status: user.status, role: user.role };
       case 'promote':
@@ -105,6 +109,7 @@ export class UserAdminService {
         break;
     }
     await this.users.update(user.id, changes);
+    this.hooks.userChanged(user.id);
     if (input.action === 'disable') await this.hooks.revokeSessions(user.id);
     return { status: changes.status ?? user.status, role: changes.role ?? user.role };
   }

@@ -44,6 +44,8 @@ export class UserSelfService {
         throw new BusinessError('the original password is wrong');
       }
       changes.password = await hashPassword(password);
+      // The access token is another way in: it ends with the other sessions, unless it is what the caller is using.
+      if (caller.sessionId) changes.accessToken = null;
     }
     if (Object.keys(changes).length) await this.users.update(user.id, changes);
     // A new password ends every other session; the caller's own stays.
@@ -54,6 +56,7 @@ export class UserSelfService {
     const user = await this.load(caller.id);
     if (user.role === Role.Root) throw new ForbiddenError('the super admin account cannot be deleted');
     await this.users.softDelete(user.id);
+    this.hooks.userChanged(user.id);
     await this.hooks.revokeSessions(user.id);
   }
 
@@ -121,5 +124,6 @@ export class UserSelfService {
       accept_unset_model_ratio_model: input.accept_unset_model_ratio_model,
     };
     await this.users.update(caller.id, { setting: JSON.stringify(setting) });
+    this.hooks.userChanged(caller.id);
   }
 }

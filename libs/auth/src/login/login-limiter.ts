@@ -11,7 +11,11 @@ export const LOGIN_LIMITS = {
   ip: { max: 50, windowSeconds: 15 * 60 },
 };
 
-/** Failed-login counters (threat A2). */
+/**
+ * Failed-login counters (threat A2). Every attempt is counted before the password is checked, in one
+ * atomic increment per counter, so parallel guesses cannot all slip past a read-then-check; a
+ * successful login gives its count back.
+ */
 @Injectable()
 export class LoginLimiter {
   constructor(private readonly kv: KvStore) {}
@@ -21,24 +25,22 @@ export class LoginLimiter {
     return { accountIp: `login:fail:ai:${name}:${ip}`, account: `login:fail:a:${name}`, ip: `login:fail:ip:${ip}` };
   }
 
-  async assertAllowed(account: string, ip: string): Promise<void> {
+  /** Counts one attempt; throws when any limit is already used up. */
+  async reserve(account: string, ip: string): Promise<void> {
     const keys = this.keys(account, ip);
-    const [ai, a, i] = await Promise.all([this.kv.count(keys.accountIp), this.kv.count(keys.account), this.kv.count(keys.ip)]);
-    if (ai >= LOGIN_LIMITS.accountIp.max || a >= LOGIN_LIMITS.account.max || i >= LOGIN_LIMITS.ip.max) {
-      throw new TooManyRequestsError(TOO_MANY_FAILURES);
-    }
-  }
-
-  async recordFailure(account: string, ip: string): Promise<void> {
-    const keys = this.keys(account, ip);
-    await Promise.all([
+    const [ai, a, i] = await Promise.all([
       this.kv.hit(keys.accountIp, LOGIN_LIMITS.accountIp.windowSeconds),
       this.kv.hit(keys.account, LOGIN_LIMITS.account.windowSeconds),
       this.kv.hit(keys.ip, LOGIN_LIMITS.ip.windowSeconds),
     ]);
+    if (ai > LOGIN_LIMITS.accountIp.max || a > LOGIN_LIMITS.account.max || i > LOGIN_LIMITS.ip.max) {
+      throw new TooManyRequestsError(TOO_MANY_FAILURES);
+    }
   }
 
-  async recordSuccess(account: string, ip: string): Promise<void> {
-    await this.kv.del(this.keys(account, ip).accountIp);
+  /** The attempt succeeded: it does not count as a failure, and this address starts afresh on the account. */
+  async release(account: string, ip: string): Promise<void> {
+    const keys = this.keys(account, ip);
+    await Promise.all([this.kv.del(keys.accountIp), this.kv.unhit(keys.account), this.kv.unhit(keys.ip)]);
   }
 }

@@ -35,15 +35,12 @@ export class LoginService {
     const user = await this.users.findByLoginName(username);
     // Count failures per account (by id when it exists, so username and email share one budget).
     const account = user ? `id:${user.id}` : `name:${username.toLowerCase()}`;
-    await this.limiter.assertAllowed(account, ip);
+    await this.limiter.reserve(account, ip);
 
     // Compare against a dummy hash for unknown users, so "no such user" and "wrong password" take the same time.
     const valid = await verifyPassword(request.password, user?.password ?? DUMMY_HASH);
-    if (!user || !valid || user.status !== UserStatus.Enabled) {
-      await this.limiter.recordFailure(account, ip);
-      throw new BusinessError(WRONG_CREDENTIALS);
-    }
-    await this.limiter.recordSuccess(account, ip);
+    if (!user || !valid || user.status !== UserStatus.Enabled) throw new BusinessError(WRONG_CREDENTIALS);
+    await this.limiter.release(account, ip);
     await this.sessions.start(req, res, user);
     await this.users.recordLogin(user.id);
     return loginResult(user);

@@ -74,10 +74,17 @@ export async function resolveOutbound(url: URL, allowPrivate = false): Promise<L
     return [{ address: literal, family: literal.includes(':') ? 6 : 4 }];
   }
   let addresses: LookupAddress[];
+  let timer: NodeJS.Timeout | undefined;
   try {
-    addresses = await dnsLookup(url.hostname, { all: true, verbatim: true });
+    // A slow resolver must not hold the caller past the request timeout.
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error('timeout')), OUTBOUND_TIMEOUT_MS);
+    });
+    addresses = await Promise.race([dnsLookup(url.hostname, { all: true, verbatim: true }), timeout]);
   } catch {
     throw new OutboundUrlError('URL host cannot be resolved');
+  } finally {
+    clearTimeout(timer);
   }
   if (!addresses.length) throw new OutboundUrlError('URL host cannot be resolved');
   if (!allowPrivate && addresses.some((a) => isBlockedAddress(a.address))) {

@@ -32,4 +32,17 @@ describe('KvStore (memory)', () => {
     expect(await kv.count('h')).toBe(0);
     expect(await kv.hit('h', 10)).toBe(1);
   });
+
+  it('takes back a hit only inside a live window', async () => {
+    vi.useFakeTimers();
+    const kv = store();
+    await kv.hit('u', 10);
+    await kv.hit('u', 10);
+    await kv.unhit('u');
+    expect(await kv.count('u')).toBe(1);
+    vi.advanceTimersByTime(10_001);
+    await kv.unhit('u');
+    expect(await kv.count('u')).toBe(0);
+    expect(await kv.hit('u', 10)).toBe(1);
+  });
 });

@@ -100,6 +100,20 @@ export class KvStore {
     return Number(entry.value);
   }
 
+  /**
+   * Takes back one hit (an attempt counted up front that turned out fine). Only an existing window is
+   * decremented: a bare DECR on an expired key would leave a counter with no expiry.
+   */
+  async unhit(key: string): Promise<void> {
+    const redis = this.redis.ready;
+    if (redis) {
+      await redis.eval("if redis.call('exists', KEYS[1]) == 1 then return redis.call('decr', KEYS[1]) end return 0", 1, this.key(key));
+      return;
+    }
+    const entry = this.live(key);
+    if (entry) entry.value = String(Math.max(0, Number(entry.value) - 1));
+  }
+
   async count(key: string): Promise<number> {
     return Number((await this.get(key)) ?? 0);
   }
