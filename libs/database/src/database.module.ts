@@ -1,7 +1,19 @@
-import { Global, Module, type DynamicModule } from '@nestjs/common';
+import { Global, Injectable, Module, type DynamicModule, type OnModuleInit } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '@gw/core';
 import { dataSourceOptions, type SchemaParts } from './data-source-options.js';
+import { serializeSqliteTransactions } from './sqlite-transactions.js';
+
+/** Applies the SQLite transaction queue before any module writes. */
+@Injectable()
+class SqliteTransactionQueue implements OnModuleInit {
+  constructor(private readonly dataSource: DataSource) {}
+
+  onModuleInit(): void {
+    serializeSqliteTransactions(this.dataSource);
+  }
+}
 
 /**
  * Opens the configured database. The composition root hands in every module's entities and
@@ -19,6 +31,7 @@ export class DatabaseModule {
           useFactory: (config: AppConfig) => ({ ...dataSourceOptions(config.database, parts), retryAttempts: 2, retryDelay: 1000 }),
         }),
       ],
+      providers: [SqliteTransactionQueue],
     };
   }
 }

@@ -1,0 +1,65 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { DataSource } from 'typeorm';
+import { serializeSqliteTransactions } from './sqlite-transactions.js';
+
+const tick = () => new Promise((resolve) => setImmediate(resolve));
+
+async function openMemoryDb(): Promise<DataSource> {
+  const ds = new DataSource({ type: 'better-sqlite3', database: ':memory:' });
+  await ds.initialize();
+  await ds.query('CREATE TABLE credits (id INTEGER PRIMARY KEY, amount INTEGER NOT NULL)');
+  return ds;
+}
+
+/** Two transactions in flight at once: one commits a credit, the other fails and rolls back. */
+async function raceCommitAndRollback(ds: DataSource): Promise<number> {
+  const failing = ds.transaction(async (m) => {
+    await m.query('INSERT INTO credits (amount) VALUES (1)');
+    await tick();
+    await tick();
+    throw new Error('boom');
+  });
+  const committing = ds.transaction(async (m) => {
+    await tick();
+    await m.query('INSERT INTO credits (amount) VALUES (100)');
+  });
+  await Promise.allSettled([failing, committing]);
+  const [row] = await ds.query('SELECT COALESCE(SUM(amount), 0) AS total FROM credits');
+  return Number(row.total);
+}
+
+describe('serializeSqliteTransactions', () => {
+  let ds: DataSource | undefined;
+  afterEach(async () => {
+    await ds?.destroy();
+    ds = undefined;
+  });
+
+  it('without it, a rollback on the shared SQLite connection can undo a concurrent commit (why it exists)', async () => {
+    ds = await openMemoryDb();
+    expect(await raceCommitAndRollback(ds)).not.toBe(100);
+  });
+
+  it('queues transactions so a rollback never touches another transaction', async () => {
+    ds = await openMemoryDb();
+    serializeSqliteTransactions(ds);
+    expect(await raceCommitAndRollback(ds)).toBe(100);
+  });
+
+  it('runs a transaction opened inside a queued one at once (no deadlock) and survives many concurrent ones', async () => {
+    ds = await openMemoryDb();
+    serializeSqliteTransactions(ds);
+    const repoManager = ds.manager;
+    await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        ds!.transaction(async (m) => {
+          await m.query('INSERT INTO credits (amount) VALUES (?)', [i]);
+          await repoManager.transaction((inner) => inner.query('INSERT INTO credits (amount) VALUES (1)'));
+        }),
+      ),
+    );
+    const [row] = await ds.query('SELECT COUNT(*) AS n, SUM(amount) AS total FROM credits');
+    expect(Number(row.n)).toBe(100);
+    expect(Number(row.total)).toBe((49 * 50) / 2 + 50);
+  });
+});
