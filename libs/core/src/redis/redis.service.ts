@@ -70,7 +70,9 @@ export class RedisService implements OnModuleDestroy {
   }
 
   private createSubscriber(): Redis {
-    const subscriber = this.client!.duplicate();
+    // No ready check: it sends INFO, which a connection in subscriber mode refuses, and the subscriber then never
+    // comes up on some start-ups (instances missed each other's invalidations).
+    const subscriber = this.client!.duplicate({ enableReadyCheck: false });
     subscriber.on('message', (channel: string, message: string) => {
       this.handlers.get(channel.slice(this.prefix.length))?.forEach((handler) => handler(message));
     });

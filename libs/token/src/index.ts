@@ -1,0 +1,20 @@
+import { CreateTokens1732262404000 } from './migrations/1732262404000-create-tokens.js';
+import { TokenEntity } from './token.entity.js';
+
+export { TokenModule } from './token.module.js';
+export { TokenAuthService, type AuthenticateOptions } from './token-auth.service.js';
+export {
+  RelayAuthError,
+  type RelayCredentials,
+  type RelayIdentity,
+  type TokenSnapshot,
+  type UserSnapshot,
+  type UserSetting,
+} from './relay-identity.js';
+export { TokenStatus } from './token.entity.js';
+export { maskKey } from './token-key.js';
+
+export const tokenSchema = {
+  entities: [TokenEntity],
+  migrations: [CreateTokens1732262404000],
+};
