@@ -1,0 +1,15 @@
+import { LogEntity } from './log.entity.js';
+import { CreateLogs1732262405000 } from './migrations/1732262405000-create-logs.js';
+import { CreateQuotaData1732262405100 } from './migrations/1732262405100-create-quota-data.js';
+import { QuotaDataEntity } from './quota-data.entity.js';
+
+export { LogModule } from './log.module.js';
+export { LogService } from './log.service.js';
+export { LogRetentionService } from './log-retention.service.js';
+export { QuotaDataService } from './quota-data.service.js';
+export { LogType, type NewLog } from './log-type.js';
+
+export const logSchema = {
+  entities: [LogEntity, QuotaDataEntity],
+  migrations: [CreateLogs1732262405000, CreateQuotaData1732262405100],
+};

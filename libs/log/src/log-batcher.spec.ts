@@ -1,0 +1,124 @@
+import { describe, expect, it, vi } from 'vitest';
+import { LogBatcher, type LogBatcherOptions } from './log-batcher.js';
+
+function make(overrides: Partial<LogBatcherOptions<number>> = {}) {
+  const written: number[][] = [];
+  const losses: [number, string][] = [];
+  const batcher = new LogBatcher<number>({
+    write: async (rows) => void written.push([...rows]),
+    maxRows: 3,
+    intervalMs: 60_000,
+    maxPending: 10,
+    onLoss: (count, reason) => losses.push([count, reason]),
+    ...overrides,
+  });
+  return { batcher, written, losses };
+}
+
+describe('LogBatcher', () => {
+  it('holds rows until flushed, then writes them in batches of maxRows', async () => {
+    const { batcher, written } = make({ maxRows: 100 });
+    for (let i = 1; i <= 5; i++) batcher.push(i);
+    expect(written).toEqual([]);
+    await batcher.flush();
+    expect(written).toEqual([[1, 2, 3, 4, 5]]);
+    expect(batcher.size).toBe(0);
+  });
+
+  it('starts a flush on its own once maxRows rows wait', async () => {
+    const { batcher, written } = make();
+    [1, 2, 3, 4].forEach((n) => batcher.push(n));
+    await vi.waitFor(() => expect(written[0]).toEqual([1, 2, 3]));
+    await batcher.flush();
+    expect(written.flat()).toEqual([1, 2, 3, 4]);
+  });
+
+  it('retries a failed write once and succeeds', async () => {
+    let calls = 0;
+    const written: number[] = [];
+    const { batcher, losses } = make({
+      write: async (rows) => {
+        if (++calls === 1) throw new Error('deadlock');
+        written.push(...rows);
+      },
+    });
+    batcher.push(7);
+    await batcher.flush();
+    expect(calls).toBe(2);
+    expect(written).toEqual([7]);
+    expect(losses).toEqual([]);
+  });
+
+  it('reports a row lost after its retry fails, without throwing, and keeps going', async () => {
+    let calls = 0;
+    const written: number[] = [];
+    const { batcher, losses } = make({
+      write: async (rows) => {
+        if (++calls <= 2) throw new Error('db down');
+        written.push(...rows);
+      },
+    });
+    batcher.push(1);
+    await expect(batcher.flush()).resolves.toBeUndefined();
+    expect(losses).toEqual([[1, 'db down']]);
+    batcher.push(2);
+    await batcher.flush();
+    expect(written).toEqual([2]);
+  });
+
+  it('a batch that fails twice is written row by row, so only the bad row is lost', async () => {
+    const written: number[] = [];
+    const { batcher, losses } = make({
+      write: async (rows) => {
+        if (rows.includes(13)) throw new Error('bad row');
+        written.push(...rows);
+      },
+    });
+    [12, 13, 14].forEach((n) => batcher.push(n));
+    await batcher.flush();
+    expect(written).toEqual([12, 14]);
+    expect(losses).toEqual([[1, 'bad row']]);
+  });
+
+  it('waits for a flush already running, so flush() covers every row pushed before it', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const written: number[] = [];
+    const { batcher } = make({
+      maxRows: 100,
+      write: async (rows) => {
+        await gate;
+        written.push(...rows);
+      },
+    });
+    batcher.push(1);
+    const first = batcher.flush();
+    batcher.push(2);
+    const second = batcher.flush();
+    release();
+    await second;
+    expect(written).toEqual([1, 2]);
+    await first;
+  });
+
+  it('drops rows beyond maxPending instead of growing without bound', async () => {
+    const { batcher, losses } = make({ maxRows: 100, maxPending: 2 });
+    [1, 2, 3].forEach((n) => batcher.push(n));
+    expect(batcher.size).toBe(2);
+    expect(losses).toEqual([[1, 'buffer full']]);
+  });
+
+  it('flushes on its interval once started', async () => {
+    vi.useFakeTimers();
+    try {
+      const { batcher, written } = make({ maxRows: 100, intervalMs: 1000 });
+      batcher.start();
+      batcher.push(9);
+      await vi.advanceTimersByTimeAsync(1000);
+      expect(written).toEqual([[9]]);
+      batcher.stop();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});

@@ -1,0 +1,24 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { ChannelModule } from '@gw/channel';
+import { OptionModule } from '@gw/option';
+import { TokenModule } from '@gw/token';
+import { LogController } from './log.controller.js';
+import { LogEntity } from './log.entity.js';
+import { LogQueryService } from './log-query.service.js';
+import { LogRepository } from './log.repository.js';
+import { LogRetentionService } from './log-retention.service.js';
+import { LogTokenController } from './log-token.controller.js';
+import { LogService } from './log.service.js';
+import { QuotaDataController } from './quota-data.controller.js';
+import { QuotaDataEntity } from './quota-data.entity.js';
+import { QuotaDataRepository } from './quota-data.repository.js';
+import { QuotaDataService } from './quota-data.service.js';
+
+@Module({
+  imports: [TypeOrmModule.forFeature([LogEntity, QuotaDataEntity]), OptionModule, ChannelModule, TokenModule],
+  controllers: [LogController, LogTokenController, QuotaDataController],
+  providers: [LogService, LogRepository, LogQueryService, LogRetentionService, QuotaDataRepository, QuotaDataService],
+  exports: [LogService, LogRetentionService, QuotaDataService],
+})
+export class LogModule {}

@@ -1,0 +1,82 @@
+import { Injectable, Logger, type BeforeApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import type { EntityManager, Repository } from 'typeorm';
+import { OptionService } from '@gw/option';
+import { LogBatcher } from './log-batcher.js';
+import { LogEntity } from './log.entity.js';
+import { toLogRow } from './log-row.js';
+import { LogType, type NewLog } from './log-type.js';
+import { QuotaDataService } from './quota-data.service.js';
+
+const BATCH_ROWS = 200;
+const BATCH_INTERVAL_MS = 1000;
+const MAX_PENDING = 100_000;
+
+/**
+ * The write side of `logs`. `record` keeps the relay's hot path free of database work: rows are
+ * buffered and inserted in batches, and a graceful shutdown flushes what is left.
+ */
+@Injectable()
+export class LogService implements OnModuleInit, BeforeApplicationShutdown {
+  private readonly logger = new Logger('LogService');
+  private readonly batcher: LogBatcher<Partial<LogEntity>>;
+
+  constructor(
+    @InjectRepository(LogEntity) private readonly repo: Repository<LogEntity>,
+    private readonly options: OptionService,
+    private readonly quotaData: QuotaDataService,
+  ) {
+    this.batcher = new LogBatcher({
+      write: (rows) => this.insert(this.repo.manager, rows),
+      maxRows: BATCH_ROWS,
+      intervalMs: BATCH_INTERVAL_MS,
+      maxPending: MAX_PENDING,
+      onLoss: (count, reason) => this.logger.error(`${count} log row(s) lost: ${reason}`),
+    });
+  }
+
+  onModuleInit(): void {
+    this.batcher.start();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    this.batcher.stop();
+    await this.batcher.flush();
+  }
+
+  /**
+   * Buffered write; never throws. Consume rows are skipped unless LogConsumeEnabled (new-api) and
+   * also feed the dashboard aggregates.
+   */
+  record(entry: NewLog): void {
+    try {
+      if (!this.accepts(entry)) return;
+      const row = toLogRow(entry);
+      this.batcher.push(row);
+      if (row.type === LogType.Consume) this.quotaData.add(row);
+    } catch (error) {
+      this.logger.error(`log row dropped: ${(error as Error).message}`);
+    }
+  }
+
+  /** Immediate insert, inside the caller's transaction when a manager is given (top-up, admin actions). */
+  async recordNow(entry: NewLog, manager?: EntityManager): Promise<void> {
+    if (!this.accepts(entry)) return;
+    const row = toLogRow(entry);
+    await this.insert(manager ?? this.repo.manager, [row]);
+    if (row.type === LogType.Consume) this.quotaData.add(row);
+  }
+
+  /** Writes every buffered row. */
+  flush(): Promise<void> {
+    return this.batcher.flush();
+  }
+
+  private accepts(entry: NewLog): boolean {
+    return entry.type !== LogType.Consume || this.options.get('LogConsumeEnabled');
+  }
+
+  private async insert(manager: EntityManager, rows: Partial<LogEntity>[]): Promise<void> {
+    await manager.createQueryBuilder().insert().into(LogEntity).values(rows).updateEntity(false).execute();
+  }
+}

@@ -1,0 +1,117 @@
+import { Injectable, Logger, type BeforeApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { BusinessError, type Principal } from '@gw/core';
+import type { QuotaDataQuery } from '@gw/contracts';
+import { nowSeconds } from '@gw/database';
+import { OptionService } from '@gw/option';
+import type { LogEntity } from './log.entity.js';
+import { QuotaDataRepository, type QuotaBucket, type QuotaDataView } from './quota-data.repository.js';
+
+const HOUR = 3600;
+/** new-api refuses self ranges over one month. */
+const MAX_SELF_SPAN = 30 * 86_400;
+const TICK_MS = 60_000;
+
+/**
+ * Dashboard aggregates (new-api UpdateQuotaData): consume rows add into in-memory hour buckets;
+ * every DataExportInterval minutes (and at shutdown) the buckets are added into `quota_data`.
+ * Every instance keeps and writes its own buckets; the increment makes their sums add up.
+ */
+@Injectable()
+export class QuotaDataService implements OnModuleInit, BeforeApplicationShutdown {
+  private readonly logger = new Logger('QuotaData');
+  private buckets = new Map<string, QuotaBucket>();
+  private timer?: NodeJS.Timeout;
+  private lastSave = Date.now();
+  private saving: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly repo: QuotaDataRepository,
+    private readonly options: OptionService,
+  ) {}
+
+  onModuleInit(): void {
+    this.timer = setInterval(() => void this.tick(), TICK_MS);
+    this.timer.unref();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    clearInterval(this.timer);
+    await this.save();
+  }
+
+  /** Counts one consume row (a no-op while DataExportEnabled is off). */
+  add(row: Partial<LogEntity>): void {
+    if (!this.options.get('DataExportEnabled')) return;
+    const at = row.createdAt ?? nowSeconds();
+    const createdAt = at - (at % HOUR);
+    const bucket: QuotaBucket = {
+      userId: row.userId ?? 0,
+      username: (row.username ?? '').slice(0, 64),
+      modelName: row.modelName ?? '',
+      createdAt,
+      count: 1,
+      quota: row.quota ?? 0,
+      tokenUsed: (row.promptTokens ?? 0) + (row.completionTokens ?? 0),
+    };
+    this.merge(bucket);
+  }
+
+  /** Writes the buckets gathered so far; a bucket that fails is kept for the next save. */
+  save(): Promise<void> {
+    this.saving = this.saving.then(async () => {
+      const pending = [...this.buckets.values()];
+      this.buckets = new Map();
+      for (const bucket of pending) {
+        try {
+          await this.repo.add(bucket);
+        } catch (error) {
+          this.merge(bucket);
+          this.logger.warn(`quota_data save: ${(error as Error).message}`);
+        }
+      }
+    });
+    return this.saving;
+  }
+
+  async listAll(query: QuotaDataQuery): Promise<QuotaDataView[]> {
+    const [start, end] = range(query);
+    return query.username ? this.repo.forUser({ username: query.username }, start, end) : this.repo.overview(start, end);
+  }
+
+  async listByUser(query: QuotaDataQuery): Promise<QuotaDataView[]> {
+    const [start, end] = range(query);
+    return this.repo.byUser(start, end);
+  }
+
+  async listOwn(principal: Principal, query: QuotaDataQuery): Promise<QuotaDataView[]> {
+    const [start, end] = range(query);
+    if (end - start > MAX_SELF_SPAN) throw new BusinessError('the time span must not exceed one month', 'invalid_input');
+    return this.repo.forUser({ userId: principal.id }, start, end);
+  }
+
+  private async tick(now = Date.now()): Promise<void> {
+    if (!this.options.get('DataExportEnabled')) return;
+    if (now - this.lastSave < this.options.get('DataExportInterval') * 60_000) return;
+    this.lastSave = now;
+    await this.save();
+  }
+
+  private merge(bucket: QuotaBucket): void {
+    const key = `${bucket.userId}\u0000${bucket.username}\u0000${bucket.modelName}\u0000${bucket.createdAt}`;
+    const existing = this.buckets.get(key);
+    if (!existing) {
+      this.buckets.set(key, { ...bucket });
+      return;
+    }
+    existing.count += bucket.count;
+    existing.quota += bucket.quota;
+    existing.tokenUsed += bucket.tokenUsed;
+  }
+}
+
+function range(query: QuotaDataQuery): [number, number] {
+  if (query.start_timestamp === undefined) throw new BusinessError('start_timestamp is required', 'invalid_input');
+  if (query.end_timestamp === undefined) throw new BusinessError('end_timestamp is required', 'invalid_input');
+  if (query.start_timestamp > query.end_timestamp) throw new BusinessError('start_timestamp must not be after end_timestamp', 'invalid_input');
+  return [query.start_timestamp, query.end_timestamp];
+}
