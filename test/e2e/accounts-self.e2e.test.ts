@@ -117,10 +117,15 @@ describe.each(testDatabases())('accounts: self service on %s', (kind) => {
     expect((await gw.client().get('/api/user/self/groups')).status).toBe(401);
   });
 
-  it('lists models for the usable groups (empty until the channel module registers)', async () => {
+  it('lists the models of enabled channels in the groups the user may use', async () => {
+    const channel = (name: string, models: string, group: string) =>
+      root.post('/api/channel/', { mode: 'single', channel: { type: 1, name, key: `sk-${name}`, base_url: 'https://api.example.com', models, group } });
+    expect((await channel('self-models-a', 'm-self-a,m-self-b', 'default')).body.success).toBe(true);
+    expect((await channel('self-models-b', 'm-hidden', 'staff-only')).body.success).toBe(true);
     const models = await alice.get('/api/user/models');
     expect(models.body.success).toBe(true);
-    expect(Array.isArray(models.body.data)).toBe(true);
+    expect(models.body.data).toEqual(expect.arrayContaining(['m-self-a', 'm-self-b']));
+    expect(models.body.data).not.toContain('m-hidden');
   });
 
   it('saves notification settings with validation', async () => {

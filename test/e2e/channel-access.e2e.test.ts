@@ -120,7 +120,9 @@ describe.each(testDatabases())('channel access, scheduling and instances on %s',
           const [, count] = (await redis.pubsub('NUMSUB', topic)) as [string, number];
           return Number(count) >= 2;
         }).catch((e: Error) => {
-          // Seen under heavy load: a SUBSCRIBE that fails at boot is never re-issued by RedisService (core).
+          // A known core bug: RedisService's subscriber (client.duplicate()) runs ioredis' ready check (INFO)
+          // after a queued SUBSCRIBE, which fails with 'Connection in subscriber mode', and the boot-time
+          // subscriptions are never re-issued. Fixed by duplicate({ enableReadyCheck: false }) in libs/core.
           throw new Error(`${e.message}: an instance's Redis subscription was lost at boot`);
         });
         const rootA = await setupRoot(a);

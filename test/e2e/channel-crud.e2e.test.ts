@@ -139,6 +139,10 @@ describe.each(testDatabases())('channel CRUD on %s', (kind) => {
     const keys = [nextKey(), nextKey(), '', nextKey()];
     const batch = await post('/api/channel/', { mode: 'batch', channel: { name: 'batch', type: 43, key: keys.join('\n'), models: 'deepseek-chat' } });
     expect(batch.body.data.ids).toHaveLength(3);
+    const prefixed = await post('/api/channel/', { mode: 'batch', batch_add_set_key_prefix_2_name: true, channel: { name: 'pfx', type: 43, key: `${nextKey()}\n${nextKey()}`, models: 'deepseek-chat' } });
+    const names = await Promise.all(prefixed.body.data.ids.map(async (pid: number) => (await get(`/api/channel/${pid}`)).body.data.name));
+    expect(names).toEqual([`pfx_${KEY_CANARY.slice(0, 8)}`, `pfx_${KEY_CANARY.slice(0, 8)}`]);
+    await post('/api/channel/batch', { ids: prefixed.body.data.ids });
     const spark = await create({ name: 'spark', type: 18, models: 'SparkDesk' });
     const vertex = await create({ name: 'vertex', type: 41, models: 'gemini-2.5-pro' });
 
@@ -210,6 +214,10 @@ describe.each(testDatabases())('channel CRUD on %s', (kind) => {
     expect((await put('/api/channel/', { id, models: 'a,a' })).body).toEqual({ success: false, message: 'some models already exist' });
     expect((await put('/api/channel/', { id, model_mapping: 'x' })).body).toEqual({ success: false, message: 'model mapping must be valid JSON' });
     expect((await put('/api/channel/', { id: 99999, status: 1 })).body).toEqual({ success: false, message: 'channel not found, refresh' });
+    expect((await put('/api/channel/', { id, name: '  ' })).body).toEqual({ success: false, message: 'please fill channel name and key' });
+    expect((await put('/api/channel/', { id, base_url: 'https://up.example.com/v1/' })).body.data.base_url).toBe('https://up.example.com/v1');
+    expect((await put('/api/channel/', { id, status: 7 })).body).toEqual({ success: false, message: 'invalid status' });
+    await expectIndexConsistent();
   });
 
   it('searches with escaped LIKE by keyword, group and model', async () => {

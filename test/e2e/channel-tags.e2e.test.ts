@@ -45,11 +45,23 @@ describe.each(testDatabases())('channel tags on %s', (kind) => {
 
   it('lists by tag in tag mode and searches tags', async () => {
     await create({ name: 'green-1', tag: 'green' });
+    // Tag buckets, sorted, the untagged channels forming the '' bucket (new-api GetPaginatedTags).
     const list = await root.get('/api/channel/?tag_mode=true&page_size=10');
-    expect(list.body.data.total).toBe(2);
-    expect(list.body.data.items.map((c: any) => c.tag).sort()).toEqual(['blue', 'blue', 'green']);
+    expect(list.body.data).toMatchObject({ total: 3, page: 1, page_size: 10, type_counts: { '1': 4 } });
+    expect(list.body.data.items.map((c: any) => [c.name, c.tag])).toEqual([['c', null], ['b', 'blue'], ['a', 'blue'], ['green-1', 'green']]);
+    for (const item of list.body.data.items) expect(item.key).toBe('');
+    const second = await root.get('/api/channel/?tag_mode=true&p=2&page_size=2');
+    expect(second.body.data).toMatchObject({ total: 3, page: 2 });
+    expect(second.body.data.items.map((c: any) => c.name)).toEqual(['green-1']);
+    const disabledOnly = await root.get('/api/channel/?tag_mode=true&status=disabled');
+    expect(disabledOnly.body.data).toMatchObject({ total: 0, items: [] });
     const search = await root.get('/api/channel/search?keyword=gree');
     expect(search.body.data.items.map((c: any) => c.name)).toEqual(['green-1']);
+    // Tag mode searches tags: every channel of a tag that has a matching channel (new-api SearchTags).
+    await create({ name: 'other-green', tag: 'green' });
+    const byTag = await root.get('/api/channel/search?keyword=green-1&tag_mode=true');
+    expect(byTag.body.data.items.map((c: any) => c.name)).toEqual(['other-green', 'green-1']);
+    expect((await root.get('/api/channel/search?keyword=c&tag_mode=true')).body.data.items).toEqual([]);
   });
 
   it('edits every channel of a tag and keeps abilities in step', async () => {

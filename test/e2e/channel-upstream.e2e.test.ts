@@ -11,6 +11,8 @@ interface Fault {
   status?: number;
   body?: unknown;
   delayMs?: number;
+  /** Applies to this many requests, then the key answers normally again. */
+  times?: number;
 }
 class MiniUpstream {
   server!: Server;
@@ -19,6 +21,8 @@ class MiniUpstream {
   faults = new Map<string, Fault>();
   /** total_usage (cents) answered per key; default 2500. */
   usage = new Map<string, number>();
+  /** Requests that reached the redirect target (must stay 0: redirects are never followed). */
+  canaryHits = 0;
 
   async start(): Promise<void> {
     this.server = createServer((req, res) => void this.handle(req, res));
@@ -39,12 +43,33 @@ class MiniUpstream {
     this.requests.push({ method: req.method!, path, auth, body: raw ? JSON.parse(raw) : undefined });
     const key = auth?.replace(/^Bearer /, '') ?? '';
     const fault = this.faults.get(key);
+    if (fault?.times !== undefined && --fault.times <= 0) this.faults.delete(key);
     if (fault?.delayMs) await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
     const send = (status: number, body: unknown) => {
       res.writeHead(status, { 'content-type': 'application/json' });
       res.end(JSON.stringify(body));
     };
     if (fault?.status) return send(fault.status, fault.body ?? { error: { message: `fault ${fault.status}`, type: 'upstream_error' } });
+    if (path.startsWith('/canary')) {
+      this.canaryHits++;
+      return send(200, { choices: [] });
+    }
+    if (path.startsWith('/redirect/')) {
+      res.writeHead(302, { location: `${this.url}/canary${path}` });
+      res.end();
+      return;
+    }
+    if (path.startsWith('/huge/')) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ choices: [], pad: 'x'.repeat(2 * 1024 * 1024) }));
+      return;
+    }
+    // Provider balance APIs (new-api channel-billing.go shapes).
+    if (path === '/user/balance') return send(200, { is_available: true, balance_infos: [{ currency: 'USD', total_balance: '1.00' }, { currency: 'CNY', total_balance: '42.50' }] });
+    if (path === '/v1/user/info') return send(200, { code: 20000, status: true, data: { totalBalance: '12.30' } });
+    if (path === '/v1/credits') return send(200, { data: { total_credits: 20, total_usage: 5.5 } });
+    if (path === '/v1/users/me/balance') return send(200, { code: 0, status: true, data: { available_balance: 73 } });
+    if (path === '/dashboard/billing/credit_grants') return send(200, { object: 'credit_grant', total_granted: 10, total_used: 7, total_remaining: 3, total_available: 4 });
     if (path.startsWith('/v1/chat/completions')) {
       return send(200, { id: 'x', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: 'hello' } }], usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } });
     }
@@ -83,6 +108,7 @@ describe.each(testDatabases())('channel tests, balances and health on %s', (kind
     up.requests = [];
     up.faults.clear();
     up.usage.clear();
+    up.canaryHits = 0;
   });
 
   it('tests a channel with a small real chat request and records the time', async () => {
@@ -272,5 +298,100 @@ describe.each(testDatabases())('channel tests, balances and health on %s', (kind
     expect(router.groupsForModel('rv-b')).toEqual(['default', 'vip']);
     expect(router.pick('vip', 'rv-a', new Set())?.id).toBe(id);
     expect(router.pick('vip', 'rv-a', new Set([id]))).toBeUndefined();
+  });
+  it("reads each provider's balance API and answers 'not supported' for types without one", async () => {
+    await setOption('Price', '7.3');
+    const cases: [number, number, string][] = [
+      [43, 42.5, '/user/balance'],
+      [40, 12.3, '/v1/user/info'],
+      [20, 14.5, '/v1/credits'],
+      [25, 10, '/v1/users/me/balance'],
+      [12, 3, '/dashboard/billing/credit_grants'],
+      [13, 4, '/dashboard/billing/credit_grants'],
+    ];
+    for (const [type, balance, path] of cases) {
+      const id = await create({ type, key: `sk-up-bal-${type}` });
+      up.requests = [];
+      const res = await root.get(`/api/channel/update_balance/${id}`);
+      expect(res.body, `type ${type}`).toEqual({ success: true, message: '', balance });
+      expect(up.requests).toEqual([expect.objectContaining({ method: 'GET', path, auth: `Bearer sk-up-bal-${type}` })]);
+      expect((await view(id)).balance).toBe(balance);
+    }
+    up.requests = [];
+    for (const type of [3, 4, 14, 24, 8, 48]) {
+      const id = await create({ type, key: `sk-up-nobal-${type}`, base_url: type === 8 ? `${up.url}/v1/chat/completions` : up.url });
+      expect((await root.get(`/api/channel/update_balance/${id}`)).body, `type ${type}`).toEqual({ success: false, message: 'balance query is not supported for this channel type' });
+    }
+    expect(up.requests).toEqual([]);
+    const failing = await create({ type: 43, key: 'sk-up-bal-fail' });
+    up.faults.set('sk-up-bal-fail', { status: 401, body: { error: { message: 'Authentication Fails (sk-up-bal-fail is invalid)' } } });
+    const failed = await root.get(`/api/channel/update_balance/${failing}`);
+    expect(failed.body).toMatchObject({ success: false });
+    expect(failed.text).not.toContain('sk-up-bal-fail');
+  });
+
+  it('never follows an upstream redirect, caps the answer size, and never echoes the key', async () => {
+    const redirected = await create({ key: 'sk-up-redirect', base_url: `${up.url}/redirect` });
+    const res = await root.get(`/api/channel/test/${redirected}`);
+    expect(res.body).toMatchObject({ success: false, message: expect.stringMatching(/redirects are not followed/) });
+    expect(up.canaryHits).toBe(0);
+    expect(up.requests.map((r) => r.path)).toEqual(['/redirect/v1/chat/completions']);
+
+    const huge = await create({ key: 'sk-up-huge', base_url: `${up.url}/huge` });
+    expect((await root.get(`/api/channel/test/${huge}`)).body).toMatchObject({ success: false, message: expect.stringMatching(/larger than/) });
+
+    const echo = await create({ key: 'sk-up-echo-0123456789' });
+    up.faults.set('sk-up-echo-0123456789', { status: 401, body: { error: { message: 'Incorrect API key provided: sk-up-echo-0123456789.' } } });
+    const echoed = await root.get(`/api/channel/test/${echo}`);
+    expect(echoed.body).toMatchObject({ success: false, message: 'Incorrect API key provided: sk-***.' });
+    expect((await root.get(`/api/channel/fetch_models/${echo}`)).text).not.toContain('sk-up-echo-0123456789');
+  });
+
+  it('disables in a health check only after the failure window fills, by the status and keyword rules', async () => {
+    const monitor = gw.gateway.app.get(ChannelMonitorService);
+    await setOption('AutomaticDisableChannelEnabled', true);
+    await setOption('AutomaticEnableChannelEnabled', false);
+    await setOption('ChannelDisableFailureCount', '3');
+    await setOption('ChannelDisableThreshold', '5');
+    // Earlier tests' channels stay out of this cycle's way.
+    for (const item of (await root.get('/api/channel/?page_size=100')).body.data.items) await root.put('/api/channel/', { id: item.id, status: 2 });
+    const requestsOf = (key: string) => up.requests.filter((r) => r.auth === `Bearer ${key}`).length;
+
+    const dead = await create({ key: 'sk-hc-dead' });
+    up.faults.set('sk-hc-dead', { status: 401, body: { error: { message: 'invalid api key' } } });
+    const blip = await create({ key: 'sk-hc-blip' });
+    up.faults.set('sk-hc-blip', { status: 401, times: 1 });
+    const serverError = await create({ key: 'sk-hc-500' });
+    up.faults.set('sk-hc-500', { status: 500 });
+    const broke = await create({ key: 'sk-hc-broke' });
+    up.faults.set('sk-hc-broke', { status: 429, body: { error: { message: 'Your credit balance is too low to access the API' } } });
+    const slow = await create({ key: 'sk-hc-slow' });
+    await setOption('ChannelDisableThreshold', '0.15');
+    up.faults.set('sk-hc-slow', { delayMs: 300 });
+
+    const summary = await monitor.runCycle();
+    // All five fail their first test; the blip passes its re-test and the 500 is not a disabling failure.
+    expect(summary).toMatchObject({ tested: 5, failed: 5, disabled: 3, enabled: 0 });
+    // Failing keys are re-tested until the window (3 failures) is full; a passing re-test clears it.
+    expect(requestsOf('sk-hc-dead')).toBe(3);
+    expect(requestsOf('sk-hc-blip')).toBe(2);
+    // A 500 is not in AutomaticDisableStatusCodes and names no keyword: tested once, kept.
+    expect(requestsOf('sk-hc-500')).toBe(1);
+    expect((await view(dead)).status).toBe(3);
+    expect((await view(blip)).status).toBe(1);
+    expect((await view(serverError)).status).toBe(1);
+    expect(JSON.parse((await view(broke)).other_info).status_reason).toMatch(/credit balance is too low/);
+    expect((await view(broke)).status).toBe(3);
+    expect(JSON.parse((await view(slow)).other_info).status_reason).toMatch(/exceeds the threshold/);
+
+    // Recovered, but AutomaticEnableChannelEnabled is off: they stay auto-disabled.
+    up.faults.clear();
+    await setOption('ChannelDisableThreshold', '5');
+    expect(await monitor.runCycle()).toMatchObject({ failed: 0, enabled: 0 });
+    expect((await view(dead)).status).toBe(3);
+    await setOption('AutomaticEnableChannelEnabled', true);
+    expect(await monitor.runCycle()).toMatchObject({ failed: 0, enabled: 3 });
+    for (const id of [dead, broke, slow]) expect((await view(id)).status).toBe(1);
+    await setOption('AutomaticDisableChannelEnabled', false);
   });
 });

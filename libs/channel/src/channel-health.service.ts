@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { OptionService } from '@gw/option';
 import { ChannelRouter } from './channel-router.js';
 import { ChannelStatusService } from './channel-status.service.js';
+import { redactKey } from './redact.js';
 
 export interface RelayFailure {
   status?: number;
@@ -75,7 +76,8 @@ export class ChannelHealthService {
     this.failures.set(channelId, recent);
     if (recent.length < this.options.get('ChannelDisableFailureCount')) return false;
     this.failures.delete(channelId);
-    const reason = failure.status ? `status ${failure.status}: ${failure.message}` : failure.message;
+    const message = redactKey(failure.message, this.router.get(channelId)?.key ?? '');
+    const reason = failure.status ? `status ${failure.status}: ${message}` : message;
     return this.status.autoDisable(channelId, reason);
   }
 }

@@ -1,15 +1,19 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
-import { createHash, randomUUID } from 'node:crypto';
-import { APP_CONFIG, BusinessError, RedisService, type AppConfig } from '@gw/core';
+import { APP_CONFIG, BusinessError, type AppConfig } from '@gw/core';
 import { OptionService } from '@gw/option';
 import { isOpenAiCompatible } from '@gw/upstream';
 import { ChannelStatus } from './channel.entity.js';
 import { ChannelRepository } from './channel.repository.js';
 import { ChannelStatusService } from './channel-status.service.js';
-import { ChannelTestService } from './channel-test.service.js';
+import { ChannelBalanceService } from './channel-balance.service.js';
+import { ChannelHealthService } from './channel-health.service.js';
+import { ChannelNotifyService } from './channel-notify.service.js';
+import { ChannelTestService, type ChannelTestResult } from './channel-test.service.js';
+import { JobLockService } from './job-lock.service.js';
 
 const INTERVAL_NAME = 'channel-health-check';
+const LOCK_NAME = 'channel-health-check';
 const BALANCE_INTERVAL_NAME = 'channel-balance-update';
 /** Without CHANNEL_TEST_FREQUENCY, the console options decide; they are checked once a minute. */
 const OPTION_TICK_NAME = 'channel-health-check-option';
@@ -25,31 +29,30 @@ export interface CycleSummary {
 
 /**
  * Scheduled channel health checks (new-api AutomaticallyTestChannels): every CHANNEL_TEST_FREQUENCY
- * minutes on the master node only, under a Redis lock when Redis is configured. A failure disables
- * (status 3) when AutomaticDisableChannelEnabled and the channel's auto_ban allow it; a pass
- * re-enables an auto-disabled channel when AutomaticEnableChannelEnabled.
+ * minutes on the master node only, under a lock shared by the instances of one database (Redis when
+ * configured, else a database lease). A failing channel is re-tested until it passes or its failure
+ * window (ChannelDisableFailureCount in ChannelDisableFailureWindowMinutes, shared with relay
+ * failures) is full, and only then disabled (status 3) when AutomaticDisableChannelEnabled and its
+ * auto_ban allow it; a pass re-enables an auto-disabled channel when AutomaticEnableChannelEnabled.
  */
 @Injectable()
 export class ChannelMonitorService implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('ChannelMonitor');
   private running?: Promise<CycleSummary>;
   private lastOptionRun = Date.now();
-  /** One lock per database: the instances that share a database share the job. */
-  private readonly lockKey: string;
 
   constructor(
     private readonly channels: ChannelRepository,
     private readonly tests: ChannelTestService,
+    private readonly balances: ChannelBalanceService,
     private readonly status: ChannelStatusService,
+    private readonly health: ChannelHealthService,
+    private readonly locks: JobLockService,
+    private readonly notices: ChannelNotifyService,
     private readonly options: OptionService,
-    private readonly redis: RedisService,
     private readonly scheduler: SchedulerRegistry,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {
-    const db = config.database;
-    const identity = db.type === 'sqlite' ? db.path : `${db.host}:${db.port}/${db.database}`;
-    this.lockKey = redis.key(`lock:channel-test:${createHash('sha256').update(`${db.type}:${identity}`).digest('hex').slice(0, 16)}`);
-  }
+  ) {}
 
   onApplicationBootstrap(): void {
     if (!this.config.node.isMaster) return;
@@ -88,14 +91,18 @@ export class ChannelMonitorService implements OnApplicationBootstrap, OnModuleDe
    * CHANNEL_UPDATE_FREQUENCY: refreshes the balances of enabled channels; an exhausted balance (≤ 0)
    * disables the channel when auto-disable applies to it (new-api AutomaticallyUpdateChannels).
    */
-  async runBalanceCycle(): Promise<{ updated: number; disabled: number }> {
+  async runBalanceCycle(): Promise<{ updated: number; disabled: number; skipped?: boolean }> {
+    return (await this.locks.exclusive(BALANCE_INTERVAL_NAME, () => this.balanceCycle())) ?? { updated: 0, disabled: 0, skipped: true };
+  }
+
+  private async balanceCycle(): Promise<{ updated: number; disabled: number }> {
     let updated = 0;
     let disabled = 0;
     for (const row of await this.channels.findAllForRouting()) {
       if (row.status !== ChannelStatus.Enabled) continue;
       let balance: number;
       try {
-        balance = await this.tests.updateBalance(row);
+        balance = await this.balances.updateBalance(row);
       } catch {
         continue;
       }
@@ -109,7 +116,7 @@ export class ChannelMonitorService implements OnApplicationBootstrap, OnModuleDe
 
   /** The Redis key of the cross-instance lock (exposed for tests and operators). */
   get lockName(): string {
-    return this.lockKey;
+    return this.locks.redisKey(LOCK_NAME);
   }
 
   get isRunning(): boolean {
@@ -119,31 +126,22 @@ export class ChannelMonitorService implements OnApplicationBootstrap, OnModuleDe
   /** `GET /api/channel/test`: starts a cycle in the background (refused while one runs). */
   startInBackground(): void {
     if (this.running) throw new BusinessError('a channel test is already running');
-    void this.runCycle().catch((e: Error) => this.logger.warn(e.message));
+    void this.runCycle()
+      .then((summary) => {
+        if (!summary.skipped) this.notices.testsFinished(summary);
+      })
+      .catch((e: Error) => this.logger.warn(e.message));
   }
 
   /** One pass over every channel that is not manually disabled. Concurrent calls share one run. */
   runCycle(): Promise<CycleSummary> {
-    this.running ??= this.locked().finally(() => {
-      this.running = undefined;
-    });
+    this.running ??= this.locks
+      .exclusive(LOCK_NAME, () => this.cycle())
+      .then((summary) => summary ?? { tested: 0, failed: 0, disabled: 0, enabled: 0, skipped: true })
+      .finally(() => {
+        this.running = undefined;
+      });
     return this.running;
-  }
-
-  private async locked(): Promise<CycleSummary> {
-    const client = this.redis.client;
-    if (!client) return this.cycle();
-    const token = randomUUID();
-    const acquired = await client.set(this.lockKey, token, 'PX', 30 * 60_000, 'NX').catch(() => null);
-    if (acquired !== 'OK') return { tested: 0, failed: 0, disabled: 0, enabled: 0, skipped: true };
-    try {
-      return await this.cycle();
-    } finally {
-      // Release only our own lock.
-      await client
-        .eval("if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end", 1, this.lockKey, token)
-        .catch(() => undefined);
-    }
   }
 
   private async cycle(): Promise<CycleSummary> {
@@ -152,20 +150,38 @@ export class ChannelMonitorService implements OnApplicationBootstrap, OnModuleDe
     const pause = this.config.jobs.pollingIntervalSeconds * 1000;
     for (const row of rows) {
       if (row.status === ChannelStatus.ManuallyDisabled || !isOpenAiCompatible(row.type)) continue;
-      const result = await this.tests.test(row);
+      let result = await this.tests.test(row);
       summary.tested++;
       if (!result.success) {
         summary.failed++;
-        const autoDisable = this.options.get('AutomaticDisableChannelEnabled') && row.autoBan === 1;
-        if (autoDisable && row.status === ChannelStatus.Enabled && this.tests.isDisablingFailure(result)) {
-          if (await this.status.autoDisable(row.id, `health check failed: ${result.message}`)) summary.disabled++;
+        if (row.status === ChannelStatus.Enabled && this.health.autoDisableApplies(row.id)) {
+          // One failed test is not enough: re-test until the failure window is full or a test passes.
+          for (let attempt = 1; ; attempt++) {
+            if (await this.health.recordFailure(row.id, toFailure(result))) {
+              summary.disabled++;
+              break;
+            }
+            if (attempt >= this.options.get('ChannelDisableFailureCount') || !this.health.isDisablingFailure(toFailure(result))) break;
+            result = await this.tests.test(row);
+            if (result.success) break;
+          }
         }
-      } else if (row.status === ChannelStatus.AutoDisabled && this.options.get('AutomaticEnableChannelEnabled')) {
-        if (await this.status.autoEnable(row.id)) summary.enabled++;
+      }
+      if (result.success) {
+        this.health.reportRelaySuccess(row.id);
+        if (row.status === ChannelStatus.AutoDisabled && this.options.get('AutomaticEnableChannelEnabled')) {
+          if (await this.status.autoEnable(row.id)) summary.enabled++;
+        }
       }
       if (pause > 0) await new Promise((resolve) => setTimeout(resolve, pause));
     }
     this.logger.log(`channel health check: ${summary.tested} tested, ${summary.failed} failed, ${summary.disabled} disabled, ${summary.enabled} enabled`);
     return summary;
   }
+}
+
+/** A failed test as a failure report: unreachable, timed out or too slow is always the channel's fault. */
+function toFailure(result: ChannelTestResult) {
+  const channelError = result.failure === 'connect' || result.failure === 'timeout' || result.failure === 'slow';
+  return { status: result.status, message: `health check failed: ${result.message}`, channelError };
 }

@@ -4,6 +4,7 @@ import { FetchModelsSchema } from '@gw/contracts';
 import type { z } from 'zod';
 import { channelId } from './channel-input.js';
 import { ChannelMonitorService } from './channel-monitor.service.js';
+import { ChannelBalanceService } from './channel-balance.service.js';
 import { ChannelTestService } from './channel-test.service.js';
 import { toRelayChannel } from './relay-channel.js';
 
@@ -16,6 +17,7 @@ import { toRelayChannel } from './relay-channel.js';
 export class ChannelOpsController {
   constructor(
     private readonly tests: ChannelTestService,
+    private readonly balances: ChannelBalanceService,
     private readonly monitor: ChannelMonitorService,
   ) {}
 
@@ -34,12 +36,12 @@ export class ChannelOpsController {
 
   @Get('update_balance')
   async updateAllBalances() {
-    return { updated: await this.tests.updateAllBalances() };
+    return { updated: await this.balances.updateAllBalances() };
   }
 
   @Get('update_balance/:id')
   async updateBalance(@Param('id') id: string) {
-    const balance = await this.tests.updateBalance(await this.tests.load(channelId(id)));
+    const balance = await this.balances.updateBalance(await this.tests.load(channelId(id)));
     return raw({ success: true, message: '', balance });
   }
 

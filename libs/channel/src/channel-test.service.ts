@@ -1,13 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { BusinessError, NotFoundError } from '@gw/core';
-import { ChannelType, channelTypeInfo } from '@gw/contracts';
+import { channelTypeInfo } from '@gw/contracts';
 import { nowSeconds } from '@gw/database';
 import { OptionService } from '@gw/option';
 import { isOpenAiCompatible, UpstreamClient, UpstreamError, type UpstreamTarget } from '@gw/upstream';
-import { ChannelStatus, type ChannelEntity } from './channel.entity.js';
+import type { ChannelEntity } from './channel.entity.js';
 import { ChannelRepository } from './channel.repository.js';
 import { MESSAGES } from './channel-input.js';
-import { keywordMatcher, statusMatcher } from './channel-health.service.js';
+import { redactKey } from './redact.js';
 import { toRelayChannel, type RelayChannel } from './relay-channel.js';
 
 export interface ChannelTestResult {
@@ -70,16 +70,9 @@ export class ChannelTestService {
   async test(row: ChannelEntity, requestedModel?: string): Promise<ChannelTestResult> {
     const channel = toRelayChannel(row);
     const result = await this.send(channel, requestedModel);
+    result.message = redactKey(result.message, row.key);
     await this.channels.update(row.id, { responseTime: Math.round(result.time * 1000), testTime: nowSeconds() });
     return result;
-  }
-
-  /** Whether a failed test is of a kind that disables the channel (new-api ShouldDisableChannel, plus unreachable). */
-  isDisablingFailure(result: ChannelTestResult): boolean {
-    if (result.success || result.failure === 'unsupported') return false;
-    if (result.failure === 'connect' || result.failure === 'timeout' || result.failure === 'slow') return true;
-    if (result.status !== undefined && statusMatcher(this.options.get('AutomaticDisableStatusCodes'))(result.status)) return true;
-    return keywordMatcher(this.options.get('AutomaticDisableKeywords'))(result.message);
   }
 
   private async send(channel: RelayChannel, requestedModel?: string): Promise<ChannelTestResult> {
@@ -121,39 +114,6 @@ export class ChannelTestService {
     }
   }
 
-  /** OpenAI billing endpoints: balance = hard_limit_usd − total_usage / 100. */
-  async updateBalance(row: ChannelEntity): Promise<number> {
-    if (!isOpenAiCompatible(row.type) || row.type === ChannelType.Azure || row.type === ChannelType.Custom) {
-      throw new BusinessError('balance query is not supported for this channel type');
-    }
-    const target = toRelayChannel(row).upstream;
-    const subscription = await this.getJson<{ hard_limit_usd?: unknown }>(target, 'billing_subscription', {});
-    const hardLimit = Number(subscription.hard_limit_usd);
-    if (!Number.isFinite(hardLimit)) throw new BusinessError('balance query failed: no hard_limit_usd in the answer');
-    const day = 24 * 3600 * 1000;
-    const date = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-    const usage = await this.getJson<{ total_usage?: unknown }>(target, 'billing_usage', { start_date: date(Date.now() - 100 * day), end_date: date(Date.now() + day) });
-    const totalUsage = Number(usage.total_usage ?? 0);
-    const balance = Math.round((hardLimit - (Number.isFinite(totalUsage) ? totalUsage : 0) / 100) * 1e6) / 1e6;
-    await this.channels.update(row.id, { balance, balanceUpdatedTime: nowSeconds() });
-    return balance;
-  }
-
-  /** Balances of every enabled channel whose type has a billing endpoint; returns how many were updated. */
-  async updateAllBalances(): Promise<number> {
-    let updated = 0;
-    for (const row of await this.channels.findAllForRouting()) {
-      if (row.status !== ChannelStatus.Enabled) continue;
-      try {
-        await this.updateBalance(row);
-        updated++;
-      } catch {
-        // Unsupported types and failing upstreams are skipped.
-      }
-    }
-    return updated;
-  }
-
   async fetchModels(target: UpstreamTarget): Promise<string[]> {
     let body: { data?: { id?: unknown }[] };
     try {
@@ -170,16 +130,18 @@ export class ChannelTestService {
     return { id: 0, type, key, baseUrl: baseUrl.trim().replace(/\/+$/, ''), other: '' };
   }
 
-  private async getJson<T>(target: UpstreamTarget, endpoint: 'models' | 'billing_subscription' | 'billing_usage', query: Record<string, string>): Promise<T> {
+  /** A GET of the provider's JSON: a model list or a balance (`balance` = the type's balance API). */
+  async getJson<T>(target: UpstreamTarget, endpoint: 'models' | 'billing_subscription' | 'billing_usage' | 'balance', query: Record<string, string> = {}): Promise<T> {
     let res;
+    const init = { query, headersTimeoutMs: 30_000, bodyTimeoutMs: 30_000, maxResponseBytes: 8 * 1024 * 1024 };
     try {
-      res = await this.upstream.send(target, endpoint, { query, headersTimeoutMs: 30_000, bodyTimeoutMs: 30_000, maxResponseBytes: 8 * 1024 * 1024 });
+      res = endpoint === 'balance' ? await this.upstream.sendBalance(target, init) : await this.upstream.send(target, endpoint, init);
     } catch (error) {
       if (error instanceof UpstreamError && error.kind === 'unsupported') throw new BusinessError(error.message);
       throw new BusinessError(`upstream request failed: ${(error as Error).message}`);
     }
     const text = await res.text();
-    if (res.status !== 200) throw new BusinessError(errorMessage(text, res.status));
+    if (res.status !== 200) throw new BusinessError(redactKey(errorMessage(text, res.status), target.key));
     try {
       return JSON.parse(text) as T;
     } catch {

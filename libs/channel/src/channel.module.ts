@@ -1,12 +1,14 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { OptionModule } from '@gw/option';
+import { UserEntity, UserHooks, UserModule } from '@gw/user';
 import { AbilityEntity } from './ability.entity.js';
 import { ChannelController } from './channel.controller.js';
 import { ChannelModelsController } from './channel-models.controller.js';
 import { ChannelOpsController } from './channel-ops.controller.js';
 import { ChannelHealthService } from './channel-health.service.js';
 import { ChannelMonitorService } from './channel-monitor.service.js';
+import { ChannelBalanceService } from './channel-balance.service.js';
 import { ChannelTestService } from './channel-test.service.js';
 import { ChannelService } from './channel.service.js';
 import { ChannelRouter } from './channel-router.js';
@@ -14,20 +16,31 @@ import { ChannelStatusService } from './channel-status.service.js';
 import { ChannelUsageService } from './channel-usage.service.js';
 import { ChannelEntity } from './channel.entity.js';
 import { ChannelRepository } from './channel.repository.js';
+import { ChannelNotifyService } from './channel-notify.service.js';
+import { JobLockEntity } from './job-lock.entity.js';
+import { JobLockService } from './job-lock.service.js';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([ChannelEntity, AbilityEntity]), OptionModule],
+  imports: [TypeOrmModule.forFeature([ChannelEntity, AbilityEntity, JobLockEntity, UserEntity]), OptionModule, UserModule],
   controllers: [ChannelOpsController, ChannelController, ChannelModelsController],
   providers: [
     ChannelRepository,
     ChannelRouter,
     ChannelStatusService,
+    ChannelNotifyService,
+    JobLockService,
     ChannelHealthService,
     ChannelUsageService,
     ChannelService,
     ChannelTestService,
+    ChannelBalanceService,
     ChannelMonitorService,
   ],
   exports: [ChannelRouter, ChannelHealthService, ChannelUsageService, ChannelMonitorService],
 })
-export class ChannelModule {}
+export class ChannelModule {
+  // `GET /api/user/models` lives in the user lib, below this one: hand it the routing table's view of models.
+  constructor(hooks: UserHooks, router: ChannelRouter) {
+    hooks.provideModels((groups) => router.modelsForGroups(groups));
+  }
+}

@@ -93,11 +93,24 @@ export class ChannelRepository {
     );
   }
 
-  /** Distinct tags (channels without a tag count as their own entry), for tag mode paging. */
+  /**
+   * Tag mode paging (new-api GetPaginatedTags): the distinct tags, sorted, where the channels without a
+   * tag form one more bucket, ''.
+   */
   async listTags(filter: ChannelFilter, offset: number, limit: number): Promise<[string[], number]> {
-    const base = this.filtered(filter).select('c.tag', 'tag').andWhere('c.tag IS NOT NULL').andWhere("c.tag != ''");
-    const all = (await base.groupBy('c.tag').orderBy('c.tag', 'ASC').getRawMany<{ tag: string }>()).map((r) => r.tag);
+    const rows = await this.filtered(filter).select('c.tag', 'tag').distinct(true).getRawMany<{ tag: string | null }>();
+    const all = [...new Set(rows.map((r) => r.tag ?? ''))].sort();
     return [all.slice(offset, offset + limit), all.length];
+  }
+
+  /** The channels of one tag bucket ('' = untagged), ordered like the list. */
+  async findInTagBucket(tag: string, filter: ChannelFilter, idSort: boolean): Promise<ChannelEntity[]> {
+    const qb = this.filtered(filter);
+    if (tag) qb.andWhere('c.tag = :tag', { tag });
+    else qb.andWhere(new Brackets((w) => w.where('c.tag IS NULL').orWhere("c.tag = ''")));
+    if (idSort) qb.orderBy('c.id', 'DESC');
+    else qb.orderBy('c.priority', 'DESC').addOrderBy('c.id', 'DESC');
+    return qb.getMany();
   }
 
   async typeCounts(filter: ChannelFilter): Promise<Record<string, number>> {

@@ -44,7 +44,7 @@ export class ChannelService {
     if (flag(query.tag_mode)) {
       const [tags, count] = await this.channels.listTags(filter, page.offset, page.pageSize);
       items = [];
-      for (const tag of tags) items.push(...(await this.channels.findByTag(tag)).filter((c) => matches(c, filter)));
+      for (const tag of tags) items.push(...(await this.channels.findInTagBucket(tag, filter, idSort)));
       total = count;
     } else {
       [items, total] = await this.channels.list(filter, idSort, page.offset, page.pageSize);
@@ -55,8 +55,14 @@ export class ChannelService {
   async search(query: Query) {
     const page = parsePage(query);
     const filter: ChannelSearch = { ...filterOf(query), keyword: str(query.keyword), group: str(query.group), model: str(query.model) };
-    let rows = await this.channels.search(filter, flag(query.id_sort));
-    if (flag(query.tag_mode)) rows = rows.filter((row) => row.tag);
+    const idSort = flag(query.id_sort);
+    let rows = await this.channels.search(filter, idSort);
+    if (flag(query.tag_mode)) {
+      // new-api SearchTags: the tags of the matching channels, each with all of its channels.
+      const tags = [...new Set(rows.map((row) => row.tag).filter((tag): tag is string => Boolean(tag)))].sort();
+      rows = [];
+      for (const tag of tags) rows.push(...(await this.channels.findInTagBucket(tag, filterOf(query), idSort)));
+    }
     const items = rows.slice(page.offset, page.offset + page.pageSize).map(toChannelView);
     return { ...toPage(items, rows.length, page), type_counts: await this.channels.typeCounts(filterOf(query)) };
   }
@@ -301,13 +307,6 @@ export class ChannelService {
       if (!(error instanceof OutboundUrlError) || !/cannot be resolved/.test(error.message)) throw refuse();
     }
   }
-}
-
-function matches(row: ChannelEntity, filter: ChannelFilter): boolean {
-  if (filter.type !== undefined && row.type !== filter.type) return false;
-  if (filter.status === 'enabled' && row.status !== ChannelStatus.Enabled) return false;
-  if (filter.status === 'disabled' && row.status === ChannelStatus.Enabled) return false;
-  return true;
 }
 
 function toIds(raw: (number | string)[]): number[] {

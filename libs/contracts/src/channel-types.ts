@@ -17,7 +17,15 @@ export interface ChannelTypeInfo {
   /** Path prefix for OpenAI-compatible endpoints (default `/v1`). */
   pathPrefix?: string;
   models: readonly string[];
+  /** How the provider reports the account balance (`GET /api/channel/update_balance`); none = 'not supported'. */
+  balance?: BalanceKind;
 }
+
+/**
+ * Balance APIs (new-api controller/channel-billing.go): `openai` is the billing subscription minus the
+ * usage; the others are one GET answering the provider's own shape.
+ */
+export type BalanceKind = 'openai' | 'credit_grants_remaining' | 'credit_grants_available' | 'siliconflow' | 'deepseek' | 'openrouter' | 'moonshot';
 
 export const ChannelType = {
   OpenAI: 1,
@@ -128,7 +136,7 @@ function t(id: number, name: string, baseUrl: string, models: readonly string[],
 const oa = { openAiCompatible: true } as const;
 
 export const CHANNEL_TYPES: readonly ChannelTypeInfo[] = [
-  t(1, 'OpenAI', 'https://api.openai.com', OPENAI_MODELS, oa),
+  t(1, 'OpenAI', 'https://api.openai.com', OPENAI_MODELS, { ...oa, balance: 'openai' }),
   t(2, 'Midjourney Proxy', '', MJ_MODELS),
   t(3, 'Azure OpenAI', '', OPENAI_MODELS, {
     openAiCompatible: true,
@@ -143,8 +151,8 @@ export const CHANNEL_TYPES: readonly ChannelTypeInfo[] = [
   t(9, 'AILS', 'https://api.caipacity.com', OPENAI_MODELS, oa),
   t(10, 'AI Proxy', 'https://api.aiproxy.io', OPENAI_MODELS, oa),
   t(11, 'Google PaLM2', '', ['PaLM-2']),
-  t(12, 'API2GPT', 'https://api.api2gpt.com', OPENAI_MODELS, oa),
-  t(13, 'AIGC2D', 'https://api.aigc2d.com', OPENAI_MODELS, oa),
+  t(12, 'API2GPT', 'https://api.api2gpt.com', OPENAI_MODELS, { ...oa, balance: 'credit_grants_remaining' }),
+  t(13, 'AIGC2D', 'https://api.aigc2d.com', OPENAI_MODELS, { ...oa, balance: 'credit_grants_available' }),
   t(14, 'Anthropic Claude', 'https://api.anthropic.com', CLAUDE_MODELS),
   t(15, 'Baidu Wenxin', 'https://aip.baidubce.com', ['ERNIE-4.0-8K', 'ERNIE-3.5-8K', 'ERNIE-Speed-128K', 'ERNIE-Lite-8K', 'Embedding-V1'], {
     keyHelp: 'APIKey|SecretKey',
@@ -159,12 +167,12 @@ export const CHANNEL_TYPES: readonly ChannelTypeInfo[] = [
     otherDefault: 'v2.1',
   }),
   t(19, '360 Zhinao', 'https://api.360.cn', ['360GPT_S2_V9', 'embedding-bert-512-v1', 'embedding_s1_v1', 'semantic_similarity_s1_v1'], oa),
-  t(20, 'OpenRouter', 'https://openrouter.ai/api', ['openai/gpt-4o', 'openai/gpt-4o-mini', 'anthropic/claude-3.5-sonnet', 'google/gemini-2.5-flash'], oa),
+  t(20, 'OpenRouter', 'https://openrouter.ai/api', ['openai/gpt-4o', 'openai/gpt-4o-mini', 'anthropic/claude-3.5-sonnet', 'google/gemini-2.5-flash'], { ...oa, balance: 'openrouter' }),
   t(21, 'AI Proxy Library', 'https://api.aiproxy.io', [], { keyHelp: 'API key', otherHelp: 'knowledge base ID' }),
   t(22, 'FastGPT', 'https://fastgpt.run/api/openapi', [], { ...oa, keyHelp: 'APIKey-AppId' }),
   t(23, 'Tencent Hunyuan', 'https://hunyuan.tencentcloudapi.com', ['hunyuan-lite', 'hunyuan-standard', 'hunyuan-pro'], { keyHelp: 'AppId|SecretId|SecretKey' }),
   t(24, 'Google Gemini', 'https://generativelanguage.googleapis.com', GEMINI_MODELS, { otherHelp: 'API version (v1beta)' }),
-  t(25, 'Moonshot', 'https://api.moonshot.cn', ['moonshot-v1-8k', 'moonshot-v1-32k', 'moonshot-v1-128k', 'kimi-k2-0711-preview'], oa),
+  t(25, 'Moonshot', 'https://api.moonshot.cn', ['moonshot-v1-8k', 'moonshot-v1-32k', 'moonshot-v1-128k', 'kimi-k2-0711-preview'], { ...oa, balance: 'moonshot' }),
   t(26, 'Zhipu GLM-4', 'https://open.bigmodel.cn', ['glm-4', 'glm-4v', 'glm-4-plus', 'glm-4-flash', 'glm-4.5', 'embedding-2'], { ...oa, pathPrefix: '/api/paas/v4' }),
   t(27, 'Perplexity', 'https://api.perplexity.ai', ['sonar', 'sonar-pro', 'sonar-reasoning', 'sonar-reasoning-pro', 'sonar-deep-research'], { ...oa, pathPrefix: '' }),
   t(31, '01.AI', 'https://api.lingyiwanwu.com', ['yi-large', 'yi-medium', 'yi-vision', 'yi-spark', 'yi-lightning'], oa),
@@ -178,14 +186,14 @@ export const CHANNEL_TYPES: readonly ChannelTypeInfo[] = [
     keyHelp: 'API token',
     otherHelp: 'account ID',
   }),
-  t(40, 'SiliconCloud', 'https://api.siliconflow.cn', ['deepseek-ai/DeepSeek-V3', 'deepseek-ai/DeepSeek-R1', 'Qwen/Qwen2.5-72B-Instruct', 'BAAI/bge-m3'], oa),
+  t(40, 'SiliconCloud', 'https://api.siliconflow.cn', ['deepseek-ai/DeepSeek-V3', 'deepseek-ai/DeepSeek-R1', 'Qwen/Qwen2.5-72B-Instruct', 'BAAI/bge-m3'], { ...oa, balance: 'siliconflow' }),
   t(41, 'Vertex AI', '', [...GEMINI_MODELS, ...CLAUDE_MODELS], {
     keyHelp: 'service-account JSON',
     otherHelp: 'region',
     otherDefault: 'us-central1',
   }),
   t(42, 'Mistral AI', 'https://api.mistral.ai', ['open-mistral-7b', 'open-mixtral-8x7b', 'mistral-small-latest', 'mistral-medium-latest', 'mistral-large-latest', 'mistral-embed'], oa),
-  t(43, 'DeepSeek', 'https://api.deepseek.com', ['deepseek-chat', 'deepseek-reasoner', 'deepseek-coder'], oa),
+  t(43, 'DeepSeek', 'https://api.deepseek.com', ['deepseek-chat', 'deepseek-reasoner', 'deepseek-coder'], { ...oa, balance: 'deepseek' }),
   t(44, 'MokaAI M3E', 'https://api.moka.ai', ['m3e-large', 'm3e-base', 'm3e-small']),
   t(45, 'Volcengine Doubao', 'https://ark.cn-beijing.volces.com', ['Doubao-pro-128k', 'Doubao-pro-32k', 'Doubao-lite-32k', 'Doubao-embedding'], {
     ...oa,

@@ -1,4 +1,4 @@
-import { channelTypeInfo, ChannelType } from '@gw/contracts';
+import { channelTypeInfo, ChannelType, type BalanceKind } from '@gw/contracts';
 import { UpstreamError, type UpstreamEndpoint, type UpstreamRequestInit, type UpstreamTarget } from './upstream.types.js';
 
 export interface BuiltRequest {
@@ -17,6 +17,16 @@ const PATHS: Record<UpstreamEndpoint, string> = {
 };
 
 const GET_ENDPOINTS: ReadonlySet<UpstreamEndpoint> = new Set(['models', 'billing_subscription', 'billing_usage']);
+
+/** The balance endpoint of each provider kind, under the channel's base URL (new-api channel-billing.go). */
+const BALANCE_PATHS: Record<Exclude<BalanceKind, 'openai'>, string> = {
+  credit_grants_remaining: '/dashboard/billing/credit_grants',
+  credit_grants_available: '/dashboard/billing/credit_grants',
+  siliconflow: '/v1/user/info',
+  deepseek: '/user/balance',
+  openrouter: '/v1/credits',
+  moonshot: '/v1/users/me/balance',
+};
 
 /** Headers an override may never set: they belong to the transport, not to the admin. */
 const RESERVED_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'te', 'trailer']);
@@ -75,6 +85,23 @@ export function buildUpstreamRequest(target: UpstreamTarget, endpoint: UpstreamE
   for (const [name, value] of Object.entries(init.extraHeaders ?? {})) setHeader(headers, name, value, target.key);
   for (const [name, value] of Object.entries(target.headerOverride ?? {})) setHeader(headers, name, value, target.key);
   return { url: url.toString(), method, headers };
+}
+
+/**
+ * The single-GET balance query of a provider that has one (DeepSeek, SiliconFlow, OpenRouter, ...), on
+ * the channel's own origin with its bearer key. OpenAI's two billing calls use the regular endpoints.
+ */
+export function buildBalanceRequest(target: UpstreamTarget): BuiltRequest {
+  const kind = channelTypeInfo(target.type)?.balance;
+  if (!kind || kind === 'openai') throw new UpstreamError('unsupported', 'balance query is not supported for this channel type');
+  const base = effectiveBaseUrl(target);
+  const origin = parseOrigin(base);
+  const url = new URL(`${base}${BALANCE_PATHS[kind]}`);
+  if (url.origin !== origin) throw new UpstreamError('unsupported', 'the upstream URL must stay on the channel base URL origin');
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (target.key) headers.authorization = `Bearer ${target.key}`;
+  for (const [name, value] of Object.entries(target.headerOverride ?? {})) setHeader(headers, name, value, target.key);
+  return { url: url.toString(), method: 'GET', headers };
 }
 
 function setHeader(headers: Record<string, string>, name: string, value: unknown, key: string): void {

@@ -2,7 +2,7 @@ import { PassThrough, type Readable } from 'node:stream';
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { Agent, errors, request } from 'undici';
 import { APP_CONFIG, type AppConfig } from '@gw/core';
-import { buildUpstreamRequest } from './upstream-url.js';
+import { buildBalanceRequest, buildUpstreamRequest, type BuiltRequest } from './upstream-url.js';
 import { UpstreamError, type UpstreamEndpoint, type UpstreamRequestInit, type UpstreamResponse, type UpstreamTarget } from './upstream.types.js';
 
 /** First-byte timeout when RELAY_TIMEOUT is 0 (new-api waits forever; we do not). */
@@ -42,7 +42,15 @@ export class UpstreamClient implements OnModuleDestroy {
   }
 
   async send(target: UpstreamTarget, endpoint: UpstreamEndpoint, init: UpstreamRequestInit = {}): Promise<UpstreamResponse> {
-    const built = buildUpstreamRequest(target, endpoint, init, this.azureDefaultApiVersion);
+    return this.dispatch(buildUpstreamRequest(target, endpoint, init, this.azureDefaultApiVersion), init);
+  }
+
+  /** The provider's balance query (see buildBalanceRequest); same transport rules as send(). */
+  async sendBalance(target: UpstreamTarget, init: Pick<UpstreamRequestInit, 'signal' | 'headersTimeoutMs' | 'bodyTimeoutMs' | 'maxResponseBytes'> = {}): Promise<UpstreamResponse> {
+    return this.dispatch(buildBalanceRequest(target), init);
+  }
+
+  private async dispatch(built: BuiltRequest, init: UpstreamRequestInit): Promise<UpstreamResponse> {
     if (init.signal?.aborted) throw new UpstreamError('aborted', 'the request was aborted');
     let response: Awaited<ReturnType<typeof request>>;
     try {
