@@ -11,7 +11,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     projects: [
-      { extends: true, test: { name: 'unit', include: ['libs/**/*.spec.ts', 'apps/**/*.spec.ts', 'test/fake-upstream/**/*.spec.ts'] } },
+      { extends: true, test: { name: 'unit', include: ['libs/**/*.spec.ts', 'apps/**/*.spec.ts', 'test/fake-upstream/**/*.spec.ts', 'frontends/*/{src,mf}/**/*.spec.ts'] } },
       { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.e2e.test.ts'] } },
       { extends: true, test: { name: 'browser', include: ['test/browser/**/*.browser.test.ts'], fileParallelism: false, testTimeout: 120_000 } },
     ],

@@ -1,9 +1,8 @@
-// Prints each console app's JS size (raw and gzipped) and the shell's first-load JS, measured in Chromium.
-// The first load is what a browser really fetches for /login: entry, MF runtime and the shared singletons
-// it needs, but no remote and no lazily loaded page.
+// Prints each console app's JS size (raw and gzipped), then what Chromium really fetches: the shell's first
+// load (/login) and what visiting each remote's route adds.
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { extname, join, relative } from 'node:path';
+import { extname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
 const APPS = ['shell', 'admin', 'user', 'playground'];
@@ -34,49 +33,85 @@ function appSizes(app) {
 }
 
 const CONTENT_TYPES = { '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json', '.html': 'text/html' };
+const REMOTE_ROUTES = { admin: '/user', user: '/token', playground: '/playground' };
+const EMPTY_PAGE = { items: [], total: 0, page: 1, page_size: 10 };
 
-/** Serves the built shell with an SPA fallback and a minimal API, so the page boots exactly as in production. */
-function serveShell(dist) {
+/** Where a request path lives on disk: a remote under /remotes/<name>/, anything else in the shell. */
+function fileFor(path) {
+  const remote = /^\/remotes\/([^/]+)(\/.*)$/.exec(path);
+  return remote ? join('frontends', remote[1], 'dist', remote[2]) : join('frontends', 'shell', 'dist', path);
+}
+
+/** Serves the built console as the gateway does, with a minimal API, so pages boot exactly as in production. */
+function serveConsole() {
   const server = createServer((req, res) => {
     const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
     if (path.startsWith('/api/')) {
       res.writeHead(200, { 'Content-Type': 'application/json' });
-      const data = path === '/api/status' ? { setup: true, system_name: 'bundle report' } : null;
+      const remotes = Object.fromEntries(Object.keys(REMOTE_ROUTES).map((name) => [name, `/remotes/${name}/mf-manifest.json`]));
+      const data = { '/api/status': { setup: true, system_name: 'bundle report' }, '/api/console/remotes': remotes }[path] ?? EMPTY_PAGE;
       return res.end(JSON.stringify({ success: true, message: '', data }));
     }
-    const file = join(dist, path);
-    const target = existsSync(file) && statSync(file).isFile() ? file : join(dist, 'index.html');
+    const file = fileFor(path);
+    const target = existsSync(file) && statSync(file).isFile() ? file : join('frontends', 'shell', 'dist', 'index.html');
     res.writeHead(200, { 'Content-Type': CONTENT_TYPES[extname(target)] ?? 'application/octet-stream' });
     res.end(readFileSync(target));
   });
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
 
-async function measureFirstLoad(dist) {
+function measure(paths) {
+  let raw = 0;
+  let gzip = 0;
+  for (const path of paths) {
+    const content = readFileSync(fileFor(path));
+    raw += content.length;
+    gzip += gzipSize(content);
+  }
+  return { raw, gzip, files: paths.size };
+}
+
+/** The scripts a fresh browser fetches for one route (a logged-in admin, for console routes). */
+async function scriptsFor(browser, origin, route, loggedIn) {
+  const page = await browser.newPage();
+  if (loggedIn) await page.addInitScript(() => localStorage.setItem('user', JSON.stringify({ id: 1, username: 'report', role: 100 })));
+  const scripts = new Set();
+  const remoteCalls = new Set();
+  page.on('request', (request) => {
+    const path = new URL(request.url()).pathname;
+    if (request.resourceType() === 'script') scripts.add(path);
+    if (path.startsWith('/remotes/') || path === '/api/console/remotes') remoteCalls.add(path);
+  });
+  await page.goto(`${origin}${route}`, { waitUntil: 'networkidle' });
+  await page.close();
+  return { scripts, remoteCalls };
+}
+
+/**
+ * The shell's first load is what a browser fetches for /login: entry, MF runtime and the shared singletons
+ * it needs, but no remote and no lazily loaded page. Each remote route then adds the remote's own code.
+ */
+async function measureLoads() {
   if (!existsSync(CHROMIUM)) return null;
   const { chromium } = await import('playwright-core');
-  const server = await serveShell(dist);
+  const server = await serveConsole();
   const origin = `http://127.0.0.1:${server.address().port}`;
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu'] });
-  const scripts = new Set();
   try {
-    const page = await browser.newPage();
-    page.on('request', (request) => {
-      if (request.resourceType() === 'script') scripts.add(new URL(request.url()).pathname);
-    });
-    await page.goto(`${origin}/login`, { waitUntil: 'networkidle' });
+    const login = await scriptsFor(browser, origin, '/login', false);
+    const remotes = {};
+    for (const [name, route] of Object.entries(REMOTE_ROUTES)) {
+      if (!existsSync(join('frontends', name, 'dist'))) continue;
+      const visit = await scriptsFor(browser, origin, route, true);
+      const added = new Set([...visit.scripts].filter((path) => !login.scripts.has(path)));
+      const fromRemote = new Set([...added].filter((path) => path.startsWith(`/remotes/${name}/`)));
+      remotes[name] = { route, added: measure(added), fromRemote: measure(fromRemote) };
+    }
+    return { firstLoad: { ...measure(login.scripts), remoteCalls: [...login.remoteCalls] }, remotes };
   } finally {
     await browser.close();
     server.close();
   }
-  let raw = 0;
-  let gzip = 0;
-  for (const path of scripts) {
-    const content = readFileSync(join(dist, path));
-    raw += content.length;
-    gzip += gzipSize(content);
-  }
-  return { raw, gzip, files: scripts.size };
 }
 
 console.log('console bundles (all JS in dist)');
@@ -84,11 +119,15 @@ for (const app of APPS) {
   const size = appSizes(app);
   console.log(`  ${app.padEnd(11)} ${size ? `${kb(size.raw).padStart(10)} raw  ${kb(size.gzip).padStart(9)} gzip` : 'not built'}`);
 }
-const shellDist = join('frontends', 'shell', 'dist');
-const firstLoad = existsSync(shellDist) ? await measureFirstLoad(shellDist) : null;
-if (firstLoad) {
+const loads = existsSync(join('frontends', 'shell', 'dist')) ? await measureLoads() : null;
+if (loads) {
+  const { firstLoad, remotes } = loads;
   const verdict = firstLoad.gzip / 1024 <= FIRST_LOAD_BUDGET_KB ? 'within' : 'OVER';
   console.log(`shell first load (/login, ${firstLoad.files} scripts): ${kb(firstLoad.raw)} raw, ${kb(firstLoad.gzip)} gzip — ${verdict} the ${FIRST_LOAD_BUDGET_KB} kB gzip budget`);
+  console.log(`remote requests on /login: ${firstLoad.remoteCalls.length === 0 ? 'none' : firstLoad.remoteCalls.join(', ')}`);
+  for (const [name, { route, added, fromRemote }] of Object.entries(remotes)) {
+    console.log(`  visiting ${route.padEnd(11)} adds ${kb(added.gzip).padStart(9)} gzip (${added.files} scripts), ${kb(fromRemote.gzip)} of it from remote ${name}`);
+  }
 } else {
-  console.log(`shell first load: not measured (${existsSync(shellDist) ? `${relative('.', CHROMIUM)} missing` : 'shell not built'})`);
+  console.log(`shell first load: not measured (${existsSync(join('frontends', 'shell', 'dist')) ? `${CHROMIUM} missing` : 'shell not built'})`);
 }

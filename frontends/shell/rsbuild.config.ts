@@ -14,5 +14,6 @@ export default defineConfig(({ command }) =>
     name: 'shell',
     shared: mfShared(),
     define: { 'process.env.CONSOLE_DEV_REMOTES': JSON.stringify(command === 'dev' ? JSON.stringify(devRemotes) : '') },
+    command,
   }),
 );

@@ -72,6 +72,40 @@ describe.skipIf(skipReason !== null)('console in Chromium', () => {
     await browser.screenshot('02-not-found');
   });
 
+  it('shows the public pages to a guest without loading any remote', async () => {
+    const remoteRequests: string[] = [];
+    const onRequest = (request: { url(): string }) => {
+      if (new URL(request.url()).pathname.startsWith('/remotes/')) remoteRequests.push(request.url());
+    };
+    page.on('request', onRequest);
+    try {
+      await page.goto('/');
+      await page.getByRole('button', { name: '开始使用' }).waitFor();
+      expect(await sidebar().count()).toBe(0);
+      await browser.screenshot('02-home');
+
+      await page.goto('/pricing');
+      await page.getByText('您还未登录', { exact: false }).waitFor();
+      await browser.screenshot('02-pricing');
+
+      await page.goto('/about');
+      await page.getByText('管理员尚未设置关于页面内容。').waitFor();
+      await browser.screenshot('02-about');
+
+      await page.goto('/register');
+      await page.getByText('确认密码', { exact: true }).waitFor();
+      await browser.screenshot('02-register');
+
+      await page.goto('/reset');
+      await page.getByText('密码重置', { exact: true }).waitFor();
+      await browser.screenshot('02-reset');
+    } finally {
+      page.off('request', onRequest);
+    }
+    // Remotes are fetched only when one of their routes is visited.
+    expect(remoteRequests).toEqual([]);
+  });
+
   it('logs in as root and shows the admin sidebar entries', async () => {
     await page.goto('/login?expired=true');
     await page.getByText('未登录或登录已过期，请重新登录！').first().waitFor();
@@ -116,14 +150,38 @@ describe.skipIf(skipReason !== null)('console in Chromium', () => {
     await browser.screenshot('04-users');
   });
 
+  it('stacks a Semi modal layer opened in a remote above the shell', async () => {
+    await page.goto('/user');
+    await page.getByTestId('add-user').click();
+    await page.getByTestId('add-username').waitFor();
+    // The point sits on the shell's sticky top bar; the remote's side sheet mask must be what receives it.
+    const topmost = await page.evaluate(() => {
+      const element = document.elementFromPoint(8, 8);
+      return { inPortal: Boolean(element?.closest('.semi-portal')), inHeader: Boolean(element?.closest('header')) };
+    });
+    expect(topmost).toEqual({ inPortal: true, inHeader: false });
+    await browser.screenshot('04-users-drawer');
+    await page.locator('.semi-sidesheet').getByRole('button', { name: '取消' }).click();
+    await page.getByTestId('add-username').waitFor({ state: 'hidden' });
+  });
+
   it('creates a token in the user remote and copies its full key', async () => {
     await page.goto('/token');
     await page.getByText('令牌仅供个人使用', { exact: false }).waitFor();
     await page.getByTestId('create-token').click();
     await page.getByTestId('token-name').fill('browser-token');
+    // The date picker is fetched from the shell's kit on first use; the expiry shortcuts fill and clear it.
+    const drawer = page.locator('.semi-sidesheet');
+    const expiry = drawer.locator('.semi-datepicker input');
+    await expiry.waitFor();
+    await drawer.getByRole('button', { name: '一小时' }).click();
+    expect(await expiry.inputValue()).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+    await drawer.getByRole('button', { name: '永不过期' }).click();
+    expect(await expiry.inputValue()).toBe('');
     await page.getByTestId('token-submit').click();
     const row = page.getByTestId('tokens-table').locator('tr', { hasText: 'browser-token' });
     await row.waitFor();
+    await row.getByText('永不过期').waitFor();
     const masked = (await row.locator('code').innerText()).trim();
     expect(masked).toMatch(/^sk-.*\*+/);
 
@@ -132,6 +190,19 @@ describe.skipIf(skipReason !== null)('console in Chromium', () => {
     const copied = await page.evaluate(() => navigator.clipboard.readText());
     expect(copied).toMatch(/^sk-[A-Za-z0-9]{48}$/);
     await browser.screenshot('05-tokens');
+
+    // A browser that refuses the clipboard gets the key in the kit's manual-copy dialog, stacked above the shell.
+    await page.evaluate(() => {
+      navigator.clipboard.writeText = () => Promise.reject(new DOMException('denied', 'NotAllowedError'));
+    });
+    await row.locator('[data-testid^="copy-key-"]').click();
+    const dialog = page.locator('.semi-modal').filter({ hasText: '无法复制到剪贴板，请手动复制' });
+    await dialog.getByText(copied).waitFor();
+    expect(await page.evaluate(() => Boolean(document.elementFromPoint(8, 8)?.closest('.semi-portal')))).toBe(true);
+    await browser.screenshot('05-tokens-copy-dialog');
+    // Semi labels the dialog's buttons 'confirm'/'cancel' for screen readers; the visible text is localised.
+    await dialog.locator('.semi-modal-footer').getByText('确定', { exact: true }).click();
+    await dialog.waitFor({ state: 'hidden' });
   });
 
   it('streams a reply from the fake upstream in the playground remote', async () => {
@@ -141,21 +212,57 @@ describe.skipIf(skipReason !== null)('console in Chromium', () => {
     });
     expect(created.success, created.message).toBe(true);
 
+    // Words arrive 120 ms apart, so the reply is seen growing (incomplete) before it completes.
+    const REPLY = 'Streaming reaches the playground word by word';
+    upstream.script({ path: '/v1/chat/completions', reply: REPLY, chunkDelayMs: 120, times: 1 });
+    const lastReplyStatus = () =>
+      page.evaluate(() => {
+        const bubbles = document.querySelectorAll('[data-testid="message-assistant"]');
+        return bubbles[bubbles.length - 1]?.getAttribute('data-status') ?? null;
+      });
     await page.goto('/playground');
     await page.getByTestId('chat-input').fill('Say hello');
     await page.getByTestId('send').click();
     const reply = page.getByTestId('message-assistant').last();
-    await page.waitForFunction(() => {
-      const bubbles = document.querySelectorAll('[data-testid="message-assistant"]');
-      const last = bubbles[bubbles.length - 1];
-      return last && ['complete', 'error'].includes(last.getAttribute('data-status') ?? '');
-    }, undefined, { timeout: 30_000 });
-    expect(await reply.getAttribute('data-status')).toBe('complete');
-    expect((await reply.innerText()).trim().length).toBeGreaterThan(0);
+    await page.locator('[data-testid="message-assistant"][data-status="incomplete"]').waitFor();
+    await page.waitForFunction(
+      () => {
+        const bubbles = document.querySelectorAll('[data-testid="message-assistant"]');
+        return ['complete', 'error'].includes(bubbles[bubbles.length - 1]?.getAttribute('data-status') ?? '');
+      },
+      undefined,
+      { timeout: 30_000 },
+    );
+    expect(await lastReplyStatus()).toBe('complete');
+    expect((await reply.innerText()).trim()).toBe(REPLY);
+    const sent = upstream.requests.filter((request) => request.path.startsWith('/v1/chat/completions')).at(-1);
+    expect(sent?.body).toMatchObject({ model: MODEL, stream: true, messages: [{ role: 'system' }, { role: 'user', content: 'Say hello' }] });
     await browser.screenshot('06-playground');
+
+    // Stop ends a reply mid-stream: it keeps the words received so far and is final.
+    upstream.script({ path: '/v1/chat/completions', reply: 'one two three four five six seven eight nine ten', chunkDelayMs: 400, times: 1 });
+    await page.getByTestId('chat-input').fill('Count to ten');
+    await page.getByTestId('send').click();
+    await page.locator('[data-testid="message-assistant"][data-status="incomplete"]').waitFor();
+    await page.getByTestId('stop').click();
+    await page.getByTestId('send').waitFor();
+    expect(await lastReplyStatus()).toBe('complete');
+    expect((await reply.innerText()).trim()).not.toContain('ten');
 
     await page.getByTestId('clear-context').click();
     expect(await page.getByTestId('message-assistant').count()).toBe(0);
+  });
+
+  it('prices the channel model for the logged-in user on the pricing page', async () => {
+    await page.goto('/pricing');
+    await page.getByText('您的分组为 default', { exact: false }).waitFor();
+    const row = page.locator('tr', { hasText: MODEL });
+    await row.waitFor();
+    await row.getByText('按量计费').waitFor();
+    // Ratio 0.075 × $2 × group ratio 1 per 1M prompt tokens, × completion ratio 4 for completions.
+    await row.getByText('提示 $0.15 / 1M tokens').waitFor();
+    await row.getByText('补全 $0.6 / 1M tokens').waitFor();
+    await browser.screenshot('06-pricing-user');
   });
 
   it('switches the language to English and back', async () => {
@@ -183,12 +290,32 @@ describe.skipIf(skipReason !== null)('console in Chromium', () => {
     expect(await page.evaluate(() => document.body.getAttribute('theme-mode'))).toBeNull();
   });
 
+  it('hides the sidebar under 600 px and toggles the playground settings panel', async () => {
+    await page.setViewportSize({ width: 480, height: 860 });
+    try {
+      await page.goto('/token');
+      await page.getByTestId('create-token').waitFor();
+      expect(await sidebar().count()).toBe(0);
+      await browser.screenshot('09-mobile-tokens');
+
+      await page.goto('/playground');
+      await page.getByTestId('chat-input').waitFor();
+      expect(await page.getByTestId('playground-settings').count()).toBe(0);
+      await page.getByTestId('toggle-panel').click();
+      await page.getByTestId('playground-settings').waitFor();
+      await browser.screenshot('09-mobile-playground');
+    } finally {
+      await page.setViewportSize({ width: 1366, height: 860 });
+    }
+    await sidebar().waitFor();
+  });
+
   it('shows an error panel for an unreachable remote while the rest of the console works', async () => {
     await page.route('**/remotes/playground/**', (route) => route.abort());
     await page.goto('/playground');
     const panel = page.getByTestId('remote-error-panel');
     await panel.waitFor({ timeout: 20_000 });
-    await browser.screenshot('09-remote-down');
+    await browser.screenshot('10-remote-down');
 
     await sidebar().getByText('用户管理', { exact: true }).click();
     await page.getByTestId('users-table').getByText(ROOT.username, { exact: true }).waitFor();

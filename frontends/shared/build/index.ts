@@ -22,6 +22,8 @@ export interface ConsoleAppOptions {
   exposes?: Record<string, string>;
   title?: string;
   define?: Record<string, string>;
+  /** Rsbuild's command: only a build may empty dist/, so a dev server never wipes what the gateway serves. */
+  command?: string;
 }
 
 export function defineConsoleApp(options: ConsoleAppOptions): RsbuildConfig {
@@ -47,7 +49,7 @@ export function defineConsoleApp(options: ConsoleAppOptions): RsbuildConfig {
     },
     html: { title: options.title ?? 'AI Gateway', template: isShell ? './index.html' : undefined },
     // A remote's chunks must resolve against wherever its manifest was fetched from, not the shell's origin.
-    output: { assetPrefix: isShell ? '/' : 'auto', cleanDistPath: true, legalComments: 'none' },
+    output: { assetPrefix: isShell ? '/' : 'auto', cleanDistPath: options.command === 'build', legalComments: 'none' },
     server: {
       port: DEV_PORTS[options.name],
       strictPort: true,

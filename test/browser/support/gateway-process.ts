@@ -4,7 +4,8 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-const GATEWAY_MAIN = 'dist/apps/gateway/src/main.js';
+// BROWSER_GATEWAY_MAIN points the suite at another server build (e.g. a private one while dist/ is being rebuilt).
+const GATEWAY_MAIN = process.env.BROWSER_GATEWAY_MAIN ?? 'dist/apps/gateway/src/main.js';
 
 export interface GatewayProcess {
   url: string;

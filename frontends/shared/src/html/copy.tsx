@@ -24,6 +24,8 @@ export async function copyText(text: string, successMessage?: string): Promise<b
       </Typography.Paragraph>
     ),
     hasCancel: false,
+    // Imperative dialogs render outside the console's LocaleProvider, so their button text is set here.
+    okText: i18n.t('kit:action.ok'),
   });
   return false;
 }

@@ -1,9 +1,7 @@
-// Heavier Semi components (tables, forms, date pickers) live behind `@console/kit/data`, a second shared
+// Heavier Semi components (tables and form controls) live behind `@console/kit/data`, a second shared
 // singleton: the shell's first load does not need them, the remotes' table pages do.
 export { default as Checkbox } from '@douyinfe/semi-ui/lib/es/checkbox';
-export { default as DatePicker } from '@douyinfe/semi-ui/lib/es/datePicker';
-export { Form } from '@douyinfe/semi-ui/lib/es/form';
-export type { FormApi } from '@douyinfe/semi-ui/lib/es/form';
+export { DatePicker } from './DatePicker';
 export { default as TextArea } from '@douyinfe/semi-ui/lib/es/input/textarea';
 export { default as InputNumber } from '@douyinfe/semi-ui/lib/es/inputNumber';
 export { default as Pagination } from '@douyinfe/semi-ui/lib/es/pagination';

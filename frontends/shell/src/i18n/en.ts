@@ -65,7 +65,7 @@ export const en = {
   },
   pricing: {
     available: 'Available', yes: 'available', no: 'not available in your group', model: 'Model', billingType: 'Billing type',
-    perToken: 'per token', perCall: 'per call', groups: 'Groups', ratio: 'Ratio',
+    perToken: 'per token', perCall: 'per call', groups: 'Groups', ratio: 'Ratio', price: 'Model price',
     ratioHelp: 'Model ratio × 2 = US$ per 1M prompt tokens; completion price = prompt price × completion ratio; both are multiplied by the group ratio.',
     modelRatio: 'Model', completionRatio: 'Completion', groupRatio: 'Group', callPrice: '{{price}} / call',
     promptPrice: 'Prompt {{price}} / 1M tokens', completionPrice: 'Completion {{price}} / 1M tokens',

@@ -69,7 +69,7 @@ export const zh: Messages<typeof en> = {
   },
   pricing: {
     available: '可用性', yes: '可用', no: '您所在的分组不可用', model: '模型名称', billingType: '计费类型',
-    perToken: '按量计费', perCall: '按次计费', groups: '可用分组', ratio: '倍率',
+    perToken: '按量计费', perCall: '按次计费', groups: '可用分组', ratio: '倍率', price: '模型价格',
     ratioHelp: '模型倍率 × 2 = 每百万提示 token 的美元价格；补全价格 = 提示价格 × 补全倍率；两者都乘以分组倍率。',
     modelRatio: '模型', completionRatio: '补全', groupRatio: '分组', callPrice: '{{price}} / 次',
     promptPrice: '提示 {{price}} / 1M tokens', completionPrice: '补全 {{price}} / 1M tokens',

@@ -15,7 +15,7 @@ export function PlaygroundPage() {
   const chat = useChat(settings);
   const showPanel = !isMobile || panelOpen;
   return (
-    <Card bodyStyle={{ padding: 0 }} style={{ height: 'calc(100vh - 140px)', minHeight: 480 }}>
+    <Card bodyStyle={{ padding: 0, height: '100%' }} style={{ height: 'calc(100vh - 140px)', minHeight: 480 }}>
       <div style={{ display: 'flex', height: '100%', flexDirection: isMobile ? 'column' : 'row' }}>
         {isMobile && (
           <Button icon={<IconSidebar />} theme="borderless" onClick={() => setPanelOpen(!panelOpen)} data-testid="toggle-panel">

@@ -17,9 +17,10 @@ export interface StreamHandlers {
 /** Thrown for a failed HTTP answer; carries the upstream's message for the reply bubble. */
 export class StreamError extends Error {}
 
-function deltaOf(payload: string): string {
-  const chunk = JSON.parse(payload) as { choices?: { delta?: { content?: string | null } }[] };
-  return chunk.choices?.[0]?.delta?.content ?? '';
+interface StreamChunk {
+  choices?: { delta?: { content?: string | null } }[];
+  /** The gateway reports a failure after the first byte as an OpenAI error object inside the stream. */
+  error?: { message?: string };
 }
 
 async function errorMessage(response: Response): Promise<string> {
@@ -61,12 +62,19 @@ export async function streamChat(request: ChatRequest, handlers: StreamHandlers,
         await reader.cancel();
         return;
       }
+      let chunk: StreamChunk;
       try {
-        const text = deltaOf(payload);
-        if (text) handlers.onDelta(text);
+        chunk = JSON.parse(payload) as StreamChunk;
       } catch {
         handlers.onParseError();
+        continue;
       }
+      if (chunk.error) {
+        await reader.cancel();
+        throw new StreamError(chunk.error.message ?? payload);
+      }
+      const text = chunk.choices?.[0]?.delta?.content;
+      if (text) handlers.onDelta(text);
     }
   }
 }

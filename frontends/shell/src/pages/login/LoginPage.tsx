@@ -29,7 +29,7 @@ export function LoginPage() {
       storeUser(user);
       Toast.success(t('login.success'));
       if (isDefaultRootLogin(username, password)) {
-        Modal.warning({ title: t('login.defaultPasswordTitle'), content: t('login.defaultPassword'), hasCancel: false });
+        Modal.warning({ title: t('login.defaultPasswordTitle'), content: t('login.defaultPassword'), hasCancel: false, okText: t('kit:action.ok') });
       }
       const from = (location.state as { from?: string } | null)?.from;
       navigate(from && from !== '/login' ? from : '/token', { replace: true });

@@ -30,9 +30,11 @@ export type GroupOptions = Record<string, { desc: string; ratio: number | string
 
 export const tokensApi = {
   list: (page: number, size: number) => api.get<Page<Token>>('/api/token/', { query: { p: page, size } }),
-  search: (keyword: string, token: string) => api.get<Token[] | Page<Token>>('/api/token/search', { query: { keyword, token } }),
+  /** new-api answers a page, as for the list; an older gateway answers a bare array. */
+  search: (keyword: string, token: string, page: number, size: number) =>
+    api.get<Token[] | Page<Token>>('/api/token/search', { query: { keyword, token, p: page, size } }),
   get: (id: number) => api.get<Token>(`/api/token/${id}`),
-  create: (input: TokenInput & { count?: number }) => api.post<unknown>('/api/token/', input),
+  create: (input: TokenInput) => api.post<unknown>('/api/token/', input),
   update: (input: TokenInput & { id: number }) => api.put<Token>('/api/token/', input),
   setStatus: (id: number, status: number) => api.put<Token>('/api/token/', { id, status }, { query: { status_only: true } }),
   remove: (id: number) => api.delete<unknown>(`/api/token/${id}/`),

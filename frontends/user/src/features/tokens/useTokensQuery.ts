@@ -6,7 +6,7 @@ export interface TokenSearch {
   token: string;
 }
 
-/** Server data for the tokens table. A search returns every match at once; a plain list is paged. */
+/** Server data for the tokens table: the plain list or a search, both paged. */
 export function useTokensQuery(page: number, pageSize: number, search: TokenSearch) {
   const [rows, setRows] = useState<Token[]>([]);
   const [total, setTotal] = useState(0);
@@ -16,10 +16,10 @@ export function useTokensQuery(page: number, pageSize: number, search: TokenSear
     setLoading(true);
     try {
       if (search.keyword || search.token) {
-        const found = await tokensApi.search(search.keyword, search.token);
+        const found = await tokensApi.search(search.keyword, search.token, page, pageSize);
         const items = Array.isArray(found) ? found : (found.items ?? []);
         setRows(items);
-        setTotal(items.length);
+        setTotal(Array.isArray(found) ? items.length : (found.total ?? items.length));
       } else {
         const result = await tokensApi.list(page, pageSize);
         setRows(result.items ?? []);

@@ -7,7 +7,7 @@ import type { TokenDrawer } from '../useTokensTableState';
 import { useTokenFormOptions } from './useTokenFormOptions';
 import { FormRow } from './FormRow';
 import {
-  BATCH_COUNTS, EXPIRY_SHORTCUTS, NEW_TOKEN, QUOTA_PRESETS, expiryFromShortcut, formFromToken, toInput, validate, type TokenForm,
+  BATCH_COUNTS, EXPIRY_SHORTCUTS, NEW_TOKEN, QUOTA_PRESETS, batchInputs, expiryFromShortcut, formFromToken, toInput, validate, type TokenForm,
 } from './token-form';
 
 interface EditTokenDrawerProps {
@@ -36,8 +36,12 @@ export function EditTokenDrawer({ drawer, onClose, onSaved }: EditTokenDrawerPro
     if (problem) return Toast.error(t(`tokens.form.${problem}`));
     setSaving(true);
     try {
-      if (creating) await tokensApi.create({ ...toInput(form), count: form.count });
-      else await tokensApi.update({ ...toInput(form), id: drawer as number });
+      if (creating) {
+        // One at a time: the first failure stops the batch and has already been shown.
+        for (const input of batchInputs(form)) await tokensApi.create(input);
+      } else {
+        await tokensApi.update({ ...toInput(form), id: drawer as number });
+      }
       Toast.success(t(creating ? 'tokens.created' : 'tokens.updated'));
       onSaved();
       onClose();

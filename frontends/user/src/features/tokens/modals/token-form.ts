@@ -1,5 +1,6 @@
 import { nowSeconds } from '@console/kit';
 import type { Token, TokenInput } from '../api';
+import { batchNames } from './token-batch';
 
 export interface TokenForm {
   name: string;
@@ -53,6 +54,15 @@ export function validate(form: TokenForm, creating: boolean): FormProblem | null
   if (form.expiresAt && Number.isNaN(form.expiresAt.getTime())) return 'expiryInvalid';
   if (creating && (!Number.isInteger(form.count) || form.count < 1)) return 'countInvalid';
   return null;
+}
+
+/**
+ * POST /api/token/ creates one token (new-api has no count field), so "create N" sends N requests, named
+ * as new-api's console names them (spec 001 §5).
+ */
+export function batchInputs(form: TokenForm): TokenInput[] {
+  const base = toInput(form);
+  return batchNames(base.name, form.count).map((name) => ({ ...base, name }));
 }
 
 export function toInput(form: TokenForm): TokenInput {
