@@ -4,13 +4,17 @@ import { AuthModule, authSchema } from '@gw/auth';
 import { ChannelModule, channelSchema } from '@gw/channel';
 import { CoreModule, type AppConfig } from '@gw/core';
 import { DatabaseModule } from '@gw/database';
+import { LogModule, logSchema } from '@gw/log';
 import { OptionModule, optionSchema } from '@gw/option';
+import { RedemptionModule, redemptionSchema } from '@gw/redemption';
+import { RelayModule } from '@gw/relay';
+import { TokenModule, tokenSchema } from '@gw/token';
 import { UpstreamModule } from '@gw/upstream';
 import { UserModule, userSchema } from '@gw/user';
 import { ConsoleModule } from './console/console.module.js';
 
 /** Every module's tables, in one place: the composition root hands them to the data source. */
-const schemas: { entities: Function[]; migrations: Function[] }[] = [optionSchema, userSchema, authSchema, channelSchema];
+const schemas: { entities: Function[]; migrations: Function[] }[] = [optionSchema, userSchema, authSchema, channelSchema, logSchema, redemptionSchema, tokenSchema];
 
 /** The composition root: wiring only, no rules. */
 @Module({})
@@ -31,6 +35,10 @@ export class AppModule {
         AuthModule,
         UpstreamModule,
         ChannelModule,
+        TokenModule,
+        RedemptionModule,
+        LogModule,
+        RelayModule,
       ],
     };
   }

@@ -1,0 +1,47 @@
+import { RelayError } from '../pipeline/relay-error.js';
+import type { SettleOutcome } from './ledger-plans.js';
+import type { QuotaLedger } from './quota-ledger.js';
+
+type State = 'open' | 'reserved' | 'settled' | 'refunded';
+
+/**
+ * The money side of one request: reserve an estimate, then settle with the real price or refund.
+ * One session per request: settle and refund act once (a second call, or a refund after a settle, does nothing),
+ * so an error path that runs twice can never pay back or charge twice.
+ */
+export class BillingSession {
+  private state: State = 'open';
+  private reserved = 0;
+
+  constructor(
+    private readonly ledger: QuotaLedger,
+    readonly userId: number,
+    readonly tokenId: number,
+  ) {}
+
+  /** Takes `amount` from the user and the token, or refuses with new-api's 403 codes. */
+  async reserve(amount: number): Promise<void> {
+    if (this.state !== 'open') throw new Error('quota already reserved for this request');
+    if (amount > 0) {
+      const outcome = await this.ledger.reserve(this.userId, this.tokenId, amount);
+      if (outcome === 'user_quota') throw new RelayError('insufficient user quota', 403, 'insufficient_user_quota');
+      if (outcome === 'token_quota') throw new RelayError('insufficient token quota (pre-consume failed)', 403, 'pre_consume_token_quota_failed');
+    }
+    this.reserved = amount;
+    this.state = 'reserved';
+  }
+
+  /** Charges the real price (capped at what the balances hold); undefined when already settled or refunded. */
+  async settle(actual: number): Promise<SettleOutcome | undefined> {
+    if (this.state !== 'reserved') return undefined;
+    this.state = 'settled';
+    return this.ledger.settle(this.userId, this.tokenId, this.reserved, Math.max(0, Math.round(actual)));
+  }
+
+  /** Gives the reservation back (no upstream success). */
+  async refund(): Promise<void> {
+    if (this.state !== 'reserved') return;
+    this.state = 'refunded';
+    if (this.reserved > 0) await this.ledger.release(this.userId, this.tokenId, this.reserved);
+  }
+}

@@ -1,0 +1,42 @@
+import { randomBytes } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isRelayPath } from '@gw/core';
+
+export const REQUEST_ID_HEADER = 'X-Oneapi-Request-Id';
+
+const pool = { bytes: Buffer.alloc(0), offset: 0 };
+const ALPHABET = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
+
+function pad(n: number, width = 2): string {
+  return String(n).padStart(width, '0');
+}
+
+/** new-api's request id: a UTC time string (to the millisecond) and 8 random alphanumerics. */
+export function newRequestId(now = new Date()): string {
+  if (pool.offset + 8 > pool.bytes.length) {
+    pool.bytes = randomBytes(4096);
+    pool.offset = 0;
+  }
+  let suffix = '';
+  for (let i = 0; i < 8; i++) suffix += ALPHABET[pool.bytes[pool.offset++]! % ALPHABET.length];
+  const time = `${now.getUTCFullYear()}${pad(now.getUTCMonth() + 1)}${pad(now.getUTCDate())}${pad(now.getUTCHours())}${pad(now.getUTCMinutes())}${pad(now.getUTCSeconds())}${pad(now.getUTCMilliseconds(), 3)}`;
+  return `${time}${suffix}`;
+}
+
+type WithRequestId = IncomingMessage & { relayRequestId?: string };
+
+/** The request's id, created (and put on the response header) on first use. */
+export function requestIdOf(req: IncomingMessage, res: ServerResponse): string {
+  const tagged = req as WithRequestId;
+  if (!tagged.relayRequestId) {
+    tagged.relayRequestId = newRequestId();
+    if (!res.headersSent) res.setHeader(REQUEST_ID_HEADER, tagged.relayRequestId);
+  }
+  return tagged.relayRequestId;
+}
+
+/** Express middleware for relay paths: every answer, even a body-parser 400, carries the id. */
+export function requestIdMiddleware(req: IncomingMessage, res: ServerResponse, next: () => void): void {
+  if (isRelayPath(req.url ?? '')) requestIdOf(req, res);
+  next();
+}

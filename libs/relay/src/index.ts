@@ -1,0 +1,1 @@
+export { RelayModule } from './relay.module.js';

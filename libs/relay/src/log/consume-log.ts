@@ -1,0 +1,68 @@
+import { LogType, type NewLog } from '@gw/log';
+import type { PriceInfo, RelayCaller } from '../pipeline/ports.js';
+import type { RelayRequest } from '../pipeline/relay-request.js';
+import type { ForwardResult } from '../pipeline/upstream-call.js';
+import type { Usage } from '../stream/usage.js';
+
+export interface ConsumeRecord {
+  caller: RelayCaller;
+  request: RelayRequest;
+  group: string;
+  price: PriceInfo;
+  forward: ForwardResult;
+  usage: Usage;
+  quota: number;
+  /** The balance could not cover the full price: the charge was capped. */
+  capped: boolean;
+  requestId: string;
+  ip: string;
+  useTimeMs: number;
+}
+
+/** The consume row (type 2) of one relayed request: every Log field, `other` as new-api writes it. */
+export function buildConsumeLog(record: ConsumeRecord): NewLog {
+  const { caller, request, price, forward, usage } = record;
+  const adminInfo: Record<string, unknown> = { use_channel: forward.usedChannels.map(String) };
+  if (forward.localCount) adminInfo.local_count_tokens = true;
+  const other: Record<string, unknown> = {
+    model_ratio: price.modelRatio,
+    group_ratio: price.groupRatio,
+    completion_ratio: price.completionRatio,
+    model_price: price.usePrice ? price.modelPrice : -1,
+    cache_tokens: usage.cachedTokens,
+    cache_ratio: price.cacheRatio,
+    user_group_ratio: -1,
+    frt: forward.frtMs,
+    admin_info: adminInfo,
+    request_path: request.path,
+  };
+  if (forward.upstreamModel !== request.model) {
+    other.is_model_mapped = true;
+    other.upstream_model_name = forward.upstreamModel;
+  }
+  if (typeof request.body.reasoning_effort === 'string') other.reasoning_effort = request.body.reasoning_effort;
+  if (forward.interrupted) other.stream_status = { status: 'error', end_reason: forward.interrupted };
+  const notes: string[] = [];
+  if (record.capped) notes.push('charge capped at the remaining balance');
+  if (usage.promptTokens + usage.completionTokens === 0) notes.push('no billing information from upstream');
+  return {
+    userId: caller.userId,
+    username: caller.username,
+    type: LogType.Consume,
+    content: notes.join('; '),
+    tokenName: caller.tokenName,
+    tokenId: caller.tokenId,
+    modelName: request.model,
+    quota: record.quota,
+    promptTokens: usage.promptTokens,
+    completionTokens: usage.completionTokens,
+    useTime: Math.floor(record.useTimeMs / 1000),
+    isStream: request.stream,
+    channelId: forward.channel.id,
+    channelName: forward.channel.name,
+    group: record.group,
+    ip: caller.recordIp ? record.ip : '',
+    requestId: record.requestId,
+    other,
+  };
+}

@@ -1,0 +1,44 @@
+import { Injectable } from '@nestjs/common';
+import { ChannelRouter } from '@gw/channel';
+import { OptionService } from '@gw/option';
+import { RelayPricing, type RelayCaller } from './ports.js';
+import { RelayError } from './relay-error.js';
+
+/** new-api's fixed `created` of listed models. */
+const MODEL_CREATED = 1626777600;
+
+export interface OpenAiModel {
+  id: string;
+  object: 'model';
+  created: number;
+  owned_by: string;
+}
+
+/**
+ * The models a caller may use (GET /v1/models): the token's model limits when enabled, otherwise the
+ * models with an enabled channel in the using group. Models without a price are left out unless
+ * unset models are accepted (self-use mode or the user's setting), as they could not be called.
+ */
+@Injectable()
+export class ModelList {
+  constructor(
+    private readonly router: ChannelRouter,
+    private readonly pricing: RelayPricing,
+    private readonly options: OptionService,
+  ) {}
+
+  list(caller: RelayCaller): OpenAiModel[] {
+    const group = caller.requestedGroup || caller.userGroup;
+    const names = caller.modelLimits ? [...caller.modelLimits] : this.router.modelsForGroups([group]);
+    const acceptUnset = caller.acceptUnsetModelRatioModel || this.options.get('SelfUseModeEnabled');
+    return names
+      .filter((name) => acceptUnset || this.pricing.resolve(name, group, caller.userGroup) !== undefined)
+      .map((id) => ({ id, object: 'model', created: MODEL_CREATED, owned_by: 'custom' }));
+  }
+
+  get(caller: RelayCaller, id: string): OpenAiModel {
+    const model = this.list(caller).find((m) => m.id === id);
+    if (!model) throw new RelayError(`the model '${id}' does not exist`, 404, 'model_not_found', 'invalid_request_error');
+    return model;
+  }
+}

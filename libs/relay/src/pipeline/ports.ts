@@ -1,0 +1,56 @@
+import type { Usage } from '../stream/usage.js';
+
+/**
+ * What the pipeline needs from pricing (built in ./pricing by its own helper) and from the token lib,
+ * as abstract classes so the module binds the real services to them and unit tests can fake them.
+ */
+export interface PriceInfo {
+  usePrice: boolean;
+  modelPrice: number;
+  modelRatio: number;
+  completionRatio: number;
+  cacheRatio: number;
+  groupRatio: number;
+}
+
+export abstract class RelayPricing {
+  abstract resolve(model: string, usingGroup: string, userGroup: string): PriceInfo | undefined;
+  abstract preConsumeQuota(info: PriceInfo, promptTokens: number, maxTokens: number): number;
+  abstract settleQuota(info: PriceInfo, usage: Usage): number;
+  abstract usableGroups(userGroup: string): Record<string, string>;
+  abstract countPromptTokens(model: string, body: unknown): number;
+  abstract countTextTokens(model: string, text: string): number;
+  /** Group ratio alone, for models billed at the unset-ratio sentinel. */
+  abstract groupRatio(usingGroup: string, userGroup: string): number;
+}
+
+export abstract class RelayRateLimiter {
+  abstract check(userId: number, group: string): Promise<void>;
+  abstract recordSuccess(userId: number, group: string): void;
+}
+
+/** The caller of one relay request, whatever authenticated it (token or playground session). */
+export interface RelayCaller {
+  userId: number;
+  username: string;
+  role: number;
+  userGroup: string;
+  /** 0 for the playground (billed to the user alone). */
+  tokenId: number;
+  tokenName: string;
+  /** The token's group ('' = the user's group), or the playground's chosen group. */
+  requestedGroup: string;
+  /** Models the token is limited to, or undefined when it is not limited. */
+  modelLimits?: ReadonlySet<string> | readonly string[];
+  acceptUnsetModelRatioModel: boolean;
+  recordIp: boolean;
+  pinnedChannelId?: number;
+  /** True on /pg: no per-user model rate limit (new-api applies it on /v1 only). */
+  playground: boolean;
+}
+
+export abstract class RelayAuthenticator {
+  abstract authenticate(req: import('express').Request): Promise<RelayCaller>;
+  abstract applySpend(tokenId: number, quotaDelta: number): void;
+  abstract markExhausted(tokenId: number): Promise<void>;
+}

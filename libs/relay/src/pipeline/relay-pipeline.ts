@@ -1,0 +1,154 @@
+import type { Request, Response } from 'express';
+import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import { ChannelUsageService } from '@gw/channel';
+import { LogService } from '@gw/log';
+import { OptionService } from '@gw/option';
+import { BillingSession } from '../billing/billing-session.js';
+import { QuotaLedger } from '../billing/quota-ledger.js';
+import { requestIdOf } from '../http/request-id.js';
+import { buildConsumeLog } from '../log/consume-log.js';
+import { UNSET_MODEL_RATIO } from '../pricing/index.js';
+import { ChannelSelection } from './channel-selection.js';
+import { RelayAuthenticator, RelayPricing, RelayRateLimiter, type PriceInfo, type RelayCaller } from './ports.js';
+import { RelayError, toRelayError } from './relay-error.js';
+import { parseRelayRequest, type RelayKind, type RelayRequest } from './relay-request.js';
+import { UpstreamCall, type ForwardResult } from './upstream-call.js';
+
+/** How long a shutdown waits for requests in flight to settle and log (streams may be cut after that). */
+const DRAIN_TIMEOUT_MS = 10_000;
+
+/**
+ * One relayed request, end to end: authenticate → parse → rate limit → group and price → channel →
+ * reserve quota → forward with retries (the answer is written as it arrives) → settle or refund →
+ * counters and the consume log. Errors before any byte was sent become OpenAI error bodies.
+ */
+@Injectable()
+export class RelayPipeline implements OnModuleDestroy {
+  private readonly logger = new Logger('Relay');
+  private inFlight = 0;
+  private onDrained?: () => void;
+
+  constructor(
+    private readonly auth: RelayAuthenticator,
+    private readonly pricing: RelayPricing,
+    private readonly rateLimiter: RelayRateLimiter,
+    private readonly selection: ChannelSelection,
+    private readonly upstream: UpstreamCall,
+    private readonly ledger: QuotaLedger,
+    private readonly options: OptionService,
+    private readonly channelUsage: ChannelUsageService,
+    private readonly logs: LogService,
+  ) {}
+
+  /**
+   * Destroy hooks run before the log's and counters' shutdown flushes: wait here for requests in flight
+   * to settle and record their rows, so a graceful shutdown loses no charge and no log row.
+   */
+  async onModuleDestroy(): Promise<void> {
+    if (this.inFlight === 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      new Promise<void>((resolve) => (this.onDrained = resolve)),
+      new Promise<void>((resolve) => (timer = setTimeout(resolve, DRAIN_TIMEOUT_MS))),
+    ]);
+    clearTimeout(timer);
+  }
+
+  /** `authenticate` is the playground's session caller; /v1 routes authenticate the token. */
+  async handle(kind: RelayKind, req: Request, res: Response, authenticate?: () => Promise<RelayCaller>): Promise<void> {
+    const startedAt = performance.now();
+    const requestId = requestIdOf(req, res);
+    let billing: BillingSession | undefined;
+    const abort = new AbortController();
+    const onClose = () => {
+      if (!res.writableFinished) abort.abort();
+    };
+    res.once('close', onClose);
+    this.inFlight++;
+    try {
+      const who = await (authenticate ? authenticate() : this.auth.authenticate(req));
+      const request = parseRelayRequest(kind, req.path, req.body);
+      if (!who.playground) await this.rateLimiter.check(who.userId, who.requestedGroup || who.userGroup);
+      const group = this.selection.usingGroup(who, request.model);
+      const first = this.selection.first(who, group, request.model);
+      const price = this.price(who, request.model, group);
+      const promptTokens = this.pricing.countPromptTokens(request.model, request.body);
+      billing = new BillingSession(this.ledger, who.userId, who.tokenId);
+      await this.reserve(billing, who, this.pricing.preConsumeQuota(price, promptTokens, request.maxTokens));
+
+      const forward = await this.upstream.forward({
+        request, group, first, promptTokens, startedAt, res,
+        pinned: who.pinnedChannelId !== undefined,
+        countText: (text) => this.pricing.countTextTokens(request.model, text),
+        signal: abort.signal,
+        dropFields: who.playground ? ['group'] : undefined,
+      });
+      if (!forward.ok) {
+        await billing.refund();
+        this.fail(res, forward.error ?? new RelayError('upstream request failed', 502, 'do_request_failed'));
+        return;
+      }
+      if (!res.writableEnded) res.end();
+      if (!who.playground) this.rateLimiter.recordSuccess(who.userId, group);
+      await this.settle({ billing, who, request, group, price, forward, requestId, ip: req.ip ?? '', startedAt });
+    } catch (error) {
+      await billing?.refund().catch((e: Error) => this.logger.error(`refund of ${requestId} failed: ${e.message}`));
+      this.fail(res, error);
+    } finally {
+      res.off('close', onClose);
+      if (--this.inFlight === 0) this.onDrained?.();
+    }
+  }
+
+  /** Price of the model for this group, or new-api's 400 model_price_error (the 37.5 sentinel ratio when unset models are accepted). */
+  private price(who: RelayCaller, model: string, group: string): PriceInfo {
+    const info = this.pricing.resolve(model, group, who.userGroup);
+    if (info) return info;
+    if (!this.options.get('SelfUseModeEnabled') && !who.acceptUnsetModelRatioModel) {
+      throw new RelayError(`model ${model} has no price or ratio set; ask the administrator to configure it`, 400, 'model_price_error');
+    }
+    return { usePrice: false, modelPrice: -1, modelRatio: UNSET_MODEL_RATIO, completionRatio: 1, cacheRatio: 1, groupRatio: this.pricing.groupRatio(group, who.userGroup) };
+  }
+
+  private async reserve(billing: BillingSession, who: RelayCaller, amount: number): Promise<void> {
+    try {
+      await billing.reserve(amount);
+    } catch (error) {
+      if (error instanceof RelayError && error.errorCode === 'pre_consume_token_quota_failed') {
+        void this.auth.markExhausted(who.tokenId).catch((e: Error) => this.logger.warn(`mark exhausted: ${e.message}`));
+      }
+      throw error;
+    }
+  }
+
+  private async settle(s: { billing: BillingSession; who: RelayCaller; request: RelayRequest; group: string; price: PriceInfo; forward: ForwardResult; requestId: string; ip: string; startedAt: number }): Promise<void> {
+    const usage = s.forward.usage ?? { promptTokens: 0, completionTokens: 0, cachedTokens: 0 };
+    const price = usage.promptTokens + usage.completionTokens === 0 ? 0 : this.pricing.settleQuota(s.price, usage);
+    try {
+      const outcome = await s.billing.settle(price);
+      if (!outcome) return;
+      this.auth.applySpend(s.who.tokenId, outcome.charged);
+      this.channelUsage.addUsedQuota(s.forward.channel.id, outcome.charged);
+      this.logs.record(
+        buildConsumeLog({
+          caller: s.who, request: s.request, group: s.group, price: s.price, forward: s.forward, usage,
+          quota: outcome.charged, capped: outcome.capped, requestId: s.requestId, ip: s.ip,
+          useTimeMs: performance.now() - s.startedAt,
+        }),
+      );
+    } catch (error) {
+      this.logger.error(`settle of ${s.requestId} failed: ${(error as Error).message}`);
+    }
+  }
+
+  private fail(res: Response, error: unknown): void {
+    const relayError = toRelayError(error);
+    if (relayError.httpStatus >= 500 && !(error instanceof RelayError)) this.logger.error(`relay failed: ${(error as Error)?.stack ?? String(error)}`);
+    if (res.headersSent) {
+      if (!res.writableEnded) res.end();
+      return;
+    }
+    if (res.destroyed) return;
+    res.status(relayError.httpStatus).json(relayError.body());
+  }
+}

@@ -1,0 +1,150 @@
+import type { ServerResponse } from 'node:http';
+import { Inject, Injectable } from '@nestjs/common';
+import { ChannelHealthService, type RelayChannel } from '@gw/channel';
+import { APP_CONFIG, type AppConfig } from '@gw/core';
+import { UpstreamClient, UpstreamError, type UpstreamResponse } from '@gw/upstream';
+import { relayJson } from '../stream/json-responder.js';
+import { SseTracker } from '../stream/sse-tracker.js';
+import { relayStream } from '../stream/stream-responder.js';
+import type { Usage } from '../stream/usage.js';
+import { ChannelSelection } from './channel-selection.js';
+import { RelayError } from './relay-error.js';
+import type { RelayRequest } from './relay-request.js';
+import { RetryPolicy } from './retry-policy.js';
+import { transportError, upstreamStatusError } from './upstream-error.js';
+import { buildUpstreamBody, ModelMappingCycleError, resolveModelMapping } from './upstream-body.js';
+
+export interface ForwardInput {
+  request: RelayRequest;
+  group: string;
+  first: RelayChannel;
+  /** A pinned channel is used alone: no retry. */
+  pinned: boolean;
+  promptTokens: number;
+  countText: (text: string) => number;
+  signal: AbortSignal;
+  res: ServerResponse;
+  startedAt: number;
+  /** Body fields that must not reach the provider (the playground's `group`). */
+  dropFields?: readonly string[];
+}
+
+export interface ForwardResult {
+  ok: boolean;
+  /** The channel of the last attempt. */
+  channel: RelayChannel;
+  /** Every channel tried, in order (other.admin_info.use_channel). */
+  usedChannels: number[];
+  upstreamModel: string;
+  usage?: Usage;
+  localCount: boolean;
+  /** Milliseconds from the request's start to the first upstream byte. */
+  frtMs: number;
+  /** The client's error when nothing was delivered. */
+  error?: RelayError;
+  /** The stream stopped early after delivery (client abort, upstream cut): billed for what was sent. */
+  interrupted?: string;
+}
+
+interface Attempt extends Omit<ForwardResult, 'channel' | 'usedChannels'> {
+  retryable: boolean;
+  /** Counted against the channel's health (not for client aborts). */
+  channelFault?: { status?: number; message: string; channelError?: boolean };
+}
+
+/**
+ * Sends the request to the first channel and, on a retryable failure before any byte reached the
+ * client, to others: each retry on the next priority tier, never a channel tried before (RetryTimes).
+ * Every failure is reported to channel health.
+ */
+@Injectable()
+export class UpstreamCall {
+  constructor(
+    private readonly upstream: UpstreamClient,
+    private readonly selection: ChannelSelection,
+    private readonly retry: RetryPolicy,
+    private readonly health: ChannelHealthService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async forward(input: ForwardInput): Promise<ForwardResult> {
+    const maxRetries = input.pinned ? 0 : this.retry.retryTimes();
+    const tried = new Set<number>();
+    const usedChannels: number[] = [];
+    let channel = input.first;
+    for (let retry = 0; ; retry++) {
+      tried.add(channel.id);
+      usedChannels.push(channel.id);
+      const attempt = await this.attempt(channel, input);
+      if (attempt.channelFault) this.health.reportRelayFailure(channel.id, attempt.channelFault);
+      else if (attempt.ok) this.health.reportRelaySuccess(channel.id);
+      const result: ForwardResult = { ...attempt, channel, usedChannels };
+      if (attempt.ok || !attempt.retryable || input.signal.aborted || retry >= maxRetries) return result;
+      const next = this.selection.next(input.group, input.request.model, tried, retry + 1);
+      if (!next) return result;
+      channel = next;
+    }
+  }
+
+  private async attempt(channel: RelayChannel, input: ForwardInput): Promise<Attempt> {
+    const { request } = input;
+    let upstreamModel = request.model;
+    const failed = (error: RelayError, retryable: boolean, channelFault?: Attempt['channelFault']): Attempt => ({
+      ok: false, upstreamModel, localCount: false, frtMs: 0, error, retryable, channelFault,
+    });
+    try {
+      upstreamModel = resolveModelMapping(channel.modelMapping, request.model);
+    } catch (error) {
+      if (!(error instanceof ModelMappingCycleError)) throw error;
+      // A channel misconfiguration (new-api's channel: errors): another channel may serve the request.
+      return failed(new RelayError(error.message, 500, 'channel:model_mapping_error'), true, { message: error.message, channelError: true });
+    }
+    const body = buildUpstreamBody(request, channel, upstreamModel, this.config.relay.forceStreamOption, input.dropFields);
+
+    let response: UpstreamResponse;
+    try {
+      response = await this.upstream.send(channel.upstream, request.endpoint, { body, model: upstreamModel, stream: request.stream, signal: input.signal });
+    } catch (error) {
+      const aborted = input.signal.aborted || (error instanceof UpstreamError && error.kind === 'aborted');
+      const relayError = transportError(error);
+      return failed(relayError, !aborted, aborted ? undefined : { message: relayError.message, channelError: error instanceof UpstreamError && error.kind === 'unsupported' });
+    }
+    const headersAt = performance.now();
+
+    if (response.status !== 200) {
+      const text = await response.text().catch(() => '');
+      const error = upstreamStatusError(text, response.status, channel);
+      return failed(error, this.retry.shouldRetryStatus(response.status), { status: response.status, message: error.message });
+    }
+
+    if (request.stream && String(response.headers['content-type'] ?? '').includes('text/event-stream')) {
+      const tracker = new SseTracker(request.includeUsage, input.countText, input.promptTokens, request.kind === 'chat');
+      const outcome = await relayStream(response.body, input.res, tracker);
+      const frtMs = Math.round((outcome.firstChunkAt ?? headersAt) - input.startedAt);
+      if (outcome.error !== undefined && !outcome.delivered) {
+        const aborted = input.signal.aborted;
+        const relayError = transportError(outcome.error);
+        return { ...failed(relayError, !aborted, aborted ? undefined : { message: relayError.message }), frtMs };
+      }
+      const { usage, local } = tracker.finalUsage();
+      const interrupted = outcome.error === undefined ? undefined : input.signal.aborted ? 'client aborted' : String((outcome.error as Error)?.message ?? outcome.error);
+      return { ok: true, upstreamModel, usage, localCount: local, frtMs, retryable: false, interrupted };
+    }
+
+    let text: string;
+    try {
+      text = await response.text();
+    } catch (error) {
+      const aborted = input.signal.aborted;
+      const relayError = transportError(error);
+      return failed(relayError, !aborted, aborted ? undefined : { message: relayError.message });
+    }
+    const outcome = relayJson(text, input.res, input.promptTokens, input.countText);
+    if ('errorText' in outcome) {
+      // An error object with status 200: a failed call, retried like a 500 and never billed.
+      const error = upstreamStatusError(outcome.errorText, 500, channel);
+      return failed(error, this.retry.shouldRetryStatus(500), { status: 200, message: error.message });
+    }
+    return { ok: true, upstreamModel, usage: outcome.usage, localCount: outcome.local, frtMs: Math.round(headersAt - input.startedAt), retryable: false };
+  }
+}

@@ -1,0 +1,56 @@
+import type { RelayChannel } from '@gw/channel';
+import { UpstreamError } from '@gw/upstream';
+import { RelayError } from './relay-error.js';
+
+const MAX_MESSAGE_CHARS = 1000;
+
+/**
+ * An upstream non-200 as the client's OpenAI error: the provider's message (and type/code when it sent
+ * OpenAI's shape), with the channel's status_code_mapping applied to the status the client sees.
+ */
+export function upstreamStatusError(text: string, status: number, channel: RelayChannel): RelayError {
+  let message = '';
+  let type = 'upstream_error';
+  let code: string | number | null = null;
+  try {
+    const body = JSON.parse(text) as { error?: unknown; message?: unknown };
+    const error = body?.error;
+    if (typeof error === 'string') message = error;
+    else if (error && typeof error === 'object') {
+      const e = error as { message?: unknown; type?: unknown; code?: unknown };
+      if (typeof e.message === 'string') message = e.message;
+      if (typeof e.type === 'string' && e.type) type = e.type;
+      if (typeof e.code === 'string' || typeof e.code === 'number') code = e.code;
+    } else if (typeof body?.message === 'string') message = body.message;
+  } catch {
+    message = text.trim();
+  }
+  if (!message) message = `upstream answered status ${status}`;
+  if (message.length > MAX_MESSAGE_CHARS) message = `${message.slice(0, MAX_MESSAGE_CHARS)}…`;
+  return new RelayError(message, mapStatus(channel.statusCodeMapping, status), code, type);
+}
+
+/** status_code_mapping `{"500":"502"}`; 200 is never remapped and only real HTTP statuses are accepted. */
+export function mapStatus(mapping: Record<string, string>, status: number): number {
+  if (status === 200) return status;
+  const target = mapping[String(status)];
+  if (target === undefined) return status;
+  const mapped = Number.parseInt(target, 10);
+  return Number.isInteger(mapped) && mapped >= 100 && mapped <= 599 ? mapped : status;
+}
+
+/** A transport failure (no HTTP answer) as the client's error. */
+export function transportError(error: unknown): RelayError {
+  const e = error instanceof UpstreamError ? error : undefined;
+  const message = e?.message ?? (error as Error)?.message ?? 'upstream request failed';
+  switch (e?.kind) {
+    case 'timeout':
+      return new RelayError(message, 504, 'upstream_timeout');
+    case 'too_large':
+      return new RelayError(message, 502, 'upstream_response_too_large');
+    case 'unsupported':
+      return new RelayError(message, 500, 'channel:unsupported_type');
+    default:
+      return new RelayError(message, 502, 'do_request_failed');
+  }
+}

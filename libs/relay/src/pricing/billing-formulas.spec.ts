@@ -1,0 +1,44 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { OPTION_REGISTRY, type OptionKey, type OptionService } from '@gw/option';
+import { PricingService } from './pricing.service.js';
+
+/** An OptionService reading the given values, else each key's registry default (for unit tests). */
+function optionsStub(values: Partial<Record<OptionKey, unknown>> = {}): OptionService {
+  return {
+    get(key: OptionKey) {
+      if (key in values) return values[key];
+      const def = OPTION_REGISTRY[key];
+      if (def.kind === 'json') return JSON.parse(def.default);
+      if (def.kind === 'int' || def.kind === 'float') return Number(def.default);
+      if (def.kind === 'bool') return def.default === 'true';
+      return def.default;
+    },
+  } as unknown as OptionService;
+}
+
+interface BillingCase {
+  name: string;
+  options: Partial<Record<OptionKey, unknown>>;
+  model: string;
+  group: string;
+  usage: { promptTokens: number; completionTokens: number; cachedTokens: number };
+  maxTokens: number;
+  expected: { quota: number; preConsume: number } | null;
+}
+
+const dir = new URL('../../../../test/fixtures/billing/', import.meta.url);
+const cases: BillingCase[] = readdirSync(dir)
+  .filter((file) => file.endsWith('.json'))
+  .flatMap((file) => JSON.parse(readFileSync(new URL(file, dir), 'utf8')) as BillingCase[]);
+
+describe('billing golden fixtures (test/fixtures/billing)', () => {
+  it('has cases', () => expect(cases.length).toBeGreaterThan(20));
+
+  it.each(cases.map((c) => [c.name, c] as const))('%s', (_name, c) => {
+    const pricing = new PricingService(optionsStub(c.options));
+    const info = pricing.resolve(c.model, c.group, c.group);
+    const actual = info && { quota: pricing.settleQuota(info, c.usage), preConsume: pricing.preConsumeQuota(info, c.usage.promptTokens, c.maxTokens) };
+    expect(actual ?? null).toEqual(c.expected);
+  });
+});

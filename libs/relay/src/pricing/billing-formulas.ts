@@ -1,0 +1,76 @@
+import { add, dec, mul, roundToInteger, sign, type Decimal } from './exact-decimal.js';
+
+/** How one request is priced (new-api's PriceData, the parts the text relay uses). */
+export interface PriceInfo {
+  usePrice: boolean;
+  /** US$ per call in price mode; -1 otherwise (as new-api logs it). */
+  modelPrice: number;
+  modelRatio: number;
+  completionRatio: number;
+  cacheRatio: number;
+  groupRatio: number;
+}
+
+export interface BillableUsage {
+  promptTokens: number;
+  completionTokens: number;
+  cachedTokens: number;
+}
+
+/** The model ratio new-api bills a model with no price or ratio at (self-use mode / accept-unset users). */
+export const UNSET_MODEL_RATIO = 37.5;
+
+/** A model is free when its price/ratio or the group ratio is 0: new-api then pre-consumes nothing. */
+export function isFree(info: PriceInfo): boolean {
+  return info.groupRatio === 0 || (info.usePrice ? info.modelPrice === 0 : info.modelRatio === 0);
+}
+
+/**
+ * The estimate taken before the upstream call (new-api ModelPriceHelper). Ratio mode:
+ * (max(prompt estimate, PreConsumedQuota) + max_tokens) × model ratio × group ratio; price mode: the
+ * fixed price × QuotaPerUnit × group ratio. Both truncate toward zero, as new-api's int conversion does
+ * (the settlement below rounds; the difference is settled anyway).
+ */
+export function preConsumeQuota(info: PriceInfo, promptTokens: number, maxTokens: number, preConsumedTokens: number, quotaPerUnit: number): number {
+  if (isFree(info)) return 0;
+  if (info.usePrice) return Math.max(0, Math.trunc(info.modelPrice * quotaPerUnit * info.groupRatio));
+  const tokens = Math.max(promptTokens, preConsumedTokens) + Math.max(0, maxTokens || 0);
+  return Math.max(0, Math.trunc(tokens * (info.modelRatio * info.groupRatio)));
+}
+
+/**
+ * The final charge (new-api calculateTextQuotaSummary), in exact decimals, rounded half away from zero.
+ * Ratio mode: (prompt − cached + cached × cache ratio + completion × completion ratio) × model ratio ×
+ * group ratio, at least 1 when the ratio is not 0. Price mode: price × QuotaPerUnit × group ratio.
+ * No tokens at all: 0 in both modes (new-api charges nothing for an answer without usage).
+ */
+export function settleQuota(info: PriceInfo, usage: BillableUsage, quotaPerUnit: number): number {
+  const prompt = nonNegative(usage.promptTokens);
+  const completion = nonNegative(usage.completionTokens);
+  if (prompt + completion === 0) return 0;
+  if (info.usePrice) return Math.max(0, roundExact(info.modelPrice * quotaPerUnit * info.groupRatio, () => mul(mul(dec(info.modelPrice), dec(quotaPerUnit)), dec(info.groupRatio))));
+  if (info.modelRatio === 0 || info.groupRatio === 0) return 0;
+  const cached = Math.min(nonNegative(usage.cachedTokens), prompt);
+  const approx = (prompt - cached + cached * info.cacheRatio + completion * info.completionRatio) * info.modelRatio * info.groupRatio;
+  const quota = roundExact(approx, () => {
+    const tokens = add(add(dec(prompt - cached), mul(dec(cached), dec(info.cacheRatio))), mul(dec(completion), dec(info.completionRatio)));
+    return mul(tokens, mul(dec(info.modelRatio), dec(info.groupRatio)));
+  });
+  return Math.max(1, quota);
+}
+
+/**
+ * Rounds like the exact decimal computation, using the double result when it is clearly away from a
+ * half (doubles are off by ~1e-16 relative; a tie is where that matters) and the exact decimals otherwise.
+ */
+function roundExact(approx: number, exact: () => Decimal): number {
+  const fraction = approx - Math.floor(approx);
+  const margin = 1e-9 * (1 + Math.abs(approx));
+  if (Math.abs(fraction - 0.5) > margin && approx > margin) return Math.round(approx);
+  const value = exact();
+  return sign(value) <= 0 ? 0 : roundToInteger(value);
+}
+
+function nonNegative(n: number): number {
+  return Number.isFinite(n) && n > 0 ? Math.floor(n) : 0;
+}

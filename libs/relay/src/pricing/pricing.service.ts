@@ -1,0 +1,69 @@
+import { Injectable } from '@nestjs/common';
+import { OptionService } from '@gw/option';
+import { preConsumeQuota, settleQuota, UNSET_MODEL_RATIO, type BillableUsage, type PriceInfo } from './billing-formulas.js';
+import { builtInCompletionRatio, lookupModel } from './model-names.js';
+
+/** new-api labels a user's own group this way when it is not among the usable groups. */
+const USER_GROUP_DESCRIPTION = '用户分组';
+
+/**
+ * Prices from the ratio options (in memory; no database access on the relay path). Group ratios are
+ * per using group; new-api's group-to-group overrides (GroupGroupRatio) have no option here yet, so the
+ * user's own group does not change the ratio.
+ */
+@Injectable()
+export class PricingService {
+  constructor(private readonly options: OptionService) {}
+
+  /** undefined when the model has neither a fixed price nor a model ratio. */
+  resolve(model: string, usingGroup: string, _userGroup: string): PriceInfo | undefined {
+    const groupRatio = this.groupRatio(usingGroup);
+    const price = lookupModel(this.options.get('ModelPrice'), model);
+    if (price !== undefined) return { usePrice: true, modelPrice: price, modelRatio: 0, completionRatio: 0, cacheRatio: 0, groupRatio };
+    const modelRatio = lookupModel(this.options.get('ModelRatio'), model);
+    return modelRatio === undefined ? undefined : this.ratioInfo(model, modelRatio, groupRatio);
+  }
+
+  /** For self-use mode and users who accept unpriced models: new-api bills those at ratio 37.5. */
+  resolveOrUnset(model: string, usingGroup: string, userGroup: string): PriceInfo {
+    return this.resolve(model, usingGroup, userGroup) ?? this.ratioInfo(model, UNSET_MODEL_RATIO, this.groupRatio(usingGroup));
+  }
+
+  preConsumeQuota(info: PriceInfo, promptTokens: number, maxTokens: number): number {
+    return preConsumeQuota(info, promptTokens, maxTokens, this.options.get('PreConsumedQuota'), this.options.get('QuotaPerUnit'));
+  }
+
+  settleQuota(info: PriceInfo, usage: BillableUsage): number {
+    return settleQuota(info, usage, this.options.get('QuotaPerUnit'));
+  }
+
+  /** Group → description: UserUsableGroups plus the user's own group (new-api GetUserUsableGroups). */
+  usableGroups(userGroup: string): Record<string, string> {
+    const groups = { ...this.options.get('UserUsableGroups') };
+    if (userGroup && !Object.prototype.hasOwnProperty.call(groups, userGroup)) groups[userGroup] = USER_GROUP_DESCRIPTION;
+    return groups;
+  }
+
+  groupRatio(group: string): number {
+    return lookupOwn(this.options.get('GroupRatio'), group) ?? 1;
+  }
+
+  completionRatio(model: string): number {
+    return lookupModel(this.options.get('CompletionRatio'), model) ?? builtInCompletionRatio(model);
+  }
+
+  private ratioInfo(model: string, modelRatio: number, groupRatio: number): PriceInfo {
+    return {
+      usePrice: false,
+      modelPrice: -1,
+      modelRatio,
+      completionRatio: this.completionRatio(model),
+      cacheRatio: lookupModel(this.options.get('CacheRatio'), model) ?? 1,
+      groupRatio,
+    };
+  }
+}
+
+function lookupOwn<T>(map: Readonly<Record<string, T>>, key: string): T | undefined {
+  return Object.prototype.hasOwnProperty.call(map, key) ? map[key] : undefined;
+}

@@ -1,0 +1,44 @@
+import { Injectable } from '@nestjs/common';
+import { RelayPricing, type PriceInfo } from '../pipeline/ports.js';
+import type { Usage } from '../stream/usage.js';
+import { PricingService } from './pricing.service.js';
+import { TokenCounter } from './token-counter.js';
+
+/** Binds the pipeline's pricing port to the option-backed prices and the local tokenizer. */
+@Injectable()
+export class RelayPricingAdapter extends RelayPricing {
+  constructor(
+    private readonly pricing: PricingService,
+    private readonly tokens: TokenCounter,
+  ) {
+    super();
+  }
+
+  resolve(model: string, usingGroup: string, userGroup: string): PriceInfo | undefined {
+    return this.pricing.resolve(model, usingGroup, userGroup);
+  }
+
+  preConsumeQuota(info: PriceInfo, promptTokens: number, maxTokens: number): number {
+    return this.pricing.preConsumeQuota(info, promptTokens, maxTokens);
+  }
+
+  settleQuota(info: PriceInfo, usage: Usage): number {
+    return this.pricing.settleQuota(info, usage);
+  }
+
+  usableGroups(userGroup: string): Record<string, string> {
+    return this.pricing.usableGroups(userGroup);
+  }
+
+  countPromptTokens(model: string, body: unknown): number {
+    return this.tokens.countPromptTokens(model, body);
+  }
+
+  countTextTokens(model: string, text: string): number {
+    return this.tokens.countTextTokens(model, text);
+  }
+
+  groupRatio(usingGroup: string): number {
+    return this.pricing.groupRatio(usingGroup);
+  }
+}

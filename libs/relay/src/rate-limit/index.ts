@@ -1,0 +1,2 @@
+export { ModelRateLimiter, ModelRateLimitError } from './model-rate-limiter.js';
+export { SlidingWindowLog } from './sliding-window.js';

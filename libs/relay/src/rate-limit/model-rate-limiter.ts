@@ -1,0 +1,105 @@
+import { Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { AppError, RedisService } from '@gw/core';
+import { OptionService } from '@gw/option';
+import { RelayRateLimiter } from '../pipeline/ports.js';
+import { redisWindow, type WindowMode } from './redis-window.js';
+import { SlidingWindowLog } from './sliding-window.js';
+
+/** 429 with an OpenAI error body on the relay edge. */
+export class ModelRateLimitError extends AppError {
+  constructor(message: string) {
+    super(message, 429, 'rate_limit_exceeded', 429);
+  }
+}
+
+interface Limits {
+  /** Requests per window, failed ones included; 0 = unlimited. */
+  total: number;
+  /** Successful requests per window. */
+  success: number;
+  windowMs: number;
+  minutes: number;
+}
+
+/**
+ * new-api's ModelRequestRateLimit, per user id: a total count (every request, checked and counted on
+ * entry) and a success count (checked on entry, counted when the answer succeeded), with per-group
+ * overrides `{"group": [total, success]}`. With Redis the logs are shared by every instance; without it,
+ * or while Redis is down, each instance counts in memory.
+ */
+@Injectable()
+export class ModelRateLimiter extends RelayRateLimiter implements OnModuleInit, OnModuleDestroy {
+  private readonly logger = new Logger('ModelRateLimit');
+  private readonly memory = new SlidingWindowLog();
+  private sweeper?: NodeJS.Timeout;
+
+  constructor(
+    private readonly options: OptionService,
+    private readonly redis: RedisService,
+  ) {
+    super();
+  }
+
+  onModuleInit(): void {
+    this.sweeper = setInterval(() => this.memory.sweep(this.limits('').windowMs), 60_000);
+    this.sweeper.unref();
+  }
+
+  onModuleDestroy(): void {
+    clearInterval(this.sweeper);
+  }
+
+  async check(userId: number, group: string): Promise<void> {
+    if (!this.options.get('ModelRequestRateLimitEnabled')) return;
+    const limits = this.limits(group);
+    if (limits.windowMs <= 0) return;
+    // The success limit first: it only reads, so a refused request is not counted in the total.
+    if (!(await this.step(successKey(userId), 'check', limits.success, limits.windowMs))) {
+      throw new ModelRateLimitError(`you have reached the request limit: at most ${limits.success} requests in ${limits.minutes} minutes`);
+    }
+    if (limits.total > 0 && !(await this.step(totalKey(userId), 'take', limits.total, limits.windowMs))) {
+      throw new ModelRateLimitError(
+        `you have reached the total request limit: at most ${limits.total} requests in ${limits.minutes} minutes, failed requests included; check that your requests are correct`,
+      );
+    }
+  }
+
+  recordSuccess(userId: number, group: string): void {
+    if (!this.options.get('ModelRequestRateLimitEnabled')) return;
+    const limits = this.limits(group);
+    if (limits.windowMs <= 0) return;
+    void this.step(successKey(userId), 'record', limits.success, limits.windowMs);
+  }
+
+  private limits(group: string): Limits {
+    const minutes = this.options.get('ModelRequestRateLimitDurationMinutes');
+    const override = this.options.get('ModelRequestRateLimitGroup')[group];
+    const valid = Array.isArray(override) && override.length === 2 && override.every((n) => Number.isInteger(n) && n >= 0);
+    return {
+      total: valid ? override[0] : this.options.get('ModelRequestRateLimitCount'),
+      success: valid ? override[1] : this.options.get('ModelRequestRateLimitSuccessCount'),
+      windowMs: minutes * 60_000,
+      minutes,
+    };
+  }
+
+  private async step(key: string, mode: WindowMode, max: number, windowMs: number): Promise<boolean> {
+    const client = this.redis.ready;
+    if (client) {
+      try {
+        return await redisWindow(client, this.redis.key(key), mode, max, windowMs);
+      } catch (error) {
+        // A Redis failure must not fail the relay: count on this instance until it is back.
+        this.logger.warn(`redis rate limit: ${(error as Error).message}`);
+      }
+    }
+    if (mode === 'check') return this.memory.fits(key, max, windowMs);
+    if (mode === 'take') return this.memory.take(key, max, windowMs);
+    this.memory.record(key, max, windowMs);
+    return true;
+  }
+}
+
+// new-api's key marks (MRRL = total, MRRLS = success), under REDIS_KEY_PREFIX.
+const totalKey = (userId: number) => `rateLimit:MRRL:${userId}`;
+const successKey = (userId: number) => `rateLimit:MRRLS:${userId}`;

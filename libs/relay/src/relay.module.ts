@@ -1,0 +1,46 @@
+import { Module } from '@nestjs/common';
+import { ChannelModule } from '@gw/channel';
+import { LogModule } from '@gw/log';
+import { OptionModule } from '@gw/option';
+import { TokenModule } from '@gw/token';
+import { UpstreamModule } from '@gw/upstream';
+import { UserModule } from '@gw/user';
+import { QuotaLedger } from './billing/quota-ledger.js';
+import { ModelsController } from './http/models.controller.js';
+import { TokenRelayAuthenticator } from './http/relay-auth.js';
+import { PlaygroundController } from './http/playground.controller.js';
+import { RelayRoutes } from './http/relay-routes.js';
+import { ChannelSelection } from './pipeline/channel-selection.js';
+import { ModelList } from './pipeline/model-list.js';
+import { RelayAuthenticator, RelayPricing, RelayRateLimiter } from './pipeline/ports.js';
+import { RelayPipeline } from './pipeline/relay-pipeline.js';
+import { RetryPolicy } from './pipeline/retry-policy.js';
+import { UpstreamCall } from './pipeline/upstream-call.js';
+import { PricingCatalog, PricingController, PricingService, RelayPricingAdapter, TokenCounter } from './pricing/index.js';
+import { ModelRateLimiter } from './rate-limit/index.js';
+
+/** The OpenAI-compatible relay: routes, channel selection, forwarding, billing and the consume log. */
+@Module({
+  imports: [OptionModule, ChannelModule, UpstreamModule, TokenModule, UserModule, LogModule],
+  controllers: [PlaygroundController, ModelsController, PricingController],
+  providers: [
+    RelayRoutes,
+    TokenRelayAuthenticator,
+    { provide: RelayAuthenticator, useExisting: TokenRelayAuthenticator },
+    PricingService,
+    PricingCatalog,
+    TokenCounter,
+    RelayPricingAdapter,
+    ModelRateLimiter,
+    { provide: RelayPricing, useExisting: RelayPricingAdapter },
+    { provide: RelayRateLimiter, useExisting: ModelRateLimiter },
+    QuotaLedger,
+    RetryPolicy,
+    ChannelSelection,
+    UpstreamCall,
+    RelayPipeline,
+    ModelList,
+  ],
+  exports: [],
+})
+export class RelayModule {}

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { SseTracker } from './sse-tracker.js';
+
+const countWords = (text: string) => text.split(/\s+/).filter(Boolean).length;
+const chunk = (content: string) => `data: {"id":"c1","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":"${content}"}}]}\n\n`;
+const usageChunk = 'data: {"id":"c1","object":"chat.completion.chunk","created":1,"model":"m","choices":[],"usage":{"prompt_tokens":7,"completion_tokens":3,"total_tokens":10}}\n\n';
+
+function run(tracker: SseTracker, input: string, splitEvery = 7): string {
+  let out = '';
+  const bytes = Buffer.from(input);
+  for (let i = 0; i < bytes.length; i += splitEvery) out += tracker.push(bytes.subarray(i, i + splitEvery));
+  return out + tracker.end();
+}
+
+describe('SseTracker', () => {
+  it('re-emits events split across arbitrary chunk boundaries (including inside UTF-8 characters)', () => {
+    const tracker = new SseTracker(true, countWords, 5, true);
+    const out = run(tracker, chunk('héllo ') + chunk('wörld') + usageChunk + 'data: [DONE]\n\n', 3);
+    expect(out).toBe(chunk('héllo ') + chunk('wörld') + usageChunk + 'data: [DONE]\n\n');
+    expect(tracker.finalUsage()).toEqual({ usage: { promptTokens: 7, completionTokens: 3, cachedTokens: 0 }, local: false });
+  });
+
+  it('drops the usage-only chunk when the client did not ask for usage, but still bills from it', () => {
+    const tracker = new SseTracker(false, countWords, 5, true);
+    const out = run(tracker, chunk('hi') + usageChunk + 'data: [DONE]\n\n');
+    expect(out).toBe(chunk('hi') + 'data: [DONE]\n\n');
+    expect(tracker.finalUsage().usage.completionTokens).toBe(3);
+  });
+
+  it('counts delivered text and adds a synthetic usage chunk before [DONE] when upstream sent none', () => {
+    const tracker = new SseTracker(true, countWords, 5, true);
+    const out = run(tracker, chunk('one two ') + chunk('three') + 'data: [DONE]\n\n');
+    const events = out.split('\n\n').filter(Boolean);
+    expect(events.at(-1)).toBe('data: [DONE]');
+    const synthetic = JSON.parse(events.at(-2)!.slice(6));
+    expect(synthetic).toMatchObject({ id: 'c1', object: 'chat.completion.chunk', model: 'm', choices: [], usage: { prompt_tokens: 5, completion_tokens: 3, total_tokens: 8 } });
+    expect(tracker.finalUsage()).toEqual({ usage: { promptTokens: 5, completionTokens: 3, cachedTokens: 0 }, local: true });
+  });
+
+  it('accepts CRLF line ends and a stream that ends without [DONE], and ignores comments and event lines', () => {
+    const tracker = new SseTracker(false, countWords, 1, true);
+    const out = run(tracker, ': ping\r\nevent: x\r\n' + chunk('a b').replace(/\n/g, '\r\n'));
+    expect(out).toBe(chunk('a b') + 'data: [DONE]\n\n');
+    expect(tracker.finalUsage().usage.completionTokens).toBe(2);
+  });
+
+  it('clamps negative or huge upstream usage (never a negative charge)', () => {
+    const tracker = new SseTracker(false, countWords, 1, true);
+    run(tracker, 'data: {"choices":[],"usage":{"prompt_tokens":-1000,"completion_tokens":1e300}}\n\ndata: [DONE]\n\n');
+    const { usage } = tracker.finalUsage();
+    expect(usage.promptTokens).toBe(0);
+    expect(usage.completionTokens).toBe(100_000_000);
+  });
+});

@@ -1,0 +1,153 @@
+import { StringDecoder } from 'node:string_decoder';
+import { readUsage, toOpenAiUsage, type Usage } from './usage.js';
+
+/** A line longer than this (no newline in sight) is a broken upstream, not a stream. */
+const MAX_LINE_CHARS = 16 * 1024 * 1024;
+/** Delivered chunks kept for a local token count are folded into plain text past this size. */
+const MAX_KEPT_CHARS = 256 * 1024;
+
+export class SseLineTooLongError extends Error {
+  constructor() {
+    super('upstream stream line is too long');
+  }
+}
+
+/**
+ * Incremental SSE rewriter for OpenAI chat/completions streams. It re-emits each `data:` event as it
+ * arrives and watches only for what billing needs: the usage object (looked for with a string test
+ * before any JSON parse) and, in case upstream sends none, the delivered chunks for a local count
+ * (parsed only at the end, and only when needed). The usage-only chunk is dropped when the client did
+ * not ask for it; a synthetic one is added before `[DONE]` when it did and upstream sent none.
+ */
+export class SseTracker {
+  usage?: Usage;
+  sawDone = false;
+  private tail = '';
+  private readonly decoder = new StringDecoder('utf8');
+  private kept: string[] = [];
+  private keptChars = 0;
+  private text = '';
+  private id = '';
+  private model = '';
+  private created = 0;
+
+  constructor(
+    private readonly includeUsage: boolean,
+    /** Counts completion tokens of text when upstream sent no usage. */
+    private readonly countText: (text: string) => number,
+    private readonly promptTokens: number,
+    private readonly chat: boolean,
+  ) {}
+
+  /** Feeds raw upstream bytes; returns what to write to the client now ('' for nothing). */
+  push(chunk: Buffer): string {
+    const text = this.tail ? this.tail + this.decoder.write(chunk) : this.decoder.write(chunk);
+    let out = '';
+    let start = 0;
+    let newline = text.indexOf('\n');
+    while (newline >= 0) {
+      const end = newline > start && text.charCodeAt(newline - 1) === 13 ? newline - 1 : newline;
+      if (end - start > 5) out += this.line(text, start, end);
+      start = newline + 1;
+      newline = text.indexOf('\n', start);
+    }
+    this.tail = start === 0 ? text : text.slice(start);
+    if (this.tail.length > MAX_LINE_CHARS) throw new SseLineTooLongError();
+    return out;
+  }
+
+  /** The upstream ended: flushes a last unterminated line and closes with usage and [DONE] if missing. */
+  end(): string {
+    const rest = this.tail + this.decoder.end();
+    this.tail = '';
+    let out = rest.length > 5 ? this.line(rest, 0, rest.endsWith('\r') ? rest.length - 1 : rest.length) : '';
+    if (!this.sawDone) out += this.done();
+    return out;
+  }
+
+  /** Completion tokens: upstream's, else a local count of what was delivered. */
+  finalUsage(): { usage: Usage; local: boolean } {
+    if (this.usage) return { usage: this.usage, local: false };
+    return { usage: { promptTokens: this.promptTokens, completionTokens: this.countText(this.deliveredText()), cachedTokens: 0 }, local: true };
+  }
+
+  private line(text: string, start: number, end: number): string {
+    if (!text.startsWith('data:', start)) return '';
+    const payload = text.slice(text.charCodeAt(start + 5) === 32 ? start + 6 : start + 5, end);
+    if (payload === '[DONE]') return this.done();
+    if (payload.includes('"usage"')) {
+      const parsed = tryParse(payload);
+      const usage = readUsage(parsed?.usage);
+      if (usage) {
+        this.usage = usage;
+        const choices = parsed?.choices;
+        if (!this.includeUsage && (!Array.isArray(choices) || choices.length === 0)) return '';
+      }
+    }
+    if (!this.usage) this.keep(payload);
+    return `data: ${payload}\n\n`;
+  }
+
+  private done(): string {
+    if (this.sawDone) return '';
+    this.sawDone = true;
+    if (!this.includeUsage || this.usage) return 'data: [DONE]\n\n';
+    const { usage } = this.finalUsage();
+    const chunk = { id: this.id, object: this.chat ? 'chat.completion.chunk' : 'text_completion', created: this.created || Math.floor(Date.now() / 1000), model: this.model, choices: [], usage: toOpenAiUsage(usage) };
+    return `data: ${JSON.stringify(chunk)}\n\ndata: [DONE]\n\n`;
+  }
+
+  private keep(payload: string): void {
+    this.kept.push(payload);
+    this.keptChars += payload.length;
+    if (this.keptChars > MAX_KEPT_CHARS) this.fold();
+  }
+
+  /** Parses kept chunks into plain text (and the ids a synthetic chunk needs), then drops them. */
+  private fold(): void {
+    for (const payload of this.kept) {
+      const parsed = tryParse(payload);
+      if (!parsed) continue;
+      if (!this.id && typeof parsed.id === 'string') this.id = parsed.id;
+      if (!this.model && typeof parsed.model === 'string') this.model = parsed.model;
+      if (!this.created && typeof parsed.created === 'number') this.created = parsed.created;
+      if (Array.isArray(parsed.choices)) for (const choice of parsed.choices) this.text += choiceText(choice);
+    }
+    this.kept = [];
+    this.keptChars = 0;
+  }
+
+  private deliveredText(): string {
+    this.fold();
+    return this.text;
+  }
+}
+
+function tryParse(payload: string): Record<string, any> | undefined {
+  try {
+    const value: unknown = JSON.parse(payload);
+    return typeof value === 'object' && value !== null ? (value as Record<string, any>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Text a streamed choice carries: content, reasoning, refusal, legacy completion text, tool call arguments. */
+function choiceText(choice: any): string {
+  if (!choice || typeof choice !== 'object') return '';
+  if (typeof choice.text === 'string') return choice.text;
+  const delta = choice.delta;
+  if (!delta || typeof delta !== 'object') return '';
+  let text = '';
+  if (typeof delta.content === 'string') text += delta.content;
+  if (typeof delta.reasoning_content === 'string') text += delta.reasoning_content;
+  if (typeof delta.refusal === 'string') text += delta.refusal;
+  if (Array.isArray(delta.tool_calls)) {
+    for (const call of delta.tool_calls) {
+      const fn = call?.function;
+      if (typeof fn?.name === 'string') text += fn.name;
+      if (typeof fn?.arguments === 'string') text += fn.arguments;
+    }
+  }
+  return text;
+}

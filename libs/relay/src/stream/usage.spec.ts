@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { findUsageInJson, readUsage } from './usage.js';
+
+describe('findUsageInJson', () => {
+  it('reads the last usage object without being fooled by strings that mention usage', () => {
+    const body = JSON.stringify({
+      choices: [{ message: { content: 'the "usage": {"prompt_tokens": 999} is quoted here } {' } }],
+      usage: { prompt_tokens: 12, completion_tokens: 34, prompt_tokens_details: { cached_tokens: 5 } },
+    });
+    expect(findUsageInJson(body)).toEqual({ promptTokens: 12, completionTokens: 34, cachedTokens: 5 });
+  });
+
+  it('returns undefined when there is no usage or it is null/empty', () => {
+    expect(findUsageInJson('{"choices":[]}')).toBeUndefined();
+    expect(findUsageInJson('{"usage":null}')).toBeUndefined();
+    expect(findUsageInJson('{"usage":{"prompt_tokens":0,"completion_tokens":0}}')).toBeUndefined();
+  });
+});
+
+describe('readUsage', () => {
+  it('never lets cached tokens exceed the prompt and drops garbage', () => {
+    expect(readUsage({ prompt_tokens: 3, completion_tokens: 'x', prompt_tokens_details: { cached_tokens: 9 } })).toEqual({ promptTokens: 3, completionTokens: 0, cachedTokens: 3 });
+    expect(readUsage({ prompt_tokens: Number.NaN, completion_tokens: 2.7 })).toEqual({ promptTokens: 0, completionTokens: 2, cachedTokens: 0 });
+  });
+});

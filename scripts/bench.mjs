@@ -1,0 +1,117 @@
+// `npm run bench`: the relay's overhead against a local fake provider, side by side with calling the
+// provider directly in the same run. Builds the server first when its build is missing or older than the
+// sources. The gateway runs as a child process on a temporary SQLite database with auth, billing and
+// consume logging on. Not part of `npm test`.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { cpuMs, freePort, rssMb, startFakeUpstream, startGateway, stop } from './bench/processes.mjs';
+import { percentile, sideBySide, target, throughput } from './bench/load.mjs';
+import { prepareGateway } from './bench/setup.mjs';
+
+const N = Number(process.env.BENCH_REQUESTS ?? 2000);
+const WARMUP = 300;
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const CONCURRENCY = 50;
+const ROOT = new URL('..', import.meta.url).pathname;
+// The bench builds into its own directory: the shared dist/ may be rebuilt by someone else mid-run. It sits
+// under node_modules so the built files still resolve the repository's packages.
+const OUT = join(ROOT, 'node_modules/.cache/gw-bench/dist');
+const ENTRY = join(OUT, 'apps/gateway/src/main.js');
+
+function newestSource(dir) {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.name === 'node_modules') continue;
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) newest = Math.max(newest, newestSource(path));
+    else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.spec.ts')) newest = Math.max(newest, statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+function ensureBuild() {
+  const stale = !existsSync(ENTRY) || ['apps', 'libs'].some((dir) => newestSource(join(ROOT, dir)) > statSync(ENTRY).mtimeMs);
+  if (!stale) return;
+  console.log(`Building the server into ${OUT} ...`);
+  rmSync(OUT, { recursive: true, force: true });
+  const bin = (name) => join(ROOT, 'node_modules/.bin', name);
+  try {
+    execFileSync(bin('tsc'), ['-p', 'tsconfig.build.json', '--outDir', OUT], { cwd: ROOT, stdio: 'inherit' });
+  } catch (error) {
+    // Type errors still emit JavaScript; only a missing entry point stops the bench.
+    if (!existsSync(ENTRY)) throw error;
+    console.log('(type errors above; benchmarking the emitted JavaScript anyway)');
+  }
+  execFileSync(bin('tsc-alias'), ['-p', 'tsconfig.build.json', '--outDir', OUT], { cwd: ROOT, stdio: 'inherit' });
+}
+
+const ms = (n) => `${n.toFixed(3)} ms`;
+const row = (cells) => console.log(cells.map((c, i) => String(c).padEnd(i === 0 ? 34 : 16)).join(''));
+
+ensureBuild();
+const dataDir = mkdtempSync(join(tmpdir(), 'gw-bench-'));
+const upstream = await startFakeUpstream();
+const port = await freePort();
+const gateway = await startGateway(ENTRY, {
+  PORT: String(port),
+  HOST: '127.0.0.1',
+  DATA_DIR: dataDir,
+  SQLITE_PATH: join(dataDir, 'one-api.db'),
+  SESSION_SECRET: 'bench-session-secret-0123456789abcdef',
+  GLOBAL_API_RATE_LIMIT: '100000000',
+  CRITICAL_RATE_LIMIT: '100000000',
+  // BENCH_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' profiles the gateway.
+}, (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean));
+let exitCode = 0;
+try {
+  const { key, usage } = await prepareGateway(gateway.url, upstream.url);
+  const direct1 = target(upstream.url, '/v1/chat/completions', 'sk-bench-upstream', 1);
+  const gateway1 = target(gateway.url, '/v1/chat/completions', key, 1);
+
+  console.log(`c=1: ${N} JSON and ${N} stream requests each way (after ${WARMUP} warm-up) ...`);
+  const json = await sideBySide(direct1, gateway1, 'callJson', WARMUP, N);
+  const stream = await sideBySide(direct1, gateway1, 'callStream', WARMUP / 3, N);
+
+  console.log(`c=${CONCURRENCY}: ${SECONDS} s each way ...`);
+  const directN = target(upstream.url, '/v1/chat/completions', 'sk-bench-upstream', CONCURRENCY);
+  const gatewayN = target(gateway.url, '/v1/chat/completions', key, CONCURRENCY);
+  const directRate = await throughput(directN, CONCURRENCY, SECONDS);
+  const cpuBefore = cpuMs(gateway.child.pid);
+  const gatewayRate = await throughput(gatewayN, CONCURRENCY, SECONDS);
+  const cpuPerRequest = (cpuMs(gateway.child.pid) - cpuBefore) / Math.max(1, gatewayRate.done);
+  const rss = rssMb(gateway.child.pid);
+  await Promise.all([direct1, gateway1, directN, gatewayN].map((t) => t.close()));
+  const self = await usage();
+
+  const added = (s, p) => percentile(s.gateway, p) - percentile(s.direct, p);
+  console.log('');
+  row(['measure', 'direct', 'gateway', 'added / ratio']);
+  row(['JSON latency p50 (c=1)', ms(percentile(json.direct, 50)), ms(percentile(json.gateway, 50)), ms(added(json, 50))]);
+  row(['JSON latency p99 (c=1)', ms(percentile(json.direct, 99)), ms(percentile(json.gateway, 99)), ms(added(json, 99))]);
+  row(['stream first byte p50 (c=1)', ms(percentile(stream.direct, 50)), ms(percentile(stream.gateway, 50)), ms(added(stream, 50))]);
+  row(['stream first byte p99 (c=1)', ms(percentile(stream.direct, 99)), ms(percentile(stream.gateway, 99)), ms(added(stream, 99))]);
+  row([`throughput req/s (c=${CONCURRENCY})`, directRate.perSecond.toFixed(0), gatewayRate.perSecond.toFixed(0), (gatewayRate.perSecond / directRate.perSecond).toFixed(3)]);
+  row(['gateway CPU per request', '', ms(cpuPerRequest), '']);
+  row(['gateway RSS at the end', '', `${rss.toFixed(1)} MB`, '']);
+  console.log(`errors: direct ${directRate.errors}, gateway ${gatewayRate.errors}; billed to the bench user: ${self.used_quota} quota over ${self.request_count} requests`);
+
+  const targets = [
+    ['added p50 JSON at c=1 <= 0.5 ms', added(json, 50) <= 0.5],
+    ['added p50 stream first byte at c=1 <= 0.5 ms', added(stream, 50) <= 0.5],
+    ['CPU per request <= 0.4 ms', cpuPerRequest <= 0.4],
+    [`throughput >= 0.15 x direct at c=${CONCURRENCY}`, gatewayRate.perSecond >= 0.15 * directRate.perSecond],
+    ['RSS <= 150 MB', rss <= 150],
+    ['every request billed and answered', gatewayRate.errors === 0 && self.request_count > 0 && self.used_quota > 0],
+  ];
+  console.log('');
+  for (const [name, ok] of targets) console.log(`${ok ? 'PASS' : 'MISS'}  ${name}`);
+} catch (error) {
+  console.error(error);
+  exitCode = 1;
+} finally {
+  await Promise.all([stop(gateway.child), stop(upstream.child)]);
+  rmSync(dataDir, { recursive: true, force: true });
+}
+process.exit(exitCode);
