@@ -1,25 +1,8 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
-import { APP_CONFIG, outboundFetch, Role, type AppConfig } from '@gw/core';
-import { OptionService } from '@gw/option';
-import { KvStore, MailService, UserEntity } from '@gw/user';
-
-interface RootNotifySetting {
-  notify_type?: string;
-  webhook_url?: string;
-  webhook_secret?: string;
-  notification_email?: string;
-}
-
-function parseSetting(raw: string | null | undefined): RootNotifySetting {
-  try {
-    const value: unknown = JSON.parse(raw ?? '');
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as RootNotifySetting) : {};
-  } catch {
-    return {};
-  }
-}
+import { APP_CONFIG, Role, type AppConfig } from '@gw/core';
+import { KvStore, UserEntity, UserNotifyService } from '@gw/user';
 
 export interface ChannelNotice {
   channelId: number;
@@ -39,8 +22,7 @@ export class ChannelNotifyService {
 
   constructor(
     @InjectRepository(UserEntity) private readonly users: Repository<UserEntity>,
-    private readonly options: OptionService,
-    private readonly mail: MailService,
+    private readonly notifier: UserNotifyService,
     private readonly kv: KvStore,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -72,27 +54,6 @@ export class ChannelNotifyService {
     if (!root) return 'none';
     const { limitCount, limitDurationMinutes } = this.config.notify;
     if ((await this.kv.hit(`notify:channel:${root.id}`, limitDurationMinutes * 60)) > limitCount) return 'none';
-    const setting = parseSetting(root.setting);
-    if (setting.notify_type === 'webhook' && setting.webhook_url) {
-      const headers: Record<string, string> = { 'content-type': 'application/json' };
-      if (setting.webhook_secret) headers.authorization = `Bearer ${setting.webhook_secret}`;
-      const res = await outboundFetch(setting.webhook_url, {
-        method: 'POST',
-        headers,
-        body: JSON.stringify({ type: 'channel_update', title, content, values: [], timestamp: Math.floor(Date.now() / 1000) }),
-        httpsOnly: true,
-        allowPrivate: this.options.get('AllowPrivateOutboundUrls'),
-      });
-      if (res.status < 200 || res.status >= 300) throw new Error(`webhook answered ${res.status}`);
-      return 'webhook';
-    }
-    const to = setting.notification_email || root.email;
-    if (!to || !this.mail.configured) return 'none';
-    await this.mail.send(to, `${this.options.get('SystemName')}: ${title}`, `<p>${escapeHtml(content)}</p>`);
-    return 'email';
+    return this.notifier.deliver(root, { type: 'channel_update', title, content, values: [] });
   }
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }

@@ -9,7 +9,7 @@ export { toSelfView, toAdminView, type SelfView } from './user.view.js';
 export { UserDetailController } from './user-admin.controller.js';
 export { UserAdminService } from './user-admin.service.js';
 export { UserHooks } from './user-events.js';
-export { UserNotifyService } from './user-notify.service.js';
+export { UserNotifyService, type UserNotice } from './user-notify.service.js';
 export { AccountService, sameSecret } from './account.service.js';
 export { MailService } from './mail.service.js';
 export { TurnstileService } from './turnstile.service.js';

@@ -3,8 +3,16 @@ import { APP_CONFIG, outboundFetch, type AppConfig } from '@gw/core';
 import { OptionService } from '@gw/option';
 import { MailService } from './mail.service.js';
 import { KvStore } from './support/kv-store.js';
+import type { UserEntity } from './user.entity.js';
 import { UserRepository } from './user.repository.js';
 import { formatQuota } from './user-self.service.js';
+
+export interface UserNotice {
+  type: string;
+  title: string;
+  content: string;
+  values: string[];
+}
 
 export const QUOTA_NOTIFY_INTERVAL_SECONDS = 2 * 3600;
 
@@ -59,27 +67,45 @@ export class UserNotifyService {
     const { limitCount, limitDurationMinutes } = this.config.notify;
     if ((await this.kv.hit(`notify:count:${userId}`, limitDurationMinutes * 60)) > limitCount) return false;
 
-    const title = 'Your balance is running low';
-    const content = 'Your remaining quota is {{value}}, below the warning threshold {{value}}. Please top up.';
     const values = [formatQuota(this.options, remainingQuota), formatQuota(this.options, threshold)];
+    const sent = await this.deliver(user, {
+      type: 'quota_exceed',
+      title: 'Your balance is running low',
+      content: 'Your remaining quota is {{value}}, below the warning threshold {{value}}. Please top up.',
+      values,
+    });
+    return sent !== 'none';
+  }
+
+  /**
+   * Sends one notice by the user's chosen channel (spec 000 §9): an https webhook POST with the optional
+   * Bearer secret and body {type, title, content, values, timestamp}, else an email with the values filled
+   * in. Resolves to how it went out; 'none' when the user has no usable channel.
+   */
+  async deliver(user: Pick<UserEntity, 'email' | 'setting'>, notice: UserNotice): Promise<'webhook' | 'email' | 'none'> {
+    const setting = parseSetting(user.setting);
     if (setting.notify_type === 'webhook' && setting.webhook_url) {
       const headers: Record<string, string> = { 'content-type': 'application/json' };
       if (setting.webhook_secret) headers.authorization = `Bearer ${setting.webhook_secret}`;
       const res = await outboundFetch(setting.webhook_url, {
         method: 'POST',
         headers,
-        body: JSON.stringify({ type: 'quota_exceed', title, content, values, timestamp: Math.floor(Date.now() / 1000) }),
+        body: JSON.stringify({ ...notice, timestamp: Math.floor(Date.now() / 1000) }),
         httpsOnly: true,
         allowPrivate: this.options.get('AllowPrivateOutboundUrls'),
       });
       if (res.status < 200 || res.status >= 300) throw new Error(`webhook answered ${res.status}`);
-      return true;
+      return 'webhook';
     }
     const to = setting.notification_email || user.email;
-    if (!to || !this.mail.configured) return false;
-    let text = content;
-    for (const value of values) text = text.replace('{{value}}', value);
-    await this.mail.send(to, `${this.options.get('SystemName')}: ${title}`, `<p>${text}</p>`);
-    return true;
+    if (!to || !this.mail.configured) return 'none';
+    let text = notice.content;
+    for (const value of notice.values) text = text.replace('{{value}}', value);
+    await this.mail.send(to, `${this.options.get('SystemName')}: ${notice.title}`, `<p>${escapeHtml(text)}</p>`);
+    return 'email';
   }
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }

@@ -27,7 +27,8 @@ export interface SelfView {
   permissions: Record<string, unknown>;
 }
 
-export function toSelfView(user: UserEntity): SelfView {
+/** The fields every view of a user shares: identity, bindings, balance and invites (never secrets). */
+function profileFields(user: UserEntity) {
   return {
     id: user.id,
     username: user.username,
@@ -49,6 +50,12 @@ export function toSelfView(user: UserEntity): SelfView {
     aff_quota: user.affQuota,
     aff_history_quota: user.affHistoryQuota,
     inviter_id: user.inviterId,
+  };
+}
+
+export function toSelfView(user: UserEntity): SelfView {
+  return {
+    ...profileFields(user),
     setting: user.setting ?? '',
     permissions: permissionsFor(user.role),
   };
@@ -64,26 +71,7 @@ function permissionsFor(role: number): Record<string, unknown> {
 /** A user as an admin sees it in lists and details: no password, access token or notification secret. */
 export function toAdminView(user: UserEntity): AdminUserView {
   return {
-    id: user.id,
-    username: user.username,
-    display_name: user.displayName,
-    role: user.role,
-    status: user.status,
-    email: user.email ?? '',
-    github_id: user.githubId ?? '',
-    oidc_id: user.oidcId ?? '',
-    wechat_id: user.wechatId ?? '',
-    telegram_id: user.telegramId ?? '',
-    linux_do_id: user.linuxDoId ?? '',
-    quota: user.quota,
-    used_quota: user.usedQuota,
-    request_count: user.requestCount,
-    group: user.group,
-    aff_code: user.affCode ?? '',
-    aff_count: user.affCount,
-    aff_quota: user.affQuota,
-    aff_history_quota: user.affHistoryQuota,
-    inviter_id: user.inviterId,
+    ...profileFields(user),
     remark: user.remark ?? '',
     created_at: user.createdAt,
     last_login_at: user.lastLoginAt,

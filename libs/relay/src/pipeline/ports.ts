@@ -1,17 +1,12 @@
+import type { PriceInfo } from '../pricing/billing-formulas.js';
 import type { Usage } from '../stream/usage.js';
+
+export type { PriceInfo };
 
 /**
  * What the pipeline needs from pricing (built in ./pricing by its own helper) and from the token lib,
  * as abstract classes so the module binds the real services to them and unit tests can fake them.
  */
-export interface PriceInfo {
-  usePrice: boolean;
-  modelPrice: number;
-  modelRatio: number;
-  completionRatio: number;
-  cacheRatio: number;
-  groupRatio: number;
-}
 
 export abstract class RelayPricing {
   abstract resolve(model: string, usingGroup: string, userGroup: string): PriceInfo | undefined;
