@@ -117,6 +117,16 @@ describe('UserNotifyService', () => {
   it('quotaChanged never throws', () => {
     const { service, users } = build({});
     users.findById.mockRejectedValueOnce(new Error('db down'));
-    expect(() => service.quotaChanged(7, 1)).not.toThrow();
+    expect(() => service.quotaChanged(7)).not.toThrow();
+  });
+
+  it('quotaChanged reads the fresh balance, at most once a minute per user', async () => {
+    const { service, users, mail } = build({ quota: 10 });
+    service.quotaChanged(7);
+    service.quotaChanged(7);
+    service.quotaChanged(7);
+    await vi.waitFor(() => expect(mail.send).toHaveBeenCalledTimes(1));
+    expect(users.findById).toHaveBeenCalledTimes(1);
+    expect(mail.send.mock.calls[0]![2]).toContain('$0.000020');
   });
 });

@@ -15,6 +15,7 @@ export interface UserNotice {
 }
 
 export const QUOTA_NOTIFY_INTERVAL_SECONDS = 2 * 3600;
+const QUOTA_CHECK_INTERVAL_MS = 60_000;
 
 interface NotifySetting {
   notify_type?: 'email' | 'webhook';
@@ -41,6 +42,7 @@ export function parseSetting(raw: string | null | undefined): NotifySetting {
 @Injectable()
 export class UserNotifyService {
   private readonly logger = new Logger('UserNotify');
+  private readonly lastChecked = new Map<number, number>();
 
   constructor(
     private readonly users: UserRepository,
@@ -50,14 +52,23 @@ export class UserNotifyService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  quotaChanged(userId: number, remainingQuota: number): void {
-    void this.check(userId, remainingQuota).catch((error: Error) => this.logger.warn(`quota notice for user ${userId}: ${error.message}`));
+  /**
+   * Called after every charge. The balance is read fresh (off the caller's path), at most once a minute per
+   * user, so a busy user costs one small read a minute rather than one per request.
+   */
+  quotaChanged(userId: number): void {
+    const now = Date.now();
+    if ((this.lastChecked.get(userId) ?? 0) > now - QUOTA_CHECK_INTERVAL_MS) return;
+    if (this.lastChecked.size > 100_000) this.lastChecked.clear();
+    this.lastChecked.set(userId, now);
+    void this.check(userId).catch((error: Error) => this.logger.warn(`quota notice for user ${userId}: ${error.message}`));
   }
 
   /** The work behind quotaChanged; resolves to true when a notice was sent (for tests). */
-  async check(userId: number, remainingQuota: number): Promise<boolean> {
+  async check(userId: number, knownRemaining?: number): Promise<boolean> {
     const user = await this.users.findById(userId);
     if (!user) return false;
+    const remainingQuota = knownRemaining ?? user.quota;
     const setting = parseSetting(user.setting);
     const threshold =
       typeof setting.quota_warning_threshold === 'number' ? setting.quota_warning_threshold : this.options.get('QuotaRemindThreshold');
