@@ -39,7 +39,9 @@ export class RedeemService {
       if (!(await this.codes.markUsed(manager, code.id, user.id, now))) return null;
       // Read inside the transaction, after the flip: an edit that raced the read above cannot change what is credited.
       const quota = await this.codes.quotaOf(manager, code.id);
-      if (!(await this.wallet.credit(manager, user.id, quota))) throw new BusinessError('user not found');
+      // Throwing rolls the code back to unused. The caller exists (the guard just read it), so a refusal
+      // here means the balance would pass the largest exact quota.
+      if (!(await this.wallet.credit(manager, user.id, quota))) throw new BusinessError('the balance would exceed the maximum quota');
       await this.logs.recordNow(
         { userId: user.id, username: user.username, type: LogType.TopUp, quota, content: `redeemed code, quota +${this.format(quota)}, code id ${code.id}` },
         manager,

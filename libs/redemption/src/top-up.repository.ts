@@ -36,13 +36,16 @@ export class TopUpRepository {
 /** Balance and identity reads/writes on `users` for the credit transactions of this module. */
 @Injectable()
 export class WalletRepository {
-  /** `quota = quota + n` in the caller's transaction; false when the user no longer exists. */
+  /**
+   * `quota = quota + n` in the caller's transaction; false when the user no longer exists or the balance
+   * would pass 2^53 − 1 (beyond it JavaScript numbers, and so every later read and charge, lose precision).
+   */
   async credit(manager: EntityManager, userId: number, quota: number): Promise<boolean> {
     const result = await manager
       .createQueryBuilder()
       .update(UserEntity)
       .set({ quota: () => 'quota + :credit' })
-      .where('id = :userId AND deleted_at IS NULL', { userId })
+      .where('id = :userId AND deleted_at IS NULL AND quota <= :ceiling', { userId, ceiling: Number.MAX_SAFE_INTEGER - quota })
       .setParameters({ credit: quota })
       .execute();
     return (result.affected ?? 0) === 1;

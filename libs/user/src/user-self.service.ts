@@ -115,6 +115,10 @@ export class UserSelfService {
       await assertOutboundUrl(input.webhook_url, { httpsOnly: true, allowPrivate: this.options.get('AllowPrivateOutboundUrls') });
     }
     if (input.notification_email && !EMAIL.test(input.notification_email)) throw new BusinessError('invalid email address');
+    // Quota is whole units everywhere; a fractional threshold would never compare as the user meant.
+    if (input.quota_warning_threshold !== undefined && !Number.isSafeInteger(input.quota_warning_threshold)) {
+      throw new BusinessError('quota_warning_threshold must be an integer');
+    }
     const setting = {
       notify_type: input.notify_type,
       quota_warning_threshold: input.quota_warning_threshold ?? this.options.get('QuotaRemindThreshold'),
