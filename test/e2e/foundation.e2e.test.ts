@@ -127,6 +127,7 @@ describe.each(testDatabases())('foundation on %s', (kind) => {
     expect(unknownRoute.status).toBe(404);
     expect(unknownRoute.body).toMatchObject({ success: false });
     expect(unknownRoute.headers.get('cache-control')).toBe('no-store');
+    expect(unknownRoute.headers.get('x-content-type-options')).toBe('nosniff');
   });
 
   it('rejects bodies over MAX_REQUEST_BODY_MB with 413', async () => {

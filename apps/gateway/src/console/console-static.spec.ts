@@ -7,7 +7,7 @@ import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '@gw/core';
 import { ConsoleController } from './console.controller.js';
-import { consoleStaticMiddlewares, spaFallback } from './console-static.js';
+import { consoleCsp, consoleStaticMiddlewares, spaFallback } from './console-static.js';
 
 /** A fake built console: the shell's index.html and one hashed chunk, plus a remote's manifest. */
 function fakeBuild(dir: string): void {
@@ -27,7 +27,7 @@ describe('console static serving', () => {
     fakeBuild(dir);
     const app = express();
     for (const { path, handler } of consoleStaticMiddlewares(dir)) app.use(path, handler);
-    const fallback = spaFallback(dir);
+    const fallback = spaFallback(dir, ['/remotes/admin/mf-manifest.json', 'https://remotes.example.com/user/mf-manifest.json']);
     app.use((req, res) => {
       if (!fallback(req, res)) res.status(404).json({ fellThrough: req.path });
     });
@@ -47,6 +47,15 @@ describe('console static serving', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toBe('no-cache');
     expect(await res.text()).toContain('shell');
+  });
+
+  it('sends a Content-Security-Policy with the console page that admits the remotes\' origins and nothing else for scripts', async () => {
+    const csp = (await fetch(`${base}/`)).headers.get('content-security-policy') ?? '';
+    const scriptSrc = csp.split('; ').find((d) => d.startsWith('script-src '));
+    expect(scriptSrc).toBe("script-src 'self' https://remotes.example.com https://challenges.cloudflare.com https://telegram.org");
+    expect(csp).toContain("object-src 'none'");
+    expect(csp).toContain("frame-ancestors 'self'");
+    expect(consoleCsp([])).not.toContain('undefined');
   });
 
   it('caches hashed chunks for a year and lets other origins fetch a remote manifest', async () => {

@@ -25,13 +25,38 @@ export function consoleStaticMiddlewares(frontendsDir: string) {
   return middlewares;
 }
 
+/**
+ * The console page's Content-Security-Policy. Scripts only from this origin, the origins remotes are
+ * deployed on, and the two login widgets (Turnstile, Telegram); no plugins; no framing of the console by
+ * other sites (clickjacking). Styles allow inline ones because Semi positions popups with style attributes.
+ * Frames stay open: the home page and the chat page embed operator-chosen URLs.
+ */
+export function consoleCsp(remoteUrls: string[]): string {
+  const remoteOrigins = [...new Set(remoteUrls.filter((url) => /^https?:\/\//.test(url)).map((url) => new URL(url).origin))];
+  const scripts = ["'self'", ...remoteOrigins, 'https://challenges.cloudflare.com', 'https://telegram.org'].join(' ');
+  return [
+    "default-src 'self'",
+    `script-src ${scripts}`,
+    `connect-src 'self' ${remoteOrigins.join(' ')}`.trim(),
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob: https: http:",
+    "font-src 'self' data:",
+    'frame-src *',
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self' https: http:",
+    "frame-ancestors 'self'",
+  ].join('; ');
+}
+
 /** Unknown GETs outside the API are console routes: answer with the shell's index.html. */
-export function spaFallback(frontendsDir: string): NotFoundFallback {
+export function spaFallback(frontendsDir: string, remoteUrls: string[] = []): NotFoundFallback {
   const indexFile = join(frontendsDir, 'shell', 'dist', 'index.html');
+  const csp = consoleCsp(remoteUrls);
   return (req: Request, res: Response) => {
     if (isApiPath(req.path) || isRelayPath(req.path) || req.path.startsWith('/remotes/') || req.path.startsWith('/assets/')) return false;
     const html = existsSync(indexFile) ? readFileSync(indexFile, 'utf8') : PLACEHOLDER;
-    res.status(200).setHeader('Cache-Control', 'no-cache').type('html').send(html);
+    res.status(200).setHeader('Cache-Control', 'no-cache').setHeader('Content-Security-Policy', csp).type('html').send(html);
     return true;
   };
 }

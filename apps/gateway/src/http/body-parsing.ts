@@ -32,5 +32,7 @@ function bodyErrorHandler(error: unknown, req: Request, res: Response, next: Nex
 /** Console answers are personal: no cache, anywhere (new-api's frontend sends the same directive). */
 export function noStoreOnApi(req: Request, res: Response, next: NextFunction): void {
   if (req.path.startsWith('/api')) res.setHeader('Cache-Control', 'no-store');
+  // Browsers must never sniff a JSON answer or an uploaded text into HTML or script.
+  res.setHeader('X-Content-Type-Options', 'nosniff');
   next();
 }
