@@ -114,13 +114,14 @@ export class UserRepository {
     }
   }
 
-  /** Moves invite earnings into the balance; false when the balance is short (conditional update). */
+  /** Moves invite earnings into the balance; false when the earnings are short or the balance is full (conditional update). */
   async transferAff(id: number, amount: number): Promise<boolean> {
     const result = await this.rows
       .createQueryBuilder()
       .update(UserEntity)
       .set({ affQuota: () => 'aff_quota - :amount', quota: () => 'quota + :amount' })
-      .where('id = :id AND aff_quota >= :amount', { id, amount })
+      // The balance never grows past 2^53 − 1, where JSON numbers stop being exact.
+      .where('id = :id AND aff_quota >= :amount AND quota <= :ceiling', { id, amount, ceiling: Number.MAX_SAFE_INTEGER - amount })
       .setParameters({ amount })
       .execute();
     return (result.affected ?? 0) > 0;
