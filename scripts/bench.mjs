@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { cpuMs, freePort, rssMb, startFakeUpstream, startGateway, stop } from './bench/processes.mjs';
 import { percentile, sideBySide, target, throughput } from './bench/load.mjs';
 import { prepareGateway } from './bench/setup.mjs';
+import { GATEWAY_NODE_FLAGS, gatewayEnv } from './gateway-runtime.mjs';
 
 const N = Number(process.env.BENCH_REQUESTS ?? 2000);
 const WARMUP = 300;
@@ -54,7 +55,9 @@ ensureBuild();
 const dataDir = mkdtempSync(join(tmpdir(), 'gw-bench-'));
 const upstream = await startFakeUpstream();
 const port = await freePort();
-const gateway = await startGateway(ENTRY, {
+// Started the way `npm start` starts it: same V8 flags and malloc settings.
+const gateway = await startGateway(ENTRY, gatewayEnv({
+  ...process.env,
   PORT: String(port),
   HOST: '127.0.0.1',
   DATA_DIR: dataDir,
@@ -62,8 +65,11 @@ const gateway = await startGateway(ENTRY, {
   SESSION_SECRET: 'bench-session-secret-0123456789abcdef',
   GLOBAL_API_RATE_LIMIT: '100000000',
   CRITICAL_RATE_LIMIT: '100000000',
+}), [
+  ...GATEWAY_NODE_FLAGS,
   // BENCH_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' profiles the gateway.
-}, (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean));
+  ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean),
+]);
 let exitCode = 0;
 try {
   const { key, usage } = await prepareGateway(gateway.url, upstream.url);

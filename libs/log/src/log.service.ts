@@ -4,6 +4,7 @@ import type { EntityManager, Repository } from 'typeorm';
 import { OptionService } from '@gw/option';
 import { LogBatcher } from './log-batcher.js';
 import { LogEntity } from './log.entity.js';
+import { LogInserter } from './log-insert.js';
 import { toLogRow } from './log-row.js';
 import { LogType, type NewLog } from './log-type.js';
 import { QuotaDataService } from './quota-data.service.js';
@@ -20,12 +21,14 @@ const MAX_PENDING = 100_000;
 export class LogService implements OnModuleInit, BeforeApplicationShutdown {
   private readonly logger = new Logger('LogService');
   private readonly batcher: LogBatcher<Partial<LogEntity>>;
+  private readonly inserter: LogInserter;
 
   constructor(
     @InjectRepository(LogEntity) private readonly repo: Repository<LogEntity>,
     private readonly options: OptionService,
     private readonly quotaData: QuotaDataService,
   ) {
+    this.inserter = new LogInserter(repo.manager.connection);
     this.batcher = new LogBatcher({
       write: (rows) => this.insert(this.repo.manager, rows),
       maxRows: BATCH_ROWS,
@@ -76,7 +79,8 @@ export class LogService implements OnModuleInit, BeforeApplicationShutdown {
     return entry.type !== LogType.Consume || this.options.get('LogConsumeEnabled');
   }
 
-  private async insert(manager: EntityManager, rows: Partial<LogEntity>[]): Promise<void> {
-    await manager.createQueryBuilder().insert().into(LogEntity).values(rows).updateEntity(false).execute();
+  private insert(manager: EntityManager, rows: Partial<LogEntity>[]): Promise<void> {
+    // A manager with its own query runner is a caller's transaction: the rows must go through it.
+    return this.inserter.insert(manager, rows, !manager.queryRunner);
   }
 }

@@ -9,7 +9,16 @@ interface SqliteStatement {
 }
 interface SqliteDatabase {
   prepare(sql: string): SqliteStatement;
-  transaction<A, T>(fn: (arg: A) => T): { immediate(arg: A): T };
+  /** Called inside another transaction, the wrapper becomes a SAVEPOINT. */
+  transaction<A, T>(fn: (arg: A) => T): ((arg: A) => T) & { immediate(arg: A): T };
+}
+
+interface SqliteJob {
+  plan: () => Plan<unknown>;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+  value?: unknown;
+  error?: unknown;
 }
 
 class Rollback<R> {
@@ -23,21 +32,28 @@ const CAPPED_SETTLE_ATTEMPTS = 5;
 /**
  * Quota movements of the relay (users.quota, tokens.remain_quota/used_quota, users.used_quota and
  * request_count), each one transaction of conditional UPDATEs. On SQLite the plan runs synchronously
- * inside one better-sqlite3 transaction, so no other statement can interleave (TypeORM shares one
- * connection between all callers there); on MySQL/PostgreSQL it runs on its own pooled connection,
+ * inside a better-sqlite3 transaction (plans of one event-loop turn share it, see run()), so no other
+ * statement can interleave (TypeORM shares one connection between all callers there); on MySQL/PostgreSQL it runs on its own pooled connection,
  * retried on a deadlock.
  */
 @Injectable()
 export class QuotaLedger {
   private readonly logger = new Logger('QuotaLedger');
   private readonly statements = new Map<string, SqliteStatement>();
-  /** One BEGIN IMMEDIATE … COMMIT wrapper, built once (better-sqlite3 prepares its statements per wrapper). */
-  private readonly sqliteTransaction?: { immediate(plan: Plan<unknown>): unknown };
+  /**
+   * The transaction wrappers, built once (better-sqlite3 prepares their statements per wrapper): one plan
+   * (its own BEGIN IMMEDIATE … COMMIT, or a SAVEPOINT when called inside the batch's transaction), and a
+   * batch of plans.
+   */
+  private readonly sqlitePlan?: ((plan: Plan<unknown>) => unknown) & { immediate(plan: Plan<unknown>): unknown };
+  private readonly sqliteBatch?: { immediate(jobs: SqliteJob[]): void };
+  /** Plans waiting for the next batch (see run()). */
+  private queue: SqliteJob[] = [];
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {
     if (dataSource.options.type === 'better-sqlite3') {
       const db = (dataSource.driver as unknown as { databaseConnection: SqliteDatabase }).databaseConnection;
-      this.sqliteTransaction = db.transaction((steps: Plan<unknown>) => {
+      const sqlitePlan = db.transaction((steps: Plan<unknown>) => {
         let input: StepResult = undefined;
         for (;;) {
           const next = steps.next(input);
@@ -46,6 +62,18 @@ export class QuotaLedger {
             return next.value.value;
           }
           input = this.execSqlite(db, next.value);
+        }
+      });
+      this.sqlitePlan = sqlitePlan;
+      this.sqliteBatch = db.transaction((jobs: SqliteJob[]) => {
+        // Each plan in a savepoint: a refused plan rolls back alone.
+        for (const job of jobs) {
+          try {
+            job.value = sqlitePlan(job.plan());
+          } catch (error) {
+            if (error instanceof Rollback) job.value = error.value;
+            else job.error = error;
+          }
         }
       });
     }
@@ -72,16 +100,48 @@ export class QuotaLedger {
     return (await this.run(() => settlePlan(userId, tokenId, reserved, actual, 0)))!;
   }
 
+  /**
+   * On SQLite, plans issued in the same event-loop turn are committed together: one BEGIN IMMEDIATE …
+   * COMMIT for the batch, each plan in its own savepoint, run one after another. Every conditional
+   * update still sees the balances left by the plans before it, so nothing changes for concurrent
+   * spending; under load a commit (the costly part) is shared by many requests. A promise settles only
+   * once its batch has committed.
+   */
   private run<R>(plan: () => Plan<R>): Promise<R> {
-    if (this.sqliteTransaction) {
-      try {
-        return Promise.resolve(this.sqliteTransaction.immediate(plan()) as R);
-      } catch (error) {
-        return error instanceof Rollback ? Promise.resolve(error.value as R) : Promise.reject(error);
-      }
+    if (this.sqliteBatch) {
+      return new Promise<R>((resolve, reject) => {
+        this.queue.push({ plan, resolve: resolve as (value: unknown) => void, reject });
+        if (this.queue.length === 1) setImmediate(this.flushSqlite);
+      });
     }
     return this.runPooled(plan);
   }
+
+  private readonly flushSqlite = (): void => {
+    const jobs = this.queue;
+    this.queue = [];
+    if (jobs.length === 1) {
+      const job = jobs[0]!;
+      try {
+        job.resolve(this.sqlitePlan!.immediate(job.plan()));
+      } catch (error) {
+        if (error instanceof Rollback) job.resolve(error.value);
+        else job.reject(error);
+      }
+      return;
+    }
+    try {
+      this.sqliteBatch!.immediate(jobs);
+    } catch (error) {
+      // BEGIN or COMMIT failed: nothing of the batch was written.
+      for (const job of jobs) job.reject(error);
+      return;
+    }
+    for (const job of jobs) {
+      if (job.error !== undefined) job.reject(job.error);
+      else job.resolve(job.value);
+    }
+  };
 
   private execSqlite(db: SqliteDatabase, step: LedgerStep): StepResult {
     let statement = this.statements.get(step.sql);

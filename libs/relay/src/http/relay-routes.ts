@@ -4,6 +4,7 @@ import { HttpAdapterHost } from '@nestjs/core';
 import { APP_CONFIG, type AppConfig } from '@gw/core';
 import { RelayPipeline } from '../pipeline/relay-pipeline.js';
 import type { RelayKind } from '../pipeline/relay-request.js';
+import { relayJsonBody } from './json-body.js';
 import { requestIdMiddleware } from './request-id.js';
 
 const ROUTES: [string, RelayKind][] = [
@@ -17,8 +18,8 @@ const ROUTES: [string, RelayKind][] = [
  * bootstrap's body parsers and of Nest's few hundred routes (Express walks its stack in order).
  * Nest's per-request pipeline (global guards, interceptors, the envelope) does nothing for these
  * routes: no console role, no envelope, and the pipeline renders its own errors. Each route parses
- * its JSON body itself with the same limit; a malformed body falls through to the bootstrap's body
- * error handler (an OpenAI 400). The request-id middleware goes first, so every relay answer, even
+ * its JSON body itself with the same limit (plain JSON on a fast path, anything else through
+ * express.json); a malformed body falls through to the bootstrap's body error handler (an OpenAI 400). The request-id middleware goes first, so every relay answer, even
  * that 400, carries X-Oneapi-Request-Id.
  */
 @Injectable()
@@ -29,7 +30,8 @@ export class RelayRoutes {
     const app = host.httpAdapter?.getInstance<express.Express>();
     if (!app) return;
     app.use(requestIdMiddleware);
-    const json = express.json({ limit: config.http.maxBodyBytes, type: ['application/json', 'application/*+json'] });
+    const limit = config.http.maxBodyBytes;
+    const json = relayJsonBody(limit, express.json({ limit, type: ['application/json', 'application/*+json'] }));
     for (const [path, kind] of ROUTES) {
       app.post(path, json, (req: Request, res: Response) => {
         pipeline.handle(kind, req, res).catch((error: Error) => {
