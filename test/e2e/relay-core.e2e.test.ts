@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { UserNotifyService } from '@gw/user';
 import { DEFAULT_REPLY } from '../fake-upstream/index.js';
 import { testDatabases } from '../support/databases.js';
 import { CHAT, EMBED, INSTRUCT, ratioQuota, startRelayFixture, type RelayFixture } from './relay-fixture.js';
@@ -18,6 +19,7 @@ describe.each(testDatabases())('relay: OpenAI routes, billing and logs on %s', (
   beforeEach(() => f.up.reset());
 
   it('relays a non-stream chat completion, charges the exact quota and writes the log row', async () => {
+    const quotaChanged = vi.spyOn(f.gw.gateway.app.get(UserNotifyService), 'quotaChanged');
     const before = await f.userRow(f.user.id);
     const tokenBefore = await f.tokenRow(token.id);
     const { data, response } = await f.openai(token.key).chat.completions.create({ model: CHAT, messages: [{ role: 'user', content: 'hi' }] }).withResponse();
@@ -43,6 +45,9 @@ describe.each(testDatabases())('relay: OpenAI routes, billing and logs on %s', (
     expect(other.admin_info.use_channel).toHaveLength(1);
     expect(typeof other.frt).toBe('number');
     expect(f.up.requests[0]!.body.model).toBe(CHAT);
+    // The low-balance warning is checked after every charge (UserNotifyService throttles the reads).
+    expect(quotaChanged).toHaveBeenCalledWith(f.user.id);
+    quotaChanged.mockRestore();
   });
 
   it('streams chunk by chunk, forces include_usage upstream, strips the usage chunk the client did not ask for', async () => {

@@ -3,6 +3,7 @@ import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { ChannelUsageService } from '@gw/channel';
 import { LogService } from '@gw/log';
 import { OptionService } from '@gw/option';
+import { UserNotifyService } from '@gw/user';
 import { BillingSession } from '../billing/billing-session.js';
 import { QuotaLedger } from '../billing/quota-ledger.js';
 import { requestIdOf } from '../http/request-id.js';
@@ -38,6 +39,7 @@ export class RelayPipeline implements OnModuleDestroy {
     private readonly options: OptionService,
     private readonly channelUsage: ChannelUsageService,
     private readonly logs: LogService,
+    private readonly notices: UserNotifyService,
   ) {}
 
   /**
@@ -129,6 +131,7 @@ export class RelayPipeline implements OnModuleDestroy {
       if (!outcome) return;
       this.auth.applySpend(s.who.tokenId, outcome.charged);
       this.channelUsage.addUsedQuota(s.forward.channel.id, outcome.charged);
+      if (outcome.charged > 0) this.notices.quotaChanged(s.who.userId);
       this.logs.record(
         buildConsumeLog({
           caller: s.who, request: s.request, group: s.group, price: s.price, forward: s.forward, usage,
