@@ -253,6 +253,32 @@ describe.skipIf(skipReason !== null)('console in Chromium', () => {
     expect(await page.getByTestId('message-assistant').count()).toBe(0);
   });
 
+  it('warns about an expired login and an unparsable chat chunk in the playground', async () => {
+    await page.goto('/playground?expired=true');
+    await page.locator('.semi-toast-content').getByText('未登录或登录已过期，请重新登录！').waitFor();
+
+    // The gateway never sends a broken chunk, so this one answer is forged in the browser: the bad line
+    // is reported and the reply still completes with the chunks around it.
+    await page.route('**/pg/chat/completions', (route) =>
+      route.fulfill({
+        status: 200,
+        contentType: 'text/event-stream',
+        body: `data: {"choices":[{"delta":{"content":"before "}}]}\n\ndata: {not json\n\ndata: {"choices":[{"delta":{"content":"after"}}]}\n\ndata: [DONE]\n\n`,
+      }),
+    );
+    try {
+      await page.getByTestId('chat-input').fill('Break the stream');
+      await page.getByTestId('send').click();
+      await page.locator('.semi-toast-content').getByText('聊天数据解析失败').waitFor();
+      const reply = page.locator('[data-testid="message-assistant"][data-status="complete"]').last();
+      await reply.waitFor();
+      expect((await reply.innerText()).trim()).toBe('before after');
+      await browser.screenshot('06-playground-warnings');
+    } finally {
+      await page.unroute('**/pg/chat/completions');
+    }
+  });
+
   it('prices the channel model for the logged-in user on the pricing page', async () => {
     await page.goto('/pricing');
     await page.getByText('您的分组为 default', { exact: false }).waitFor();
@@ -263,6 +289,15 @@ describe.skipIf(skipReason !== null)('console in Chromium', () => {
     await row.getByText('提示 $0.15 / 1M tokens').waitFor();
     await row.getByText('补全 $0.6 / 1M tokens').waitFor();
     await browser.screenshot('06-pricing-user');
+
+    // The ratio column's help popup explains the ratios with an inline picture (no image download).
+    await page.getByTestId('ratio-help').click();
+    const popup = page.getByTestId('ratio-help-popup');
+    await popup.getByText('倍率是为了方便换算不同价格的模型').waitFor();
+    const figure = popup.getByRole('img', { name: '倍率说明图' });
+    await figure.waitFor();
+    expect(await figure.locator('text').allTextContents()).toEqual(expect.arrayContaining(['模型倍率', '分组倍率', '补全倍率']));
+    await browser.screenshot('06-pricing-ratio-help');
   });
 
   it('switches the language to English and back', async () => {
@@ -273,6 +308,8 @@ describe.skipIf(skipReason !== null)('console in Chromium', () => {
     await page.getByText('Tokens are for personal use only', { exact: false }).waitFor();
     expect(await page.evaluate(() => localStorage.getItem('i18nextLng'))).toBe('en');
     await browser.screenshot('07-english');
+    await page.goto('/playground?expired=true');
+    await page.locator('.semi-toast-content').getByText('Not logged in or login expired, please log in again').waitFor();
 
     await page.getByTestId('language-menu').click();
     await page.getByTestId('language-zh').click();
@@ -290,13 +327,36 @@ describe.skipIf(skipReason !== null)('console in Chromium', () => {
     expect(await page.evaluate(() => document.body.getAttribute('theme-mode'))).toBeNull();
   });
 
-  it('hides the sidebar under 600 px and toggles the playground settings panel', async () => {
+  it('hides the sidebar under 600 px, offers its entries in a menu sheet and toggles the playground settings panel', async () => {
+    const entryTexts = (nav: ReturnType<typeof sidebar>) => nav.locator('.semi-navigation-item-text').allInnerTexts();
+    await page.goto('/token');
+    await sidebar().getByText('用户管理', { exact: true }).waitFor();
+    const desktopEntries = await entryTexts(sidebar());
+    expect(await page.getByTestId('mobile-menu').count()).toBe(0);
+
     await page.setViewportSize({ width: 480, height: 860 });
     try {
-      await page.goto('/token');
       await page.getByTestId('create-token').waitFor();
-      expect(await sidebar().count()).toBe(0);
+      await sidebar().waitFor({ state: 'detached' });
       await browser.screenshot('09-mobile-tokens');
+
+      // The menu sheet lists exactly the sidebar's entries (same flags and admin rules) and navigates.
+      await page.getByTestId('mobile-menu').click();
+      const sheet = page.getByTestId('mobile-sidebar');
+      await sheet.getByText('用户管理', { exact: true }).waitFor();
+      expect(await entryTexts(sheet)).toEqual(desktopEntries);
+      // A trial click waits for the sheet's slide-in to settle, so the picture shows it fully open.
+      await sheet.locator('.semi-navigation-item').first().click({ trial: true });
+      await browser.screenshot('09-mobile-menu');
+      await sheet.getByText('用户管理', { exact: true }).click();
+      await page.waitForURL('**/user');
+      await sheet.waitFor({ state: 'hidden' });
+      await page.getByTestId('users-table').waitFor();
+
+      // Like the sidebar, the menu is not offered on the home page.
+      await page.goto('/');
+      await page.getByRole('button', { name: '开始使用' }).waitFor();
+      expect(await page.getByTestId('mobile-menu').count()).toBe(0);
 
       await page.goto('/playground');
       await page.getByTestId('chat-input').waitFor();

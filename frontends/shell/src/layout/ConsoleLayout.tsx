@@ -10,11 +10,13 @@ export function ConsoleLayout({ children }: { children: ReactNode }) {
   const { pathname } = useLocation();
   const { isLoggedIn } = useAuth();
   const isMobile = useIsMobile();
-  const showSidebar = isLoggedIn && !isMobile && !hidesSidebar(pathname);
+  // One rule for both: the sidebar on wide screens, its entries behind the top bar's menu button on mobile.
+  const sidebarAllowed = isLoggedIn && !hidesSidebar(pathname);
+  const showSidebar = sidebarAllowed && !isMobile;
   return (
     <Layout style={{ minHeight: '100vh' }}>
       <Layout.Header style={{ position: 'sticky', top: 0, zIndex: 100 }}>
-        <TopBar />
+        <TopBar menu={sidebarAllowed && isMobile} />
       </Layout.Header>
       <Layout>
         {showSidebar && (

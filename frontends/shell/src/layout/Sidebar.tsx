@@ -23,13 +23,22 @@ function initialCollapsed(defaultCollapsed: boolean | undefined): boolean {
   return stored === null ? defaultCollapsed === true : stored === 'true';
 }
 
-export function Sidebar() {
+interface SidebarProps {
+  /** 'sheet': the same entries inside the mobile menu, full width and never collapsed. */
+  mode?: 'sider' | 'sheet';
+  /** Called after an entry was chosen (the mobile menu closes itself). */
+  onNavigate?(): void;
+}
+
+export function Sidebar({ mode = 'sider', onNavigate }: SidebarProps) {
   const { t } = useTranslation('shell');
   const status = useStatus();
   const { isAdmin } = useAuth();
   const navigate = useNavigate();
   const { pathname } = useLocation();
-  const [collapsed, setCollapsed] = useState(() => initialCollapsed(status.default_collapse_sidebar));
+  const [storedCollapsed, setCollapsed] = useState(() => initialCollapsed(status.default_collapse_sidebar));
+  const inSheet = mode === 'sheet';
+  const collapsed = !inSheet && storedCollapsed;
   const sections = visibleSections(status, isAdmin);
   const selected = pathname.split('/')[1] ?? '';
 
@@ -38,15 +47,20 @@ export function Sidebar() {
     setCollapsed(next);
   };
 
+  const onSelect = (itemKey: string) => {
+    navigate(sections.flatMap((s) => s.items).find((i) => i.key === itemKey)?.path ?? '/');
+    onNavigate?.();
+  };
+
   return (
     <Nav
-      data-testid="sidebar"
+      data-testid={inSheet ? 'mobile-sidebar' : 'sidebar'}
       isCollapsed={collapsed}
-      onCollapseChange={onCollapseChange}
+      onCollapseChange={inSheet ? undefined : onCollapseChange}
       selectedKeys={[selected]}
-      onSelect={({ itemKey }) => navigate(sections.flatMap((s) => s.items).find((i) => i.key === itemKey)?.path ?? '/')}
-      style={{ width: collapsed ? SIDEBAR_COLLAPSED_WIDTH : SIDEBAR_WIDTH, height: '100%' }}
-      footer={{ collapseButton: true }}
+      onSelect={({ itemKey }) => onSelect(String(itemKey))}
+      style={{ width: inSheet ? '100%' : collapsed ? SIDEBAR_COLLAPSED_WIDTH : SIDEBAR_WIDTH, height: '100%' }}
+      footer={inSheet ? undefined : { collapseButton: true }}
     >
       {sections.map((section) => [
         section.title && !collapsed ? (

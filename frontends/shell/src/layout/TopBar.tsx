@@ -1,9 +1,13 @@
+import { lazy, Suspense, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
+import { IconMenu } from '@douyinfe/semi-icons';
 import { Button, Nav, Tag, useAuth, useIsMobile, useStatus } from '@console/kit';
 import { ThemeSwitch } from './ThemeSwitch';
 import { LanguageMenu } from './LanguageMenu';
 import { UserMenu } from './UserMenu';
+
+const MobileMenu = lazy(() => import('./MobileMenu'));
 
 interface TopLink {
   key: string;
@@ -12,7 +16,34 @@ interface TopLink {
   external?: boolean;
 }
 
-export function TopBar() {
+/** The menu button that opens the sidebar's entries on mobile; the sheet is fetched on the first tap. */
+function MobileMenuButton() {
+  const { t } = useTranslation('shell');
+  const [open, setOpen] = useState(false);
+  const [loaded, setLoaded] = useState(false);
+  return (
+    <>
+      <Button
+        theme="borderless"
+        icon={<IconMenu />}
+        aria-label={t('nav.menu')}
+        data-testid="mobile-menu"
+        onClick={() => {
+          setLoaded(true);
+          setOpen(true);
+        }}
+      />
+      {loaded && (
+        <Suspense fallback={null}>
+          <MobileMenu open={open} onClose={() => setOpen(false)} />
+        </Suspense>
+      )}
+    </>
+  );
+}
+
+/** `menu`: show the mobile menu button (the layout decides, with the sidebar's own rules). */
+export function TopBar({ menu = false }: { menu?: boolean }) {
   const { t } = useTranslation('shell');
   const navigate = useNavigate();
   const status = useStatus();
@@ -35,11 +66,14 @@ export function TopBar() {
       header={{
         logo: status.logo ? <img src={status.logo} alt="" style={{ height: 28 }} /> : undefined,
         text: (
-          <span style={{ display: 'inline-flex', gap: 8, alignItems: 'center', cursor: 'pointer' }} onClick={() => navigate('/')}>
-            {isMobile ? null : status.system_name || t('defaultSystemName')}
-            {status.self_use_mode_enabled && <Tag color="orange">{t('badge.selfUse')}</Tag>}
-            {status.demo_site_enabled && <Tag color="cyan">{t('badge.demo')}</Tag>}
-          </span>
+          <>
+            {menu && <MobileMenuButton />}
+            <span style={{ display: 'inline-flex', gap: 8, alignItems: 'center', cursor: 'pointer' }} onClick={() => navigate('/')}>
+              {isMobile ? null : status.system_name || t('defaultSystemName')}
+              {status.self_use_mode_enabled && <Tag color="orange">{t('badge.selfUse')}</Tag>}
+              {status.demo_site_enabled && <Tag color="cyan">{t('badge.demo')}</Tag>}
+            </span>
+          </>
         ),
       }}
       footer={

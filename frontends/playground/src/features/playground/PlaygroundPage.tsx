@@ -1,11 +1,18 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { IconSidebar } from '@douyinfe/semi-icons';
-import { Button, Card, useIsMobile } from '@console/kit';
+import { Button, Card, Toast, useIsMobile } from '@console/kit';
 import { ChatArea } from './ChatArea';
 import { SettingsPanel } from './SettingsPanel';
 import { usePlaygroundSettings } from './settings';
 import { useChat } from './useChat';
+
+/** Like new-api, any non-empty value of the flag counts, not only 'true'. */
+function useExpiredFlag(): boolean {
+  const [params] = useSearchParams();
+  return Boolean(params.get('expired'));
+}
 
 export function PlaygroundPage() {
   const { t } = useTranslation('playground');
@@ -13,6 +20,12 @@ export function PlaygroundPage() {
   const [panelOpen, setPanelOpen] = useState(false);
   const { settings, update } = usePlaygroundSettings();
   const chat = useChat(settings);
+  const expired = useExpiredFlag();
+  useEffect(() => {
+    // Spec 001 §8: a link back here after a lost session carries ?expired. Shown once per visit, not on
+    // every language switch, so `t` is deliberately not a dependency.
+    if (expired) Toast.error(t('expired'));
+  }, [expired]);
   const showPanel = !isMobile || panelOpen;
   return (
     <Card bodyStyle={{ padding: 0, height: '100%' }} style={{ height: 'calc(100vh - 140px)', minHeight: 480 }}>

@@ -1,8 +1,9 @@
 import type { TFunction } from 'i18next';
 import { IconTickCircle, IconUploadError } from '@douyinfe/semi-icons';
-import { Popover, Space, Tag, Typography, copyText, groupColor, ratioColor } from '@console/kit';
+import { Space, Tag, Typography, copyText, groupColor, ratioColor } from '@console/kit';
 import type { ColumnProps } from '@console/kit/data';
 import { formatUsd, isAvailable, tokenPrices, type PricingRow } from './pricing-model';
+import { RatioTitle } from './RatioHelp';
 
 interface ColumnContext {
   t: TFunction<'shell'>;
@@ -52,11 +53,7 @@ export function pricingColumns({ t, group, groupRatio, onPickGroup }: ColumnCont
       ),
     },
     {
-      title: (
-        <Popover content={<div style={{ padding: 12, maxWidth: 320 }}>{t('pricing.ratioHelp')}</div>}>
-          <span style={{ borderBottom: '1px dashed' }}>{t('pricing.ratio')}</span>
-        </Popover>
-      ),
+      title: <RatioTitle />,
       key: 'ratio',
       render: (_, row) =>
         row.quota_type === 0 ? (
