@@ -147,7 +147,7 @@ describe.each(testDatabases())('accounts: self service on %s', (kind) => {
     expect((await put({ quota_warning_threshold: -1 })).body).toEqual({ success: false, message: 'quota_warning_threshold must not be negative' });
     expect((await put({ notify_type: 'webhook', webhook_url: 'https://8.8.8.8/hook', webhook_secret: 's3cret', quota_warning_threshold: 500000, accept_unset_model_ratio_model: true, role: 100 })).body).toEqual({ success: true, message: '' });
     const setting = JSON.parse((await alice.get('/api/user/self')).body.data.setting);
-    expect(setting).toEqual({ notify_type: 'webhook', quota_warning_threshold: 500000, webhook_url: 'https://8.8.8.8/hook', webhook_secret: 's3cret', notification_email: '', accept_unset_model_ratio_model: true });
+    expect(setting).toEqual({ notify_type: 'webhook', quota_warning_threshold: 500000, webhook_url: 'https://8.8.8.8/hook', webhook_secret: 's3cret', notification_email: '', accept_unset_model_ratio_model: true, record_ip_log: false });
     expect((await root.get(`/api/user/${aliceId}`)).text).not.toContain('s3cret');
     expect((await root.get('/api/user/?page_size=100')).text).not.toContain('s3cret');
   });

@@ -52,6 +52,7 @@ export const UserSettingSchema = z.object({
   webhook_secret: z.string().max(256, 'webhook secret is too long').optional().default(''),
   notification_email: z.string().trim().max(128, 'email is too long').optional().default(''),
   accept_unset_model_ratio_model: z.boolean({ error: 'accept_unset_model_ratio_model must be a boolean' }).optional().default(false),
+  record_ip_log: z.boolean({ error: 'record_ip_log must be a boolean' }).optional().default(false),
 });
 export type UserSettingRequest = z.infer<typeof UserSettingSchema>;
 

@@ -9,7 +9,7 @@ import { QuotaLedger } from './billing/quota-ledger.js';
 import { ModelsController } from './http/models.controller.js';
 import { TokenRelayAuthenticator } from './http/relay-auth.js';
 import { PlaygroundController } from './http/playground.controller.js';
-import { RelayRoutes } from './http/relay-routes.js';
+import { RelayEntry } from './http/relay-entry.js';
 import { ChannelSelection } from './pipeline/channel-selection.js';
 import { ModelList } from './pipeline/model-list.js';
 import { RelayAuthenticator, RelayPricing, RelayRateLimiter } from './pipeline/ports.js';
@@ -24,7 +24,7 @@ import { ModelRateLimiter } from './rate-limit/index.js';
   imports: [OptionModule, ChannelModule, UpstreamModule, TokenModule, UserModule, LogModule],
   controllers: [PlaygroundController, ModelsController, PricingController],
   providers: [
-    RelayRoutes,
+    RelayEntry,
     TokenRelayAuthenticator,
     { provide: RelayAuthenticator, useExisting: TokenRelayAuthenticator },
     PricingService,

@@ -71,22 +71,35 @@ export class UpstreamClient implements OnModuleDestroy {
       throw new UpstreamError('redirect', `upstream answered ${response.statusCode} (redirects are not followed)`);
     }
     const cap = init.maxResponseBytes ?? this.maxResponseBytes;
-    const body = mapErrors(response.body);
+    const raw = response.body;
+    // Destroying an unread body emits an error; readers see it through their own listeners.
+    raw.on('error', () => undefined);
     const length = Number(response.headers['content-length']);
     let consumed = false;
+    let mapped: Readable | undefined;
     const readText = async (): Promise<string> => {
       if (consumed) throw new Error('the upstream body was already read');
       consumed = true;
       if (Number.isFinite(length) && length > cap) {
-        body.destroy();
+        raw.destroy();
         throw new UpstreamError('too_large', `upstream response is larger than ${cap} bytes`);
       }
-      return readCapped(body, cap);
+      try {
+        // With a declared length within the cap, undici's own reader (the parser never reads past it).
+        return Number.isFinite(length) ? await raw.text() : await readCapped(raw, cap);
+      } catch (error) {
+        throw toUpstreamError(error);
+      }
     };
     return {
       status: response.statusCode,
       headers: response.headers,
-      body,
+      // The error-mapping stream is made only for callers that read the stream themselves: a whole
+      // answer read through text()/json() (every non-stream relay call) goes without the extra hop.
+      get body() {
+        mapped ??= mapErrors(raw);
+        return mapped;
+      },
       url: built.url,
       text: readText,
       json: async <T>() => {

@@ -126,6 +126,7 @@ export class UserSelfService {
       webhook_secret: input.webhook_secret,
       notification_email: input.notification_email,
       accept_unset_model_ratio_model: input.accept_unset_model_ratio_model,
+      record_ip_log: input.record_ip_log,
     };
     await this.users.update(caller.id, { setting: JSON.stringify(setting) });
     this.hooks.userChanged(caller.id);

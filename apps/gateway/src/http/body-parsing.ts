@@ -1,5 +1,5 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { anthropicError, isAnthropicPath, isRelayPath, openAiError } from '@gw/core';
+import { anthropicError, describeBodyError, isAnthropicPath, isRelayPath, openAiError } from '@gw/core';
 
 /**
  * JSON and form bodies up to MAX_REQUEST_BODY_MB. A body that cannot be read gets a 4xx in the
@@ -14,14 +14,12 @@ export function bodyParsers(maxBytes: number) {
 }
 
 function bodyErrorHandler(error: unknown, req: Request, res: Response, next: NextFunction): void {
-  const err = error as { type?: string; status?: number };
-  if (!err?.type || !err.status) {
+  const described = describeBodyError(error);
+  if (!described) {
     next(error);
     return;
   }
-  const status = err.type === 'entity.too.large' ? 413 : err.status >= 400 && err.status < 500 ? err.status : 400;
-  const message =
-    status === 413 ? 'request body is too large' : err.type === 'entity.parse.failed' ? 'request body is not valid JSON' : 'request body could not be read';
+  const { status, message } = described;
   if (isRelayPath(req.path)) {
     res.status(status).json(isAnthropicPath(req.path) ? anthropicError(message, 'invalid_request_error') : openAiError(message, 'invalid_request_error', 'invalid_request'));
     return;

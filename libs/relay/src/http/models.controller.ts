@@ -6,6 +6,12 @@ import { toRelayError } from '../pipeline/relay-error.js';
 import { TokenRelayAuthenticator } from './relay-auth.js';
 import { requestIdOf } from './request-id.js';
 
+/** The key carriers of an Express request (these two routes stay on Nest: they are not the hot path). */
+function credentials(req: Request) {
+  const key = req.query.key;
+  return { req, ip: req.ip ?? '', queryKey: typeof key === 'string' ? key : undefined };
+}
+
 /** GET /v1/models and /v1/models/:model in OpenAI's shape (with new-api's extra `success` key on the list). */
 @Controller('v1/models')
 @NoEnvelope()
@@ -19,7 +25,7 @@ export class ModelsController {
   async list(@Req() req: Request, @Res() res: Response): Promise<void> {
     requestIdOf(req, res);
     try {
-      const caller = await this.auth.authenticate(req);
+      const caller = await this.auth.authenticate(credentials(req));
       res.json({ success: true, object: 'list', data: this.models.list(caller) });
     } catch (error) {
       const relayError = toRelayError(error);
@@ -31,7 +37,7 @@ export class ModelsController {
   async retrieve(@Req() req: Request, @Res() res: Response, @Param('model') model: string): Promise<void> {
     requestIdOf(req, res);
     try {
-      const caller = await this.auth.authenticate(req);
+      const caller = await this.auth.authenticate(credentials(req));
       res.json(this.models.get(caller, model));
     } catch (error) {
       const relayError = toRelayError(error);

@@ -16,6 +16,7 @@ export class PlaygroundController {
   @Post('pg/chat/completions')
   @UserRoute()
   playground(@Req() req: Request, @Res() res: Response, @CurrentUser() principal: Principal): Promise<void> {
-    return this.pipeline.handle('chat', req, res, () => this.auth.playground(req, principal));
+    const call = { req, res, path: req.path, body: req.body as unknown, ip: req.ip ?? '' };
+    return this.pipeline.handle('chat', call, () => this.auth.playground(call.body, principal));
   }
 }

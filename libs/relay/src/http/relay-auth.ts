@@ -1,21 +1,17 @@
-import type { Request } from 'express';
+import type { IncomingMessage } from 'node:http';
 import { Injectable } from '@nestjs/common';
 import type { Principal } from '@gw/core';
 import { TokenAuthService, type RelayIdentity } from '@gw/token';
 import { UserService } from '@gw/user';
 import { badRequest } from '../pipeline/relay-error.js';
-import { RelayAuthenticator, type RelayCaller } from '../pipeline/ports.js';
+import { RelayAuthenticator, type RelayCaller, type RelayCredentialsOf } from '../pipeline/ports.js';
 
 /** The playground's token name in the log (new-api bills the playground to the user with no token). */
 export const PLAYGROUND_TOKEN_NAME = 'playground';
 
-function header(req: Request, name: string): string | undefined {
+function header(req: IncomingMessage, name: string): string | undefined {
   const value = req.headers[name];
   return typeof value === 'string' ? value : undefined;
-}
-
-function recordIp(setting: { raw?: Record<string, unknown> } | undefined): boolean {
-  return setting?.raw?.record_ip_log === true;
 }
 
 /** Token auth for /v1 (through the token lib's in-memory index) and the playground's session caller. */
@@ -28,24 +24,22 @@ export class TokenRelayAuthenticator extends RelayAuthenticator {
     super();
   }
 
-  async authenticate(req: Request): Promise<RelayCaller> {
-    const query = req.query.key;
+  async authenticate(call: RelayCredentialsOf): Promise<RelayCaller> {
     const identity = await this.tokens.authenticate(
       {
-        authorization: header(req, 'authorization'),
-        xApiKey: header(req, 'x-api-key'),
-        xGoogApiKey: header(req, 'x-goog-api-key'),
-        queryKey: typeof query === 'string' ? query : undefined,
+        authorization: header(call.req, 'authorization'),
+        xApiKey: header(call.req, 'x-api-key'),
+        xGoogApiKey: header(call.req, 'x-goog-api-key'),
+        queryKey: call.queryKey,
       },
-      req.ip ?? '',
+      call.ip,
     );
     return toCaller(identity);
   }
 
   /** The playground: the session's user, billed without a token, in the body's `group` when given. */
-  async playground(req: Request, principal: Principal): Promise<RelayCaller> {
-    const body = req.body as Record<string, unknown> | undefined;
-    const group = body && typeof body === 'object' ? body.group : undefined;
+  async playground(body: unknown, principal: Principal): Promise<RelayCaller> {
+    const group = body && typeof body === 'object' ? (body as Record<string, unknown>).group : undefined;
     if (group !== undefined && group !== null && typeof group !== 'string') throw badRequest('group must be a string');
     const user = await this.users.findById(principal.id);
     let setting: Record<string, unknown> = {};
@@ -89,7 +83,7 @@ function toCaller(identity: RelayIdentity): RelayCaller {
     requestedGroup: token.group,
     modelLimits: token.modelLimitsEnabled ? token.modelLimits : undefined,
     acceptUnsetModelRatioModel: user.setting.acceptUnsetModelRatioModel,
-    recordIp: recordIp(user.setting as { raw?: Record<string, unknown> }),
+    recordIp: user.setting.recordIpLog,
     playground: false,
   };
   if (identity.pinnedChannelId !== undefined) caller.pinnedChannelId = identity.pinnedChannelId;

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { isRelayPath } from '@gw/core';
 
 export const REQUEST_ID_HEADER = 'X-Oneapi-Request-Id';
 
@@ -11,6 +10,18 @@ function pad(n: number, width = 2): string {
   return String(n).padStart(width, '0');
 }
 
+/** The time part changes once per millisecond; under load many requests share it. */
+const clock = { ms: -1, text: '' };
+
+function timePart(now: Date): string {
+  const ms = now.getTime();
+  if (ms !== clock.ms) {
+    clock.ms = ms;
+    clock.text = `${now.getUTCFullYear()}${pad(now.getUTCMonth() + 1)}${pad(now.getUTCDate())}${pad(now.getUTCHours())}${pad(now.getUTCMinutes())}${pad(now.getUTCSeconds())}${pad(now.getUTCMilliseconds(), 3)}`;
+  }
+  return clock.text;
+}
+
 /** new-api's request id: a UTC time string (to the millisecond) and 8 random alphanumerics. */
 export function newRequestId(now = new Date()): string {
   if (pool.offset + 8 > pool.bytes.length) {
@@ -19,8 +30,7 @@ export function newRequestId(now = new Date()): string {
   }
   let suffix = '';
   for (let i = 0; i < 8; i++) suffix += ALPHABET[pool.bytes[pool.offset++]! % ALPHABET.length];
-  const time = `${now.getUTCFullYear()}${pad(now.getUTCMonth() + 1)}${pad(now.getUTCDate())}${pad(now.getUTCHours())}${pad(now.getUTCMinutes())}${pad(now.getUTCSeconds())}${pad(now.getUTCMilliseconds(), 3)}`;
-  return `${time}${suffix}`;
+  return timePart(now) + suffix;
 }
 
 type WithRequestId = IncomingMessage & { relayRequestId?: string };
@@ -33,10 +43,4 @@ export function requestIdOf(req: IncomingMessage, res: ServerResponse): string {
     if (!res.headersSent) res.setHeader(REQUEST_ID_HEADER, tagged.relayRequestId);
   }
   return tagged.relayRequestId;
-}
-
-/** Express middleware for relay paths: every answer, even a body-parser 400, carries the id. */
-export function requestIdMiddleware(req: IncomingMessage, res: ServerResponse, next: () => void): void {
-  if (isRelayPath(req.url ?? '')) requestIdOf(req, res);
-  next();
 }

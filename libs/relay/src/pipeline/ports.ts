@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { PriceInfo } from '../pricing/billing-formulas.js';
 import type { Usage } from '../stream/usage.js';
 
@@ -44,8 +45,25 @@ export interface RelayCaller {
   playground: boolean;
 }
 
+/** One relay request as the pipeline sees it: the bare Node request and response, read and parsed. */
+export interface RelayCall {
+  req: IncomingMessage;
+  res: ServerResponse;
+  /** The URL path without the query. */
+  path: string;
+  /** The parsed JSON body (undefined when there was none). */
+  body: unknown;
+  /** The client's address (behind TRUSTED_PROXIES, from X-Forwarded-For). */
+  ip: string;
+  /** The `?key=` query parameter, one of new-api's key carriers. */
+  queryKey?: string;
+}
+
+/** What token authentication reads of a request. */
+export type RelayCredentialsOf = Pick<RelayCall, 'req' | 'ip' | 'queryKey'>;
+
 export abstract class RelayAuthenticator {
-  abstract authenticate(req: import('express').Request): Promise<RelayCaller>;
+  abstract authenticate(call: RelayCredentialsOf): Promise<RelayCaller>;
   abstract applySpend(tokenId: number, quotaDelta: number): void;
   abstract markExhausted(tokenId: number): Promise<void>;
 }

@@ -1,4 +1,4 @@
-import type { Request, Response } from 'express';
+import type { ServerResponse } from 'node:http';
 import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { ChannelUsageService } from '@gw/channel';
 import { LogService } from '@gw/log';
@@ -7,10 +7,11 @@ import { UserNotifyService } from '@gw/user';
 import { BillingSession } from '../billing/billing-session.js';
 import { QuotaLedger } from '../billing/quota-ledger.js';
 import { requestIdOf } from '../http/request-id.js';
+import { sendJson } from '../http/send-json.js';
 import { buildConsumeLog } from '../log/consume-log.js';
 import { UNSET_MODEL_RATIO } from '../pricing/index.js';
 import { ChannelSelection } from './channel-selection.js';
-import { RelayAuthenticator, RelayPricing, RelayRateLimiter, type PriceInfo, type RelayCaller } from './ports.js';
+import { RelayAuthenticator, RelayPricing, RelayRateLimiter, type PriceInfo, type RelayCall, type RelayCaller } from './ports.js';
 import { RelayError, toRelayError } from './relay-error.js';
 import { parseRelayRequest, type RelayKind, type RelayRequest } from './relay-request.js';
 import { UpstreamCall, type ForwardResult } from './upstream-call.js';
@@ -57,8 +58,9 @@ export class RelayPipeline implements OnModuleDestroy {
   }
 
   /** `authenticate` is the playground's session caller; /v1 routes authenticate the token. */
-  async handle(kind: RelayKind, req: Request, res: Response, authenticate?: () => Promise<RelayCaller>): Promise<void> {
+  async handle(kind: RelayKind, call: RelayCall, authenticate?: () => Promise<RelayCaller>): Promise<void> {
     const startedAt = performance.now();
+    const { req, res } = call;
     const requestId = requestIdOf(req, res);
     let billing: BillingSession | undefined;
     const abort = new AbortController();
@@ -68,8 +70,8 @@ export class RelayPipeline implements OnModuleDestroy {
     res.once('close', onClose);
     this.inFlight++;
     try {
-      const who = await (authenticate ? authenticate() : this.auth.authenticate(req));
-      const request = parseRelayRequest(kind, req.path, req.body);
+      const who = await (authenticate ? authenticate() : this.auth.authenticate(call));
+      const request = parseRelayRequest(kind, call.path, call.body);
       if (!who.playground) await this.rateLimiter.check(who.userId, who.requestedGroup || who.userGroup);
       const group = this.selection.usingGroup(who, request.model);
       const first = this.selection.first(who, group, request.model);
@@ -92,7 +94,7 @@ export class RelayPipeline implements OnModuleDestroy {
       }
       if (!res.writableEnded) res.end();
       if (!who.playground) this.rateLimiter.recordSuccess(who.userId, group);
-      await this.settle({ billing, who, request, group, price, forward, requestId, ip: req.ip ?? '', startedAt });
+      await this.settle({ billing, who, request, group, price, forward, requestId, ip: call.ip, startedAt });
     } catch (error) {
       await billing?.refund().catch((e: Error) => this.logger.error(`refund of ${requestId} failed: ${e.message}`));
       this.fail(res, error);
@@ -144,14 +146,13 @@ export class RelayPipeline implements OnModuleDestroy {
     }
   }
 
-  private fail(res: Response, error: unknown): void {
+  private fail(res: ServerResponse, error: unknown): void {
     const relayError = toRelayError(error);
     if (relayError.httpStatus >= 500 && !(error instanceof RelayError)) this.logger.error(`relay failed: ${(error as Error)?.stack ?? String(error)}`);
     if (res.headersSent) {
       if (!res.writableEnded) res.end();
       return;
     }
-    if (res.destroyed) return;
-    res.status(relayError.httpStatus).json(relayError.body());
+    sendJson(res, relayError.httpStatus, relayError.body());
   }
 }

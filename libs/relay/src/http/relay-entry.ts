@@ -1,0 +1,106 @@
+import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
+import express from 'express';
+import proxyAddr from 'proxy-addr';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import { APP_CONFIG, describeBodyError, isRelayPath, openAiError, type AppConfig } from '@gw/core';
+import { RelayPipeline } from '../pipeline/relay-pipeline.js';
+import type { RelayKind } from '../pipeline/relay-request.js';
+import { applyRelayCors } from './cors.js';
+import { readJsonBody, type BodyParser } from './json-body.js';
+import { requestIdOf } from './request-id.js';
+import { sendJson } from './send-json.js';
+
+const ROUTES = new Map<string, RelayKind>([
+  ['/v1/chat/completions', 'chat'],
+  ['/v1/completions', 'completions'],
+  ['/v1/embeddings', 'embeddings'],
+]);
+
+/** Express's matching: case-insensitive, one trailing slash allowed. */
+function routeOf(path: string): RelayKind | undefined {
+  const found = ROUTES.get(path);
+  if (found) return found;
+  const trimmed = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+  return ROUTES.get(trimmed.toLowerCase());
+}
+
+/** `?key=` is one of new-api's key carriers; a repeated key is no key (as with Express's query parser). */
+function queryKey(query: string): string | undefined {
+  if (!query.includes('key=')) return undefined;
+  const keys = new URLSearchParams(query).getAll('key');
+  return keys.length === 1 ? keys[0] : undefined;
+}
+
+/**
+ * The hot path's front door, in front of Express. The relay POST routes are served straight off the
+ * Node HTTP server: Express's router walk, its req/res decoration and Nest's pipeline cost more than
+ * authentication, billing and logging together (measured with `npm run bench`), and none of them does
+ * anything for these routes (no console role, no envelope; the pipeline renders its own errors). Every
+ * other request goes on to Express untouched, with two relay-wide duties done here first: the
+ * X-Oneapi-Request-Id header on every relay path and new-api's CORS on the token-authenticated ones.
+ */
+@Injectable()
+export class RelayEntry implements OnApplicationBootstrap {
+  private readonly logger = new Logger('RelayEntry');
+  private readonly limit: number;
+  private readonly fallbackJson: BodyParser;
+  private readonly trust: ReturnType<typeof proxyAddr.compile> | undefined;
+
+  constructor(
+    private readonly host: HttpAdapterHost,
+    private readonly pipeline: RelayPipeline,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.limit = config.http.maxBodyBytes;
+    this.fallbackJson = express.json({ limit: this.limit, type: ['application/json', 'application/*+json'] }) as unknown as BodyParser;
+    // The same trust rule as Express's `trust proxy` setting in the bootstrap (proxy-addr under both).
+    this.trust = config.http.trustedProxies.length ? proxyAddr.compile(config.http.trustedProxies) : undefined;
+  }
+
+  /** The HTTP server exists once the application object does, and listens only after this hook. */
+  onApplicationBootstrap(): void {
+    const server = this.host.httpAdapter?.getHttpServer() as Server | undefined;
+    if (!server) return;
+    const next = server.listeners('request') as RequestListener[];
+    server.removeAllListeners('request');
+    server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+      if (this.serve(req, res)) return;
+      for (const listener of next) listener.call(server, req, res);
+    });
+  }
+
+  /** True when the request was taken here. */
+  private serve(req: IncomingMessage, res: ServerResponse): boolean {
+    const url = req.url ?? '';
+    const q = url.indexOf('?');
+    const path = q < 0 ? url : url.slice(0, q);
+    if (!isRelayPath(path)) return false;
+    requestIdOf(req, res);
+    if (applyRelayCors(path, req, res)) return true;
+    const kind = req.method === 'POST' ? routeOf(path) : undefined;
+    if (!kind) return false;
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    void this.relay(kind, req, res, path, q < 0 ? '' : url.slice(q + 1));
+    return true;
+  }
+
+  private async relay(kind: RelayKind, req: IncomingMessage, res: ServerResponse, path: string, query: string): Promise<void> {
+    let body: unknown;
+    try {
+      body = await readJsonBody(req, res, this.limit, this.fallbackJson);
+    } catch (error) {
+      const described = describeBodyError(error) ?? { status: 400, message: 'request body could not be read' };
+      sendJson(res, described.status, openAiError(described.message, 'invalid_request_error', 'invalid_request'));
+      return;
+    }
+    const ip = this.trust ? proxyAddr(req, this.trust) : (req.socket.remoteAddress ?? '');
+    try {
+      await this.pipeline.handle(kind, { req, res, path, body, ip, queryKey: queryKey(query) });
+    } catch (error) {
+      this.logger.error(`${path}: ${(error as Error)?.stack ?? String(error)}`);
+      if (!res.headersSent) sendJson(res, 500, openAiError('internal server error', 'new_api_error', 'internal_error'));
+      else res.end();
+    }
+  }
+}
