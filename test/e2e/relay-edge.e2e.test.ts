@@ -22,7 +22,7 @@ describe('relay edge: the front door ahead of Express', () => {
   });
   beforeEach(() => f.up.reset());
 
-  const post = (path: string, headers: Record<string, string> = {}, body: string | Buffer = chat) =>
+  const post = (path: string, headers: Record<string, string> = {}, body: string | Uint8Array<ArrayBuffer> = chat) =>
     fetch(`${f.gw.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}`, ...headers }, body });
 
   it('answers browser preflights and cross-origin calls on /v1 for any origin, never on the session-authenticated playground', async () => {
@@ -57,7 +57,7 @@ describe('relay edge: the front door ahead of Express', () => {
     const twice = await fetch(`${f.gw.url}/v1/chat/completions?key=${key}&key=${key}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: chat });
     expect(twice.status).toBe(401);
     expect((await post('/v1/chat/completions/')).status).toBe(200);
-    const gzipped = await post('/v1/chat/completions', { 'content-encoding': 'gzip' }, gzipSync(chat));
+    const gzipped = await post('/v1/chat/completions', { 'content-encoding': 'gzip' }, new Uint8Array(gzipSync(chat)));
     expect(gzipped.status).toBe(200);
     expect(f.up.requests).toHaveLength(3);
   });

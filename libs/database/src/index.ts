@@ -3,4 +3,4 @@ export { dataSourceOptions, type SchemaParts } from './data-source-options.js';
 export { runMigrations } from './migrator.js';
 export { col, index, createTable, addColumn } from './migration-columns.js';
 export { bigintNumber, intBoolean, nowSeconds } from './transformers.js';
-export { serializeSqliteTransactions } from './sqlite-transactions.js';
+export { runOutsideTransactions, serializeSqliteTransactions } from './sqlite-transactions.js';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { DataSource } from 'typeorm';
-import { serializeSqliteTransactions } from './sqlite-transactions.js';
+import { runOutsideTransactions, serializeSqliteTransactions } from './sqlite-transactions.js';
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
@@ -61,5 +61,50 @@ describe('serializeSqliteTransactions', () => {
     const [row] = await ds.query('SELECT COUNT(*) AS n, SUM(amount) AS total FROM credits');
     expect(Number(row.n)).toBe(100);
     expect(Number(row.total)).toBe((49 * 50) / 2 + 50);
+  });
+
+  describe('runOutsideTransactions (raw writes of the ledger and the log)', () => {
+    type Raw = { inTransaction: boolean; prepare(sql: string): { run(...args: unknown[]): unknown } };
+    const rawOf = (source: DataSource) => (source.driver as unknown as { databaseConnection: Raw }).databaseConnection;
+
+    /** A console transaction that is open across awaits and finally rolls back; a raw credit arrives meanwhile. */
+    async function rawWriteDuringRollback(source: DataSource, write: (raw: Raw) => Promise<unknown>): Promise<number> {
+      let opened!: () => void;
+      const isOpen = new Promise<void>((resolve) => (opened = resolve));
+      const failing = source.transaction(async (m) => {
+        await m.query('INSERT INTO credits (amount) VALUES (1)');
+        opened();
+        await tick();
+        await tick();
+        throw new Error('boom');
+      });
+      await isOpen;
+      const raw = rawOf(source);
+      expect(raw.inTransaction).toBe(true);
+      const written = write(raw);
+      await Promise.allSettled([failing, written]);
+      const [row] = await source.query('SELECT COALESCE(SUM(amount), 0) AS total FROM credits');
+      return Number(row.total);
+    }
+
+    it('a raw write issued while a transaction is open joins it and is lost with its rollback (why it exists)', async () => {
+      ds = await openMemoryDb();
+      serializeSqliteTransactions(ds);
+      expect(await rawWriteDuringRollback(ds, async (raw) => raw.prepare('INSERT INTO credits (amount) VALUES (100)').run())).toBe(0);
+    });
+
+    it('waits for the open transaction to end, then writes for good; runs at once on an idle connection', async () => {
+      ds = await openMemoryDb();
+      serializeSqliteTransactions(ds);
+      const source = ds;
+      const write = (raw: Raw) => runOutsideTransactions(source, raw, () => raw.prepare('INSERT INTO credits (amount) VALUES (100)').run());
+      expect(await rawWriteDuringRollback(ds, write)).toBe(100);
+
+      let ran = false;
+      const idle = runOutsideTransactions(ds, rawOf(ds), () => (ran = true));
+      expect(ran).toBe(true);
+      await expect(idle).resolves.toBe(true);
+      await expect(runOutsideTransactions(ds, rawOf(ds), () => { throw new Error('bad write'); })).rejects.toThrow('bad write');
+    });
   });
 });

@@ -10,20 +10,49 @@ import type { DataSource, EntityManager } from 'typeorm';
  * runs at once as a savepoint, so nesting never deadlocks. MySQL and PostgreSQL give each transaction its
  * own pooled connection and are left alone.
  */
+const queues = new WeakMap<DataSource, { tail: Promise<unknown> }>();
+
 export function serializeSqliteTransactions(dataSource: DataSource): void {
   if (dataSource.options.type !== 'better-sqlite3') return;
   const manager = dataSource.manager as EntityManager & { __serialized?: boolean };
   if (manager.__serialized) return;
   manager.__serialized = true;
+  const queue = { tail: Promise.resolve() as Promise<unknown> };
+  queues.set(dataSource, queue);
 
   const inside = new AsyncLocalStorage<true>();
   const original = manager.transaction.bind(manager) as (...args: unknown[]) => Promise<unknown>;
-  let tail: Promise<unknown> = Promise.resolve();
 
   (manager as { transaction: unknown }).transaction = (...args: unknown[]) => {
     if (inside.getStore()) return original(...args);
-    const next = tail.then(() => inside.run(true, () => original(...args)));
-    tail = next.catch(() => undefined);
+    const next = queue.tail.then(() => inside.run(true, () => original(...args)));
+    queue.tail = next.catch(() => undefined);
     return next;
   };
+}
+
+interface RawSqlite {
+  /** better-sqlite3: true while the connection is inside BEGIN … COMMIT. */
+  readonly inTransaction: boolean;
+}
+
+/**
+ * Runs `work`, a synchronous write on the raw better-sqlite3 connection (the relay's ledger and the
+ * log's batch inserts use it directly for speed), outside any TypeORM transaction. Run while one is open
+ * (it spans awaits), the write would join it as a savepoint and vanish with its rollback: a charge or a
+ * log row lost. So it runs at once when the connection is idle, which is nearly always, and otherwise
+ * in the transaction queue's order, right after the open transaction ends and before any queued later.
+ */
+export function runOutsideTransactions<T>(dataSource: DataSource, db: RawSqlite, work: () => T): Promise<T> {
+  const queue = queues.get(dataSource);
+  if (!db.inTransaction || !queue) {
+    try {
+      return Promise.resolve(work());
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+  const next = queue.tail.then(() => (db.inTransaction ? runOutsideTransactions(dataSource, db, work) : work()));
+  queue.tail = next.catch(() => undefined);
+  return next;
 }

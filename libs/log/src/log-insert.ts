@@ -1,4 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
+import { runOutsideTransactions } from '@gw/database';
 import type { LogEntity } from './log.entity.js';
 
 /** Columns written, in order: the entity's property and its column in `logs` (new-api's names). */
@@ -27,6 +28,7 @@ interface SqliteStatement {
   run(...params: unknown[]): unknown;
 }
 interface SqliteDatabase {
+  readonly inTransaction: boolean;
   prepare(sql: string): SqliteStatement;
   transaction<A>(fn: (arg: A) => void): (arg: A) => void;
 }
@@ -49,11 +51,13 @@ function values(row: Row, out: unknown[]): void {
 export class LogInserter {
   private readonly dialect: 'sqlite' | 'mysql' | 'postgres';
   private readonly sqliteDb?: SqliteDatabase;
+  private readonly dataSource: DataSource;
   /** Prepared on first use: the table may not exist yet when the service is built (migrations run later). */
   private sqliteInsertAll?: (rows: Row[]) => void;
   private readonly multiRow = new Map<number, string>();
 
   constructor(dataSource: DataSource) {
+    this.dataSource = dataSource;
     const type = dataSource.options.type;
     this.dialect = type === 'better-sqlite3' ? 'sqlite' : type === 'postgres' ? 'postgres' : 'mysql';
     if (type === 'better-sqlite3') this.sqliteDb = (dataSource.driver as unknown as { databaseConnection: SqliteDatabase }).databaseConnection;
@@ -66,7 +70,9 @@ export class LogInserter {
   async insert(manager: EntityManager, rows: Row[], shared: boolean): Promise<void> {
     if (rows.length === 0) return;
     if (shared && this.sqliteDb) {
-      (this.sqliteInsertAll ??= this.prepareSqlite(this.sqliteDb))(rows);
+      const insertAll = (this.sqliteInsertAll ??= this.prepareSqlite(this.sqliteDb));
+      // Outside any open TypeORM transaction, whose rollback would take these rows with it.
+      await runOutsideTransactions(this.dataSource, this.sqliteDb, () => insertAll(rows));
       return;
     }
     const params: unknown[] = [];

@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
+import { runOutsideTransactions } from '@gw/database';
 import { headroomPlan, releasePlan, reservePlan, settlePlan, type LedgerStep, type Plan, type ReserveOutcome, type SettleOutcome, type StepResult } from './ledger-plans.js';
 
 interface SqliteStatement {
@@ -8,6 +9,7 @@ interface SqliteStatement {
   get(params: Record<string, number>): Record<string, unknown> | undefined;
 }
 interface SqliteDatabase {
+  readonly inTransaction: boolean;
   prepare(sql: string): SqliteStatement;
   /** Called inside another transaction, the wrapper becomes a SAVEPOINT. */
   transaction<A, T>(fn: (arg: A) => T): ((arg: A) => T) & { immediate(arg: A): T };
@@ -47,12 +49,14 @@ export class QuotaLedger {
    */
   private readonly sqlitePlan?: ((plan: Plan<unknown>) => unknown) & { immediate(plan: Plan<unknown>): unknown };
   private readonly sqliteBatch?: { immediate(jobs: SqliteJob[]): void };
+  private readonly sqliteDb?: SqliteDatabase;
   /** Plans waiting for the next batch (see run()). */
   private queue: SqliteJob[] = [];
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {
     if (dataSource.options.type === 'better-sqlite3') {
       const db = (dataSource.driver as unknown as { databaseConnection: SqliteDatabase }).databaseConnection;
+      this.sqliteDb = db;
       const sqlitePlan = db.transaction((steps: Plan<unknown>) => {
         let input: StepResult = undefined;
         for (;;) {
@@ -120,6 +124,13 @@ export class QuotaLedger {
   private readonly flushSqlite = (): void => {
     const jobs = this.queue;
     this.queue = [];
+    // Never inside another module's open transaction: its rollback would undo these charges.
+    void runOutsideTransactions(this.dataSource, this.sqliteDb!, () => this.commitSqlite(jobs)).catch((error: unknown) => {
+      for (const job of jobs) job.reject(error);
+    });
+  };
+
+  private commitSqlite(jobs: SqliteJob[]): void {
     if (jobs.length === 1) {
       const job = jobs[0]!;
       try {
@@ -141,7 +152,7 @@ export class QuotaLedger {
       if (job.error !== undefined) job.reject(job.error);
       else job.resolve(job.value);
     }
-  };
+  }
 
   private execSqlite(db: SqliteDatabase, step: LedgerStep): StepResult {
     let statement = this.statements.get(step.sql);
