@@ -1,8 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { encodingFor, TokenCounter } from './token-counter.js';
 
 const counter = new TokenCounter();
-counter.onModuleInit();
+beforeAll(() => counter.onModuleInit());
 
 describe('TokenCounter', () => {
   it('picks cl100k for GPT-3.5/GPT-4 and OpenAI embeddings, o200k for newer and unknown models', () => {

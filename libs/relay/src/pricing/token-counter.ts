@@ -1,13 +1,7 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
-import { createRequire } from 'node:module';
+import { BpeCounter } from './bpe/bpe-counter.js';
+import { buildRankTables, buildRankTablesSync, type EncodingName } from './bpe/rank-table-build.js';
 
-type EncodingName = 'o200k_base' | 'cl100k_base';
-interface Encoder {
-  countTokens(text: string, options?: { disallowedSpecial?: Set<string> }): number;
-}
-
-/** User text may contain "<|endoftext|>": count it as text instead of throwing (gpt-tokenizer's default). */
-const AS_TEXT = { disallowedSpecial: new Set<string>() };
 /** new-api's fixed costs: every message is framed by 3 tokens, a name adds 3, a tool 8, the reply primer 3. */
 const PER_MESSAGE = 3;
 const PER_NAME = 3;
@@ -21,18 +15,28 @@ export function encodingFor(model: string): EncodingName {
   return 'o200k_base';
 }
 
-// The encoders are loaded synchronously on first use: each holds tens of MB, so a gateway that never
-// relays a GPT-3.5/4 model never pays for cl100k.
-const load = createRequire(import.meta.url);
-const encoders = new Map<EncodingName, Encoder>();
+// Each encoding's tables (about 4 MB for o200k, 2 MB for cl100k) are built by a child process, see
+// bpe/rank-table-source.ts. o200k is built at boot without blocking. cl100k is built on first use, so that a
+// gateway that never relays a GPT-3.5/4 model never pays for it, and that first count blocks for the quarter
+// second the child takes: counting is synchronous in the middle of a request, and an exact count for one slow
+// request beats an estimate from the wrong encoding. A counter used before `onModuleInit` has finished (a test,
+// a script) blocks the same way for o200k.
+const counters = new Map<EncodingName, BpeCounter>();
 
-function encoder(name: EncodingName): Encoder {
-  let found = encoders.get(name);
+function bpe(name: EncodingName): BpeCounter {
+  let found = counters.get(name);
   if (!found) {
-    found = load(`gpt-tokenizer/cjs/encoding/${name}`) as Encoder;
-    encoders.set(name, found);
+    found = new BpeCounter(buildRankTablesSync(name));
+    counters.set(name, found);
   }
   return found;
+}
+
+async function preload(name: EncodingName): Promise<void> {
+  if (counters.has(name)) return;
+  const tables = await buildRankTables(name);
+  // A synchronous count may have built its own while this awaited.
+  if (!counters.has(name)) counters.set(name, new BpeCounter(tables));
 }
 
 /**
@@ -44,11 +48,11 @@ const CACHE_ENTRIES = 4096;
 const counts = { o200k_base: new Map<string, number>(), cl100k_base: new Map<string, number>() };
 
 function countCached(name: EncodingName, text: string): number {
-  if (text.length > CACHEABLE_LENGTH) return encoder(name).countTokens(text, AS_TEXT);
+  if (text.length > CACHEABLE_LENGTH) return bpe(name).count(text);
   const cache = counts[name];
   let count = cache.get(text);
   if (count === undefined) {
-    count = encoder(name).countTokens(text, AS_TEXT);
+    count = bpe(name).count(text);
     if (cache.size >= CACHE_ENTRIES) cache.clear();
     cache.set(text, count);
   }
@@ -64,9 +68,9 @@ const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null 
  */
 @Injectable()
 export class TokenCounter implements OnModuleInit {
-  /** Loads the common encoder at boot (about 0.4 s) so that no request waits for it. */
-  onModuleInit(): void {
-    encoder('o200k_base');
+  /** Builds the common encoding's tables at boot so that no request waits for them; Nest awaits this before listening. */
+  async onModuleInit(): Promise<void> {
+    await preload('o200k_base');
   }
 
   countTextTokens(model: string, text: string): number {
