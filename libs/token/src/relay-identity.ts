@@ -45,9 +45,10 @@ export interface UserSnapshot {
   setting: UserSetting;
 }
 
+/** The index's own snapshots, not copies (this is on every relay request): read them, never write them. */
 export interface RelayIdentity {
-  token: TokenSnapshot;
-  user: UserSnapshot;
+  readonly token: Readonly<TokenSnapshot>;
+  readonly user: Readonly<UserSnapshot>;
   /** `sk-KEY-CHANNELID` from an admin: use this channel only, no retries. */
   pinnedChannelId?: number;
 }

@@ -62,12 +62,14 @@ describe('TokenAuthService', () => {
     expect((await auth.authenticate({ queryKey: KEY }, '127.0.0.1')).token.status).toBe(TokenStatus.Enabled);
   });
 
-  it('hands out copies, so a caller cannot change the cached token', async () => {
+  it("hands out the index's own snapshots (typed read-only, no copy per request), kept current by applySpend", async () => {
     const { auth } = await setup({ modelLimits: 'a,b' });
     const first = await auth.authenticate({ authorization: KEY }, '127.0.0.1');
-    first.token.remainQuota = -1;
-    first.token.modelLimits.push('c');
-    expect((await auth.authenticate({ authorization: KEY }, '127.0.0.1')).token).toMatchObject({ remainQuota: 100, modelLimits: ['a', 'b'] });
+    const second = await auth.authenticate({ authorization: KEY }, '127.0.0.1');
+    expect(second.token).toBe(first.token);
+    expect(first.token).toMatchObject({ remainQuota: 100, modelLimits: ['a', 'b'] });
+    auth.applySpend(1, 30);
+    expect(first.token).toMatchObject({ remainQuota: 70, usedQuota: 30 });
   });
 
   it('drops a changed user and tells the other instances', async () => {

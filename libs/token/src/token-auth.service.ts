@@ -78,9 +78,7 @@ export class TokenAuthService implements OnModuleInit, OnModuleDestroy {
       if (!/^\d{1,9}$/.test(presented.channel) || Number(presented.channel) < 1) throw new RelayAuthError('invalid channel id', 400, 'invalid_channel_id');
       pinnedChannelId = Number(presented.channel);
     }
-    const identity: RelayIdentity = { token: { ...token, modelLimits: [...token.modelLimits], allowIps: [...token.allowIps] }, user: { ...user, setting: { ...user.setting } } };
-    if (pinnedChannelId !== undefined) identity.pinnedChannelId = pinnedChannelId;
-    return identity;
+    return pinnedChannelId === undefined ? { token, user } : { token, user, pinnedChannelId };
   }
 
   /** After billing: keep the in-memory remaining/used quota (token and user) in step with the database. */

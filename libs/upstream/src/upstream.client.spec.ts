@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { UpstreamClient } from './upstream.client.js';
 import { buildUpstreamRequest, isOpenAiCompatible } from './upstream-url.js';
 import { UpstreamError, type UpstreamTarget } from './upstream.types.js';
@@ -79,6 +79,7 @@ describe('UpstreamClient against a local server', () => {
   let base: string;
   let hits: { url: string; auth?: string }[] = [];
   let canaryHits = 0;
+  let endlessClosed = false;
   let canary: Server;
   let canaryBase: string;
 
@@ -99,6 +100,27 @@ describe('UpstreamClient against a local server', () => {
     },
     '/slow/v1/chat/completions': (_req, res) => {
       setTimeout(() => res.end('late'), 1500).unref();
+    },
+    '/events/v1/chat/completions': (_req, res) => {
+      // 64 kB of events in small writes: far over the 4 kB text() cap, which a stream reader does not have.
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      let sent = 0;
+      const more = () => {
+        while (sent < 256) {
+          sent++;
+          if (!res.write(`data: ${'x'.repeat(250)}\n\n`)) return void res.once('drain', more);
+        }
+        res.end('data: [DONE]\n\n');
+      };
+      more();
+    },
+    '/endless/v1/chat/completions': (req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      const timer = setInterval(() => res.write('data: tick\n\n'), 5);
+      res.on('close', () => {
+        clearInterval(timer);
+        endlessClosed = true;
+      });
     },
     '/drip/v1/chat/completions': (_req, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
@@ -191,6 +213,29 @@ describe('UpstreamClient against a local server', () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 100);
     await expect(client().send(target(1, `${base}/slow`), 'chat', { body: {}, signal: controller.signal })).rejects.toMatchObject({ kind: 'aborted' });
+  });
+
+  it('streams a body of any size through `body`, with back-pressure, and refuses a second reader', async () => {
+    const res = await client({ maxResponseBytes: 4096 }).send(target(1, `${base}/events`), 'chat', { body: {}, stream: true });
+    expect(res.headers['content-type']).toBe('text/event-stream');
+    const body = res.body;
+    await expect(res.text()).rejects.toThrow('already read');
+    let size = 0;
+    for await (const chunk of body) {
+      size += (chunk as Buffer).length;
+      // A slow reader: undici must pause the socket rather than buffer without bound.
+      if (size % 8192 < 512) await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+    expect(size).toBe(256 * 258 + 14);
+  });
+
+  it('abandoning the body stream aborts the upstream request', async () => {
+    endlessClosed = false;
+    const res = await client().send(target(1, `${base}/endless`), 'chat', { body: {}, stream: true });
+    const body = res.body;
+    await new Promise((resolve) => body.once('data', resolve));
+    body.destroy();
+    await vi.waitFor(() => expect(endlessClosed).toBe(true), { timeout: 2000 });
   });
 
   it('reports connection failures', async () => {

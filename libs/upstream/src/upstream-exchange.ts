@@ -1,0 +1,201 @@
+import { Readable } from 'node:stream';
+import { toUpstreamError } from './upstream-errors.js';
+import { UpstreamError, type UpstreamResponse } from './upstream.types.js';
+
+type Headers = Record<string, string | string[] | undefined>;
+
+/** Whoever reads the body: nobody yet, text() collecting it whole, or the stream handed out by `body`. */
+type Reader = 'none' | 'text' | 'stream';
+
+/** Response header names and values from undici's raw list (names lower-cased, repeats kept as arrays). */
+function parseRawHeaders(raw: Buffer[]): Headers {
+  const headers: Headers = {};
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i]!.toString('latin1').toLowerCase();
+    const value = raw[i + 1]!.toString('latin1');
+    const seen = headers[name];
+    if (seen === undefined) headers[name] = value;
+    else if (Array.isArray(seen)) seen.push(value);
+    else headers[name] = [seen, value];
+  }
+  return headers;
+}
+
+/**
+ * One upstream call on undici's dispatcher handler interface. undici's `request()` wraps every answer in
+ * a body stream, an async resource and several promises; on the relay's hot path that was most of the
+ * client's cost and of the garbage that outlives a young-generation GC. Here a whole answer read with
+ * text() is gathered straight from the parser's chunks, and a stream exists only when a caller asks for
+ * `body` (SSE relaying), with undici's pause/resume as its back-pressure. Every failure reaches the
+ * caller as an UpstreamError: from send() before the headers, from text() or the stream after.
+ */
+export class UpstreamExchange {
+  /** Settles send(): the response at its headers, or the failure before them. */
+  readonly response: Promise<UpstreamResponse>;
+  private resolveResponse!: (response: UpstreamResponse) => void;
+  private rejectResponse!: (error: UpstreamError) => void;
+  private abortRequest?: (reason?: Error) => void;
+  private resumeRequest?: () => void;
+  private headersSeen = false;
+  private reader: Reader = 'none';
+  private chunks: Buffer[] = [];
+  private size = 0;
+  private ended = false;
+  private failure?: UpstreamError;
+  private textWaiter?: { resolve: (text: string) => void; reject: (error: UpstreamError) => void };
+  private stream?: Readable;
+  private contentLength = NaN;
+
+  constructor(
+    private readonly url: string,
+    /** The most json()/text() will hold, in bytes. */
+    private readonly cap: number,
+    private readonly signal?: AbortSignal,
+  ) {
+    this.response = new Promise((resolve, reject) => {
+      this.resolveResponse = resolve;
+      this.rejectResponse = reject;
+    });
+    if (signal) signal.addEventListener('abort', this.onSignal, { once: true });
+  }
+
+  // ---- undici's handler interface ----
+
+  onConnect(abort: (reason?: Error) => void): void {
+    this.abortRequest = abort;
+    if (this.signal?.aborted) abort(new UpstreamError('aborted', 'the request was aborted'));
+  }
+
+  onHeaders(statusCode: number, rawHeaders: Buffer[], resume: () => void): boolean {
+    if (statusCode < 200) return true;
+    this.resumeRequest = resume;
+    if (statusCode >= 300 && statusCode < 400) {
+      this.fail(new UpstreamError('redirect', `upstream answered ${statusCode} (redirects are not followed)`));
+      this.abortRequest?.(new UpstreamError('redirect', 'redirect'));
+      return false;
+    }
+    this.headersSeen = true;
+    const headers = parseRawHeaders(rawHeaders);
+    this.contentLength = Number(headers['content-length']);
+    const exchange = this;
+    this.resolveResponse({
+      status: statusCode,
+      headers,
+      url: this.url,
+      get body() {
+        return exchange.openStream();
+      },
+      text: () => this.readText(),
+      json: async <T>() => {
+        const text = await this.readText();
+        try {
+          return JSON.parse(text) as T;
+        } catch {
+          throw new UpstreamError('bad_response', 'upstream response is not valid JSON');
+        }
+      },
+    });
+    return true;
+  }
+
+  onData(chunk: Buffer): boolean {
+    if (this.reader === 'stream') return this.stream!.push(chunk);
+    this.size += chunk.length;
+    if (this.size > this.cap) {
+      if (this.reader === 'text') {
+        this.tooLarge();
+        return false;
+      }
+      // Nobody has chosen yet: hold here until text() refuses it or the stream takes it.
+      this.chunks.push(chunk);
+      return false;
+    }
+    this.chunks.push(chunk);
+    return true;
+  }
+
+  onComplete(): void {
+    this.ended = true;
+    this.detachSignal();
+    if (this.reader === 'text') this.finishText();
+    else if (this.reader === 'stream') this.stream!.push(null);
+  }
+
+  onError(error: Error): void {
+    this.fail(toUpstreamError(error));
+  }
+
+  // ---- readers ----
+
+  private readText(): Promise<string> {
+    if (this.reader !== 'none') return Promise.reject(new Error('the upstream body was already read'));
+    this.reader = 'text';
+    if (this.failure) return Promise.reject(this.failure);
+    if ((Number.isFinite(this.contentLength) && this.contentLength > this.cap) || this.size > this.cap) {
+      const refused = new Promise<string>((resolve, reject) => (this.textWaiter = { resolve, reject }));
+      this.tooLarge();
+      return refused;
+    }
+    return new Promise((resolve, reject) => {
+      this.textWaiter = { resolve, reject };
+      if (this.ended) this.finishText();
+    });
+  }
+
+  private finishText(): void {
+    const waiter = this.textWaiter;
+    this.textWaiter = undefined;
+    const chunks = this.chunks;
+    this.chunks = [];
+    waiter?.resolve(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks, this.size).toString('utf8'));
+  }
+
+  private openStream(): Readable {
+    if (this.stream) return this.stream;
+    if (this.reader === 'text') throw new Error('the upstream body was already read');
+    this.reader = 'stream';
+    const stream = new Readable({
+      read: () => this.resumeRequest?.(),
+      destroy: (error, callback) => {
+        if (!this.ended && !this.failure) this.abortRequest?.(new UpstreamError('aborted', 'the body was abandoned'));
+        callback(error);
+      },
+    });
+    this.stream = stream;
+    for (const chunk of this.chunks) stream.push(chunk);
+    this.chunks = [];
+    if (this.failure) process.nextTick(() => stream.destroy(this.failure));
+    else if (this.ended) stream.push(null);
+    else this.resumeRequest?.();
+    return stream;
+  }
+
+  // ---- endings ----
+
+  private tooLarge(): void {
+    this.fail(new UpstreamError('too_large', `upstream response is larger than ${this.cap} bytes`));
+    this.abortRequest?.(new UpstreamError('too_large', 'too large'));
+  }
+
+  /** The first failure wins; later ones (the abort it caused, a socket error) are ignored. */
+  private fail(error: UpstreamError): void {
+    if (this.failure || this.ended) return;
+    this.failure = error;
+    this.detachSignal();
+    this.chunks = [];
+    if (!this.headersSeen) this.rejectResponse(error);
+    this.textWaiter?.reject(error);
+    this.textWaiter = undefined;
+    if (this.stream && !this.stream.destroyed) this.stream.destroy(error);
+  }
+
+  private readonly onSignal = (): void => {
+    const aborted = new UpstreamError('aborted', 'the request was aborted');
+    this.abortRequest?.(aborted);
+    this.fail(aborted);
+  };
+
+  private detachSignal(): void {
+    this.signal?.removeEventListener('abort', this.onSignal);
+  }
+}
