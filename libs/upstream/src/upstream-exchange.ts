@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { toUpstreamError } from './upstream-errors.js';
-import { UpstreamError, type UpstreamResponse } from './upstream.types.js';
+import { UpstreamError, type CancelSignal, type UpstreamResponse } from './upstream.types.js';
 
 type Headers = Record<string, string | string[] | undefined>;
 
@@ -50,7 +50,7 @@ export class UpstreamExchange {
     private readonly url: string,
     /** The most json()/text() will hold, in bytes. */
     private readonly cap: number,
-    private readonly signal?: AbortSignal,
+    private readonly signal?: CancelSignal,
   ) {
     this.response = new Promise((resolve, reject) => {
       this.resolveResponse = resolve;

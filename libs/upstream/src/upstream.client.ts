@@ -5,6 +5,20 @@ import { UpstreamExchange } from './upstream-exchange.js';
 import { buildBalanceRequest, buildUpstreamRequest, type BuiltRequest } from './upstream-url.js';
 import { UpstreamError, type UpstreamEndpoint, type UpstreamRequestInit, type UpstreamResponse, type UpstreamTarget } from './upstream.types.js';
 
+/** Bounds the prepared calls kept per channel (one per model and stream mode in practice). */
+const PREPARED_PER_CHANNEL = 64;
+
+/** A built request with its URL split the way undici's dispatcher takes it. */
+interface PreparedRequest extends BuiltRequest {
+  origin: string;
+  path: string;
+}
+
+function prepared(built: BuiltRequest): PreparedRequest {
+  const url = new URL(built.url);
+  return { ...built, origin: url.origin, path: url.pathname + url.search };
+}
+
 /** First-byte timeout when RELAY_TIMEOUT is 0 (new-api waits forever; we do not). */
 export const DEFAULT_HEADERS_TIMEOUT_SECONDS = 300;
 
@@ -20,6 +34,7 @@ export class UpstreamClient implements OnModuleDestroy {
   private readonly bodyTimeoutMs: number;
   private readonly maxResponseBytes: number;
   private readonly azureDefaultApiVersion: string;
+  private readonly prepared = new WeakMap<UpstreamTarget, Map<string, PreparedRequest>>();
 
   constructor(@Inject(APP_CONFIG) config: Pick<AppConfig, 'relay'>) {
     const relay = config.relay;
@@ -42,22 +57,40 @@ export class UpstreamClient implements OnModuleDestroy {
   }
 
   async send(target: UpstreamTarget, endpoint: UpstreamEndpoint, init: UpstreamRequestInit = {}): Promise<UpstreamResponse> {
-    return this.dispatch(buildUpstreamRequest(target, endpoint, init, this.azureDefaultApiVersion), init);
+    return this.dispatch(this.prepare(target, endpoint, init), init);
+  }
+
+  /**
+   * The URL and headers of a call. A relay call's depend only on the channel, the endpoint, the model and
+   * stream mode, so they are kept per channel object (a channel edit builds a new one) instead of parsing
+   * and validating URLs on every request; calls with a query, extra headers or a method are built afresh.
+   */
+  private prepare(target: UpstreamTarget, endpoint: UpstreamEndpoint, init: UpstreamRequestInit): PreparedRequest {
+    if (init.query || init.extraHeaders || init.method) return prepared(buildUpstreamRequest(target, endpoint, init, this.azureDefaultApiVersion));
+    let perTarget = this.prepared.get(target);
+    if (!perTarget) this.prepared.set(target, (perTarget = new Map()));
+    const key = `${endpoint}\n${init.stream ? 1 : 0}\n${init.model ?? ''}`;
+    let found = perTarget.get(key);
+    if (!found) {
+      found = prepared(buildUpstreamRequest(target, endpoint, init, this.azureDefaultApiVersion));
+      if (perTarget.size >= PREPARED_PER_CHANNEL) perTarget.clear();
+      perTarget.set(key, found);
+    }
+    return found;
   }
 
   /** The provider's balance query (see buildBalanceRequest); same transport rules as send(). */
   async sendBalance(target: UpstreamTarget, init: Pick<UpstreamRequestInit, 'signal' | 'headersTimeoutMs' | 'bodyTimeoutMs' | 'maxResponseBytes'> = {}): Promise<UpstreamResponse> {
-    return this.dispatch(buildBalanceRequest(target), init);
+    return this.dispatch(prepared(buildBalanceRequest(target)), init);
   }
 
-  private dispatch(built: BuiltRequest, init: UpstreamRequestInit): Promise<UpstreamResponse> {
+  private dispatch(built: PreparedRequest, init: UpstreamRequestInit): Promise<UpstreamResponse> {
     if (init.signal?.aborted) return Promise.reject(new UpstreamError('aborted', 'the request was aborted'));
-    const url = new URL(built.url);
     const exchange = new UpstreamExchange(built.url, init.maxResponseBytes ?? this.maxResponseBytes, init.signal);
     this.agent.dispatch(
       {
-        origin: url.origin,
-        path: url.pathname + url.search,
+        origin: built.origin,
+        path: built.path,
         method: built.method,
         headers: built.headers,
         body: built.method === 'POST' && init.body !== undefined ? JSON.stringify(init.body) : undefined,

@@ -21,6 +21,16 @@ export interface UpstreamTarget {
 
 export type UpstreamEndpoint = 'chat' | 'completions' | 'embeddings' | 'models' | 'billing_subscription' | 'billing_usage';
 
+/**
+ * What a call needs to be cancelled: an AbortSignal, or anything lighter with the same members (the relay
+ * makes one per request; an AbortController costs an EventTarget and its listener map each time).
+ */
+export interface CancelSignal {
+  readonly aborted: boolean;
+  addEventListener(type: 'abort', listener: () => void, options?: { once?: boolean }): void;
+  removeEventListener(type: 'abort', listener: () => void): void;
+}
+
 export interface UpstreamRequestInit {
   method?: 'GET' | 'POST';
   /** JSON body (serialised by the client). */
@@ -28,7 +38,7 @@ export interface UpstreamRequestInit {
   /** The upstream model name (after mapping): used by Azure's deployment path and similar. */
   model?: string;
   stream?: boolean;
-  signal?: AbortSignal;
+  signal?: CancelSignal;
   query?: Record<string, string>;
   extraHeaders?: Record<string, string>;
   /** Overrides the first-byte (response headers) timeout, in milliseconds (channel tests use a shorter one). */

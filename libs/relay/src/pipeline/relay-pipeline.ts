@@ -11,6 +11,7 @@ import { sendJson } from '../http/send-json.js';
 import { buildConsumeLog } from '../log/consume-log.js';
 import { UNSET_MODEL_RATIO } from '../pricing/index.js';
 import { ChannelSelection } from './channel-selection.js';
+import { ClientGone } from './client-gone.js';
 import { RelayAuthenticator, RelayPricing, RelayRateLimiter, type PriceInfo, type RelayCall, type RelayCaller } from './ports.js';
 import { RelayError, toRelayError } from './relay-error.js';
 import { parseRelayRequest, type RelayKind, type RelayRequest } from './relay-request.js';
@@ -63,11 +64,7 @@ export class RelayPipeline implements OnModuleDestroy {
     const { req, res } = call;
     const requestId = requestIdOf(req, res);
     let billing: BillingSession | undefined;
-    const abort = new AbortController();
-    const onClose = () => {
-      if (!res.writableFinished) abort.abort();
-    };
-    res.once('close', onClose);
+    const gone = new ClientGone(res);
     this.inFlight++;
     try {
       const who = await (authenticate ? authenticate() : this.auth.authenticate(call));
@@ -84,7 +81,7 @@ export class RelayPipeline implements OnModuleDestroy {
         request, group, first, promptTokens, startedAt, res,
         pinned: who.pinnedChannelId !== undefined,
         countText: (text) => this.pricing.countTextTokens(request.model, text),
-        signal: abort.signal,
+        signal: gone,
         dropFields: who.playground ? ['group'] : undefined,
       });
       if (!forward.ok) {
@@ -99,7 +96,7 @@ export class RelayPipeline implements OnModuleDestroy {
       await billing?.refund().catch((e: Error) => this.logger.error(`refund of ${requestId} failed: ${e.message}`));
       this.fail(res, error);
     } finally {
-      res.off('close', onClose);
+      gone.release();
       if (--this.inFlight === 0) this.onDrained?.();
     }
   }

@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { Inject, Injectable } from '@nestjs/common';
 import { ChannelHealthService, type RelayChannel } from '@gw/channel';
 import { APP_CONFIG, type AppConfig } from '@gw/core';
-import { UpstreamClient, UpstreamError, type UpstreamResponse } from '@gw/upstream';
+import { UpstreamClient, UpstreamError, type CancelSignal, type UpstreamResponse } from '@gw/upstream';
 import { relayJson } from '../stream/json-responder.js';
 import { SseTracker } from '../stream/sse-tracker.js';
 import { relayStream } from '../stream/stream-responder.js';
@@ -22,7 +22,7 @@ export interface ForwardInput {
   pinned: boolean;
   promptTokens: number;
   countText: (text: string) => number;
-  signal: AbortSignal;
+  signal: CancelSignal;
   res: ServerResponse;
   startedAt: number;
   /** Body fields that must not reach the provider (the playground's `group`). */
