@@ -1,5 +1,7 @@
 export { api, apiEnvelope, apiHeaders, withQuery, messageForStatus, isApiError, ApiError } from './api/client';
 export type { Envelope, Page, RequestOptions } from './api/client';
+export { usePagedQuery } from './api/usePagedQuery';
+export type { FetchedPage, PageFetcher } from './api/usePagedQuery';
 export { useAuth, logout } from './auth/useAuth';
 export type { Auth } from './auth/useAuth';
 export { ROLE, userStore, storeUser, clearStoredUser } from './auth/user-store';
@@ -26,4 +28,5 @@ export { useIsMobile, MOBILE_WIDTH } from './app/useIsMobile';
 export { REMOTE_NAMES } from './app/remote-contract';
 export type { RemoteAppProps, RemoteName } from './app/remote-contract';
 export * from './ui/semi';
+export { FormRow } from './ui/FormRow';
 export { startStandalone } from './app/standalone';

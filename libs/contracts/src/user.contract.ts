@@ -56,8 +56,8 @@ export const UserSettingSchema = z.object({
 });
 export type UserSettingRequest = z.infer<typeof UserSettingSchema>;
 
-/** The user list/detail row an admin sees: no password, access token or notification secret. */
-export interface AdminUserView {
+/** The fields every view of a user shares: identity, bindings, balance and invites (never secrets). */
+export interface UserProfileView {
   id: number;
   username: string;
   display_name: string;
@@ -69,15 +69,19 @@ export interface AdminUserView {
   wechat_id: string;
   telegram_id: string;
   linux_do_id: string;
+  group: string;
   quota: number;
   used_quota: number;
   request_count: number;
-  group: string;
   aff_code: string;
   aff_count: number;
   aff_quota: number;
   aff_history_quota: number;
   inviter_id: number;
+}
+
+/** The user list/detail row an admin sees: no password, access token or notification secret. */
+export interface AdminUserView extends UserProfileView {
   remark: string;
   created_at: number;
   last_login_at: number;

@@ -1,34 +1,14 @@
 import type { UserEntity } from './user.entity.js';
-import type { AdminUserView } from '@gw/contracts';
+import type { AdminUserView, UserProfileView } from '@gw/contracts';
 
 /** What a user may see of themself (GET /api/user/self). Password and access token never leave. */
-export interface SelfView {
-  id: number;
-  username: string;
-  display_name: string;
-  role: number;
-  status: number;
-  email: string;
-  github_id: string;
-  oidc_id: string;
-  wechat_id: string;
-  telegram_id: string;
-  linux_do_id: string;
-  group: string;
-  quota: number;
-  used_quota: number;
-  request_count: number;
-  aff_code: string;
-  aff_count: number;
-  aff_quota: number;
-  aff_history_quota: number;
-  inviter_id: number;
+export interface SelfView extends UserProfileView {
   setting: string;
   permissions: Record<string, unknown>;
 }
 
-/** The fields every view of a user shares: identity, bindings, balance and invites (never secrets). */
-function profileFields(user: UserEntity) {
+/** The entity's profile fields only: password and access token stay in the row. */
+function profileFields(user: UserEntity): UserProfileView {
   return {
     id: user.id,
     username: user.username,

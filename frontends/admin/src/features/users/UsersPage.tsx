@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Route, Routes, useParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { Card, Toast, i18n } from '@console/kit';
-import { Table } from '@console/kit/data';
+import { PagedTable } from '@console/kit/data';
 import { usersApi, type AdminUser, type ManageAction } from './api';
 import { userColumns } from './columns';
 import { useUsersQuery } from './useUsersQuery';
@@ -47,23 +47,7 @@ function UsersManagement() {
   return (
     <Card title={t('users.title')}>
       <UsersFilters groups={groups} onSearch={state.applySearch} onAdd={() => state.setAdding(true)} />
-      <Table
-        rowKey="id"
-        data-testid="users-table"
-        columns={columns}
-        dataSource={query.rows}
-        loading={query.loading}
-        scroll={{ x: 'max-content' }}
-        pagination={{
-          currentPage: state.page,
-          pageSize: state.pageSize,
-          total: query.total,
-          pageSizeOpts: [10, 20, 50, 100],
-          showSizeChanger: true,
-          onPageChange: state.setPage,
-          onPageSizeChange: state.setPageSize,
-        }}
-      />
+      <PagedTable data-testid="users-table" columns={columns} query={query} paging={state} />
       <AddUserDrawer visible={state.adding} onClose={() => state.setAdding(false)} onCreated={() => void query.reload()} />
       <EditUserDrawer userId={state.editingId} groups={groups} onClose={closeEdit} onSaved={() => void query.reload()} />
     </Card>

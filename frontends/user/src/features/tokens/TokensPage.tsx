@@ -1,7 +1,7 @@
 import { useCallback, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Banner, Card, Toast } from '@console/kit';
-import { Table } from '@console/kit/data';
+import { PagedTable } from '@console/kit/data';
 import { tokensApi } from './api';
 import { chatLinks } from './chat-links';
 import { tokenColumns } from './columns';
@@ -38,23 +38,12 @@ export function TokensPage() {
     <Card title={t('tokens.title')}>
       <Banner type="warning" closeIcon={null} description={t('tokens.warning')} style={{ marginBottom: 16 }} />
       <TokensToolbar selectedCount={selectedIds.length} onCreate={() => setDrawer('new')} onDeleteSelected={() => void deleteSelected()} onSearch={state.applySearch} />
-      <Table
-        rowKey="id"
+      <PagedTable
         data-testid="tokens-table"
         columns={columns}
-        dataSource={query.rows}
-        loading={query.loading}
-        scroll={{ x: 'max-content' }}
+        query={query}
+        paging={state}
         rowSelection={{ selectedRowKeys: selectedIds, onChange: (keys) => setSelectedIds((keys ?? []).map(Number)) }}
-        pagination={{
-          currentPage: state.page,
-          pageSize: state.pageSize,
-          total: query.total,
-          pageSizeOpts: [10, 20, 50, 100],
-          showSizeChanger: true,
-          onPageChange: state.setPage,
-          onPageSizeChange: state.setPageSize,
-        }}
       />
       <EditTokenDrawer drawer={state.drawer} onClose={closeDrawer} onSaved={() => void reload()} />
     </Card>

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { usePagedQuery, type FetchedPage } from '@console/kit';
 import { tokensApi, type Token } from './api';
 
 export interface TokenSearch {
@@ -6,40 +6,17 @@ export interface TokenSearch {
   token: string;
 }
 
-/** Server data for the tokens table: the plain list or a search, both paged. */
+/** The plain list, or a search when either field is set; both paged. */
+async function fetchTokensPage(page: number, pageSize: number, search: TokenSearch): Promise<FetchedPage<Token>> {
+  if (!search.keyword && !search.token) return tokensApi.list(page, pageSize);
+  const found = await tokensApi.search(search.keyword, search.token, page, pageSize);
+  // An older gateway answers a search with a bare array: then the page is all there is.
+  if (Array.isArray(found)) return { items: found, total: found.length };
+  const items = found.items ?? [];
+  return { items, total: found.total ?? items.length };
+}
+
+/** Server data for the tokens table: one page of rows and the total. */
 export function useTokensQuery(page: number, pageSize: number, search: TokenSearch) {
-  const [rows, setRows] = useState<Token[]>([]);
-  const [total, setTotal] = useState(0);
-  const [loading, setLoading] = useState(false);
-
-  const reload = useCallback(async () => {
-    setLoading(true);
-    try {
-      if (search.keyword || search.token) {
-        const found = await tokensApi.search(search.keyword, search.token, page, pageSize);
-        const items = Array.isArray(found) ? found : (found.items ?? []);
-        setRows(items);
-        setTotal(Array.isArray(found) ? items.length : (found.total ?? items.length));
-      } else {
-        const result = await tokensApi.list(page, pageSize);
-        setRows(result.items ?? []);
-        setTotal(result.total ?? 0);
-      }
-    } catch {
-      // The API client has shown the error; keep the rows we had.
-    } finally {
-      setLoading(false);
-    }
-  }, [page, pageSize, search]);
-
-  useEffect(() => {
-    void reload();
-  }, [reload]);
-
-  const patchRow = useCallback(
-    (id: number, patch: Partial<Token>) => setRows((current) => current.map((row) => (row.id === id ? { ...row, ...patch } : row))),
-    [],
-  );
-
-  return { rows, total, loading, reload, patchRow };
+  return usePagedQuery(fetchTokensPage, page, pageSize, search);
 }

@@ -1,9 +1,8 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Button, Input, Space, Toast } from '@console/kit';
+import { Button, FormRow, Input, Space, Toast } from '@console/kit';
 import { SideSheet } from '@console/kit/data';
 import { usersApi, type NewUser } from '../api';
-import { FormRow } from './FormRow';
 
 const EMPTY: NewUser = { username: '', display_name: '', password: '' };
 

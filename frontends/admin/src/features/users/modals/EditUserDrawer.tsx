@@ -1,9 +1,8 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Button, Input, Space, Spin, Toast, renderQuota } from '@console/kit';
+import { Button, FormRow, Input, Space, Spin, Toast, renderQuota } from '@console/kit';
 import { InputNumber, Select, SideSheet } from '@console/kit/data';
 import { usersApi, type UserUpdate } from '../api';
-import { FormRow } from './FormRow';
 
 interface EditUserDrawerProps {
   userId: number | null;
@@ -83,7 +82,7 @@ export function EditUserDrawer({ userId, groups, onClose, onSaved }: EditUserDra
               allowCreate
             />
           </FormRow>
-          <FormRow label={t('field.quota')} extra={t('field.quotaAmount', { amount: renderQuota(Number(form.quota) || 0) })}>
+          <FormRow label={t('field.quota')} hint={t('field.quotaAmount', { amount: renderQuota(Number(form.quota) || 0) })}>
             <InputNumber value={form.quota} onChange={(value) => set('quota')(Number(value) || 0)} step={500000} style={{ width: '100%' }} data-testid="edit-quota" />
           </FormRow>
           <FormRow label={t('field.remark')}>

@@ -1,11 +1,10 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Button, Input, Space, Spin, Toast, renderQuota } from '@console/kit';
+import { Button, FormRow, Input, Space, Spin, Toast, renderQuota } from '@console/kit';
 import { DatePicker, InputNumber, Select, SideSheet, Switch, TextArea } from '@console/kit/data';
 import { tokensApi } from '../api';
 import type { TokenDrawer } from '../useTokensTableState';
 import { useTokenFormOptions } from './useTokenFormOptions';
-import { FormRow } from './FormRow';
 import {
   BATCH_COUNTS, EXPIRY_SHORTCUTS, NEW_TOKEN, QUOTA_PRESETS, batchInputs, expiryFromShortcut, formFromToken, toInput, validate, type TokenForm,
 } from './token-form';
