@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '@gw/core';
 import { dataSourceOptions, type SchemaParts } from './data-source-options.js';
+import { SqliteCheckpointService } from './sqlite-checkpoint.service.js';
 import { serializeSqliteTransactions } from './sqlite-transactions.js';
 
 /** Applies the SQLite transaction queue before any module writes. */
@@ -31,7 +32,7 @@ export class DatabaseModule {
           useFactory: (config: AppConfig) => ({ ...dataSourceOptions(config.database, parts), retryAttempts: 2, retryDelay: 1000 }),
         }),
       ],
-      providers: [SqliteTransactionQueue],
+      providers: [SqliteTransactionQueue, SqliteCheckpointService],
     };
   }
 }

@@ -9,7 +9,12 @@ import { toLogRow } from './log-row.js';
 import { LogType, type NewLog } from './log-type.js';
 import { QuotaDataService } from './quota-data.service.js';
 
-const BATCH_ROWS = 200;
+/**
+ * Small batches: under load a row waits only a few milliseconds, so it dies young instead of being promoted
+ * to the old generation (rows held for 200 inserts made up much of the garbage that grows a busy gateway's
+ * heap), while one transaction per 64 rows still spreads the commit's cost thin.
+ */
+const BATCH_ROWS = 64;
 const BATCH_INTERVAL_MS = 1000;
 const MAX_PENDING = 100_000;
 
