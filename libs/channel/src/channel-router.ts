@@ -43,7 +43,8 @@ export function buildRoutingTable(channels: RelayChannel[]): RoutingTable {
 /** Weighted random among candidates; when every weight is 0 each counts 1. */
 export function weightedPick<T extends { weight: number }>(candidates: T[], random: () => number = Math.random): T | undefined {
   if (candidates.length === 0) return undefined;
-  const total = candidates.reduce((sum, c) => sum + Math.max(0, c.weight), 0);
+  let total = 0;
+  for (const candidate of candidates) total += Math.max(0, candidate.weight);
   if (total <= 0) return candidates[Math.floor(random() * candidates.length)];
   let roll = random() * total;
   for (const candidate of candidates) {
@@ -58,16 +59,20 @@ export function weightedPick<T extends { weight: number }>(candidates: T[], rand
  * of it is excluded, the next lower tiers, then the higher ones. Excluded ids are never returned.
  */
 export function pickFromTiers(tiers: Tier[], exclude: ReadonlySet<number>, tier = 0, random: () => number = Math.random): RelayChannel | undefined {
-  if (tiers.length === 0) return undefined;
-  const start = Math.min(Math.max(0, Math.floor(tier) || 0), tiers.length - 1);
-  const order = [...tiers.keys()].slice(start).concat([...tiers.keys()].slice(0, start).reverse());
-  for (const i of order) {
-    const candidates = tiers[i]!.channels.filter((c) => !exclude.has(c.id));
-    const picked = weightedPick(candidates, random);
+  const count = tiers.length;
+  if (count === 0) return undefined;
+  const start = Math.min(Math.max(0, Math.floor(tier) || 0), count - 1);
+  // Tiers start, start+1, …, last, then start−1 back up to 0; walked by index, as this runs on every request.
+  for (let step = 0; step < count; step++) {
+    const i = step < count - start ? start + step : count - 1 - step;
+    const channels = tiers[i]!.channels;
+    const picked = weightedPick(exclude.size === 0 ? channels : channels.filter((c) => !exclude.has(c.id)), random);
     if (picked) return picked;
   }
   return undefined;
 }
+
+const NONE: ReadonlySet<number> = new Set();
 
 /**
  * The in-memory routing table the relay reads with no database access. Rebuilt after every channel
@@ -101,7 +106,7 @@ export class ChannelRouter implements OnModuleInit, OnModuleDestroy {
     clearInterval(this.timer);
   }
 
-  pick(group: string, model: string, exclude: ReadonlySet<number> = new Set(), tier = 0): RelayChannel | undefined {
+  pick(group: string, model: string, exclude: ReadonlySet<number> = NONE, tier = 0): RelayChannel | undefined {
     const tiers = this.table.index.get(group)?.get(model);
     return tiers ? pickFromTiers(tiers, exclude, tier) : undefined;
   }
