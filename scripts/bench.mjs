@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cpuMs, freePort, rssMb, startFakeUpstream, startGateway, stop } from './bench/processes.mjs';
-import { percentile, sideBySide, target, throughput } from './bench/load.mjs';
+import { interleavedThroughput, percentile, sideBySide, target } from './bench/load.mjs';
 import { prepareGateway } from './bench/setup.mjs';
 import { GATEWAY_NODE_FLAGS, gatewayEnv } from './gateway-runtime.mjs';
 
@@ -15,6 +15,8 @@ const N = Number(process.env.BENCH_REQUESTS ?? 2000);
 const WARMUP = 300;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONCURRENCY = 50;
+/** The c=50 phase alternates direct and gateway in this many slices of SECONDS / SLICES each. */
+const SLICES = 5;
 const ROOT = new URL('..', import.meta.url).pathname;
 // The bench builds into its own directory: the shared dist/ may be rebuilt by someone else mid-run. It sits
 // under node_modules so the built files still resolve the repository's packages.
@@ -80,13 +82,16 @@ try {
   const json = await sideBySide(direct1, gateway1, 'callJson', WARMUP, N);
   const stream = await sideBySide(direct1, gateway1, 'callStream', WARMUP / 3, N);
 
-  console.log(`c=${CONCURRENCY}: ${SECONDS} s each way ...`);
+  console.log(`c=${CONCURRENCY}: ${SECONDS} s each way, alternating in ${SLICES} slices ...`);
   const directN = target(upstream.url, '/v1/chat/completions', 'sk-bench-upstream', CONCURRENCY);
   const gatewayN = target(gateway.url, '/v1/chat/completions', key, CONCURRENCY);
-  const directRate = await throughput(directN, CONCURRENCY, SECONDS);
-  const cpuBefore = cpuMs(gateway.child.pid);
-  const gatewayRate = await throughput(gatewayN, CONCURRENCY, SECONDS);
-  const cpuPerRequest = (cpuMs(gateway.child.pid) - cpuBefore) / Math.max(1, gatewayRate.done);
+  let gatewayCpu = 0;
+  const { direct: directRate, gateway: gatewayRate } = await interleavedThroughput(directN, gatewayN, CONCURRENCY, SECONDS, SLICES, async (run) => {
+    const before = cpuMs(gateway.child.pid);
+    await run();
+    gatewayCpu += cpuMs(gateway.child.pid) - before;
+  });
+  const cpuPerRequest = gatewayCpu / Math.max(1, gatewayRate.done);
   const rss = rssMb(gateway.child.pid);
   await Promise.all([direct1, gateway1, directN, gatewayN].map((t) => t.close()));
   const self = await usage();

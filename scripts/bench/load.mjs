@@ -73,3 +73,26 @@ export async function throughput(t, concurrency, seconds) {
   await Promise.all(Array.from({ length: concurrency }, worker));
   return { done, errors, perSecond: done / ((performance.now() - started) / 1000) };
 }
+
+/**
+ * Direct and gateway throughput in alternating slices (direct, gateway, direct, ...), so that drift in the
+ * machine's speed (other tenants of a shared VM) hits both alike, as sideBySide does for latency. `around`
+ * wraps each gateway slice (the caller reads the gateway's CPU time there).
+ */
+export async function interleavedThroughput(direct, gateway, concurrency, seconds, slices, around) {
+  const total = { direct: { done: 0, errors: 0, ms: 0 }, gateway: { done: 0, errors: 0, ms: 0 } };
+  const slice = async (t, into) => {
+    const started = performance.now();
+    const r = await throughput(t, concurrency, seconds / slices);
+    into.done += r.done;
+    into.errors += r.errors;
+    into.ms += performance.now() - started;
+  };
+  for (let i = 0; i < slices; i++) {
+    await slice(direct, total.direct);
+    await around(() => slice(gateway, total.gateway));
+  }
+  const rate = (side) => ({ done: side.done, errors: side.errors, perSecond: side.done / (side.ms / 1000) });
+  return { direct: rate(total.direct), gateway: rate(total.gateway) };
+}
+
