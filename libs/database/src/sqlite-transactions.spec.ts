@@ -93,6 +93,23 @@ describe('serializeSqliteTransactions', () => {
       expect(await rawWriteDuringRollback(ds, async (raw) => raw.prepare('INSERT INTO credits (amount) VALUES (100)').run())).toBe(0);
     });
 
+    it("also waits out a transaction TypeORM opens itself, outside the queue (as save() does), without deadlocking", async () => {
+      ds = await openMemoryDb();
+      serializeSqliteTransactions(ds);
+      const runner = ds.createQueryRunner();
+      await runner.startTransaction();
+      await runner.query('INSERT INTO credits (amount) VALUES (1)');
+      const raw = rawOf(ds);
+      const written = runOutsideTransactions(ds, raw, () => raw.prepare('INSERT INTO credits (amount) VALUES (100)').run());
+      await tick();
+      await tick();
+      await runner.rollbackTransaction();
+      await runner.release();
+      await expect(Promise.race([written.then(() => 'written'), new Promise((resolve) => setTimeout(() => resolve('stuck'), 1000))])).resolves.toBe('written');
+      const [row] = await ds.query('SELECT COALESCE(SUM(amount), 0) AS total FROM credits');
+      expect(Number(row.total)).toBe(100);
+    });
+
     it('waits for the open transaction to end, then writes for good; runs at once on an idle connection', async () => {
       ds = await openMemoryDb();
       serializeSqliteTransactions(ds);

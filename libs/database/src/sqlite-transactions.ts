@@ -46,22 +46,31 @@ interface RawSqlite {
 }
 
 /**
+ * Runs `work` in the same turn as the check that no transaction is open (so none can begin in between),
+ * polling once per event-loop turn until then.
+ */
+function runWhenIdle<T>(db: RawSqlite, work: () => T): Promise<T> {
+  if (db.inTransaction) return new Promise<void>((resolve) => setImmediate(resolve)).then(() => runWhenIdle(db, work));
+  try {
+    return Promise.resolve(work());
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+/**
  * Runs `work`, a synchronous write on the raw better-sqlite3 connection (the relay's ledger and the
  * log's batch inserts use it directly for speed), outside any TypeORM transaction. Run while one is open
  * (it spans awaits), the write would join it as a savepoint and vanish with its rollback: a charge or a
- * log row lost. So it runs at once when the connection is idle, which is nearly always, and otherwise
- * in the transaction queue's order, right after the open transaction ends and before any queued later.
+ * log row lost. So it runs at once when the connection is idle, which is nearly always. Otherwise it takes
+ * its place in the transaction queue, so queued transactions cannot start in front of it, and waits there
+ * for the open one to end: a queued one, or one TypeORM opened itself without the queue (every save()
+ * does), which ends on its own, so the wait is a poll, never a wait on the queue it holds.
  */
 export function runOutsideTransactions<T>(dataSource: DataSource, db: RawSqlite, work: () => T): Promise<T> {
   const queue = queues.get(dataSource);
-  if (!db.inTransaction || !queue) {
-    try {
-      return Promise.resolve(work());
-    } catch (error) {
-      return Promise.reject(error);
-    }
-  }
-  const next = queue.tail.then(() => (db.inTransaction ? runOutsideTransactions(dataSource, db, work) : work()));
+  if (!db.inTransaction || !queue) return runWhenIdle(db, work);
+  const next = queue.tail.then(() => runWhenIdle(db, work));
   queue.tail = next.catch(() => undefined);
   return next;
 }
