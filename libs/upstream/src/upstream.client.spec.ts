@@ -177,6 +177,16 @@ describe('UpstreamClient against a local server', () => {
     expect(hits[0]).toEqual({ url: '/v1/chat/completions', auth: 'Bearer sk-secret' });
   });
 
+  it('reuses a built call per channel only where nothing else can change its URL', async () => {
+    hits = [];
+    const c = client();
+    const azure = target(3, base);
+    for (const init of [{ model: 'dep-a' }, { model: 'dep-b' }, { body: { model: 'dep-c' } }, { body: { model: 'dep-d' } }, { model: 'dep-a' }]) {
+      await (await c.send(azure, 'chat', init)).text();
+    }
+    expect(hits.map((h) => h.url.split('?')[0])).toEqual(['a', 'b', 'c', 'd', 'a'].map((d) => `/openai/deployments/dep-${d}/chat/completions`));
+  });
+
   it('returns upstream error statuses as responses', async () => {
     const res = await client().send(target(1, `${base}/missing`), 'chat', { body: {} });
     expect(res.status).toBe(404);

@@ -63,13 +63,16 @@ export class UpstreamClient implements OnModuleDestroy {
   /**
    * The URL and headers of a call. A relay call's depend only on the channel, the endpoint, the model and
    * stream mode, so they are kept per channel object (a channel edit builds a new one) instead of parsing
-   * and validating URLs on every request; calls with a query, extra headers or a method are built afresh.
+   * and validating URLs on every request. Calls without an explicit model (it would come from the body),
+   * or with a query, extra headers or a method, are built afresh.
    */
   private prepare(target: UpstreamTarget, endpoint: UpstreamEndpoint, init: UpstreamRequestInit): PreparedRequest {
-    if (init.query || init.extraHeaders || init.method) return prepared(buildUpstreamRequest(target, endpoint, init, this.azureDefaultApiVersion));
+    if (init.model === undefined || init.query || init.extraHeaders || init.method) {
+      return prepared(buildUpstreamRequest(target, endpoint, init, this.azureDefaultApiVersion));
+    }
     let perTarget = this.prepared.get(target);
     if (!perTarget) this.prepared.set(target, (perTarget = new Map()));
-    const key = `${endpoint}\n${init.stream ? 1 : 0}\n${init.model ?? ''}`;
+    const key = `${endpoint}\n${init.stream ? 1 : 0}\n${init.model}`;
     let found = perTarget.get(key);
     if (!found) {
       found = prepared(buildUpstreamRequest(target, endpoint, init, this.azureDefaultApiVersion));
