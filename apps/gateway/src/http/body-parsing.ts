@@ -1,5 +1,5 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { anthropicError, describeBodyError, isAnthropicPath, isRelayPath, openAiError } from '@gw/core';
+import { bodyErrorAnswer } from '@gw/core';
 
 /**
  * JSON and form bodies up to MAX_REQUEST_BODY_MB. A body that cannot be read gets a 4xx in the
@@ -14,17 +14,9 @@ export function bodyParsers(maxBytes: number) {
 }
 
 function bodyErrorHandler(error: unknown, req: Request, res: Response, next: NextFunction): void {
-  const described = describeBodyError(error);
-  if (!described) {
-    next(error);
-    return;
-  }
-  const { status, message } = described;
-  if (isRelayPath(req.path)) {
-    res.status(status).json(isAnthropicPath(req.path) ? anthropicError(message, 'invalid_request_error') : openAiError(message, 'invalid_request_error', 'invalid_request'));
-    return;
-  }
-  res.status(status).json({ success: false, message });
+  const answer = bodyErrorAnswer(error, req.path);
+  if (answer) res.status(answer.status).json(answer.body);
+  else next(error);
 }
 
 /** Console answers are personal: no cache, anywhere (new-api's frontend sends the same directive). */

@@ -1,3 +1,5 @@
+import { anthropicError, isAnthropicPath, isRelayPath, openAiError } from './relay-paths.js';
+
 /**
  * A request body that could not be read, as body-parser reports it (`type` and `status` on the error),
  * turned into the status and message every edge answers with: 413 over the size limit, otherwise a 4xx.
@@ -10,4 +12,17 @@ export function describeBodyError(error: unknown): { status: number; message: st
   const message =
     status === 413 ? 'request body is too large' : err.type === 'entity.parse.failed' ? 'request body is not valid JSON' : 'request body could not be read';
   return { status, message };
+}
+
+/**
+ * The whole answer to a body error on `path`, in the caller's own error shape: the envelope on the
+ * console API, OpenAI's (or on /v1/messages Anthropic's) error body on the relay.
+ */
+export function bodyErrorAnswer(error: unknown, path: string): { status: number; body: unknown } | undefined {
+  const described = describeBodyError(error);
+  if (!described) return undefined;
+  const { status, message } = described;
+  if (!isRelayPath(path)) return { status, body: { success: false, message } };
+  const body = isAnthropicPath(path) ? anthropicError(message, 'invalid_request_error') : openAiError(message, 'invalid_request_error', 'invalid_request');
+  return { status, body };
 }

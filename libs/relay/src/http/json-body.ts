@@ -6,7 +6,7 @@ const PLAIN_JSON = /^application\/json\s*(;\s*charset\s*=\s*"?utf-?8"?\s*)?$/i;
 /** A connect-style body parser (body-parser's json): sets `req.body` or calls back with an error. */
 export type BodyParser = (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void;
 
-/** An error shaped like body-parser's, so describeBodyError answers it like any other body error. */
+/** An error shaped like body-parser's, so bodyErrorAnswer (@gw/core) answers it like any other body error. */
 function bodyError(message: string, type: string, status: number): Error {
   return Object.assign(new Error(message), { type, status, statusCode: status, expose: true });
 }

@@ -3,7 +3,7 @@ import express from 'express';
 import proxyAddr from 'proxy-addr';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import { APP_CONFIG, describeBodyError, isRelayPath, openAiError, type AppConfig } from '@gw/core';
+import { APP_CONFIG, bodyErrorAnswer, isRelayPath, openAiError, type AppConfig } from '@gw/core';
 import { RelayPipeline } from '../pipeline/relay-pipeline.js';
 import type { RelayKind } from '../pipeline/relay-request.js';
 import { applyRelayCors } from './cors.js';
@@ -90,8 +90,8 @@ export class RelayEntry implements OnApplicationBootstrap {
     try {
       body = await readJsonBody(req, res, this.limit, this.fallbackJson);
     } catch (error) {
-      const described = describeBodyError(error) ?? { status: 400, message: 'request body could not be read' };
-      sendJson(res, described.status, openAiError(described.message, 'invalid_request_error', 'invalid_request'));
+      const answer = bodyErrorAnswer(error, path) ?? { status: 400, body: openAiError('request body could not be read', 'invalid_request_error', 'invalid_request') };
+      sendJson(res, answer.status, answer.body);
       return;
     }
     const ip = this.trust ? proxyAddr(req, this.trust) : (req.socket.remoteAddress ?? '');
