@@ -51,6 +51,14 @@ describe('channel selection', () => {
     expect(pickFromTiers(tiers, new Set([1, 2, 3]))).toBeUndefined();
   });
 
+  it('when the tier asked for is used up, tries the lower tiers before going back up', () => {
+    const tiers = tiersOf([channel(1, 30, 1), channel(2, 20, 1), channel(3, 10, 1), channel(4, 0, 1)]);
+    expect(pickFromTiers(tiers, new Set([2]), 1)!.id).toBe(3);
+    expect(pickFromTiers(tiers, new Set([2, 3]), 1)!.id).toBe(4);
+    expect(pickFromTiers(tiers, new Set([2, 3, 4]), 1)!.id).toBe(1);
+    expect(pickFromTiers(tiers, new Set([3, 4]), 2)!.id).toBe(2);
+  });
+
   it('distributes by weight within ±5% over 10,000 picks', () => {
     const tiers = tiersOf([channel(1, 0, 10), channel(2, 0, 30), channel(3, 0, 60)]);
     const counts = new Map<number, number>();

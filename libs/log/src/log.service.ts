@@ -10,9 +10,9 @@ import { LogType, type NewLog } from './log-type.js';
 import { QuotaDataService } from './quota-data.service.js';
 
 /**
- * Small batches: under load a row waits only a few milliseconds, so it dies young instead of being promoted
- * to the old generation (rows held for 200 inserts made up much of the garbage that grows a busy gateway's
- * heap), while one transaction per 64 rows still spreads the commit's cost thin.
+ * Small batches: under load a row waits only a few milliseconds, so it more often dies young instead of
+ * being promoted to the old generation (held for 200 inserts, rows were a visible share of what a busy
+ * gateway promotes), while one transaction per 64 rows still spreads the commit's cost thin.
  */
 const BATCH_ROWS = 64;
 const BATCH_INTERVAL_MS = 1000;
