@@ -1,5 +1,5 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
-import { bigintNumber } from '@gw/database';
+import { bigintNumber, floatNumber, jsonColumn } from '@gw/database';
 
 export const ChannelStatus = { Unknown: 0, Enabled: 1, ManuallyDisabled: 2, AutoDisabled: 3 } as const;
 
@@ -16,7 +16,8 @@ export class ChannelEntity {
   @Column({ type: 'text' })
   key: string;
 
-  @Column({ name: 'openai_organization', type: 'varchar', length: 255, nullable: true })
+  /** new-api's column name (its JSON key is `openai_organization`). */
+  @Column({ name: 'open_ai_organization', type: 'varchar', length: 255, nullable: true })
   openaiOrganization: string | null;
 
   @Column({ name: 'test_model', type: 'varchar', length: 255, nullable: true })
@@ -47,7 +48,7 @@ export class ChannelEntity {
   @Column({ type: 'text', nullable: true })
   other: string | null;
 
-  @Column({ type: 'double precision', default: 0 })
+  @Column({ type: 'double precision', default: 0, transformer: floatNumber })
   balance: number;
 
   @Column({ name: 'balance_updated_time', type: 'bigint', default: 0, transformer: bigintNumber })
@@ -94,4 +95,12 @@ export class ChannelEntity {
 
   @Column({ type: 'varchar', length: 255, nullable: true })
   remark: string | null;
+
+  /** Multi-key state as new-api keeps it (JSON: is_multi_key, multi_key_mode, per-key status, polling index); see multi-key.ts. */
+  @Column({ name: 'channel_info', type: 'text', nullable: true, transformer: jsonColumn })
+  channelInfo: string | null;
+
+  /** new-api's "other settings" (JSON: azure_responses_version, vertex_key_type, allow_service_tier, ...); its JSON key is `settings`. */
+  @Column({ name: 'settings', type: 'text', nullable: true })
+  otherSettings: string | null;
 }

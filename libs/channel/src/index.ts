@@ -3,6 +3,7 @@ import { ChannelEntity } from './channel.entity.js';
 import { CreateChannels1732262403000 } from './migrations/1732262403000-create-channels.js';
 import { CreateAbilities1732262403100 } from './migrations/1732262403100-create-abilities.js';
 import { CreateJobLocks1732262403200 } from './migrations/1732262403200-create-job-locks.js';
+import { AddNewApiChannelColumns1732262403300 } from './migrations/1732262403300-add-new-api-channel-columns.js';
 import { JobLockEntity } from './job-lock.entity.js';
 
 export { ChannelModule } from './channel.module.js';
@@ -14,7 +15,7 @@ export { type RelayChannel } from './relay-channel.js';
 
 export const channelSchema = {
   entities: [ChannelEntity, AbilityEntity, JobLockEntity],
-  migrations: [CreateChannels1732262403000, CreateAbilities1732262403100, CreateJobLocks1732262403200],
+  migrations: [CreateChannels1732262403000, CreateAbilities1732262403100, CreateJobLocks1732262403200, AddNewApiChannelColumns1732262403300],
 };
 export { ChannelMonitorService, type CycleSummary } from './channel-monitor.service.js';
 export { ChannelTestService, mapModel, type ChannelTestResult } from './channel-test.service.js';

@@ -63,6 +63,8 @@ export function dataSourceOptions(database: AppConfig['database'], parts: Schema
         password: database.password,
         database: database.database,
         poolSize: database.poolSize,
+        // new-api's Go `int` columns are BIGINT on PostgreSQL: read them as numbers, as on the other databases.
+        parseInt8: true,
       };
   }
 }

@@ -32,7 +32,7 @@ const TEXT_TYPES = new Set(['varchar', 'text']);
  * PostgreSQL has no DATETIME. On MySQL every text column is utf8mb4 whatever the database's default
  * charset is, so Chinese text and emoji always round-trip (new-api refuses to boot without that).
  */
-function portable(runner: QueryRunner, options: TableColumnOptions): TableColumnOptions {
+export function portableColumn(runner: QueryRunner, options: TableColumnOptions): TableColumnOptions {
   const type = runner.connection.options.type;
   if (type === 'postgres' && options.type === 'datetime') return { ...options, type: 'timestamp' };
   if (type === 'mysql' && TEXT_TYPES.has(options.type)) return { ...options, charset: 'utf8mb4', collation: 'utf8mb4_unicode_ci' };
@@ -40,10 +40,10 @@ function portable(runner: QueryRunner, options: TableColumnOptions): TableColumn
 }
 
 export async function createTable(runner: QueryRunner, name: string, columns: TableColumnOptions[], indices: TableIndex[] = []) {
-  await runner.createTable(new Table({ name, columns: columns.map((c) => portable(runner, c)), indices }), true);
+  await runner.createTable(new Table({ name, columns: columns.map((c) => portableColumn(runner, c)), indices }), true);
 }
 
 export async function addColumn(runner: QueryRunner, table: string, options: TableColumnOptions) {
   if (await runner.hasColumn(table, options.name)) return;
-  await runner.addColumn(table, new TableColumn(portable(runner, options)));
+  await runner.addColumn(table, new TableColumn(portableColumn(runner, options)));
 }

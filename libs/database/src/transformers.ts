@@ -16,3 +16,18 @@ export const intBoolean: ValueTransformer = {
 export function nowSeconds(): number {
   return Math.floor(Date.now() / 1000);
 }
+
+/** Floating columns: new-api's `float64` is NUMERIC on PostgreSQL, which the driver returns as a string. */
+export const floatNumber: ValueTransformer = {
+  to: (value: unknown) => value,
+  from: (value: unknown) => (value === null || value === undefined ? value : Number(value)),
+};
+
+/**
+ * A JSON document kept as text. new-api declares some of these columns `json`, which PostgreSQL's driver
+ * hands back already parsed while SQLite and MySQL return text: both come out as the JSON text.
+ */
+export const jsonColumn: ValueTransformer = {
+  to: (value: unknown) => value,
+  from: (value: unknown) => (value === null || value === undefined || typeof value === 'string' ? value : JSON.stringify(value)),
+};

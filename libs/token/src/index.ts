@@ -1,3 +1,4 @@
+import { AddCrossGroupRetry1732262404100 } from './migrations/1732262404100-add-cross-group-retry.js';
 import { CreateTokens1732262404000 } from './migrations/1732262404000-create-tokens.js';
 import { TokenEntity } from './token.entity.js';
 
@@ -16,5 +17,5 @@ export { maskKey } from './token-key.js';
 
 export const tokenSchema = {
   entities: [TokenEntity],
-  migrations: [CreateTokens1732262404000],
+  migrations: [CreateTokens1732262404000, AddCrossGroupRetry1732262404100],
 };

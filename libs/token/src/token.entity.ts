@@ -55,6 +55,10 @@ export class TokenEntity {
   @Column({ name: 'group', type: 'varchar', length: 64, default: '' })
   group: string;
 
+  /** new-api's cross-group retry: with group `auto`, a failed request may move on to the next group. */
+  @Column({ name: 'cross_group_retry', type: 'integer', default: 0, transformer: intBoolean })
+  crossGroupRetry: boolean;
+
   @DeleteDateColumn({ name: 'deleted_at', nullable: true })
   deletedAt: Date | null;
 }

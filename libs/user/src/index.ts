@@ -1,3 +1,4 @@
+import { AddNewApiUserColumns1732262401100 } from './migrations/1732262401100-add-new-api-user-columns.js';
 import { CreateUsers1732262401000 } from './migrations/1732262401000-create-users.js';
 import { UserEntity } from './user.entity.js';
 
@@ -19,5 +20,5 @@ export type { BindingField } from './user.repository.js';
 
 export const userSchema = {
   entities: [UserEntity],
-  migrations: [CreateUsers1732262401000],
+  migrations: [CreateUsers1732262401000, AddNewApiUserColumns1732262401100],
 };

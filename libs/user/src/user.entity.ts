@@ -31,6 +31,9 @@ export class UserEntity {
   @Column({ name: 'github_id', type: 'varchar', length: 64, nullable: true })
   githubId: string | null;
 
+  @Column({ name: 'discord_id', type: 'varchar', length: 64, nullable: true })
+  discordId: string | null;
+
   @Column({ name: 'oidc_id', type: 'varchar', length: 128, nullable: true })
   oidcId: string | null;
 
@@ -79,6 +82,10 @@ export class UserEntity {
 
   @Column({ type: 'varchar', length: 255, nullable: true })
   remark: string | null;
+
+  /** The Stripe customer new-api created for this user's payments. */
+  @Column({ name: 'stripe_customer', type: 'varchar', length: 64, nullable: true })
+  stripeCustomer: string | null;
 
   @Column({ name: 'created_at', type: 'bigint', default: 0, transformer: bigintNumber })
   createdAt: number;

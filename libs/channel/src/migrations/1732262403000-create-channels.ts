@@ -12,7 +12,7 @@ export class CreateChannels1732262403000 implements MigrationInterface {
         col.id(),
         col.int('type'),
         col.text('key', { isNullable: false }),
-        col.varchar('openai_organization', 255),
+        col.varchar('open_ai_organization', 255),
         col.varchar('test_model', 255),
         col.int('status', { default: 1 }),
         col.varchar('name', 255, { isNullable: false, default: "''" }),

@@ -1,0 +1,125 @@
+import OpenAI from 'openai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeUpstream, type FakeUpstream } from '../fake-upstream/index.js';
+import { describeColumns, openRawDb, q, type ColumnInfo, type RawDb } from '../fixtures/new-api/raw-db.js';
+import { NEW_API_TABLES } from '../fixtures/new-api/schema.js';
+import { OLD, seedNewApiDatabase } from '../fixtures/new-api/seed.js';
+import { createTestDatabase, testDatabases, type TestDatabase } from '../support/databases.js';
+import { startTestGateway, type TestGateway } from '../support/test-gateway.js';
+import { waitFor } from './relay-fixture.js';
+
+const TABLES = NEW_API_TABLES.map((table) => table.name);
+
+/**
+ * An operator points the gateway at the database new-api has been running on: the schema as new-api's
+ * GORM models create it and rows as new-api writes them. Everything must keep working, and afterwards
+ * every one of new-api's columns must still be there with its type, so new-api could take the database back.
+ */
+describe.each(testDatabases())('upgrade from a new-api database on %s', (kind) => {
+  let up: FakeUpstream;
+  let db: TestDatabase;
+  let gw: TestGateway;
+  let raw: RawDb;
+  let columnsBefore: ColumnInfo[];
+
+  const one = async <T = Record<string, unknown>>(sql: string, params: unknown[] = []) => (await raw.query<T>(sql, params))[0]!;
+  const num = (value: unknown) => Number(value);
+
+  beforeAll(async () => {
+    up = await startFakeUpstream();
+    db = await createTestDatabase(kind);
+    await seedNewApiDatabase(db, up.url);
+    raw = await openRawDb(db);
+    columnsBefore = await describeColumns(raw, TABLES);
+    gw = await startTestGateway(kind, {}, db);
+  });
+
+  afterAll(async () => {
+    await gw?.close();
+    await raw?.close();
+    await up?.close();
+    await db?.drop();
+  });
+
+  it('keeps the installation set up: no setup wizard, old options in force', async () => {
+    const status = await gw.client().get('/api/status');
+    expect(status.body.data.setup).toBe(true);
+    expect(status.body.data.system_name).toBe('Old New API');
+  });
+
+  it('lets root and users sign in with their new-api passwords', async () => {
+    const root = gw.client();
+    expect((await root.login(OLD.root.username, OLD.root.password)).body).toMatchObject({ success: true, data: { id: OLD.root.id, role: 100 } });
+    const alice = gw.client();
+    expect((await alice.login(OLD.alice.username, OLD.alice.password)).body).toMatchObject({ success: true, data: { id: OLD.alice.id } });
+    const self = await alice.get('/api/user/self');
+    expect(self.body.data).toMatchObject({ quota: OLD.alice.quota, used_quota: OLD.alice.usedQuota, discord_id: 'discord-alice', stripe_customer: 'cus_alice' });
+    expect((await gw.client().login(OLD.alice.username, 'wrong-password')).body.success).toBe(false);
+  });
+
+  it('relays with an old token and charges the old users, tokens, channels and logs rows', async () => {
+    up.reset();
+    const before = {
+      user: await one(`SELECT quota, used_quota, request_count FROM users WHERE id = ?`, [OLD.alice.id]),
+      token: await one(`SELECT remain_quota, used_quota FROM tokens WHERE id = ?`, [OLD.aliceToken.id]),
+      channel: await one(`SELECT used_quota FROM channels WHERE id = ?`, [OLD.single.id]),
+    };
+    const client = new OpenAI({ apiKey: `sk-${OLD.aliceToken.key}`, baseURL: `${gw.url}/v1`, maxRetries: 0 });
+    const reply = await client.chat.completions.create({ model: OLD.single.model, messages: [{ role: 'user', content: 'hello' }] });
+    expect(reply.choices[0]?.message.content).toBeTruthy();
+    expect(up.requests[0]?.headers.authorization).toBe(`Bearer ${OLD.single.key}`);
+    expect(up.requests[0]?.headers['openai-organization']).toBe('org-old');
+
+    const log = await waitFor(
+      async () => (await raw.query(`SELECT * FROM logs WHERE user_id = ? AND type = 2 AND id > 2`, [OLD.alice.id]))[0],
+      'the consume log',
+    );
+    const charged = num(log.quota);
+    expect(charged).toBeGreaterThan(0);
+    expect(num(log.token_id)).toBe(OLD.aliceToken.id);
+    expect(num(log.channel_id)).toBe(OLD.single.id);
+    await waitFor(async () => {
+      const user = await one(`SELECT quota, used_quota, request_count FROM users WHERE id = ?`, [OLD.alice.id]);
+      return num(user.used_quota) === num(before.user.used_quota) + charged ? user : undefined;
+    }, 'the user charge');
+    const user = await one(`SELECT quota, used_quota, request_count FROM users WHERE id = ?`, [OLD.alice.id]);
+    expect(num(user.quota)).toBe(num(before.user.quota) - charged);
+    expect(num(user.request_count)).toBe(num(before.user.request_count) + 1);
+    const token = await one(`SELECT remain_quota, used_quota FROM tokens WHERE id = ?`, [OLD.aliceToken.id]);
+    expect(num(token.remain_quota)).toBe(num(before.token.remain_quota) - charged);
+    expect(num(token.used_quota)).toBe(num(before.token.used_quota) + charged);
+    await waitFor(async () => {
+      const channel = await one(`SELECT used_quota FROM channels WHERE id = ?`, [OLD.single.id]);
+      return num(channel.used_quota) === num(before.channel.used_quota) + charged ? true : undefined;
+    }, 'the channel charge');
+  });
+
+  it('rotates the keys of a multi-key channel in polling mode, one key per request', async () => {
+    up.reset();
+    const client = new OpenAI({ apiKey: `sk-${OLD.aliceToken.key}`, baseURL: `${gw.url}/v1`, maxRetries: 0 });
+    for (let i = 0; i < 4; i++) await client.chat.completions.create({ model: OLD.multi.model, messages: [{ role: 'user', content: `hi ${i}` }] });
+    const used = up.requests.map((request) => request.headers.authorization);
+    expect(used).toEqual([...OLD.multi.keys, OLD.multi.keys[0]].map((key) => `Bearer ${key}`));
+  });
+
+  it('lists the old logs and dashboard data', async () => {
+    const root = gw.client();
+    await root.login(OLD.root.username, OLD.root.password);
+    const logs = await root.get('/api/log/?p=1&page_size=50');
+    expect(logs.body.data.items.map((item: { content: string }) => item.content)).toContain(OLD.oldLogContent);
+    const alice = gw.client();
+    await alice.login(OLD.alice.username, OLD.alice.password);
+    const data = await alice.get('/api/data/self?start_timestamp=1699990000&end_timestamp=1700100000');
+    expect(data.body.data).toEqual(expect.arrayContaining([expect.objectContaining({ model_name: OLD.single.model, quota: 1_234, count: 7 })]));
+  });
+
+  it('leaves every new-api column in place with its type, and the rows it does not manage untouched', async () => {
+    const after = await describeColumns(raw, TABLES);
+    const afterByName = new Map(after.map((column) => [`${column.table}.${column.column}`, column.type]));
+    const missingOrChanged = columnsBefore.filter((column) => afterByName.get(`${column.table}.${column.column}`) !== column.type);
+    expect(missingOrChanged).toEqual([]);
+    expect(await one(`SELECT status, mj_id FROM midjourneys WHERE id = 1`)).toMatchObject({ status: 'IN_PROGRESS', mj_id: 'mj-old-1' });
+    expect(num((await one(`SELECT is_enabled FROM two_fas WHERE user_id = ?`, [OLD.bob.id])).is_enabled)).toBe(1);
+    expect(await one(`SELECT ${q(raw.dialect, 'key')} AS k FROM redemptions WHERE id = 1`)).toMatchObject({ k: OLD.redemptionKey });
+  });
+});
