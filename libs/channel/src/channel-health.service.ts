@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { OptionService } from '@gw/option';
+import { ChannelKeyService } from './channel-key.service.js';
 import { ChannelRouter } from './channel-router.js';
 import { ChannelStatusService } from './channel-status.service.js';
 import { redactKey } from './redact.js';
@@ -37,12 +38,14 @@ export function keywordMatcher(text: string): (message: string) => boolean {
 @Injectable()
 export class ChannelHealthService {
   private readonly logger = new Logger('ChannelHealth');
-  private readonly failures = new Map<number, number[]>();
+  /** Recent disabling failures per channel (`12`) or, for multi-key channels, per key (`12:3`). */
+  private readonly failures = new Map<string, number[]>();
 
   constructor(
     private readonly options: OptionService,
     private readonly router: ChannelRouter,
     private readonly status: ChannelStatusService,
+    private readonly keys: ChannelKeyService,
   ) {}
 
   /** Whether this failure is of a kind that disables a channel (status code list or keyword). */
@@ -58,26 +61,34 @@ export class ChannelHealthService {
     return this.router.get(channelId)?.autoBan ?? false;
   }
 
-  reportRelayFailure(channelId: number, failure: RelayFailure): void {
-    void this.recordFailure(channelId, failure).catch((e: Error) => this.logger.warn(`channel #${channelId}: ${e.message}`));
+  /** `keyIndex`: which key of a multi-key channel failed; that key is disabled rather than the channel. */
+  reportRelayFailure(channelId: number, failure: RelayFailure, keyIndex?: number): void {
+    void this.recordFailure(channelId, failure, keyIndex).catch((e: Error) => this.logger.warn(`channel #${channelId}: ${e.message}`));
   }
 
-  reportRelaySuccess(channelId: number): void {
-    this.failures.delete(channelId);
+  reportRelaySuccess(channelId: number, keyIndex?: number): void {
+    this.failures.delete(this.bucket(channelId, keyIndex));
   }
 
-  /** The awaitable form of reportRelayFailure; resolves true when the channel was disabled. */
-  async recordFailure(channelId: number, failure: RelayFailure): Promise<boolean> {
+  /** The awaitable form of reportRelayFailure; resolves true when the channel (or the key) was disabled. */
+  async recordFailure(channelId: number, failure: RelayFailure, keyIndex?: number): Promise<boolean> {
     if (!this.autoDisableApplies(channelId) || !this.isDisablingFailure(failure)) return false;
+    const bucket = this.bucket(channelId, keyIndex);
     const now = Date.now();
     const windowMs = this.options.get('ChannelDisableFailureWindowMinutes') * 60_000;
-    const recent = (this.failures.get(channelId) ?? []).filter((t) => now - t < windowMs);
+    const recent = (this.failures.get(bucket) ?? []).filter((t) => now - t < windowMs);
     recent.push(now);
-    this.failures.set(channelId, recent);
+    this.failures.set(bucket, recent);
     if (recent.length < this.options.get('ChannelDisableFailureCount')) return false;
-    this.failures.delete(channelId);
+    this.failures.delete(bucket);
     const message = redactKey(failure.message, this.router.get(channelId)?.key ?? '');
     const reason = failure.status ? `status ${failure.status}: ${message}` : message;
+    if (bucket.includes(':')) return this.keys.disableKey(channelId, keyIndex!, reason);
     return this.status.autoDisable(channelId, reason);
+  }
+
+  private bucket(channelId: number, keyIndex: number | undefined): string {
+    const multi = keyIndex !== undefined && this.router.get(channelId)?.info.is_multi_key;
+    return multi ? `${channelId}:${keyIndex}` : String(channelId);
   }
 }

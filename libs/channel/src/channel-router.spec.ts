@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildRoutingTable, pickFromTiers, weightedPick } from './channel-router.js';
+import { SINGLE_KEY_INFO } from './multi-key.js';
 import type { RelayChannel } from './relay-channel.js';
 
 function channel(id: number, priority: number, weight: number, extra: Partial<RelayChannel> = {}): RelayChannel {
@@ -22,6 +23,8 @@ function channel(id: number, priority: number, weight: number, extra: Partial<Re
     autoBan: true,
     status: 1,
     testModel: null,
+    info: SINGLE_KEY_INFO,
+    keys: ['k'],
     upstream: { id, type: 1, key: 'k', baseUrl: '', other: '' },
     ...extra,
   };

@@ -11,6 +11,7 @@ import { ChannelMonitorService } from './channel-monitor.service.js';
 import { ChannelBalanceService } from './channel-balance.service.js';
 import { ChannelTestService } from './channel-test.service.js';
 import { ChannelService } from './channel.service.js';
+import { ChannelKeyService } from './channel-key.service.js';
 import { ChannelRouter } from './channel-router.js';
 import { ChannelStatusService } from './channel-status.service.js';
 import { ChannelUsageService } from './channel-usage.service.js';
@@ -27,6 +28,7 @@ import { JobLockService } from './job-lock.service.js';
     ChannelRepository,
     ChannelRouter,
     ChannelStatusService,
+    ChannelKeyService,
     ChannelNotifyService,
     JobLockService,
     ChannelHealthService,
@@ -36,7 +38,7 @@ import { JobLockService } from './job-lock.service.js';
     ChannelBalanceService,
     ChannelMonitorService,
   ],
-  exports: [ChannelRouter, ChannelHealthService, ChannelUsageService, ChannelMonitorService],
+  exports: [ChannelRouter, ChannelHealthService, ChannelKeyService, ChannelUsageService, ChannelMonitorService],
 })
 export class ChannelModule {
   // `GET /api/user/models` lives in the user lib, below this one: hand it the routing table's view of models.

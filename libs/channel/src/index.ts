@@ -12,6 +12,8 @@ export { ChannelUsageService } from './channel-usage.service.js';
 export { ChannelHealthService, statusMatcher, keywordMatcher, type RelayFailure } from './channel-health.service.js';
 export { ChannelStatus } from './channel.entity.js';
 export { type RelayChannel } from './relay-channel.js';
+export { ChannelKeyService, type KeyChoice } from './channel-key.service.js';
+export { parseChannelInfo, splitKeys, KeyStatus, type ChannelInfo, type MultiKeyMode } from './multi-key.js';
 
 export const channelSchema = {
   entities: [ChannelEntity, AbilityEntity, JobLockEntity],

@@ -1,5 +1,6 @@
 import type { UpstreamTarget } from '@gw/upstream';
 import type { ChannelEntity } from './channel.entity.js';
+import { enabledKeyIndexes, parseChannelInfo, splitKeys, type ChannelInfo } from './multi-key.js';
 
 /** What the relay needs of a channel, parsed once when the routing table is built. */
 export interface RelayChannel {
@@ -21,6 +22,10 @@ export interface RelayChannel {
   autoBan: boolean;
   status: number;
   testModel: string | null;
+  /** Multi-key state (channel_info); `keys` holds the separate keys of a multi-key channel, else `[key]`. */
+  info: ChannelInfo;
+  keys: string[];
+  /** The target with the channel's key; for a multi-key channel, its first enabled key (ChannelKeyService picks per request). */
   upstream: UpstreamTarget;
 }
 
@@ -48,6 +53,9 @@ export function toRelayChannel(row: ChannelEntity): RelayChannel {
   const headerOverride = parseObject(row.headerOverride) ? stringMap(row.headerOverride) : null;
   const baseUrl = (row.baseUrl ?? '').replace(/\/+$/, '');
   const other = row.other ?? '';
+  const info = parseChannelInfo(row.channelInfo);
+  const keys = info.is_multi_key ? splitKeys(row.key) : [row.key];
+  const firstKey = keys[enabledKeyIndexes(info, keys)[0] ?? 0] ?? '';
   return {
     id: row.id,
     type: row.type,
@@ -67,6 +75,8 @@ export function toRelayChannel(row: ChannelEntity): RelayChannel {
     autoBan: row.autoBan === 1,
     status: row.status,
     testModel: row.testModel || null,
-    upstream: { id: row.id, type: row.type, key: row.key, baseUrl, other, headerOverride, organization: row.openaiOrganization || null },
+    info,
+    keys,
+    upstream: { id: row.id, type: row.type, key: firstKey, baseUrl, other, headerOverride, organization: row.openaiOrganization || null },
   };
 }

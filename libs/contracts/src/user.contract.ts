@@ -65,6 +65,7 @@ export interface UserProfileView {
   status: number;
   email: string;
   github_id: string;
+  discord_id: string;
   oidc_id: string;
   wechat_id: string;
   telegram_id: string;
@@ -78,6 +79,8 @@ export interface UserProfileView {
   aff_quota: number;
   aff_history_quota: number;
   inviter_id: number;
+  /** The Stripe customer id new-api recorded for the user's payments. */
+  stripe_customer: string;
 }
 
 /** The user list/detail row an admin sees: no password, access token or notification secret. */

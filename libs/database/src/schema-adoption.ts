@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
-import { TableColumn, type ColumnMetadata, type DataSource, type QueryRunner, type Table, type TableColumnOptions } from 'typeorm';
+import { TableColumn, type DataSource, type QueryRunner, type Table, type TableColumnOptions } from 'typeorm';
+import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata.js';
 import { portableColumn } from './migration-columns.js';
 
 /** Tables every new-api and one-api installation has; finding them without our migrations table means adoption. */

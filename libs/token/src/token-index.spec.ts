@@ -6,7 +6,7 @@ import type { TokenRepository } from './token.repository.js';
 function row(id: number, key: string, extra: Partial<TokenEntity> = {}): TokenEntity {
   return {
     id, userId: 1, key, status: TokenStatus.Enabled, name: `t${id}`, createdTime: 0, accessedTime: 0, expiredTime: -1,
-    remainQuota: 100, unlimitedQuota: false, modelLimitsEnabled: false, modelLimits: '', allowIps: '', usedQuota: 0, group: '', deletedAt: null,
+    remainQuota: 100, unlimitedQuota: false, modelLimitsEnabled: false, modelLimits: '', allowIps: '', usedQuota: 0, group: '', crossGroupRetry: false, deletedAt: null,
     ...extra,
   };
 }

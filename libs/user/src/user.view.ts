@@ -17,6 +17,7 @@ function profileFields(user: UserEntity): UserProfileView {
     status: user.status,
     email: user.email ?? '',
     github_id: user.githubId ?? '',
+    discord_id: user.discordId ?? '',
     oidc_id: user.oidcId ?? '',
     wechat_id: user.wechatId ?? '',
     telegram_id: user.telegramId ?? '',
@@ -30,6 +31,7 @@ function profileFields(user: UserEntity): UserProfileView {
     aff_quota: user.affQuota,
     aff_history_quota: user.affHistoryQuota,
     inviter_id: user.inviterId,
+    stripe_customer: user.stripeCustomer ?? '',
   };
 }
 

@@ -1,8 +1,8 @@
 import type { ServerResponse } from 'node:http';
 import { Inject, Injectable } from '@nestjs/common';
-import { ChannelHealthService, type RelayChannel } from '@gw/channel';
+import { ChannelHealthService, ChannelKeyService, type RelayChannel } from '@gw/channel';
 import { APP_CONFIG, type AppConfig } from '@gw/core';
-import { UpstreamClient, UpstreamError, type CancelSignal, type UpstreamResponse } from '@gw/upstream';
+import { UpstreamClient, UpstreamError, type CancelSignal, type UpstreamResponse, type UpstreamTarget } from '@gw/upstream';
 import { relayJson } from '../stream/json-responder.js';
 import { SseTracker } from '../stream/sse-tracker.js';
 import { relayStream } from '../stream/stream-responder.js';
@@ -48,8 +48,16 @@ export interface ForwardResult {
 
 interface Attempt extends Omit<ForwardResult, 'channel' | 'usedChannels'> {
   retryable: boolean;
+  /** Which key of a multi-key channel was used (its failures disable that key only). */
+  keyIndex?: number;
   /** Counted against the channel's health (not for client aborts). */
   channelFault?: { status?: number; message: string; channelError?: boolean };
+}
+
+/** A multi-key channel whose keys are all disabled: a channel fault, so another channel is tried. */
+function noKeyLeft(model: string): Attempt {
+  const message = 'the channel has no enabled key left';
+  return { ok: false, upstreamModel: model, localCount: false, frtMs: 0, retryable: true, error: new RelayError(message, 503, 'channel:no_available_key'), channelFault: { message, channelError: true } };
 }
 
 /**
@@ -64,6 +72,7 @@ export class UpstreamCall {
     private readonly selection: ChannelSelection,
     private readonly retry: RetryPolicy,
     private readonly health: ChannelHealthService,
+    private readonly keys: ChannelKeyService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -75,9 +84,12 @@ export class UpstreamCall {
     for (let retry = 0; ; retry++) {
       tried.add(channel.id);
       usedChannels.push(channel.id);
-      const attempt = await this.attempt(channel, input);
-      if (attempt.channelFault) this.health.reportRelayFailure(channel.id, attempt.channelFault);
-      else if (attempt.ok) this.health.reportRelaySuccess(channel.id);
+      const choice = this.keys.choose(channel);
+      const attempt = choice
+        ? { ...(await this.attempt(channel, choice.upstream, input)), keyIndex: choice.keyIndex }
+        : noKeyLeft(input.request.model);
+      if (attempt.channelFault) this.health.reportRelayFailure(channel.id, attempt.channelFault, attempt.keyIndex);
+      else if (attempt.ok) this.health.reportRelaySuccess(channel.id, attempt.keyIndex);
       const result: ForwardResult = { ...attempt, channel, usedChannels };
       if (attempt.ok || !attempt.retryable || input.signal.aborted || retry >= maxRetries) return result;
       const next = this.selection.next(input.group, input.request.model, tried, retry + 1);
@@ -86,7 +98,7 @@ export class UpstreamCall {
     }
   }
 
-  private async attempt(channel: RelayChannel, input: ForwardInput): Promise<Attempt> {
+  private async attempt(channel: RelayChannel, target: UpstreamTarget, input: ForwardInput): Promise<Attempt> {
     const { request } = input;
     let upstreamModel = request.model;
     const failed = (error: RelayError, retryable: boolean, channelFault?: Attempt['channelFault']): Attempt => ({
@@ -103,7 +115,7 @@ export class UpstreamCall {
 
     let response: UpstreamResponse;
     try {
-      response = await this.upstream.send(channel.upstream, request.endpoint, { body, model: upstreamModel, stream: request.stream, signal: input.signal });
+      response = await this.upstream.send(target, request.endpoint, { body, model: upstreamModel, stream: request.stream, signal: input.signal });
     } catch (error) {
       const aborted = input.signal.aborted || (error instanceof UpstreamError && error.kind === 'aborted');
       const relayError = transportError(error);
