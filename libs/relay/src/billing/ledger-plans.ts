@@ -32,7 +32,9 @@ export interface SettleOutcome {
 
 const USER_DEBIT = 'UPDATE users SET quota = quota - :n WHERE id = :id AND quota >= :n';
 const TOKEN_DEBIT =
-  'UPDATE tokens SET remain_quota = remain_quota - :n, used_quota = used_quota + :n WHERE id = :id AND (unlimited_quota <> 0 OR remain_quota >= :n)';
+  'UPDATE tokens SET remain_quota = remain_quota - :n, used_quota = used_quota + :n WHERE id = :id AND (unlimited_quota = :on OR remain_quota >= :n)';
+// `:on` is bound as 1 rather than written as a literal: new-api's column is BOOLEAN on PostgreSQL, where
+// `boolean <> 0` is an error but a bound '1' reads as true (and as 1 in an integer column).
 const USER_CREDIT = 'UPDATE users SET quota = quota + :n WHERE id = :id';
 const TOKEN_CREDIT = 'UPDATE tokens SET remain_quota = remain_quota + :n, used_quota = used_quota - :n WHERE id = :id';
 const USER_SETTLE_DEBIT =
@@ -44,7 +46,7 @@ const TOKEN_BALANCE = 'SELECT remain_quota, unlimited_quota FROM tokens WHERE id
 /** Pre-consume: the user first (new-api reports the wallet before the token), then the token (id 0 = playground, none). */
 export function* reservePlan(userId: number, tokenId: number, amount: number): Plan<ReserveOutcome> {
   if ((yield { sql: USER_DEBIT, params: { n: amount, id: userId } }) !== 1) return { commit: false, value: 'user_quota' };
-  if (tokenId > 0 && (yield { sql: TOKEN_DEBIT, params: { n: amount, id: tokenId } }) !== 1) return { commit: false, value: 'token_quota' };
+  if (tokenId > 0 && (yield { sql: TOKEN_DEBIT, params: { n: amount, id: tokenId, on: 1 } }) !== 1) return { commit: false, value: 'token_quota' };
   return { commit: true, value: 'ok' };
 }
 
@@ -70,7 +72,7 @@ export function* settlePlan(userId: number, tokenId: number, reserved: number, a
     return { commit: true, value: { charged, capped } };
   }
   if ((yield { sql: USER_SETTLE_DEBIT, params: { n: delta, q: charged, id: userId } }) !== 1) return { commit: false, value: undefined };
-  if (tokenId > 0 && (yield { sql: TOKEN_DEBIT, params: { n: delta, id: tokenId } }) !== 1) return { commit: false, value: undefined };
+  if (tokenId > 0 && (yield { sql: TOKEN_DEBIT, params: { n: delta, id: tokenId, on: 1 } }) !== 1) return { commit: false, value: undefined };
   return { commit: true, value: { charged, capped } };
 }
 
