@@ -1,9 +1,10 @@
 import { Body, Controller, Get, Param, Post, Query } from '@nestjs/common';
 import { AdminRoute, body, raw, RootRoute } from '@gw/core';
-import { FetchModelsSchema } from '@gw/contracts';
+import { FetchModelsSchema, MultiKeyManageSchema, type MultiKeyManageRequest } from '@gw/contracts';
 import type { z } from 'zod';
 import { channelId } from './channel-input.js';
 import { ChannelMonitorService } from './channel-monitor.service.js';
+import { ChannelMultiKeyService } from './channel-multi-key.service.js';
 import { ChannelBalanceService } from './channel-balance.service.js';
 import { ChannelTestService } from './channel-test.service.js';
 import { toRelayChannel } from './relay-channel.js';
@@ -19,7 +20,14 @@ export class ChannelOpsController {
     private readonly tests: ChannelTestService,
     private readonly balances: ChannelBalanceService,
     private readonly monitor: ChannelMonitorService,
+    private readonly multiKeys: ChannelMultiKeyService,
   ) {}
+
+  /** Per-key status and actions of a multi-key channel. */
+  @Post('multi_key/manage')
+  manageKeys(@Body(body(MultiKeyManageSchema)) input: MultiKeyManageRequest) {
+    return this.multiKeys.manage(input);
+  }
 
   @Get('test')
   testAll() {

@@ -12,6 +12,7 @@ import { ChannelBalanceService } from './channel-balance.service.js';
 import { ChannelTestService } from './channel-test.service.js';
 import { ChannelService } from './channel.service.js';
 import { ChannelKeyService } from './channel-key.service.js';
+import { ChannelMultiKeyService } from './channel-multi-key.service.js';
 import { ChannelRouter } from './channel-router.js';
 import { ChannelStatusService } from './channel-status.service.js';
 import { ChannelUsageService } from './channel-usage.service.js';
@@ -29,6 +30,7 @@ import { JobLockService } from './job-lock.service.js';
     ChannelRouter,
     ChannelStatusService,
     ChannelKeyService,
+    ChannelMultiKeyService,
     ChannelNotifyService,
     JobLockService,
     ChannelHealthService,

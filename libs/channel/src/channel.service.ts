@@ -9,8 +9,23 @@ import { ChannelRepository, type ChannelFilter, type ChannelSearch } from './cha
 import { ChannelRouter } from './channel-router.js';
 import { MESSAGES, parseBaseUrl, parseGroups, parseInteger, parseJsonField, parseModelList, parsePriority, parseWeight } from './channel-input.js';
 import { toChannelView, type ChannelView } from './channel.view.js';
+import { keysFromInput, newMultiKeyInfo, parseChannelInfo, updateMultiKeys } from './multi-key.js';
 
 type Query = Record<string, unknown>;
+
+/**
+ * The key column and channel_info of a multi-key channel after an edit: new keys appended or replacing
+ * the list (`key_mode`), the mode switched (`multi_key_mode`). A single-key channel is left as it is.
+ */
+function multiKeyChanges(existing: ChannelEntity, input: ChannelInput): Partial<ChannelEntity> {
+  const info = parseChannelInfo(existing.channelInfo);
+  if (!info.is_multi_key) return {};
+  const sentKey = input.key?.trim() ? input.key : undefined;
+  const next = sentKey ? updateMultiKeys(existing.key, info, sentKey, input.key_mode ?? 'replace') : { key: existing.key, info };
+  if (!next.info.multi_key_size) throw new BusinessError(MESSAGES.nameAndKey);
+  if (input.multi_key_mode) next.info = { ...next.info, multi_key_mode: input.multi_key_mode };
+  return { key: next.key, channelInfo: JSON.stringify(next.info) };
+}
 
 const STATUS_ONLY_FIELDS = new Set(['id', 'status', 'priority', 'weight']);
 
@@ -76,13 +91,16 @@ export class ChannelService {
   async create(body: CreateChannelRequest, principal: Principal): Promise<{ ids: number[] }> {
     const input: ChannelInput = body.channel ?? body;
     const mode = body.mode ?? 'single';
-    if (mode === 'multi_to_single') throw new BusinessError('multi-key channels are not supported yet; use batch mode (one channel per key)');
     const name = (input.name ?? '').trim();
     const key = (input.key ?? '').trim();
     if (!name || !key) throw new BusinessError(MESSAGES.nameAndKey);
     const fields = await this.readFields(input, principal);
     if (!fields.models) throw new BusinessError(MESSAGES.models);
-    const keys = mode === 'batch' ? [...new Set(key.split('\n').map((k) => k.trim()).filter(Boolean))] : [key];
+    // multi_to_single: one channel holding every key (one per line), new-api's multi-key mode.
+    const multiKeys = mode === 'multi_to_single' ? keysFromInput(key) : undefined;
+    if (multiKeys && !multiKeys.length) throw new BusinessError(MESSAGES.nameAndKey);
+    const keys = multiKeys ? [multiKeys.join('\n')] : mode === 'batch' ? [...new Set(key.split('\n').map((k) => k.trim()).filter(Boolean))] : [key];
+    if (multiKeys) fields.channelInfo = JSON.stringify(newMultiKeyInfo(multiKeys.length, input.multi_key_mode ?? body.multi_key_mode ?? 'random'));
     if (keys.length > 1000) throw new BusinessError('at most 1000 keys at once');
     const prefixName = mode === 'batch' && body.batch_add_set_key_prefix_2_name === true && keys.length > 1;
     const now = nowSeconds();
@@ -141,7 +159,7 @@ export class ChannelService {
     const row = await this.channels.transaction(async (manager) => {
       const existing = await this.channels.findById(id, manager);
       if (!existing) throw new NotFoundError(MESSAGES.notFound);
-      const next = { ...existing, ...changes };
+      const next = { ...existing, ...changes, ...multiKeyChanges(existing, input) };
       applyTypeDefaults(next);
       const { id: _id, ...columns } = next;
       await this.channels.update(id, columns, manager);
@@ -279,6 +297,8 @@ export class ChannelService {
     if (input.tag !== undefined) out.tag = input.tag?.trim() || null;
     if (input.remark !== undefined) out.remark = input.remark;
     if (input.auto_ban !== undefined && input.auto_ban !== null) out.autoBan = parseInteger(input.auto_ban, 'auto_ban must be 0 or 1', 0, 1) ?? 1;
+    const settings = parseJsonField(input.settings, 'settings must be valid JSON');
+    if (settings !== undefined) out.otherSettings = settings;
     if (input.max_input_tokens !== undefined && input.max_input_tokens !== null) {
       out.maxInputTokens = parseInteger(input.max_input_tokens, 'max_input_tokens must be a non-negative integer') ?? 0;
     }

@@ -1,4 +1,5 @@
 import type { ChannelEntity } from './channel.entity.js';
+import { parseChannelInfo, splitKeys, type ChannelInfo } from './multi-key.js';
 
 /** A channel as new-api's console reads it; `key` is always '' (keys never leave the server). */
 export interface ChannelView {
@@ -31,7 +32,10 @@ export interface ChannelView {
   header_override: string;
   max_input_tokens: number;
   remark: string | null;
-  channel_info: { is_multi_key: boolean; multi_key_size: number; multi_key_status_list: null; multi_key_polling_index: number; multi_key_mode: string };
+  /** Multi-key state (new-api's shape): mode, size, per-key status/reason/time by key position. */
+  channel_info: ChannelInfo;
+  /** new-api's other settings (JSON text: azure_responses_version, vertex_key_type, allow_service_tier, ...). */
+  settings: string;
 }
 
 export function toChannelView(row: ChannelEntity): ChannelView {
@@ -65,6 +69,13 @@ export function toChannelView(row: ChannelEntity): ChannelView {
     header_override: row.headerOverride ?? '',
     max_input_tokens: row.maxInputTokens,
     remark: row.remark,
-    channel_info: { is_multi_key: false, multi_key_size: 0, multi_key_status_list: null, multi_key_polling_index: 0, multi_key_mode: '' },
+    channel_info: viewInfo(row),
+    settings: row.otherSettings ?? '',
   };
+}
+
+/** The stored info with the size taken from the key list itself, so an edited key column never shows a stale count. */
+function viewInfo(row: ChannelEntity): ChannelInfo {
+  const info = parseChannelInfo(row.channelInfo);
+  return info.is_multi_key ? { ...info, multi_key_size: splitKeys(row.key).length } : info;
 }

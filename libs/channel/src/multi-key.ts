@@ -126,3 +126,49 @@ export function withKeyStatus(info: ChannelInfo, index: number, status: number, 
   }
   return { ...info, multi_key_status_list: statuses, multi_key_disabled_reason: reasons, multi_key_disabled_time: times };
 }
+
+/** The keys of a multi-key form field: one per line (or a JSON array), trimmed, empty lines and repeats dropped. */
+export function keysFromInput(text: string): string[] {
+  return [...new Set(splitKeys(text).map((key) => key.trim()).filter(Boolean))];
+}
+
+/** channel_info for a new multi-key channel of `size` keys, all enabled. */
+export function newMultiKeyInfo(size: number, mode: MultiKeyMode): ChannelInfo {
+  return { is_multi_key: true, multi_key_size: size, multi_key_status_list: {}, multi_key_polling_index: 0, multi_key_mode: mode };
+}
+
+/**
+ * A multi-key channel's keys edited from the console: `append` adds the new keys after the current ones
+ * (positions, and so per-key statuses, stay valid); `replace` starts a fresh list with every key enabled.
+ */
+export function updateMultiKeys(currentKey: string, info: ChannelInfo, input: string, keyMode: 'append' | 'replace'): { key: string; info: ChannelInfo } {
+  const incoming = keysFromInput(input);
+  if (keyMode === 'append') {
+    const current = splitKeys(currentKey);
+    const added = incoming.filter((key) => !current.includes(key));
+    const keys = [...current, ...added];
+    return { key: keys.join('\n'), info: { ...info, is_multi_key: true, multi_key_size: keys.length } };
+  }
+  return { key: incoming.join('\n'), info: { ...newMultiKeyInfo(incoming.length, info.multi_key_mode || 'random') } };
+}
+
+/** channel_info with the key at `index` removed: later positions shift down, and so do their statuses. */
+export function withoutKey(info: ChannelInfo, index: number, size: number): ChannelInfo {
+  const shift = <T>(map: Record<string, T> | undefined): Record<string, T> => {
+    const out: Record<string, T> = {};
+    for (const [k, v] of Object.entries(map ?? {})) {
+      const i = Number(k);
+      if (i < index) out[k] = v;
+      else if (i > index) out[String(i - 1)] = v;
+    }
+    return out;
+  };
+  return {
+    ...info,
+    multi_key_size: size - 1,
+    multi_key_status_list: shift(info.multi_key_status_list),
+    multi_key_disabled_reason: shift(info.multi_key_disabled_reason),
+    multi_key_disabled_time: shift(info.multi_key_disabled_time),
+    multi_key_polling_index: info.multi_key_polling_index >= size - 1 ? 0 : info.multi_key_polling_index,
+  };
+}

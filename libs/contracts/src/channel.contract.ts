@@ -30,6 +30,12 @@ export const ChannelInputSchema = z.object({
   auto_ban: int,
   tag: text,
   max_input_tokens: int,
+  /** new-api's other settings (JSON object or its text). */
+  settings: jsonText,
+  /** How a multi-key channel picks its key per request. */
+  multi_key_mode: z.enum(['random', 'polling'], { error: 'multi_key_mode must be random or polling' }).optional(),
+  /** Editing a multi-key channel's keys: add to the list, or replace it (the default). */
+  key_mode: z.enum(['append', 'replace'], { error: 'key_mode must be append or replace' }).optional(),
   remark: z.union([z.string().max(255, 'remark is too long'), z.null()]).optional(),
 });
 export type ChannelInput = z.infer<typeof ChannelInputSchema>;
@@ -41,6 +47,16 @@ export const CreateChannelSchema = ChannelInputSchema.extend({
   batch_add_set_key_prefix_2_name: z.boolean().optional(),
 });
 export type CreateChannelRequest = z.infer<typeof CreateChannelSchema>;
+
+/** POST /api/channel/multi_key/manage: one key (by position) or all keys of a multi-key channel. */
+export const MultiKeyManageSchema = z.object({
+  channel_id: z.union([z.number(), z.string()], { error: 'channel_id is required' }),
+  action: z.enum(['get_key_status', 'enable_key', 'disable_key', 'delete_key', 'enable_all_keys', 'disable_all_keys', 'delete_disabled_keys'], {
+    error: 'unknown action',
+  }),
+  key_index: z.union([z.number(), z.string()]).optional(),
+});
+export type MultiKeyManageRequest = z.infer<typeof MultiKeyManageSchema>;
 
 export const ChannelIdsSchema = z.object({
   ids: z.array(z.union([z.number(), z.string()]), { error: 'please select at least one channel' }).max(1000, 'too many channels at once'),
