@@ -113,6 +113,35 @@ describe.each(testDatabases())('upgrade from a new-api database on %s', (kind) =
     expect(data.body.data).toEqual(expect.arrayContaining([expect.objectContaining({ model_name: OLD.single.model, quota: 1_234, count: 7 })]));
   });
 
+  it("shows new-api's own columns through the console API and writes them back", async () => {
+    const root = gw.client();
+    await root.login(OLD.root.username, OLD.root.password);
+    const single = (await root.get(`/api/channel/${OLD.single.id}`)).body.data;
+    expect(single).toMatchObject({ key: '', openai_organization: 'org-old', settings: JSON.stringify({ allow_service_tier: true }), channel_info: { is_multi_key: false } });
+    const multi = (await root.get(`/api/channel/${OLD.multi.id}`)).body.data;
+    expect(multi.channel_info).toMatchObject({ is_multi_key: true, multi_key_size: 3, multi_key_mode: 'polling' });
+    const edited = await root.put('/api/channel/', { id: OLD.single.id, settings: { allow_service_tier: false, azure_responses_version: '2025-04-01' } });
+    expect(edited.body.success, edited.text).toBe(true);
+    const stored = await one(`SELECT settings, open_ai_organization FROM channels WHERE id = ?`, [OLD.single.id]);
+    expect(JSON.parse(String(stored.settings))).toEqual({ allow_service_tier: false, azure_responses_version: '2025-04-01' });
+    expect(stored.open_ai_organization).toBe('org-old');
+
+    const user = (await root.get(`/api/user/${OLD.alice.id}`)).body.data;
+    expect(user).toMatchObject({ remark: 'moved from new-api', discord_id: 'discord-alice', github_id: 'gh-alice', stripe_customer: 'cus_alice' });
+
+    const alice = gw.client();
+    await alice.login(OLD.alice.username, OLD.alice.password);
+    const token = (await alice.get('/api/token/?p=1&page_size=10')).body.data.items[0];
+    expect(token).toMatchObject({ id: OLD.aliceToken.id, cross_group_retry: true, unlimited_quota: false });
+    const saved = await alice.put('/api/token/', { id: OLD.aliceToken.id, name: 'old-token', remain_quota: token.remain_quota, cross_group_retry: false, expired_time: -1 });
+    expect(saved.body.success, saved.text).toBe(true);
+    expect(num((await one(`SELECT cross_group_retry FROM tokens WHERE id = ?`, [OLD.aliceToken.id])).cross_group_retry)).toBe(0);
+
+    const redeemed = await alice.post('/api/user/topup', { key: OLD.redemptionKey });
+    expect(redeemed.body.success, redeemed.text).toBe(true);
+    expect(num((await one(`SELECT used_user_id FROM redemptions WHERE id = 1`)).used_user_id)).toBe(OLD.alice.id);
+  });
+
   it('leaves every new-api column in place with its type, and the rows it does not manage untouched', async () => {
     const after = await describeColumns(raw, TABLES);
     const afterByName = new Map(after.map((column) => [`${column.table}.${column.column}`, column.type]));

@@ -26,6 +26,8 @@ const tokenFields = {
     .transform((v) => v ?? '')
     .refine((v) => v.length <= 65535, 'allow_ips is too long'),
   group: z.union([z.string().trim().max(64, 'group name is too long'), z.null()]).optional().transform((v) => v ?? ''),
+  /** new-api's cross-group retry (meaningful with the `auto` group). */
+  cross_group_retry: flag('cross_group_retry').optional().default(false),
 };
 
 /** POST /api/token/: `count` (1..100) creates several, the extra ones with a random 6-character name suffix. */

@@ -12,7 +12,7 @@ const MAX_EXPIRY = 253_402_300_799;
 type EditableFields = Omit<CreateTokenRequest, 'count'>;
 export type TokenFields = Pick<
   TokenEntity,
-  'name' | 'remainQuota' | 'unlimitedQuota' | 'expiredTime' | 'modelLimitsEnabled' | 'modelLimits' | 'allowIps' | 'group'
+  'name' | 'remainQuota' | 'unlimitedQuota' | 'expiredTime' | 'modelLimitsEnabled' | 'modelLimits' | 'allowIps' | 'group' | 'crossGroupRetry'
 >;
 
 /**
@@ -46,6 +46,7 @@ export function validateTokenFields(input: EditableFields, options: OptionServic
     modelLimits: models.join(','),
     allowIps: allowIps.join('\n'),
     group,
+    crossGroupRetry: input.cross_group_retry,
   };
 }
 

@@ -20,7 +20,7 @@ export function toTokenView(row: TokenEntity): TokenView {
     allow_ips: row.allowIps ?? '',
     used_quota: row.usedQuota,
     group: row.group,
-    cross_group_retry: false,
+    cross_group_retry: row.crossGroupRetry,
     DeletedAt: null,
   };
 }
