@@ -150,5 +150,8 @@ describe.each(testDatabases())('upgrade from a new-api database on %s', (kind) =
     expect(await one(`SELECT status, mj_id FROM midjourneys WHERE id = 1`)).toMatchObject({ status: 'IN_PROGRESS', mj_id: 'mj-old-1' });
     expect(num((await one(`SELECT is_enabled FROM two_fas WHERE user_id = ?`, [OLD.bob.id])).is_enabled)).toBe(1);
     expect(await one(`SELECT ${q(raw.dialect, 'key')} AS k FROM redemptions WHERE id = 1`)).toMatchObject({ k: OLD.redemptionKey });
+    const unknownOption = await one(`SELECT value FROM options WHERE ${q(raw.dialect, 'key')} = ?`, ['SomeFutureOption']);
+    expect(unknownOption.value).toBe('{not json');
+    expect(await one(`SELECT status, task_id FROM tasks WHERE id = 1`)).toMatchObject({ status: 'IN_PROGRESS', task_id: 'task-old-1' });
   });
 });
