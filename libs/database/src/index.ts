@@ -5,3 +5,4 @@ export { adoptSchema, isForeignInstallation, SchemaMismatchError } from './schem
 export { col, index, createTable, addColumn } from './migration-columns.js';
 export { bigintNumber, floatNumber, intBoolean, jsonColumn, nowSeconds } from './transformers.js';
 export { runOutsideTransactions, serializeSqliteTransactions } from './sqlite-transactions.js';
+export { wideParam } from './wide-param.js';

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { EntityManager, Repository } from 'typeorm';
 import type { PageRequest } from '@gw/core';
+import { wideParam } from '@gw/database';
 import { UserEntity } from '@gw/user';
 import { TopUpEntity, TopUpStatus } from './top-up.entity.js';
 
@@ -45,7 +46,7 @@ export class WalletRepository {
       .createQueryBuilder()
       .update(UserEntity)
       .set({ quota: () => 'quota + :credit' })
-      .where('id = :userId AND deleted_at IS NULL AND quota <= :ceiling', { userId, ceiling: Number.MAX_SAFE_INTEGER - quota })
+      .where(`id = :userId AND deleted_at IS NULL AND quota <= ${wideParam(manager.connection, 'ceiling')}`, { userId, ceiling: Number.MAX_SAFE_INTEGER - quota })
       .setParameters({ credit: quota })
       .execute();
     return (result.affected ?? 0) === 1;

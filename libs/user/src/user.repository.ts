@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { type EntityManager, type Repository } from 'typeorm';
+import { wideParam } from '@gw/database';
 import { UserEntity } from './user.entity.js';
 
 export type BindingField = 'githubId' | 'oidcId' | 'wechatId' | 'telegramId' | 'linuxDoId' | 'email';
@@ -121,7 +122,7 @@ export class UserRepository {
       .update(UserEntity)
       .set({ affQuota: () => 'aff_quota - :amount', quota: () => 'quota + :amount' })
       // The balance never grows past 2^53 − 1, where JSON numbers stop being exact.
-      .where('id = :id AND aff_quota >= :amount AND quota <= :ceiling', { id, amount, ceiling: Number.MAX_SAFE_INTEGER - amount })
+      .where(`id = :id AND aff_quota >= :amount AND quota <= ${wideParam(this.rows.manager.connection, 'ceiling')}`, { id, amount, ceiling: Number.MAX_SAFE_INTEGER - amount })
       .setParameters({ amount })
       .execute();
     return (result.affected ?? 0) > 0;
