@@ -84,7 +84,10 @@ describe.each(testDatabases())('multi-key channels on %s', (kind) => {
     // The last key failing takes the whole channel out.
     f.up.script({ key: 'mk-good-two', status: 401, errorMessage: 'invalid api key' });
     await expect(chat()).rejects.toThrow();
-    await waitFor(async () => ((await f.root.get(`/api/channel/${id}`)).body.data.status === 3 ? true : undefined), 'the channel to be disabled');
+    await waitFor(
+      async () => ((await f.root.get(`/api/channel/${id}`)).body.data.status === 3 ? true : undefined),
+      'the channel to be disabled',
+    );
 
     // Enabling a key brings an auto-disabled channel back.
     f.up.reset();
@@ -101,7 +104,11 @@ describe.each(testDatabases())('multi-key channels on %s', (kind) => {
     await manage(id, 'disable_key', 0);
     const appended = await f.root.put('/api/channel/', { id, key: 'mk-a3\nmk-a2', key_mode: 'append', multi_key_mode: 'polling' });
     expect(appended.body.success, appended.text).toBe(true);
-    expect(appended.body.data.channel_info).toMatchObject({ multi_key_size: 3, multi_key_mode: 'polling', multi_key_status_list: { 0: 2 } });
+    expect(appended.body.data.channel_info).toMatchObject({
+      multi_key_size: 3,
+      multi_key_mode: 'polling',
+      multi_key_status_list: { 0: 2 },
+    });
 
     const replaced = await f.root.put('/api/channel/', { id, key: 'mk-b1' });
     expect(replaced.body.data.channel_info).toMatchObject({ multi_key_size: 1, multi_key_status_list: {} });
@@ -122,7 +129,11 @@ describe.each(testDatabases())('multi-key channels on %s', (kind) => {
     const badAction = await f.root.post('/api/channel/multi_key/manage', { channel_id: id, action: 'explode' });
     expect(badAction.body.success).toBe(false);
     expect(badAction.status).toBeLessThan(500);
-    const badMode = await f.root.post('/api/channel/', { mode: 'multi_to_single', multi_key_mode: 'sometimes', channel: { name: 'x', key: 'k', models: CHAT } });
+    const badMode = await f.root.post('/api/channel/', {
+      mode: 'multi_to_single',
+      multi_key_mode: 'sometimes',
+      channel: { name: 'x', key: 'k', models: CHAT },
+    });
     expect(badMode.body.success).toBe(false);
     await setStatus(single, 2);
     await setStatus(id, 2);

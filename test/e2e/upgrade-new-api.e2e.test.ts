@@ -49,11 +49,19 @@ describe.each(testDatabases())('upgrade from a new-api database on %s', (kind) =
 
   it('lets root and users sign in with their new-api passwords', async () => {
     const root = gw.client();
-    expect((await root.login(OLD.root.username, OLD.root.password)).body).toMatchObject({ success: true, data: { id: OLD.root.id, role: 100 } });
+    expect((await root.login(OLD.root.username, OLD.root.password)).body).toMatchObject({
+      success: true,
+      data: { id: OLD.root.id, role: 100 },
+    });
     const alice = gw.client();
     expect((await alice.login(OLD.alice.username, OLD.alice.password)).body).toMatchObject({ success: true, data: { id: OLD.alice.id } });
     const self = await alice.get('/api/user/self');
-    expect(self.body.data).toMatchObject({ quota: OLD.alice.quota, used_quota: OLD.alice.usedQuota, discord_id: 'discord-alice', stripe_customer: 'cus_alice' });
+    expect(self.body.data).toMatchObject({
+      quota: OLD.alice.quota,
+      used_quota: OLD.alice.usedQuota,
+      discord_id: 'discord-alice',
+      stripe_customer: 'cus_alice',
+    });
     expect((await gw.client().login(OLD.alice.username, 'wrong-password')).body.success).toBe(false);
   });
 
@@ -97,7 +105,8 @@ describe.each(testDatabases())('upgrade from a new-api database on %s', (kind) =
   it('rotates the keys of a multi-key channel in polling mode, one key per request', async () => {
     up.reset();
     const client = new OpenAI({ apiKey: `sk-${OLD.aliceToken.key}`, baseURL: `${gw.url}/v1`, maxRetries: 0 });
-    for (let i = 0; i < 4; i++) await client.chat.completions.create({ model: OLD.multi.model, messages: [{ role: 'user', content: `hi ${i}` }] });
+    for (let i = 0; i < 4; i++)
+      await client.chat.completions.create({ model: OLD.multi.model, messages: [{ role: 'user', content: `hi ${i}` }] });
     const used = up.requests.map((request) => request.headers.authorization);
     expect(used).toEqual([...OLD.multi.keys, OLD.multi.keys[0]].map((key) => `Bearer ${key}`));
   });
@@ -110,30 +119,51 @@ describe.each(testDatabases())('upgrade from a new-api database on %s', (kind) =
     const alice = gw.client();
     await alice.login(OLD.alice.username, OLD.alice.password);
     const data = await alice.get('/api/data/self?start_timestamp=1699990000&end_timestamp=1700100000');
-    expect(data.body.data).toEqual(expect.arrayContaining([expect.objectContaining({ model_name: OLD.single.model, quota: 1_234, count: 7 })]));
+    expect(data.body.data).toEqual(
+      expect.arrayContaining([expect.objectContaining({ model_name: OLD.single.model, quota: 1_234, count: 7 })]),
+    );
   });
 
   it("shows new-api's own columns through the console API and writes them back", async () => {
     const root = gw.client();
     await root.login(OLD.root.username, OLD.root.password);
     const single = (await root.get(`/api/channel/${OLD.single.id}`)).body.data;
-    expect(single).toMatchObject({ key: '', openai_organization: 'org-old', settings: JSON.stringify({ allow_service_tier: true }), channel_info: { is_multi_key: false } });
+    expect(single).toMatchObject({
+      key: '',
+      openai_organization: 'org-old',
+      settings: JSON.stringify({ allow_service_tier: true }),
+      channel_info: { is_multi_key: false },
+    });
     const multi = (await root.get(`/api/channel/${OLD.multi.id}`)).body.data;
     expect(multi.channel_info).toMatchObject({ is_multi_key: true, multi_key_size: 3, multi_key_mode: 'polling' });
-    const edited = await root.put('/api/channel/', { id: OLD.single.id, settings: { allow_service_tier: false, azure_responses_version: '2025-04-01' } });
+    const edited = await root.put('/api/channel/', {
+      id: OLD.single.id,
+      settings: { allow_service_tier: false, azure_responses_version: '2025-04-01' },
+    });
     expect(edited.body.success, edited.text).toBe(true);
     const stored = await one(`SELECT settings, open_ai_organization FROM channels WHERE id = ?`, [OLD.single.id]);
     expect(JSON.parse(String(stored.settings))).toEqual({ allow_service_tier: false, azure_responses_version: '2025-04-01' });
     expect(stored.open_ai_organization).toBe('org-old');
 
     const user = (await root.get(`/api/user/${OLD.alice.id}`)).body.data;
-    expect(user).toMatchObject({ remark: 'moved from new-api', discord_id: 'discord-alice', github_id: 'gh-alice', stripe_customer: 'cus_alice' });
+    expect(user).toMatchObject({
+      remark: 'moved from new-api',
+      discord_id: 'discord-alice',
+      github_id: 'gh-alice',
+      stripe_customer: 'cus_alice',
+    });
 
     const alice = gw.client();
     await alice.login(OLD.alice.username, OLD.alice.password);
     const token = (await alice.get('/api/token/?p=1&page_size=10')).body.data.items[0];
     expect(token).toMatchObject({ id: OLD.aliceToken.id, cross_group_retry: true, unlimited_quota: false });
-    const saved = await alice.put('/api/token/', { id: OLD.aliceToken.id, name: 'old-token', remain_quota: token.remain_quota, cross_group_retry: false, expired_time: -1 });
+    const saved = await alice.put('/api/token/', {
+      id: OLD.aliceToken.id,
+      name: 'old-token',
+      remain_quota: token.remain_quota,
+      cross_group_retry: false,
+      expired_time: -1,
+    });
     expect(saved.body.success, saved.text).toBe(true);
     expect(num((await one(`SELECT cross_group_retry FROM tokens WHERE id = ?`, [OLD.aliceToken.id])).cross_group_retry)).toBe(0);
 

@@ -15,7 +15,10 @@ export interface RelayFailure {
 /** "401,500-503" → a membership test. */
 export function statusMatcher(spec: string): (status: number) => boolean {
   const ranges: [number, number][] = [];
-  for (const part of spec.split(',').map((p) => p.trim()).filter(Boolean)) {
+  for (const part of spec
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const match = /^(\d{3})(?:\s*-\s*(\d{3}))?$/.exec(part);
     if (match) ranges.push([Number(match[1]), Number(match[2] ?? match[1])]);
   }
@@ -23,7 +26,10 @@ export function statusMatcher(spec: string): (status: number) => boolean {
 }
 
 export function keywordMatcher(text: string): (message: string) => boolean {
-  const keywords = text.split('\n').map((k) => k.trim().toLowerCase()).filter(Boolean);
+  const keywords = text
+    .split('\n')
+    .map((k) => k.trim().toLowerCase())
+    .filter(Boolean);
   return (message) => {
     const lower = message.toLowerCase();
     return keywords.some((k) => lower.includes(k));

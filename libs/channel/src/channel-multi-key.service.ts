@@ -6,7 +6,16 @@ import { ChannelStatus } from './channel.entity.js';
 import { ChannelRepository } from './channel.repository.js';
 import { ChannelRouter } from './channel-router.js';
 import { channelId, parseInteger } from './channel-input.js';
-import { enabledKeyIndexes, KeyStatus, keyStatus, parseChannelInfo, splitKeys, withKeyStatus, withoutKey, type ChannelInfo } from './multi-key.js';
+import {
+  enabledKeyIndexes,
+  KeyStatus,
+  keyStatus,
+  parseChannelInfo,
+  splitKeys,
+  withKeyStatus,
+  withoutKey,
+  type ChannelInfo,
+} from './multi-key.js';
 
 export interface KeyStatusView {
   index: number;
@@ -89,7 +98,8 @@ export class ChannelMultiKeyService {
           next = { ...info, multi_key_status_list: {}, multi_key_disabled_reason: {}, multi_key_disabled_time: {} };
           break;
         case 'disable_all_keys':
-          for (let i = 0; i < keys.length; i++) next = withKeyStatus(next, i, KeyStatus.ManuallyDisabled, 'disabled by an administrator', now);
+          for (let i = 0; i < keys.length; i++)
+            next = withKeyStatus(next, i, KeyStatus.ManuallyDisabled, 'disabled by an administrator', now);
           break;
         case 'delete_key': {
           const at = index();

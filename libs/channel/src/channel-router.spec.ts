@@ -30,7 +30,8 @@ function channel(id: number, priority: number, weight: number, extra: Partial<Re
   };
 }
 
-const tiersOf = (channels: RelayChannel[], group = 'default', model = 'm') => buildRoutingTable(channels).index.get(group)?.get(model) ?? [];
+const tiersOf = (channels: RelayChannel[], group = 'default', model = 'm') =>
+  buildRoutingTable(channels).index.get(group)?.get(model) ?? [];
 
 describe('channel selection', () => {
   it('always picks the highest priority tier first', () => {

@@ -1,13 +1,32 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { BusinessError, OutboundUrlError, parseOutboundUrl, resolveOutbound, NotFoundError, parsePage, Role, toPage, type Principal } from '@gw/core';
+import {
+  BusinessError,
+  OutboundUrlError,
+  parseOutboundUrl,
+  resolveOutbound,
+  NotFoundError,
+  parsePage,
+  Role,
+  toPage,
+  type Principal,
+} from '@gw/core';
 import { channelTypeInfo, ChannelType, type ChannelInput, type CreateChannelRequest, type EditTagRequest } from '@gw/contracts';
 import { nowSeconds } from '@gw/database';
 import { OptionService } from '@gw/option';
 import { ChannelEntity, ChannelStatus } from './channel.entity.js';
 import { ChannelRepository, type ChannelFilter, type ChannelSearch } from './channel.repository.js';
 import { ChannelRouter } from './channel-router.js';
-import { MESSAGES, parseBaseUrl, parseGroups, parseInteger, parseJsonField, parseModelList, parsePriority, parseWeight } from './channel-input.js';
+import {
+  MESSAGES,
+  parseBaseUrl,
+  parseGroups,
+  parseInteger,
+  parseJsonField,
+  parseModelList,
+  parsePriority,
+  parseWeight,
+} from './channel-input.js';
 import { toChannelView, type ChannelView } from './channel.view.js';
 import { keysFromInput, newMultiKeyInfo, parseChannelInfo, updateMultiKeys } from './multi-key.js';
 
@@ -99,8 +118,20 @@ export class ChannelService {
     // multi_to_single: one channel holding every key (one per line), new-api's multi-key mode.
     const multiKeys = mode === 'multi_to_single' ? keysFromInput(key) : undefined;
     if (multiKeys && !multiKeys.length) throw new BusinessError(MESSAGES.nameAndKey);
-    const keys = multiKeys ? [multiKeys.join('\n')] : mode === 'batch' ? [...new Set(key.split('\n').map((k) => k.trim()).filter(Boolean))] : [key];
-    if (multiKeys) fields.channelInfo = JSON.stringify(newMultiKeyInfo(multiKeys.length, input.multi_key_mode ?? body.multi_key_mode ?? 'random'));
+    const keys = multiKeys
+      ? [multiKeys.join('\n')]
+      : mode === 'batch'
+        ? [
+            ...new Set(
+              key
+                .split('\n')
+                .map((k) => k.trim())
+                .filter(Boolean),
+            ),
+          ]
+        : [key];
+    if (multiKeys)
+      fields.channelInfo = JSON.stringify(newMultiKeyInfo(multiKeys.length, input.multi_key_mode ?? body.multi_key_mode ?? 'random'));
     if (keys.length > 1000) throw new BusinessError('at most 1000 keys at once');
     const prefixName = mode === 'batch' && body.batch_add_set_key_prefix_2_name === true && keys.length > 1;
     const now = nowSeconds();
@@ -153,7 +184,7 @@ export class ChannelService {
         changes.name = input.name.trim();
       }
       // An empty key keeps the stored one (the console never receives it).
-      if (input.key !== undefined && input.key.trim()) changes.key = input.key.trim();
+      if (input.key?.trim()) changes.key = input.key.trim();
       if (input.models !== undefined && !changes.models) throw new BusinessError(MESSAGES.models);
     }
     const row = await this.channels.transaction(async (manager) => {
@@ -200,7 +231,10 @@ export class ChannelService {
     const count = await this.channels.transaction(async (manager) => {
       const rows = await this.channels.findByIds(ids, manager);
       for (const row of rows) await this.channels.update(row.id, { tag: value }, manager);
-      await this.channels.syncAbilities(rows.map((row) => ({ ...row, tag: value })), manager);
+      await this.channels.syncAbilities(
+        rows.map((row) => ({ ...row, tag: value })),
+        manager,
+      );
       return rows.length;
     });
     await this.router.changed();
@@ -216,14 +250,15 @@ export class ChannelService {
     const weight = parseWeight(body.weight);
     if (priority !== undefined) changes.priority = priority;
     if (weight !== undefined) changes.weight = weight;
-    if (body.model_mapping !== undefined && body.model_mapping !== null) changes.modelMapping = parseJsonField(body.model_mapping, MESSAGES.modelMapping);
+    if (body.model_mapping !== undefined && body.model_mapping !== null)
+      changes.modelMapping = parseJsonField(body.model_mapping, MESSAGES.modelMapping);
     const models = body.models === null ? undefined : parseModelList(body.models);
     if (models !== undefined) {
       if (!models.length) throw new BusinessError(MESSAGES.models);
       changes.models = models.join(',');
     }
     const groups = body.groups === null || body.groups === undefined ? undefined : parseGroups({ group: body.groups });
-    if (groups !== undefined && groups.length) changes.group = groups.join(',');
+    if (groups?.length) changes.group = groups.join(',');
     if (Object.keys(changes).length === 0) throw new BusinessError(MESSAGES.noChanges);
     return this.updateTag(tag, changes);
   }
@@ -237,7 +272,10 @@ export class ChannelService {
       const rows = await this.channels.findByTag(tag, manager);
       if (!rows.length) throw new NotFoundError('no channel has this tag');
       for (const row of rows) await this.channels.update(row.id, changes, manager);
-      await this.channels.syncAbilities(rows.map((row) => ({ ...row, ...changes })), manager);
+      await this.channels.syncAbilities(
+        rows.map((row) => ({ ...row, ...changes })),
+        manager,
+      );
       return rows.length;
     });
     await this.router.changed();
@@ -296,7 +334,8 @@ export class ChannelService {
     if (input.test_model !== undefined) out.testModel = input.test_model?.trim() || null;
     if (input.tag !== undefined) out.tag = input.tag?.trim() || null;
     if (input.remark !== undefined) out.remark = input.remark;
-    if (input.auto_ban !== undefined && input.auto_ban !== null) out.autoBan = parseInteger(input.auto_ban, 'auto_ban must be 0 or 1', 0, 1) ?? 1;
+    if (input.auto_ban !== undefined && input.auto_ban !== null)
+      out.autoBan = parseInteger(input.auto_ban, 'auto_ban must be 0 or 1', 0, 1) ?? 1;
     const settings = parseJsonField(input.settings, 'settings must be valid JSON');
     if (settings !== undefined) out.otherSettings = settings;
     if (input.max_input_tokens !== undefined && input.max_input_tokens !== null) {

@@ -11,13 +11,18 @@ export { ChannelRouter, buildRoutingTable, pickFromTiers, weightedPick } from '.
 export { ChannelUsageService } from './channel-usage.service.js';
 export { ChannelHealthService, statusMatcher, keywordMatcher, type RelayFailure } from './channel-health.service.js';
 export { ChannelStatus } from './channel.entity.js';
-export { type RelayChannel } from './relay-channel.js';
+export type { RelayChannel } from './relay-channel.js';
 export { ChannelKeyService, type KeyChoice } from './channel-key.service.js';
 export { parseChannelInfo, splitKeys, KeyStatus, type ChannelInfo, type MultiKeyMode } from './multi-key.js';
 
 export const channelSchema = {
   entities: [ChannelEntity, AbilityEntity, JobLockEntity],
-  migrations: [CreateChannels1732262403000, CreateAbilities1732262403100, CreateJobLocks1732262403200, AddNewApiChannelColumns1732262403300],
+  migrations: [
+    CreateChannels1732262403000,
+    CreateAbilities1732262403100,
+    CreateJobLocks1732262403200,
+    AddNewApiChannelColumns1732262403300,
+  ],
 };
 export { ChannelMonitorService, type CycleSummary } from './channel-monitor.service.js';
 export { ChannelTestService, mapModel, type ChannelTestResult } from './channel-test.service.js';

@@ -14,7 +14,8 @@ import {
 
 describe('multi-key channel_info', () => {
   it('reads new-api channel_info text, parsed objects, and anything unreadable as single-key', () => {
-    const text = '{"is_multi_key":true,"multi_key_size":3,"multi_key_status_list":{"1":3},"multi_key_disabled_reason":{"1":"401"},"multi_key_polling_index":2,"multi_key_mode":"polling"}';
+    const text =
+      '{"is_multi_key":true,"multi_key_size":3,"multi_key_status_list":{"1":3},"multi_key_disabled_reason":{"1":"401"},"multi_key_polling_index":2,"multi_key_mode":"polling"}';
     expect(parseChannelInfo(text)).toEqual({
       is_multi_key: true,
       multi_key_size: 3,
@@ -25,7 +26,9 @@ describe('multi-key channel_info', () => {
     });
     expect(parseChannelInfo(JSON.parse(text)).multi_key_mode).toBe('polling');
     // new-api writes `null` for an empty status map.
-    expect(parseChannelInfo('{"is_multi_key":true,"multi_key_status_list":null,"multi_key_mode":"random"}').multi_key_status_list).toEqual({});
+    expect(parseChannelInfo('{"is_multi_key":true,"multi_key_status_list":null,"multi_key_mode":"random"}').multi_key_status_list).toEqual(
+      {},
+    );
     for (const bad of ['', 'not json', '[1]', 'null', null, undefined]) expect(parseChannelInfo(bad).is_multi_key).toBe(false);
     expect(parseChannelInfo('{"is_multi_key":true,"multi_key_mode":"sometimes"}').multi_key_mode).toBe('');
   });
@@ -67,7 +70,11 @@ describe('key choice', () => {
 describe('key edits', () => {
   it('records a disable with reason and time, and clears them on enable', () => {
     const disabled = withKeyStatus(newMultiKeyInfo(2, 'random'), 1, KeyStatus.AutoDisabled, 'status 401', 1700);
-    expect(disabled).toMatchObject({ multi_key_status_list: { 1: 3 }, multi_key_disabled_reason: { 1: 'status 401' }, multi_key_disabled_time: { 1: 1700 } });
+    expect(disabled).toMatchObject({
+      multi_key_status_list: { 1: 3 },
+      multi_key_disabled_reason: { 1: 'status 401' },
+      multi_key_disabled_time: { 1: 1700 },
+    });
     const enabled = withKeyStatus(disabled, 1, KeyStatus.Enabled, '', 1800);
     expect(enabled).toMatchObject({ multi_key_status_list: {}, multi_key_disabled_reason: {}, multi_key_disabled_time: {} });
   });
@@ -86,6 +93,11 @@ describe('key edits', () => {
     info = withKeyStatus(info, 1, KeyStatus.AutoDisabled, 'x', 1);
     info = withKeyStatus(info, 3, KeyStatus.ManuallyDisabled, 'y', 2);
     const next = withoutKey({ ...info, multi_key_polling_index: 3 }, 1, 4);
-    expect(next).toMatchObject({ multi_key_size: 3, multi_key_status_list: { 2: 2 }, multi_key_disabled_reason: { 2: 'y' }, multi_key_polling_index: 0 });
+    expect(next).toMatchObject({
+      multi_key_size: 3,
+      multi_key_status_list: { 2: 2 },
+      multi_key_disabled_reason: { 2: 'y' },
+      multi_key_polling_index: 0,
+    });
   });
 });

@@ -81,7 +81,10 @@ export function splitKeys(key: string): string[] {
       // Not JSON: one key per line below.
     }
   }
-  return key.replace(/^\n+|\n+$/g, '').split('\n').map((line) => line.trim());
+  return key
+    .replace(/^\n+|\n+$/g, '')
+    .split('\n')
+    .map((line) => line.trim());
 }
 
 export function keyStatus(info: ChannelInfo, index: number): number {
@@ -98,7 +101,13 @@ export function enabledKeyIndexes(info: ChannelInfo, keys: readonly string[]): n
  * The key position to use next: random among the enabled keys, or in polling mode the first enabled key
  * at or after `cursor` (wrapping). Undefined when no key is enabled.
  */
-export function chooseKeyIndex(mode: MultiKeyMode | '', enabled: readonly number[], size: number, cursor: number, random = Math.random): number | undefined {
+export function chooseKeyIndex(
+  mode: MultiKeyMode | '',
+  enabled: readonly number[],
+  size: number,
+  cursor: number,
+  random = Math.random,
+): number | undefined {
   if (!enabled.length) return undefined;
   if (mode === 'random') return enabled[Math.floor(random() * enabled.length)];
   if (mode !== 'polling') return enabled[0];
@@ -129,7 +138,13 @@ export function withKeyStatus(info: ChannelInfo, index: number, status: number, 
 
 /** The keys of a multi-key form field: one per line (or a JSON array), trimmed, empty lines and repeats dropped. */
 export function keysFromInput(text: string): string[] {
-  return [...new Set(splitKeys(text).map((key) => key.trim()).filter(Boolean))];
+  return [
+    ...new Set(
+      splitKeys(text)
+        .map((key) => key.trim())
+        .filter(Boolean),
+    ),
+  ];
 }
 
 /** channel_info for a new multi-key channel of `size` keys, all enabled. */
@@ -141,7 +156,12 @@ export function newMultiKeyInfo(size: number, mode: MultiKeyMode): ChannelInfo {
  * A multi-key channel's keys edited from the console: `append` adds the new keys after the current ones
  * (positions, and so per-key statuses, stay valid); `replace` starts a fresh list with every key enabled.
  */
-export function updateMultiKeys(currentKey: string, info: ChannelInfo, input: string, keyMode: 'append' | 'replace'): { key: string; info: ChannelInfo } {
+export function updateMultiKeys(
+  currentKey: string,
+  info: ChannelInfo,
+  input: string,
+  keyMode: 'append' | 'replace',
+): { key: string; info: ChannelInfo } {
   const incoming = keysFromInput(input);
   if (keyMode === 'append') {
     const current = splitKeys(currentKey);

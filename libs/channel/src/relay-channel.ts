@@ -30,11 +30,18 @@ export interface RelayChannel {
 }
 
 export function splitList(value: string | null | undefined): string[] {
-  return [...new Set((value ?? '').split(',').map((item) => item.trim()).filter(Boolean))];
+  return [
+    ...new Set(
+      (value ?? '')
+        .split(',')
+        .map((item) => item.trim())
+        .filter(Boolean),
+    ),
+  ];
 }
 
 function parseObject(text: string | null | undefined): Record<string, unknown> | null {
-  if (!text || !text.trim()) return null;
+  if (!text?.trim()) return null;
   try {
     const value: unknown = JSON.parse(text);
     return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;

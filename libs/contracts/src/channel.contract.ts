@@ -51,9 +51,12 @@ export type CreateChannelRequest = z.infer<typeof CreateChannelSchema>;
 /** POST /api/channel/multi_key/manage: one key (by position) or all keys of a multi-key channel. */
 export const MultiKeyManageSchema = z.object({
   channel_id: z.union([z.number(), z.string()], { error: 'channel_id is required' }),
-  action: z.enum(['get_key_status', 'enable_key', 'disable_key', 'delete_key', 'enable_all_keys', 'disable_all_keys', 'delete_disabled_keys'], {
-    error: 'unknown action',
-  }),
+  action: z.enum(
+    ['get_key_status', 'enable_key', 'disable_key', 'delete_key', 'enable_all_keys', 'disable_all_keys', 'delete_disabled_keys'],
+    {
+      error: 'unknown action',
+    },
+  ),
   key_index: z.union([z.number(), z.string()]).optional(),
 });
 export type MultiKeyManageRequest = z.infer<typeof MultiKeyManageSchema>;

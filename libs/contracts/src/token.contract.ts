@@ -3,7 +3,17 @@ import { z } from 'zod';
 /** An integer sent as a number or a numeric string (new-api's console sends numbers). */
 const integer = (message: string) =>
   z
-    .union([z.number(), z.string().trim().regex(/^-?\d{1,16}$/, message).transform(Number)], { error: message })
+    .union(
+      [
+        z.number(),
+        z
+          .string()
+          .trim()
+          .regex(/^-?\d{1,16}$/, message)
+          .transform(Number),
+      ],
+      { error: message },
+    )
     .refine((n) => Number.isSafeInteger(n), message);
 
 const flag = (name: string) => z.boolean({ error: `${name} must be true or false` });
@@ -11,7 +21,10 @@ const flag = (name: string) => z.boolean({ error: `${name} must be true or false
 /** The editable fields of a token; user_id, key, used_quota and status are never taken from the client. */
 const tokenFields = {
   name: z.string({ error: 'name is required' }).trim().min(1, 'name is required').max(50, 'token name is too long (at most 50 characters)'),
-  remain_quota: integer('remain_quota must be a non-negative integer').refine((n) => n >= 0, 'remain_quota must be a non-negative integer').optional().default(0),
+  remain_quota: integer('remain_quota must be a non-negative integer')
+    .refine((n) => n >= 0, 'remain_quota must be a non-negative integer')
+    .optional()
+    .default(0),
   unlimited_quota: flag('unlimited_quota').optional().default(false),
   expired_time: integer('expiry time format error').optional().default(-1),
   model_limits_enabled: flag('model_limits_enabled').optional().default(false),
@@ -25,7 +38,10 @@ const tokenFields = {
     .optional()
     .transform((v) => v ?? '')
     .refine((v) => v.length <= 65535, 'allow_ips is too long'),
-  group: z.union([z.string().trim().max(64, 'group name is too long'), z.null()]).optional().transform((v) => v ?? ''),
+  group: z
+    .union([z.string().trim().max(64, 'group name is too long'), z.null()])
+    .optional()
+    .transform((v) => v ?? ''),
   /** new-api's cross-group retry (meaningful with the `auto` group). */
   cross_group_retry: flag('cross_group_retry').optional().default(false),
 };

@@ -17,7 +17,13 @@ export interface SchemaParts {
  * instead of failing.
  */
 export function dataSourceOptions(database: AppConfig['database'], parts: SchemaParts): DataSourceOptions {
-  const common = { entities: parts.entities, migrations: parts.migrations, migrationsRun: false, synchronize: false, logging: false } as const;
+  const common = {
+    entities: parts.entities,
+    migrations: parts.migrations,
+    migrationsRun: false,
+    synchronize: false,
+    logging: false,
+  } as const;
   switch (database.type) {
     case 'sqlite':
       mkdirSync(dirname(database.path!), { recursive: true });

@@ -25,7 +25,6 @@ export const col = {
 export const index = (table: string, columns: string[], unique = false): TableIndex =>
   new TableIndex({ name: `idx_${table}_${columns.join('_')}`, columnNames: columns, isUnique: unique });
 
-
 const TEXT_TYPES = new Set(['varchar', 'text']);
 
 /**

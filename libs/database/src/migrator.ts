@@ -18,7 +18,9 @@ export async function runMigrations(dataSource: DataSource): Promise<number> {
     if (type === 'mysql') await runner.query('SELECT GET_LOCK(?, 60)', [LOCK_NAME]);
     if (type === 'postgres') await runner.query('SELECT pg_advisory_lock(724301)');
     if (await isForeignInstallation(runner)) {
-      logger.log('found an existing new-api/one-api database: adopting it by additive steps only (nothing of it is renamed, dropped or retyped)');
+      logger.log(
+        'found an existing new-api/one-api database: adopting it by additive steps only (nothing of it is renamed, dropped or retyped)',
+      );
     }
     const applied = await dataSource.runMigrations({ transaction: type === 'postgres' ? 'each' : 'none' });
     if (applied.length) logger.log(`applied ${applied.length} migration(s): ${applied.map((m) => m.name).join(', ')}`);

@@ -30,7 +30,10 @@ afterEach(async () => {
 
 describe('adoptSchema', () => {
   it("adds the columns an entity reads that an existing table lacks, with their defaults, and keeps the table's own", async () => {
-    const source = await open(['CREATE TABLE widgets (id integer PRIMARY KEY AUTOINCREMENT, name text, legacy numeric)', "INSERT INTO widgets (name, legacy) VALUES ('old', 1)"]);
+    const source = await open([
+      'CREATE TABLE widgets (id integer PRIMARY KEY AUTOINCREMENT, name text, legacy numeric)',
+      "INSERT INTO widgets (name, legacy) VALUES ('old', 1)",
+    ]);
     expect(await adoptSchema(source, quiet)).toEqual(['widgets.size', 'widgets.note']);
     const rows = await source.query('SELECT * FROM widgets');
     expect(rows).toEqual([{ id: 1, name: 'old', legacy: 1, size: 7, note: null }]);
@@ -49,7 +52,12 @@ describe('adoptSchema', () => {
 
 describe('isForeignInstallation', () => {
   it("recognises new-api's tables without our migrations table", async () => {
-    const source = await open(['CREATE TABLE users (id integer)', 'CREATE TABLE tokens (id integer)', 'CREATE TABLE channels (id integer)', 'CREATE TABLE options (key text)']);
+    const source = await open([
+      'CREATE TABLE users (id integer)',
+      'CREATE TABLE tokens (id integer)',
+      'CREATE TABLE channels (id integer)',
+      'CREATE TABLE options (key text)',
+    ]);
     const runner = source.createQueryRunner();
     expect(await isForeignInstallation(runner)).toBe(true);
     await source.query('CREATE TABLE migrations (id integer)');

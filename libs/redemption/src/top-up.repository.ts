@@ -46,7 +46,10 @@ export class WalletRepository {
       .createQueryBuilder()
       .update(UserEntity)
       .set({ quota: () => 'quota + :credit' })
-      .where(`id = :userId AND deleted_at IS NULL AND quota <= ${wideParam(manager.connection, 'ceiling')}`, { userId, ceiling: Number.MAX_SAFE_INTEGER - quota })
+      .where(`id = :userId AND deleted_at IS NULL AND quota <= ${wideParam(manager.connection, 'ceiling')}`, {
+        userId,
+        ceiling: Number.MAX_SAFE_INTEGER - quota,
+      })
       .setParameters({ credit: quota })
       .execute();
     return (result.affected ?? 0) === 1;

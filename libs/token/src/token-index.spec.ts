@@ -5,8 +5,23 @@ import type { TokenRepository } from './token.repository.js';
 
 function row(id: number, key: string, extra: Partial<TokenEntity> = {}): TokenEntity {
   return {
-    id, userId: 1, key, status: TokenStatus.Enabled, name: `t${id}`, createdTime: 0, accessedTime: 0, expiredTime: -1,
-    remainQuota: 100, unlimitedQuota: false, modelLimitsEnabled: false, modelLimits: '', allowIps: '', usedQuota: 0, group: '', crossGroupRetry: false, deletedAt: null,
+    id,
+    userId: 1,
+    key,
+    status: TokenStatus.Enabled,
+    name: `t${id}`,
+    createdTime: 0,
+    accessedTime: 0,
+    expiredTime: -1,
+    remainQuota: 100,
+    unlimitedQuota: false,
+    modelLimitsEnabled: false,
+    modelLimits: '',
+    allowIps: '',
+    usedQuota: 0,
+    group: '',
+    crossGroupRetry: false,
+    deletedAt: null,
     ...extra,
   };
 }
@@ -15,9 +30,18 @@ function row(id: number, key: string, extra: Partial<TokenEntity> = {}): TokenEn
 function fakeRepository(rows: TokenEntity[]) {
   const reads = { all: 0, byKey: 0, byId: 0 };
   const repo = {
-    findAllLive: async () => (reads.all++, rows.map((r) => ({ ...r }))),
-    findByKey: async (key: string) => (reads.byKey++, rows.find((r) => r.key === key) ?? null),
-    findById: async (id: number) => (reads.byId++, rows.find((r) => r.id === id) ?? null),
+    findAllLive: async () => {
+      reads.all++;
+      return rows.map((r) => ({ ...r }));
+    },
+    findByKey: async (key: string) => {
+      reads.byKey++;
+      return rows.find((r) => r.key === key) ?? null;
+    },
+    findById: async (id: number) => {
+      reads.byId++;
+      return rows.find((r) => r.id === id) ?? null;
+    },
   };
   return { repo: repo as unknown as TokenRepository, reads, rows };
 }

@@ -12,14 +12,27 @@ const MAX_EXPIRY = 253_402_300_799;
 type EditableFields = Omit<CreateTokenRequest, 'count'>;
 export type TokenFields = Pick<
   TokenEntity,
-  'name' | 'remainQuota' | 'unlimitedQuota' | 'expiredTime' | 'modelLimitsEnabled' | 'modelLimits' | 'allowIps' | 'group' | 'crossGroupRetry'
+  | 'name'
+  | 'remainQuota'
+  | 'unlimitedQuota'
+  | 'expiredTime'
+  | 'modelLimitsEnabled'
+  | 'modelLimits'
+  | 'allowIps'
+  | 'group'
+  | 'crossGroupRetry'
 >;
 
 /**
  * Checks and normalises the editable fields of a token. `previousExpiry` lets an edit keep an
  * expiry that has already passed (only a changed expiry must lie in the future).
  */
-export function validateTokenFields(input: EditableFields, options: OptionService, userGroup: string, previousExpiry?: number): TokenFields {
+export function validateTokenFields(
+  input: EditableFields,
+  options: OptionService,
+  userGroup: string,
+  previousExpiry?: number,
+): TokenFields {
   const expiry = input.expired_time;
   if (expiry !== previousExpiry) {
     if (expiry !== -1 && (expiry < 0 || expiry > MAX_EXPIRY)) throw new BusinessError('expiry time format error');
@@ -34,7 +47,14 @@ export function validateTokenFields(input: EditableFields, options: OptionServic
   const group = input.group;
   if (group && !usableGroupNames(options, userGroup).has(group)) throw new BusinessError(`you are not allowed to use the group '${group}'`);
 
-  const models = [...new Set(input.model_limits.split(',').map((m) => m.trim()).filter(Boolean))];
+  const models = [
+    ...new Set(
+      input.model_limits
+        .split(',')
+        .map((m) => m.trim())
+        .filter(Boolean),
+    ),
+  ];
   if (input.model_limits_enabled && models.length === 0) throw new BusinessError('select at least one model when model limits are enabled');
 
   return {

@@ -93,7 +93,11 @@ export class TokenRepository {
       .createQueryBuilder()
       .update(TokenEntity)
       .set({ status: TokenStatus.Exhausted })
-      .where('id = :id AND status = :enabled AND unlimited_quota = :off AND remain_quota <= 0', { id, enabled: TokenStatus.Enabled, off: 0 })
+      .where('id = :id AND status = :enabled AND unlimited_quota = :off AND remain_quota <= 0', {
+        id,
+        enabled: TokenStatus.Enabled,
+        off: 0,
+      })
       .execute();
     return (result.affected ?? 0) > 0;
   }

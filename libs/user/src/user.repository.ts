@@ -73,10 +73,10 @@ export class UserRepository {
     if (keyword) {
       const pattern = likeContains(keyword);
       const byId = /^\d{1,9}$/.test(keyword) ? 'u.id = :id OR ' : '';
-      qb.andWhere(
-        `(${byId}u.username LIKE :kw ESCAPE '!' OR u.email LIKE :kw ESCAPE '!' OR u.displayName LIKE :kw ESCAPE '!')`,
-        { kw: pattern, id: Number(keyword) },
-      );
+      qb.andWhere(`(${byId}u.username LIKE :kw ESCAPE '!' OR u.email LIKE :kw ESCAPE '!' OR u.displayName LIKE :kw ESCAPE '!')`, {
+        kw: pattern,
+        id: Number(keyword),
+      });
     }
     if (group) qb.andWhere('u.group = :group', { group });
     return qb.orderBy('u.id', 'DESC').skip(offset).take(limit).getManyAndCount();
@@ -122,7 +122,11 @@ export class UserRepository {
       .update(UserEntity)
       .set({ affQuota: () => 'aff_quota - :amount', quota: () => 'quota + :amount' })
       // The balance never grows past 2^53 − 1, where JSON numbers stop being exact.
-      .where(`id = :id AND aff_quota >= :amount AND quota <= ${wideParam(this.rows.manager.connection, 'ceiling')}`, { id, amount, ceiling: Number.MAX_SAFE_INTEGER - amount })
+      .where(`id = :id AND aff_quota >= :amount AND quota <= ${wideParam(this.rows.manager.connection, 'ceiling')}`, {
+        id,
+        amount,
+        ceiling: Number.MAX_SAFE_INTEGER - amount,
+      })
       .setParameters({ amount })
       .execute();
     return (result.affected ?? 0) > 0;

@@ -39,14 +39,16 @@ const USER_CREDIT = 'UPDATE users SET quota = quota + :n WHERE id = :id';
 const TOKEN_CREDIT = 'UPDATE tokens SET remain_quota = remain_quota + :n, used_quota = used_quota - :n WHERE id = :id';
 const USER_SETTLE_DEBIT =
   'UPDATE users SET quota = quota - :n, used_quota = used_quota + :q, request_count = request_count + 1 WHERE id = :id AND quota >= :n';
-const USER_SETTLE_CREDIT = 'UPDATE users SET quota = quota + :n, used_quota = used_quota + :q, request_count = request_count + 1 WHERE id = :id';
+const USER_SETTLE_CREDIT =
+  'UPDATE users SET quota = quota + :n, used_quota = used_quota + :q, request_count = request_count + 1 WHERE id = :id';
 const USER_BALANCE = 'SELECT quota FROM users WHERE id = :id';
 const TOKEN_BALANCE = 'SELECT remain_quota, unlimited_quota FROM tokens WHERE id = :id';
 
 /** Pre-consume: the user first (new-api reports the wallet before the token), then the token (id 0 = playground, none). */
 export function* reservePlan(userId: number, tokenId: number, amount: number): Plan<ReserveOutcome> {
   if ((yield { sql: USER_DEBIT, params: { n: amount, id: userId } }) !== 1) return { commit: false, value: 'user_quota' };
-  if (tokenId > 0 && (yield { sql: TOKEN_DEBIT, params: { n: amount, id: tokenId, on: 1 } }) !== 1) return { commit: false, value: 'token_quota' };
+  if (tokenId > 0 && (yield { sql: TOKEN_DEBIT, params: { n: amount, id: tokenId, on: 1 } }) !== 1)
+    return { commit: false, value: 'token_quota' };
   return { commit: true, value: 'ok' };
 }
 
@@ -62,7 +64,13 @@ export function* releasePlan(userId: number, tokenId: number, amount: number): P
  * both balances cover it; otherwise (`limit` given) it is capped at what the balances hold, so no
  * balance ever goes below zero. used_quota and request_count move in the same transaction.
  */
-export function* settlePlan(userId: number, tokenId: number, reserved: number, actual: number, limit?: number): Plan<SettleOutcome | undefined> {
+export function* settlePlan(
+  userId: number,
+  tokenId: number,
+  reserved: number,
+  actual: number,
+  limit?: number,
+): Plan<SettleOutcome | undefined> {
   const delta = limit === undefined ? actual - reserved : Math.min(actual - reserved, limit);
   const charged = reserved + delta;
   const capped = charged < actual;
@@ -72,7 +80,8 @@ export function* settlePlan(userId: number, tokenId: number, reserved: number, a
     return { commit: true, value: { charged, capped } };
   }
   if ((yield { sql: USER_SETTLE_DEBIT, params: { n: delta, q: charged, id: userId } }) !== 1) return { commit: false, value: undefined };
-  if (tokenId > 0 && (yield { sql: TOKEN_DEBIT, params: { n: delta, id: tokenId, on: 1 } }) !== 1) return { commit: false, value: undefined };
+  if (tokenId > 0 && (yield { sql: TOKEN_DEBIT, params: { n: delta, id: tokenId, on: 1 } }) !== 1)
+    return { commit: false, value: undefined };
   return { commit: true, value: { charged, capped } };
 }
 

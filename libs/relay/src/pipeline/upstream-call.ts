@@ -57,7 +57,15 @@ interface Attempt extends Omit<ForwardResult, 'channel' | 'usedChannels'> {
 /** A multi-key channel whose keys are all disabled: a channel fault, so another channel is tried. */
 function noKeyLeft(model: string): Attempt {
   const message = 'the channel has no enabled key left';
-  return { ok: false, upstreamModel: model, localCount: false, frtMs: 0, retryable: true, error: new RelayError(message, 503, 'channel:no_available_key'), channelFault: { message, channelError: true } };
+  return {
+    ok: false,
+    upstreamModel: model,
+    localCount: false,
+    frtMs: 0,
+    retryable: true,
+    error: new RelayError(message, 503, 'channel:no_available_key'),
+    channelFault: { message, channelError: true },
+  };
 }
 
 /**
@@ -102,24 +110,42 @@ export class UpstreamCall {
     const { request } = input;
     let upstreamModel = request.model;
     const failed = (error: RelayError, retryable: boolean, channelFault?: Attempt['channelFault']): Attempt => ({
-      ok: false, upstreamModel, localCount: false, frtMs: 0, error, retryable, channelFault,
+      ok: false,
+      upstreamModel,
+      localCount: false,
+      frtMs: 0,
+      error,
+      retryable,
+      channelFault,
     });
     try {
       upstreamModel = resolveModelMapping(channel.modelMapping, request.model);
     } catch (error) {
       if (!(error instanceof ModelMappingCycleError)) throw error;
       // A channel misconfiguration (new-api's channel: errors): another channel may serve the request.
-      return failed(new RelayError(error.message, 500, 'channel:model_mapping_error'), true, { message: error.message, channelError: true });
+      return failed(new RelayError(error.message, 500, 'channel:model_mapping_error'), true, {
+        message: error.message,
+        channelError: true,
+      });
     }
     const body = buildUpstreamBody(request, channel, upstreamModel, this.config.relay.forceStreamOption, input.dropFields);
 
     let response: UpstreamResponse;
     try {
-      response = await this.upstream.send(target, request.endpoint, { body, model: upstreamModel, stream: request.stream, signal: input.signal });
+      response = await this.upstream.send(target, request.endpoint, {
+        body,
+        model: upstreamModel,
+        stream: request.stream,
+        signal: input.signal,
+      });
     } catch (error) {
       const aborted = input.signal.aborted || (error instanceof UpstreamError && error.kind === 'aborted');
       const relayError = transportError(error);
-      return failed(relayError, !aborted, aborted ? undefined : { message: relayError.message, channelError: error instanceof UpstreamError && error.kind === 'unsupported' });
+      return failed(
+        relayError,
+        !aborted,
+        aborted ? undefined : { message: relayError.message, channelError: error instanceof UpstreamError && error.kind === 'unsupported' },
+      );
     }
     const headersAt = performance.now();
 
@@ -139,7 +165,12 @@ export class UpstreamCall {
         return { ...failed(relayError, !aborted, aborted ? undefined : { message: relayError.message }), frtMs };
       }
       const { usage, local } = tracker.finalUsage();
-      const interrupted = outcome.error === undefined ? undefined : input.signal.aborted ? 'client aborted' : String((outcome.error as Error)?.message ?? outcome.error);
+      const interrupted =
+        outcome.error === undefined
+          ? undefined
+          : input.signal.aborted
+            ? 'client aborted'
+            : String((outcome.error as Error)?.message ?? outcome.error);
       return { ok: true, upstreamModel, usage, localCount: local, frtMs, retryable: false, interrupted };
     }
 
@@ -157,6 +188,13 @@ export class UpstreamCall {
       const error = upstreamStatusError(outcome.errorText, 500, channel);
       return failed(error, this.retry.shouldRetryStatus(500), { status: 200, message: error.message });
     }
-    return { ok: true, upstreamModel, usage: outcome.usage, localCount: outcome.local, frtMs: Math.round(headersAt - input.startedAt), retryable: false };
+    return {
+      ok: true,
+      upstreamModel,
+      usage: outcome.usage,
+      localCount: outcome.local,
+      frtMs: Math.round(headersAt - input.startedAt),
+      retryable: false,
+    };
   }
 }
