@@ -11,6 +11,9 @@ export class SetupStateService implements OnModuleInit {
 
   async onModuleInit(): Promise<void> {
     this.done = await this.repository.exists();
+    // An adopted installation (one-api, or new-api from before its setup table) already has its root:
+    // record the setup as done, as new-api does, so the wizard can never create a second root.
+    if (!this.done && (await this.repository.rootUserExists())) await this.markDone('adopted');
   }
 
   isDone(): boolean {
