@@ -73,10 +73,16 @@ describe.each(testDatabases())('upgrade from a new-api database on %s', (kind) =
       channel: await one(`SELECT used_quota FROM channels WHERE id = ?`, [OLD.single.id]),
     };
     const client = new OpenAI({ apiKey: `sk-${OLD.aliceToken.key}`, baseURL: `${gw.url}/v1`, maxRetries: 0 });
-    const reply = await client.chat.completions.create({ model: OLD.single.model, messages: [{ role: 'user', content: 'hello' }] });
+    const reply = await client.chat.completions.create({
+      model: OLD.single.model,
+      messages: [{ role: 'user', content: 'hello' }],
+      service_tier: 'flex',
+    });
     expect(reply.choices[0]?.message.content).toBeTruthy();
     expect(up.requests[0]?.headers.authorization).toBe(`Bearer ${OLD.single.key}`);
     expect(up.requests[0]?.headers['openai-organization']).toBe('org-old');
+    // This channel's other settings allow service_tier through (the multi-key one below does not).
+    expect(up.requests[0]?.body).toMatchObject({ service_tier: 'flex' });
 
     const log = await waitFor(
       async () => (await raw.query(`SELECT * FROM logs WHERE user_id = ? AND type = 2 AND id > 2`, [OLD.alice.id]))[0],
@@ -106,7 +112,12 @@ describe.each(testDatabases())('upgrade from a new-api database on %s', (kind) =
     up.reset();
     const client = new OpenAI({ apiKey: `sk-${OLD.aliceToken.key}`, baseURL: `${gw.url}/v1`, maxRetries: 0 });
     for (let i = 0; i < 4; i++)
-      await client.chat.completions.create({ model: OLD.multi.model, messages: [{ role: 'user', content: `hi ${i}` }] });
+      await client.chat.completions.create({
+        model: OLD.multi.model,
+        messages: [{ role: 'user', content: `hi ${i}` }],
+        service_tier: 'priority',
+      });
+    expect(up.requests.every((request) => !('service_tier' in request.body))).toBe(true);
     const used = up.requests.map((request) => request.headers.authorization);
     expect(used).toEqual([...OLD.multi.keys, OLD.multi.keys[0]].map((key) => `Bearer ${key}`));
   });

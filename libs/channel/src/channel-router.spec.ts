@@ -25,6 +25,8 @@ function channel(id: number, priority: number, weight: number, extra: Partial<Re
     testModel: null,
     info: SINGLE_KEY_INFO,
     keys: ['k'],
+    otherSettings: {},
+    blockedFields: [],
     upstream: { id, type: 1, key: 'k', baseUrl: '', other: '' },
     ...extra,
   };

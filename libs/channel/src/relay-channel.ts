@@ -1,5 +1,6 @@
 import type { UpstreamTarget } from '@gw/upstream';
 import type { ChannelEntity } from './channel.entity.js';
+import { blockedRequestFields } from './other-settings.js';
 import { enabledKeyIndexes, parseChannelInfo, splitKeys, type ChannelInfo } from './multi-key.js';
 
 /** What the relay needs of a channel, parsed once when the routing table is built. */
@@ -25,6 +26,10 @@ export interface RelayChannel {
   /** Multi-key state (channel_info); `keys` holds the separate keys of a multi-key channel, else `[key]`. */
   info: ChannelInfo;
   keys: string[];
+  /** new-api's other settings (`channels.settings`): Azure responses version, Vertex key type, allow_service_tier, ... */
+  otherSettings: Record<string, unknown>;
+  /** Body fields the other settings keep from the provider (see blockedRequestFields). */
+  blockedFields: string[];
   /** The target with the channel's key; for a multi-key channel, its first enabled key (ChannelKeyService picks per request). */
   upstream: UpstreamTarget;
 }
@@ -61,6 +66,7 @@ export function toRelayChannel(row: ChannelEntity): RelayChannel {
   const baseUrl = (row.baseUrl ?? '').replace(/\/+$/, '');
   const other = row.other ?? '';
   const info = parseChannelInfo(row.channelInfo);
+  const otherSettings = parseObject(row.otherSettings) ?? {};
   const keys = info.is_multi_key ? splitKeys(row.key) : [row.key];
   const firstKey = keys[enabledKeyIndexes(info, keys)[0] ?? 0] ?? '';
   return {
@@ -84,6 +90,8 @@ export function toRelayChannel(row: ChannelEntity): RelayChannel {
     testModel: row.testModel || null,
     info,
     keys,
+    otherSettings,
+    blockedFields: blockedRequestFields(otherSettings),
     upstream: { id: row.id, type: row.type, key: firstKey, baseUrl, other, headerOverride, organization: row.openaiOrganization || null },
   };
 }

@@ -3,7 +3,7 @@ import type { RelayChannel } from '@gw/channel';
 import { buildUpstreamBody, ModelMappingCycleError, resolveModelMapping } from './upstream-body.js';
 import { parseRelayRequest } from './relay-request.js';
 
-const channel = (fields: Partial<RelayChannel>) => ({ type: 1, paramOverride: null, ...fields }) as RelayChannel;
+const channel = (fields: Partial<RelayChannel>) => ({ type: 1, paramOverride: null, blockedFields: [], ...fields }) as RelayChannel;
 
 describe('resolveModelMapping', () => {
   it('follows a chain to its end and stops on self-maps', () => {
@@ -18,7 +18,12 @@ describe('resolveModelMapping', () => {
 });
 
 describe('buildUpstreamBody', () => {
-  const streaming = parseRelayRequest('chat', '/v1/chat/completions', { model: 'x', messages: [], stream: true, stream_options: { include_usage: false } });
+  const streaming = parseRelayRequest('chat', '/v1/chat/completions', {
+    model: 'x',
+    messages: [],
+    stream: true,
+    stream_options: { include_usage: false },
+  });
 
   it('forces include_usage for types that support stream options and never mutates the client body', () => {
     const body = buildUpstreamBody(streaming, channel({ type: 1 }), 'y', true);
@@ -29,5 +34,11 @@ describe('buildUpstreamBody', () => {
   it('drops stream_options for other types, applies the legacy param override and drops listed fields', () => {
     const body = buildUpstreamBody(streaming, channel({ type: 8, paramOverride: { temperature: 0.5 } }), 'x', true, ['messages']);
     expect(body).toEqual({ model: 'x', stream: true, temperature: 0.5 });
+  });
+
+  it("drops the fields the channel's other settings block (service_tier unless allowed, as new-api)", () => {
+    const request = parseRelayRequest('chat', '/v1/chat/completions', { model: 'x', messages: [], service_tier: 'priority', store: true });
+    const body = buildUpstreamBody(request, channel({ blockedFields: ['service_tier', 'safety_identifier'] }), 'x', false);
+    expect(body).toEqual({ model: 'x', messages: [], store: true });
   });
 });
