@@ -34,7 +34,13 @@ export async function startGateway(config: AppConfig, options: { logger?: false 
   for (const { path, handler } of consoleStaticMiddlewares(config.console.staticDir)) app.use(path, handler);
   app.enableShutdownHooks();
 
-  await runMigrations(app.get(DataSource));
+  try {
+    await runMigrations(app.get(DataSource));
+  } catch (error) {
+    // Release the pool so a failed start (e.g. a schema it cannot adopt) leaves nothing open.
+    await app.close().catch(() => undefined);
+    throw error;
+  }
   await app.listen(config.http.port, config.http.host);
 
   const address = app.getHttpServer().address();

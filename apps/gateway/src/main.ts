@@ -1,8 +1,9 @@
-import { ConfigError, loadConfig } from '@gw/core';
-import { startGateway } from './bootstrap.js';
+import { type AppConfig, ConfigError, loadConfig } from '@gw/core';
+import { SchemaMismatchError } from '@gw/database';
+import { type Gateway, startGateway } from './bootstrap.js';
 
 async function main(): Promise<void> {
-  let config;
+  let config: AppConfig;
   try {
     config = loadConfig();
   } catch (error) {
@@ -12,7 +13,17 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const gateway = await startGateway(config);
+  let gateway: Gateway;
+  try {
+    gateway = await startGateway(config);
+  } catch (error) {
+    // An adopted database the gateway could not complete: say which columns, without a stack trace.
+    if (error instanceof SchemaMismatchError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
   console.log(`gateway listening on ${gateway.url} (database: ${config.database.type}${config.redis ? ', redis' : ''})`);
 }
 
