@@ -99,6 +99,26 @@ describe.each(testDatabases())('multi-key channels on %s', (kind) => {
     await setStatus(id, 2);
   });
 
+  it('a failed health check disables the tested key, not the channel', async () => {
+    await f.setOption('AutomaticDisableChannelEnabled', 'true');
+    await f.setOption('ChannelDisableFailureCount', '1');
+    const id = await createMulti('random', ['mk-test-bad', 'mk-test-good']);
+    f.up.script({ key: 'mk-test-bad', status: 401, errorMessage: 'invalid api key' });
+    expect((await f.root.get('/api/channel/test')).body.success).toBe(true);
+    const status = await waitFor(
+      async () => {
+        const data = await manage(id, 'get_key_status');
+        return data.auto_disabled_count === 1 ? data : undefined;
+      },
+      'the tested key to be disabled',
+      15_000,
+    );
+    expect(status.keys.map((key: { status: number }) => key.status)).toEqual([3, 1]);
+    expect((await f.root.get(`/api/channel/${id}`)).body.data.status).toBe(1);
+    await f.setOption('AutomaticDisableChannelEnabled', 'false');
+    await setStatus(id, 2);
+  });
+
   it('appends or replaces keys on edit and switches the mode', async () => {
     const id = await createMulti('random', ['mk-a1', 'mk-a2']);
     await manage(id, 'disable_key', 0);

@@ -11,6 +11,7 @@ import { ChannelHealthService } from './channel-health.service.js';
 import { ChannelNotifyService } from './channel-notify.service.js';
 import { ChannelTestService, type ChannelTestResult } from './channel-test.service.js';
 import { JobLockService } from './job-lock.service.js';
+import { testedKeyIndex } from './multi-key.js';
 
 const INTERVAL_NAME = 'channel-health-check';
 const LOCK_NAME = 'channel-health-check';
@@ -157,7 +158,7 @@ export class ChannelMonitorService implements OnApplicationBootstrap, OnModuleDe
         if (row.status === ChannelStatus.Enabled && this.health.autoDisableApplies(row.id)) {
           // One failed test is not enough: re-test until the failure window is full or a test passes.
           for (let attempt = 1; ; attempt++) {
-            if (await this.health.recordFailure(row.id, toFailure(result))) {
+            if (await this.health.recordFailure(row.id, toFailure(result), testedKeyIndex(row.key, row.channelInfo))) {
               summary.disabled++;
               break;
             }
@@ -168,14 +169,16 @@ export class ChannelMonitorService implements OnApplicationBootstrap, OnModuleDe
         }
       }
       if (result.success) {
-        this.health.reportRelaySuccess(row.id);
+        this.health.reportRelaySuccess(row.id, testedKeyIndex(row.key, row.channelInfo));
         if (row.status === ChannelStatus.AutoDisabled && this.options.get('AutomaticEnableChannelEnabled')) {
           if (await this.status.autoEnable(row.id)) summary.enabled++;
         }
       }
       if (pause > 0) await new Promise((resolve) => setTimeout(resolve, pause));
     }
-    this.logger.log(`channel health check: ${summary.tested} tested, ${summary.failed} failed, ${summary.disabled} disabled, ${summary.enabled} enabled`);
+    this.logger.log(
+      `channel health check: ${summary.tested} tested, ${summary.failed} failed, ${summary.disabled} disabled, ${summary.enabled} enabled`,
+    );
     return summary;
   }
 }

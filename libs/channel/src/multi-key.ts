@@ -192,3 +192,13 @@ export function withoutKey(info: ChannelInfo, index: number, size: number): Chan
     multi_key_polling_index: info.multi_key_polling_index >= size - 1 ? 0 : info.multi_key_polling_index,
   };
 }
+
+/**
+ * The position of the key a channel test uses (the first enabled one) for a multi-key channel, so a failed
+ * test disables that key rather than the channel; undefined for a single-key channel.
+ */
+export function testedKeyIndex(key: string, channelInfo: string | null): number | undefined {
+  const info = parseChannelInfo(channelInfo);
+  if (!info.is_multi_key) return undefined;
+  return enabledKeyIndexes(info, splitKeys(key))[0];
+}
