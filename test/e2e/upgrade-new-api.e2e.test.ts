@@ -191,6 +191,14 @@ describe.each(testDatabases())('upgrade from a new-api database on %s', (kind) =
     expect(await one(`SELECT status, mj_id FROM midjourneys WHERE id = 1`)).toMatchObject({ status: 'IN_PROGRESS', mj_id: 'mj-old-1' });
     expect(num((await one(`SELECT is_enabled FROM two_fas WHERE user_id = ?`, [OLD.bob.id])).is_enabled)).toBe(1);
     expect(await one(`SELECT ${q(raw.dialect, 'key')} AS k FROM redemptions WHERE id = 1`)).toMatchObject({ k: OLD.redemptionKey });
+    // The adopted dashboard table gained the unique hourly bucket key, so instances cannot insert a bucket twice.
+    const bucket = await one('SELECT user_id, username, model_name, created_at FROM quota_data WHERE id = 1');
+    await expect(
+      raw.query(
+        'INSERT INTO quota_data (user_id, username, model_name, created_at, token_used, count, quota) VALUES (?, ?, ?, ?, 0, 0, 0)',
+        [bucket.user_id, bucket.username, bucket.model_name, bucket.created_at],
+      ),
+    ).rejects.toThrow();
     const unknownOption = await one(`SELECT value FROM options WHERE ${q(raw.dialect, 'key')} = ?`, ['SomeFutureOption']);
     expect(unknownOption.value).toBe('{not json');
     expect(await one(`SELECT status, task_id FROM tasks WHERE id = 1`)).toMatchObject({ status: 'IN_PROGRESS', task_id: 'task-old-1' });

@@ -1,6 +1,7 @@
 import { LogEntity } from './log.entity.js';
 import { CreateLogs1732262405000 } from './migrations/1732262405000-create-logs.js';
 import { CreateQuotaData1732262405100 } from './migrations/1732262405100-create-quota-data.js';
+import { IndexAdoptedQuotaData1732262405200 } from './migrations/1732262405200-index-adopted-quota-data.js';
 import { QuotaDataEntity } from './quota-data.entity.js';
 
 export { LogModule } from './log.module.js';
@@ -11,5 +12,5 @@ export { LogType, type NewLog } from './log-type.js';
 
 export const logSchema = {
   entities: [LogEntity, QuotaDataEntity],
-  migrations: [CreateLogs1732262405000, CreateQuotaData1732262405100],
+  migrations: [CreateLogs1732262405000, CreateQuotaData1732262405100, IndexAdoptedQuotaData1732262405200],
 };
