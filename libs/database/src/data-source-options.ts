@@ -1,10 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { AppConfig } from '@gw/core';
-import type { DataSourceOptions, MixedList, EntitySchema } from 'typeorm';
+import type { DataSourceOptions } from 'typeorm';
 
-type EntityList = MixedList<Function | string | EntitySchema>;
-type MigrationList = MixedList<Function | string>;
+/** TypeORM's own option types (classes, schemas or glob strings), so nothing here restates them. */
+type EntityList = NonNullable<DataSourceOptions['entities']>;
+type MigrationList = NonNullable<DataSourceOptions['migrations']>;
 
 export interface SchemaParts {
   entities: EntityList;
