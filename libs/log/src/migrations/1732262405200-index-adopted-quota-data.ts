@@ -20,12 +20,22 @@ export class IndexAdoptedQuotaData1732262405200 implements MigrationInterface {
       (existing) => existing.columnNames.length === BUCKET.length && BUCKET.every((c) => existing.columnNames.includes(c)),
     );
     if (covered) return;
-    // Checked first rather than caught: on PostgreSQL a failed CREATE would abort the migration's transaction.
+    // Checked first: a unique index over repeated buckets would fail.
     const repeated: unknown[] = await runner.query(
       'SELECT user_id FROM quota_data GROUP BY user_id, username, model_name, created_at HAVING COUNT(*) > 1 LIMIT 1',
     );
-    if (repeated.length) new Logger('Migrations').warn('quota_data repeats some hourly buckets: its bucket index is built non-unique');
-    await runner.createIndex('quota_data', index('quota_data', BUCKET, repeated.length === 0));
+    const logger = new Logger('Migrations');
+    if (repeated.length) logger.warn('quota_data repeats some hourly buckets: its bucket index is built non-unique');
+    // Best effort: a database user that may not index new-api's table (not its owner on PostgreSQL) still
+    // starts; a savepoint keeps PostgreSQL's migration transaction usable after the refusal.
+    const postgres = runner.connection.options.type === 'postgres' && runner.isTransactionActive;
+    if (postgres) await runner.query('SAVEPOINT quota_data_bucket');
+    try {
+      await runner.createIndex('quota_data', index('quota_data', BUCKET, repeated.length === 0));
+    } catch (error) {
+      if (postgres) await runner.query('ROLLBACK TO SAVEPOINT quota_data_bucket');
+      logger.warn(`could not index quota_data's hourly buckets (${(error as Error).message}); add the index by hand`);
+    }
   }
 
   async down(): Promise<void> {
