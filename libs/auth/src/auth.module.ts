@@ -14,12 +14,28 @@ import { SessionRepository } from './session/session.repository.js';
 import { SessionService } from './session/session.service.js';
 import { SetupController } from './setup/setup.controller.js';
 import { SetupService } from './setup/setup.service.js';
+import { PendingLogins } from './login/pending-login.js';
+import { TwoFactorController } from './two-factor/two-factor.controller.js';
+import { TwoFaBackupCodeEntity, TwoFaEntity } from './two-factor/two-factor.entity.js';
+import { TwoFactorRepository } from './two-factor/two-factor.repository.js';
+import { TwoFactorService } from './two-factor/two-factor.service.js';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([SessionEntity]), UserModule, OptionModule],
+  imports: [TypeOrmModule.forFeature([SessionEntity, TwoFaEntity, TwoFaBackupCodeEntity]), UserModule, OptionModule],
   // UserDetailController (GET /api/user/:id) goes last, after the literal /api/user/* routes.
-  controllers: [LoginController, SetupController, OAuthController, UserDetailController],
-  providers: [SessionRepository, SessionService, LoginService, LoginLimiter, OAuthService, SetupService, { provide: APP_GUARD, useClass: AuthGuard }],
-  exports: [SessionService],
+  controllers: [LoginController, SetupController, OAuthController, TwoFactorController, UserDetailController],
+  providers: [
+    SessionRepository,
+    SessionService,
+    LoginService,
+    LoginLimiter,
+    OAuthService,
+    SetupService,
+    PendingLogins,
+    TwoFactorRepository,
+    TwoFactorService,
+    { provide: APP_GUARD, useClass: AuthGuard },
+  ],
+  exports: [SessionService, TwoFactorService],
 })
 export class AuthModule {}

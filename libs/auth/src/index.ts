@@ -1,12 +1,15 @@
 import { CreateSessions1732262402000 } from './migrations/1732262402000-create-sessions.js';
+import { CreateTwoFas1732262402100 } from './migrations/1732262402100-create-two-fas.js';
 import { SessionEntity } from './session/session.entity.js';
+import { TwoFaBackupCodeEntity, TwoFaEntity } from './two-factor/two-factor.entity.js';
 
 export { AuthModule } from './auth.module.js';
 export { SessionService, type Identity } from './session/session.service.js';
 
 export const authSchema = {
-  entities: [SessionEntity],
-  migrations: [CreateSessions1732262402000],
+  entities: [SessionEntity, TwoFaEntity, TwoFaBackupCodeEntity],
+  migrations: [CreateSessions1732262402000, CreateTwoFas1732262402100],
 };
 export { verifyTelegram, telegramHash } from './oauth/telegram.js';
 export { TOO_MANY_FAILURES, LOGIN_LIMITS } from './login/login-limiter.js';
+export { TwoFactorService } from './two-factor/two-factor.service.js';

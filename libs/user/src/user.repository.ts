@@ -58,6 +58,10 @@ export class UserRepository {
     return (await this.repo(manager).count({ where: { username }, withDeleted: true })) > 0;
   }
 
+  countAll(): Promise<number> {
+    return this.rows.count();
+  }
+
   async countWithRole(role: number, manager?: EntityManager): Promise<number> {
     return this.repo(manager).count({ where: { role } });
   }

@@ -58,6 +58,11 @@ export class UserService {
     );
   }
 
+  /** Live users (soft-deleted excluded), for the 2FA adoption rate. */
+  countAll(): Promise<number> {
+    return this.users.countAll();
+  }
+
   countWithRole(role: number, manager?: EntityManager): Promise<number> {
     return this.users.countWithRole(role, manager);
   }
