@@ -15,15 +15,18 @@ import { SessionService } from './session/session.service.js';
 import { SetupController } from './setup/setup.controller.js';
 import { SetupService } from './setup/setup.service.js';
 import { PendingLogins } from './login/pending-login.js';
+import { CheckinController } from './checkin/checkin.controller.js';
+import { CheckinEntity } from './checkin/checkin.entity.js';
+import { CheckinService } from './checkin/checkin.service.js';
 import { TwoFactorController } from './two-factor/two-factor.controller.js';
 import { TwoFaBackupCodeEntity, TwoFaEntity } from './two-factor/two-factor.entity.js';
 import { TwoFactorRepository } from './two-factor/two-factor.repository.js';
 import { TwoFactorService } from './two-factor/two-factor.service.js';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([SessionEntity, TwoFaEntity, TwoFaBackupCodeEntity]), UserModule, OptionModule],
+  imports: [TypeOrmModule.forFeature([SessionEntity, TwoFaEntity, TwoFaBackupCodeEntity, CheckinEntity]), UserModule, OptionModule],
   // UserDetailController (GET /api/user/:id) goes last, after the literal /api/user/* routes.
-  controllers: [LoginController, SetupController, OAuthController, TwoFactorController, UserDetailController],
+  controllers: [LoginController, SetupController, OAuthController, TwoFactorController, CheckinController, UserDetailController],
   providers: [
     SessionRepository,
     SessionService,
@@ -34,6 +37,7 @@ import { TwoFactorService } from './two-factor/two-factor.service.js';
     PendingLogins,
     TwoFactorRepository,
     TwoFactorService,
+    CheckinService,
     { provide: APP_GUARD, useClass: AuthGuard },
   ],
   exports: [SessionService, TwoFactorService],
