@@ -15,6 +15,12 @@ import { SessionService } from './session/session.service.js';
 import { SetupController } from './setup/setup.controller.js';
 import { SetupService } from './setup/setup.service.js';
 import { PendingLogins } from './login/pending-login.js';
+import { PasskeyController } from './passkey/passkey.controller.js';
+import { PasskeyCredentialEntity } from './passkey/passkey.entity.js';
+import { PasskeyRepository } from './passkey/passkey.repository.js';
+import { PasskeyService } from './passkey/passkey.service.js';
+import { SecureVerificationController } from './verify/secure-verification.controller.js';
+import { SecureVerificationService } from './verify/secure-verification.service.js';
 import { CheckinController } from './checkin/checkin.controller.js';
 import { CheckinEntity } from './checkin/checkin.entity.js';
 import { CheckinService } from './checkin/checkin.service.js';
@@ -24,9 +30,9 @@ import { TwoFactorRepository } from './two-factor/two-factor.repository.js';
 import { TwoFactorService } from './two-factor/two-factor.service.js';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([SessionEntity, TwoFaEntity, TwoFaBackupCodeEntity, CheckinEntity]), UserModule, OptionModule],
+  imports: [TypeOrmModule.forFeature([SessionEntity, TwoFaEntity, TwoFaBackupCodeEntity, CheckinEntity, PasskeyCredentialEntity]), UserModule, OptionModule],
   // UserDetailController (GET /api/user/:id) goes last, after the literal /api/user/* routes.
-  controllers: [LoginController, SetupController, OAuthController, TwoFactorController, CheckinController, UserDetailController],
+  controllers: [LoginController, SetupController, OAuthController, TwoFactorController, CheckinController, PasskeyController, SecureVerificationController, UserDetailController],
   providers: [
     SessionRepository,
     SessionService,
@@ -38,8 +44,11 @@ import { TwoFactorService } from './two-factor/two-factor.service.js';
     TwoFactorRepository,
     TwoFactorService,
     CheckinService,
+    PasskeyRepository,
+    PasskeyService,
+    SecureVerificationService,
     { provide: APP_GUARD, useClass: AuthGuard },
   ],
-  exports: [SessionService, TwoFactorService],
+  exports: [SessionService, TwoFactorService, SecureVerificationService],
 })
 export class AuthModule {}

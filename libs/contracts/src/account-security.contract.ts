@@ -56,3 +56,13 @@ export const DiscoverySchema = z.object({
   well_known_url: z.string().trim().max(512).optional().default(''),
   well_known: z.string().trim().max(512).optional().default(''),
 });
+
+const malformed = 'the passkey response is malformed';
+/** A WebAuthn credential as the browser serialises it (RegistrationResponseJSON / AuthenticationResponseJSON). */
+export const PasskeyResponseSchema = z.looseObject({
+  id: z.string({ error: malformed }).min(1, malformed).max(1024, malformed),
+  rawId: z.string({ error: malformed }).max(1024, malformed),
+  type: z.literal('public-key', { error: malformed }),
+  response: z.looseObject({ clientDataJSON: z.string({ error: malformed }).max(8192, malformed) }, { error: malformed }),
+});
+export type PasskeyResponse = z.infer<typeof PasskeyResponseSchema>;
