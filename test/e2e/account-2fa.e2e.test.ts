@@ -1,3 +1,4 @@
+import bcrypt from 'bcryptjs';
 import { generate } from 'otplib';
 import { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -170,10 +171,20 @@ describe.each(testDatabases())('two-factor login on %s', (kind) => {
         : 'INSERT INTO two_fas (user_id, secret, is_enabled, failed_attempts) VALUES (?, ?, 1, 0)',
       [grace.userId, secret],
     );
+    // new-api's backup codes: bcrypt of the normalised `XXXX-XXXX`.
+    await db.query(
+      kind === 'postgres'
+        ? 'INSERT INTO two_fa_backup_codes (user_id, code_hash, is_used) VALUES ($1, $2, false)'
+        : 'INSERT INTO two_fa_backup_codes (user_id, code_hash, is_used) VALUES (?, ?, 0)',
+      [grace.userId, bcrypt.hashSync('ABCD-EFGH', 10)],
+    );
     const browser = gw.client();
     const first = await browser.post('/api/user/login', { username: 'tfa_grace', password: PASSWORD });
     expect(first.body.data).toEqual({ require_2fa: true });
     const second = await browser.post('/api/user/login/2fa', { code: await totp(secret) });
     expect(second.body, second.text).toMatchObject({ success: true, data: { username: 'tfa_grace' } });
+    const withBackup = gw.client();
+    await withBackup.post('/api/user/login', { username: 'tfa_grace', password: PASSWORD });
+    expect((await withBackup.post('/api/user/login/2fa', { code: 'abcd-efgh' })).body.success).toBe(true);
   });
 });

@@ -1,7 +1,8 @@
+import { createHmac } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, BusinessError, ForbiddenError, NotFoundError, Role, TooManyRequestsError, type AppConfig, type Principal } from '@gw/core';
 import { OptionService } from '@gw/option';
-import { hashPassword, UserHooks, UserService, verifyPassword } from '@gw/user';
+import { sameSecret, UserHooks, UserService, verifyPassword } from '@gw/user';
 import { SecretBox } from '../support/secret-box.js';
 import { isTotpShape, newBackupCodes, newTotpSecret, normalizeBackupCode, stepOf, TOTP_PERIOD, totpUri, verifyTotp } from './totp.js';
 import type { TwoFaEntity } from './two-factor.entity.js';
@@ -24,6 +25,7 @@ export interface TwoFaStatus {
 @Injectable()
 export class TwoFactorService {
   private readonly box: SecretBox;
+  private readonly pepper: string;
 
   constructor(
     private readonly repo: TwoFactorRepository,
@@ -33,6 +35,16 @@ export class TwoFactorService {
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.box = new SecretBox(config.session.cryptoSecret, 'two-factor-secret');
+    this.pepper = config.session.cryptoSecret;
+  }
+
+  /**
+   * Backup codes are stored as an HMAC keyed by CRYPTO_SECRET: a stolen database alone cannot test
+   * guesses, and checking ten codes costs microseconds, not ten bcrypt rounds. Codes imported from
+   * new-api are bcrypt hashes and are still accepted.
+   */
+  private hashCode(code: string): string {
+    return `hmac:${createHmac('sha256', this.pepper).update(`two-factor-backup:${code}`).digest('hex')}`;
   }
 
   async isEnabled(userId: number): Promise<boolean> {
@@ -55,7 +67,7 @@ export class TwoFactorService {
     if (!user) throw new NotFoundError('user does not exist');
     const secret = newTotpSecret();
     const codes = newBackupCodes();
-    await this.repo.replacePending(userId, this.box.seal(secret), await Promise.all(codes.map((c) => hashPassword(c))));
+    await this.repo.replacePending(userId, this.box.seal(secret), codes.map((c) => this.hashCode(c)));
     const issuer = this.options.get('SystemName') || 'AI Gateway';
     return { secret, qr_code_data: totpUri(issuer, user.username, secret), backup_codes: codes };
   }
@@ -82,7 +94,7 @@ export class TwoFactorService {
     if (!isTotpShape(code.replace(/\s/g, ''))) throw new BusinessError('the verification code must be 6 digits');
     await this.checkCode(row, code, false);
     const codes = newBackupCodes();
-    await this.repo.replaceCodes(userId, await Promise.all(codes.map((c) => hashPassword(c))));
+    await this.repo.replaceCodes(userId, codes.map((c) => this.hashCode(c)));
     return { backup_codes: codes };
   }
 
@@ -159,8 +171,10 @@ export class TwoFactorService {
   private async useBackupCode(userId: number, input: string, now: Date): Promise<boolean> {
     const code = normalizeBackupCode(input);
     if (!code) return false;
+    const hashed = this.hashCode(code);
     for (const candidate of await this.repo.unusedCodes(userId)) {
-      if (await verifyPassword(code, candidate.codeHash)) return this.repo.useCode(candidate.id, now);
+      const match = candidate.codeHash.startsWith('hmac:') ? sameSecret(candidate.codeHash, hashed) : await verifyPassword(code, candidate.codeHash);
+      if (match) return this.repo.useCode(candidate.id, now);
     }
     return false;
   }
