@@ -21,6 +21,13 @@ import { PasskeyRepository } from './passkey/passkey.repository.js';
 import { PasskeyService } from './passkey/passkey.service.js';
 import { SecureVerificationController } from './verify/secure-verification.controller.js';
 import { SecureVerificationService } from './verify/secure-verification.service.js';
+import { AccountAdminController } from './account-admin/account-admin.controller.js';
+import { AccountAdminService } from './account-admin/account-admin.service.js';
+import { CustomOAuthAdminService } from './custom-oauth/custom-oauth-admin.service.js';
+import { CustomOAuthLoginService } from './custom-oauth/custom-oauth-login.service.js';
+import { CustomOAuthLoginController, CustomOAuthProviderController } from './custom-oauth/custom-oauth.controller.js';
+import { CustomOAuthProviderEntity, UserOAuthBindingEntity } from './custom-oauth/custom-oauth.entity.js';
+import { CustomOAuthRepository } from './custom-oauth/custom-oauth.repository.js';
 import { CheckinController } from './checkin/checkin.controller.js';
 import { CheckinEntity } from './checkin/checkin.entity.js';
 import { CheckinService } from './checkin/checkin.service.js';
@@ -30,9 +37,14 @@ import { TwoFactorRepository } from './two-factor/two-factor.repository.js';
 import { TwoFactorService } from './two-factor/two-factor.service.js';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([SessionEntity, TwoFaEntity, TwoFaBackupCodeEntity, CheckinEntity, PasskeyCredentialEntity]), UserModule, OptionModule],
+  imports: [TypeOrmModule.forFeature([SessionEntity, TwoFaEntity, TwoFaBackupCodeEntity, CheckinEntity, PasskeyCredentialEntity, CustomOAuthProviderEntity, UserOAuthBindingEntity]), UserModule, OptionModule],
   // UserDetailController (GET /api/user/:id) goes last, after the literal /api/user/* routes.
-  controllers: [LoginController, SetupController, OAuthController, TwoFactorController, CheckinController, PasskeyController, SecureVerificationController, UserDetailController],
+  controllers: [LoginController, SetupController, OAuthController, TwoFactorController, CheckinController, PasskeyController, SecureVerificationController,
+    CustomOAuthProviderController,
+    CustomOAuthLoginController,
+    AccountAdminController,
+    UserDetailController,
+  ],
   providers: [
     SessionRepository,
     SessionService,
@@ -47,6 +59,10 @@ import { TwoFactorService } from './two-factor/two-factor.service.js';
     PasskeyRepository,
     PasskeyService,
     SecureVerificationService,
+    CustomOAuthRepository,
+    CustomOAuthAdminService,
+    CustomOAuthLoginService,
+    AccountAdminService,
     { provide: APP_GUARD, useClass: AuthGuard },
   ],
   exports: [SessionService, TwoFactorService, SecureVerificationService],

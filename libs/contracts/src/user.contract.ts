@@ -69,6 +69,7 @@ export interface UserProfileView {
   wechat_id: string;
   telegram_id: string;
   linux_do_id: string;
+  discord_id: string;
   group: string;
   quota: number;
   used_quota: number;

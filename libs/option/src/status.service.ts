@@ -14,7 +14,20 @@ export class StatusService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
+  private readonly extensions: (() => Promise<Record<string, unknown>>)[] = [];
+
+  /** Modules above this one add their fields (e.g. `@gw/auth`'s `custom_oauth_providers`). */
+  extend(fields: () => Promise<Record<string, unknown>>): void {
+    this.extensions.push(fields);
+  }
+
   async status(): Promise<Record<string, unknown>> {
+    const base = await this.baseStatus();
+    for (const extension of this.extensions) Object.assign(base, await extension());
+    return base;
+  }
+
+  private async baseStatus(): Promise<Record<string, unknown>> {
     const o = this.options;
     return {
       version: this.config.version,

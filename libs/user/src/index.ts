@@ -1,4 +1,5 @@
 import { CreateUsers1732262401000 } from './migrations/1732262401000-create-users.js';
+import { AddUsersDiscordId1732262401100 } from './migrations/1732262401100-add-users-discord-id.js';
 import { UserEntity } from './user.entity.js';
 
 export { UserModule } from './user.module.js';
@@ -19,5 +20,5 @@ export type { BindingField } from './user.repository.js';
 
 export const userSchema = {
   entities: [UserEntity],
-  migrations: [CreateUsers1732262401000],
+  migrations: [CreateUsers1732262401000, AddUsersDiscordId1732262401100],
 };

@@ -43,6 +43,9 @@ export class UserEntity {
   @Column({ name: 'linux_do_id', type: 'varchar', length: 64, nullable: true })
   linuxDoId: string | null;
 
+  @Column({ name: 'discord_id', type: 'varchar', length: 64, nullable: true })
+  discordId: string | null;
+
   /** The console access token (`Authorization` alternative to the cookie); never returned by lists. */
   @Column({ name: 'access_token', type: 'varchar', length: 64, nullable: true, unique: true })
   accessToken: string | null;

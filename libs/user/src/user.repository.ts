@@ -3,7 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { type EntityManager, type Repository } from 'typeorm';
 import { UserEntity } from './user.entity.js';
 
-export type BindingField = 'githubId' | 'oidcId' | 'wechatId' | 'telegramId' | 'linuxDoId' | 'email';
+export type BindingField = 'githubId' | 'oidcId' | 'wechatId' | 'telegramId' | 'linuxDoId' | 'discordId' | 'email';
 
 /** LIKE pattern with `!` as the escape character, portable across SQLite, MySQL and PostgreSQL. */
 export function likeContains(keyword: string): string {
@@ -100,6 +100,10 @@ export class UserRepository {
   async softDelete(id: number): Promise<void> {
     await this.rows.update({ id }, { accessToken: null });
     await this.rows.softDelete({ id });
+  }
+
+  async hardDelete(id: number): Promise<void> {
+    await this.rows.delete({ id });
   }
 
   /** Sets the invite code once; false when another code was set first or the code is taken. */

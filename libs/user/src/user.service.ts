@@ -80,6 +80,16 @@ export class UserService {
     await this.users.update(id, { [field]: value });
   }
 
+  /** Clears one binding column (admin unbinding GitHub, Discord, ...). */
+  async unbind(id: number, field: BindingField): Promise<void> {
+    await this.users.update(id, { [field]: null });
+  }
+
+  /** Removes the row for good (new-api's hard delete); the caller cleans what refers to it. */
+  async hardDelete(id: number): Promise<void> {
+    await this.users.hardDelete(id);
+  }
+
   findByAffCode(code: string): Promise<UserEntity | null> {
     return this.users.findByAffCode(code);
   }

@@ -21,6 +21,7 @@ function profileFields(user: UserEntity): UserProfileView {
     wechat_id: user.wechatId ?? '',
     telegram_id: user.telegramId ?? '',
     linux_do_id: user.linuxDoId ?? '',
+    discord_id: user.discordId ?? '',
     group: user.group,
     quota: user.quota,
     used_quota: user.usedQuota,

@@ -6,6 +6,7 @@ import { BusinessError } from '@gw/core';
 import { nowSeconds } from '@gw/database';
 import { OptionService } from '@gw/option';
 import { UserEntity, UserHooks } from '@gw/user';
+import { isUniqueViolation } from '../support/db-errors.js';
 import { CheckinEntity } from './checkin.entity.js';
 
 export const ALREADY_CHECKED_IN = 'you have already checked in today';
@@ -106,11 +107,4 @@ export class CheckinService {
     this.hooks.userChanged(userId);
     return { quota_awarded: award, checkin_date: today };
   }
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  const e = error as { code?: string; errno?: number; driverError?: { code?: string; errno?: number } };
-  const code = e?.driverError?.code ?? e?.code;
-  const errno = e?.driverError?.errno ?? e?.errno;
-  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'ER_DUP_ENTRY' || code === '23505' || errno === 1062;
 }

@@ -40,6 +40,13 @@ export class OAuthController {
     return answer(await this.oauth.codeFlow('linuxdo', req, res, str(q.code), str(q.state), caller));
   }
 
+  @Get('discord')
+  @OptionalAuth()
+  @CriticalRateLimit()
+  async discord(@Req() req: Request, @Res({ passthrough: true }) res: Response, @Query() q: Record<string, unknown>, @CurrentUser() caller?: Principal) {
+    return answer(await this.oauth.codeFlow('discord', req, res, str(q.code), str(q.state), caller));
+  }
+
   @Get('wechat')
   @CriticalRateLimit()
   async wechat(@Req() req: Request, @Res({ passthrough: true }) res: Response, @Query('code') code: unknown) {

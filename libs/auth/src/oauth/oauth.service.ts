@@ -13,7 +13,8 @@ export const STATE_COOKIE = 'oauth_state';
 const STATE_TTL_SECONDS = 10 * 60;
 const WECHAT_CODE_TTL_SECONDS = 3 * 60;
 
-export type Provider = 'github' | 'oidc' | 'linuxdo' | 'wechat' | 'telegram';
+export type Provider = 'github' | 'oidc' | 'linuxdo' | 'discord' | 'wechat' | 'telegram';
+type CodeProvider = 'github' | 'oidc' | 'linuxdo' | 'discord';
 
 interface ExternalIdentity {
   id: string;
@@ -26,11 +27,12 @@ const FIELD: Record<Provider, BindingField> = {
   github: 'githubId',
   oidc: 'oidcId',
   linuxdo: 'linuxDoId',
+  discord: 'discordId',
   wechat: 'wechatId',
   telegram: 'telegramId',
 };
-const PREFIX: Record<Provider, string> = { github: 'github_', oidc: 'oidc_', linuxdo: 'linuxdo_', wechat: 'wechat_', telegram: 'tg_' };
-const LABEL: Record<Provider, string> = { github: 'GitHub', oidc: 'OIDC', linuxdo: 'Linux DO', wechat: 'WeChat', telegram: 'Telegram' };
+const PREFIX: Record<Provider, string> = { github: 'github_', oidc: 'oidc_', linuxdo: 'linuxdo_', discord: 'discord_', wechat: 'wechat_', telegram: 'tg_' };
+const LABEL: Record<Provider, string> = { github: 'GitHub', oidc: 'OIDC', linuxdo: 'Linux DO', discord: 'Discord', wechat: 'WeChat', telegram: 'Telegram' };
 
 export type OAuthOutcome = { kind: 'login'; user: LoginResult } | { kind: 'bind' };
 
@@ -56,7 +58,7 @@ export class OAuthService {
     return state;
   }
 
-  private async consumeState(req: Request, state: string): Promise<{ aff: string }> {
+  async consumeState(req: Request, state: string): Promise<{ aff: string }> {
     const invalid = new BusinessError('state is empty or invalid');
     const cookie = readCookie(req.headers.cookie, STATE_COOKIE);
     if (!state || !cookie || !sameSecret(cookie, state)) throw invalid;
@@ -77,8 +79,8 @@ export class OAuthService {
     return `${this.options.get('ServerAddress').replace(/\/+$/, '')}${path}`;
   }
 
-  /** GET /api/oauth/github|oidc|linuxdo. */
-  async codeFlow(provider: 'github' | 'oidc' | 'linuxdo', req: Request, res: Response, code: string, state: string, caller?: Principal): Promise<OAuthOutcome> {
+  /** GET /api/oauth/github|oidc|linuxdo|discord. */
+  async codeFlow(provider: CodeProvider, req: Request, res: Response, code: string, state: string, caller?: Principal): Promise<OAuthOutcome> {
     this.assertEnabled(provider);
     const { aff } = await this.consumeState(req, state);
     if (!code) throw new BusinessError('the authorization code is empty');
@@ -118,6 +120,7 @@ export class OAuthService {
       github: this.options.get('GitHubOAuthEnabled'),
       oidc: this.options.get('oidc.enabled'),
       linuxdo: this.options.get('LinuxDOOAuthEnabled'),
+      discord: this.options.get('discord.enabled'),
       wechat: this.options.get('WeChatAuthEnabled'),
       telegram: this.options.get('TelegramOAuthEnabled'),
     }[provider];
@@ -184,7 +187,8 @@ export class OAuthService {
     }
   }
 
-  private async fetchIdentity(provider: 'github' | 'oidc' | 'linuxdo', code: string): Promise<ExternalIdentity> {
+  private async fetchIdentity(provider: CodeProvider, code: string): Promise<ExternalIdentity> {
+    if (provider === 'discord') return this.discordIdentity(code);
     if (provider === 'github') {
       const token = await this.fetchJson<{ access_token?: string }>(this.options.get('GitHubTokenUrl'), {
         method: 'POST',
@@ -228,6 +232,26 @@ export class OAuthService {
     });
     if (!user.sub) throw new BusinessError('OIDC login failed: no subject');
     return { id: String(user.sub), username: user.preferred_username, displayName: user.name || user.preferred_username, email: user.email };
+  }
+
+  private async discordIdentity(code: string): Promise<ExternalIdentity> {
+    const token = await this.fetchJson<{ access_token?: string }>(this.options.get('DiscordTokenUrl'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+      body: new URLSearchParams({
+        client_id: this.options.get('discord.client_id'),
+        client_secret: this.options.get('discord.client_secret'),
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: this.redirectUri('/oauth/discord'),
+      }).toString(),
+    });
+    if (!token.access_token) throw new BusinessError('Discord login failed: no access token');
+    const user = await this.fetchJson<{ id?: string; username?: string; global_name?: string | null }>(this.options.get('DiscordUserUrl'), {
+      headers: { authorization: `Bearer ${token.access_token}`, accept: 'application/json' },
+    });
+    if (!user.id) throw new BusinessError('Discord login failed: no user id');
+    return { id: String(user.id), username: user.username, displayName: user.global_name || user.username };
   }
 
   private async oidcEndpoints(): Promise<{ token: string; userinfo: string }> {
