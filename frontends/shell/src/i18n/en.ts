@@ -33,6 +33,9 @@ export const en = {
     or: 'or', github: 'GitHub', oidc: 'OIDC', linuxdo: 'Linux DO', wechat: 'WeChat',
     wechatHint: 'Scan the QR code, follow the account, send "验证码" and enter the code it replies (valid 3 minutes).',
     wechatCode: 'verification code',
+    twoFactorTitle: 'Two-factor authentication', twoFactorHint: 'Enter the 6-digit code from your authenticator app, or one of your backup codes.',
+    twoFactorCode: 'Verification code or backup code', twoFactorSubmit: 'Verify', twoFactorBack: 'Back to login', twoFactorRequired: 'please enter the verification code',
+    passkey: 'Log in with a passkey', passkeyUnsupported: 'This browser does not support passkeys', passkeyCancelled: 'The passkey prompt was cancelled',
   },
   register: {
     title: 'Register', confirm: 'Confirm password', passwordPlaceholder: 'password, 8 to 20 characters',

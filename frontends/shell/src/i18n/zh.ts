@@ -37,6 +37,9 @@ export const zh: Messages<typeof en> = {
     or: '或', github: 'GitHub', oidc: 'OIDC', linuxdo: 'Linux DO', wechat: '微信',
     wechatHint: '微信扫码关注公众号，输入「验证码」获取验证码（三分钟内有效）',
     wechatCode: '验证码',
+    twoFactorTitle: '两步验证', twoFactorHint: '请输入认证器应用中的 6 位验证码，或一个备用码。',
+    twoFactorCode: '验证码或备用码', twoFactorSubmit: '验证', twoFactorBack: '返回登录', twoFactorRequired: '请输入验证码',
+    passkey: '使用 Passkey 登录', passkeyUnsupported: '当前浏览器不支持 Passkey', passkeyCancelled: 'Passkey 验证已取消',
   },
   register: {
     title: '注册', confirm: '确认密码', passwordPlaceholder: '输入密码，最短 8 位，最长 20 位',
