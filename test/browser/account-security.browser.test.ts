@@ -42,7 +42,10 @@ describe.skipIf(skipReason !== null)('account security in Chromium', () => {
     page.setDefaultTimeout(20_000);
     await login();
     await page.waitForURL('**/token');
-    for (const [key, value] of [['checkin_setting.enabled', 'true'], ['passkey.enabled', 'true']]) {
+    for (const [key, value] of [
+      ['checkin_setting.enabled', 'true'],
+      ['passkey.enabled', 'true'],
+    ]) {
       expect((await consoleCall(page, 'PUT', '/api/option/', { key, value })).success, key).toBe(true);
     }
   });
@@ -61,10 +64,10 @@ describe.skipIf(skipReason !== null)('account security in Chromium', () => {
     await page.getByTestId('security-section').waitFor();
     await page.getByTestId('two-factor-setup').click();
     await page.getByTestId('two-factor-qr').locator('svg[role="img"]').waitFor();
-    const keyText = await page.getByTestId('two-factor-secret').innerText();
+    const keyText = (await page.getByTestId('two-factor-secret').textContent()) ?? '';
     secret = keyText.replace(/^.*?:\s*/, '').trim();
     expect(secret).toMatch(/^[A-Z2-7]{32}$/);
-    backupCodes = (await page.getByTestId('backup-codes').first().innerText()).match(/[A-Z0-9]{4}-[A-Z0-9]{4}/g) ?? [];
+    backupCodes = ((await page.getByTestId('backup-codes').first().textContent()) ?? '').match(/[A-Z0-9]{4}-[A-Z0-9]{4}/g) ?? [];
     expect(backupCodes).toHaveLength(10);
     await browser.screenshot('security-01-setup');
 
@@ -91,7 +94,14 @@ describe.skipIf(skipReason !== null)('account security in Chromium', () => {
     const cdp = await browser.context.newCDPSession(page);
     await cdp.send('WebAuthn.enable');
     await cdp.send('WebAuthn.addVirtualAuthenticator', {
-      options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+      options: {
+        protocol: 'ctap2',
+        transport: 'internal',
+        hasResidentKey: true,
+        hasUserVerification: true,
+        isUserVerified: true,
+        automaticPresenceSimulation: true,
+      },
     });
     await page.getByTestId('passkey-add').click();
     await page.getByText('Passkey 已添加').waitFor();

@@ -47,7 +47,9 @@ describe.each(testDatabases())('two-factor login on %s', (kind) => {
     const alice = await newUser('tfa_alice');
     expect((await alice.get('/api/user/2fa/status')).body.data).toEqual({ enabled: false, locked: false });
     const setup = await alice.post('/api/user/2fa/setup');
-    const wrong = await alice.post('/api/user/2fa/enable', { code: '000000' === (await totp(setup.body.data.secret)) ? '111111' : '000000' });
+    const wrong = await alice.post('/api/user/2fa/enable', {
+      code: '000000' === (await totp(setup.body.data.secret)) ? '111111' : '000000',
+    });
     expect(wrong.body).toMatchObject({ success: false, message: expect.stringMatching(/wrong/) });
     const malformed = await alice.post('/api/user/2fa/enable', { code: 'abc' });
     expect(malformed.body).toMatchObject({ success: false, message: 'the verification code must be 6 digits' });

@@ -13,7 +13,8 @@ describe.each(testDatabases())('daily check-in on %s', (kind) => {
   });
   afterAll(async () => gw?.close());
 
-  const setOption = async (key: string, value: string) => expect((await root.put('/api/option/', { key, value })).body.success, key).toBe(true);
+  const setOption = async (key: string, value: string) =>
+    expect((await root.put('/api/option/', { key, value })).body.success, key).toBe(true);
 
   async function newUser(username: string): Promise<ApiClient> {
     expect((await root.post('/api/user', { username, password: 'secret-pass-1' })).body.success).toBe(true);
@@ -60,7 +61,11 @@ describe.each(testDatabases())('daily check-in on %s', (kind) => {
       stats: { total_quota: award, total_checkins: 1, checkin_count: 1, checked_in_today: true },
     });
     expect(status.body.data.stats.records).toEqual([{ checkin_date: wins[0]!.body.data.checkin_date, quota_awarded: award }]);
-    expect((await user.get('/api/user/checkin?month=1999-01')).body.data.stats).toMatchObject({ checkin_count: 0, total_checkins: 1, records: [] });
+    expect((await user.get('/api/user/checkin?month=1999-01')).body.data.stats).toMatchObject({
+      checkin_count: 0,
+      total_checkins: 1,
+      records: [],
+    });
     expect((await user.get('/api/user/checkin?month=bad')).body).toMatchObject({ success: false, message: 'month must look like 2025-01' });
     expect((await gw.client().post('/api/user/checkin')).status).toBe(401);
   });

@@ -17,7 +17,10 @@ describe.each(testDatabases())('custom OAuth providers and bindings on %s', (kin
   async function callback(client: ApiClient, account: string) {
     const res = await client.get('/api/oauth/state');
     const state = res.body.data as string;
-    const cookie = res.headers.getSetCookie().find((c) => c.startsWith('oauth_state='))!.split(';')[0]!;
+    const cookie = res.headers
+      .getSetCookie()
+      .find((c) => c.startsWith('oauth_state='))!
+      .split(';')[0]!;
     const code = await idp.authorize(account, state);
     const saved = client.cookie;
     client.cookie = [saved, cookie].filter(Boolean).join('; ');
@@ -29,10 +32,17 @@ describe.each(testDatabases())('custom OAuth providers and bindings on %s', (kin
   }
 
   beforeAll(async () => {
-    idp = await startOidcTestProvider({ clientId: 'acme-client', clientSecret: 'acme-secret', redirectUri: `${SERVER_ADDRESS}/oauth/${SLUG}` });
+    idp = await startOidcTestProvider({
+      clientId: 'acme-client',
+      clientSecret: 'acme-secret',
+      redirectUri: `${SERVER_ADDRESS}/oauth/${SLUG}`,
+    });
     gw = await startTestGateway(kind);
     root = await setupRoot(gw);
-    for (const [key, value] of [['ServerAddress', SERVER_ADDRESS], ['AllowPrivateOutboundUrls', 'true']]) {
+    for (const [key, value] of [
+      ['ServerAddress', SERVER_ADDRESS],
+      ['AllowPrivateOutboundUrls', 'true'],
+    ]) {
       expect((await root.put('/api/option/', { key, value })).body.success, key).toBe(true);
     }
   });
@@ -42,7 +52,9 @@ describe.each(testDatabases())('custom OAuth providers and bindings on %s', (kin
   });
 
   it('lets root discover, create, read and update a provider, never showing the secret', async () => {
-    const discovery = await root.post('/api/custom-oauth-provider/discovery', { well_known_url: `${idp.issuer}/.well-known/openid-configuration` });
+    const discovery = await root.post('/api/custom-oauth-provider/discovery', {
+      well_known_url: `${idp.issuer}/.well-known/openid-configuration`,
+    });
     expect(discovery.body, discovery.text).toMatchObject({ success: true, data: { issuer: idp.issuer } });
     const found = discovery.body.data;
     expect(found.authorization_endpoint).toMatch(/\/auth$/);
@@ -50,7 +62,10 @@ describe.each(testDatabases())('custom OAuth providers and bindings on %s', (kin
     const bad = await root.post('/api/custom-oauth-provider', { name: 'Acme', slug: 'Bad Slug!', client_id: 'x' });
     expect(bad.body).toMatchObject({ success: false, message: 'provider slug must contain only lowercase letters, numbers, and hyphens' });
     expect((await root.post('/api/custom-oauth-provider', { name: 'Acme', slug: 'github', client_id: 'x' })).body.success).toBe(false);
-    expect((await root.post('/api/custom-oauth-provider', { slug: 'x' })).body).toMatchObject({ success: false, message: 'provider name is required' });
+    expect((await root.post('/api/custom-oauth-provider', { slug: 'x' })).body).toMatchObject({
+      success: false,
+      message: 'provider name is required',
+    });
 
     const created = await root.post('/api/custom-oauth-provider', {
       name: 'Acme SSO',
@@ -64,7 +79,10 @@ describe.each(testDatabases())('custom OAuth providers and bindings on %s', (kin
       user_info_endpoint: found.user_info_endpoint,
       well_known: `${idp.issuer}/.well-known/openid-configuration`,
     });
-    expect(created.body, created.text).toMatchObject({ success: true, data: { slug: SLUG, client_secret_set: true, user_id_field: 'sub' } });
+    expect(created.body, created.text).toMatchObject({
+      success: true,
+      data: { slug: SLUG, client_secret_set: true, user_id_field: 'sub' },
+    });
     expect(created.text).not.toContain('acme-secret');
     providerId = created.body.data.id;
     const dup = await root.post('/api/custom-oauth-provider', { ...created.body.data, slug: SLUG, client_secret: '' });
@@ -72,7 +90,10 @@ describe.each(testDatabases())('custom OAuth providers and bindings on %s', (kin
 
     // Disabled: not offered, and its callback refuses.
     expect((await gw.client().get('/api/status')).body.data.custom_oauth_providers).toBeUndefined();
-    expect((await gw.client().get(`/api/oauth/${SLUG}?code=x&state=y`)).body).toMatchObject({ success: false, message: 'the administrator has not enabled Acme SSO login' });
+    expect((await gw.client().get(`/api/oauth/${SLUG}?code=x&state=y`)).body).toMatchObject({
+      success: false,
+      message: 'the administrator has not enabled Acme SSO login',
+    });
 
     // An update without a secret keeps the stored one.
     const updated = await root.put(`/api/custom-oauth-provider/${providerId}`, { ...created.body.data, enabled: true, client_secret: '' });
@@ -83,7 +104,15 @@ describe.each(testDatabases())('custom OAuth providers and bindings on %s', (kin
 
     const status = (await gw.client().get('/api/status')).body.data;
     expect(status.custom_oauth_providers).toEqual([
-      { id: providerId, name: 'Acme SSO', slug: SLUG, icon: 'acme', client_id: 'acme-client', authorization_endpoint: found.authorization_endpoint, scopes: 'openid profile email' },
+      {
+        id: providerId,
+        name: 'Acme SSO',
+        slug: SLUG,
+        icon: 'acme',
+        client_id: 'acme-client',
+        authorization_endpoint: found.authorization_endpoint,
+        scopes: 'openid profile email',
+      },
     ]);
   });
 
@@ -135,7 +164,10 @@ describe.each(testDatabases())('custom OAuth providers and bindings on %s', (kin
     expect((await root.delete(`/api/user/${id}/oauth/bindings/${providerId}`)).body.success).toBe(true);
     expect((await root.get(`/api/user/${id}/oauth/bindings`)).body.data).toEqual([]);
 
-    expect((await root.delete(`/api/user/${id}/bindings/github`)).body).toMatchObject({ success: false, message: 'the user has no such binding' });
+    expect((await root.delete(`/api/user/${id}/bindings/github`)).body).toMatchObject({
+      success: false,
+      message: 'the user has no such binding',
+    });
     expect((await root.delete(`/api/user/${id}/bindings/myspace`)).body.success).toBe(false);
     expect((await user.delete(`/api/user/${root.userId}`)).body.success).toBe(false);
     expect((await root.delete(`/api/user/${root.userId}`)).body.success).toBe(false);
@@ -153,7 +185,10 @@ describe.each(testDatabases())('custom OAuth providers and bindings on %s', (kin
     const removed = await root.delete(`/api/custom-oauth-provider/${providerId}`);
     expect(removed.body.success).toBe(true);
     expect((await root.get('/api/custom-oauth-provider')).body.data).toEqual([]);
-    expect((await gw.client().get(`/api/oauth/${SLUG}?code=x&state=y`)).body).toMatchObject({ success: false, message: 'unknown login provider' });
+    expect((await gw.client().get(`/api/oauth/${SLUG}?code=x&state=y`)).body).toMatchObject({
+      success: false,
+      message: 'unknown login provider',
+    });
     expect((await gw.client().get('/api/custom-oauth-provider')).status).toBe(401);
   });
 });

@@ -16,7 +16,10 @@ describe.each(testDatabases())('passkeys on %s', (kind) => {
     root = await setupRoot(gw);
     // The console as users reach it: localhost is a secure context, an IP address is not a valid RP id.
     origin = gw.url.replace('127.0.0.1', 'localhost');
-    for (const [key, value] of [['ServerAddress', origin], ['passkey.enabled', 'true']]) {
+    for (const [key, value] of [
+      ['ServerAddress', origin],
+      ['passkey.enabled', 'true'],
+    ]) {
       expect((await root.put('/api/option/', { key, value })).body.success, key).toBe(true);
     }
   });
@@ -132,7 +135,10 @@ describe.each(testDatabases())('passkeys on %s', (kind) => {
     const user = await newUser('pk_dave');
     await root.put('/api/option/', { key: 'passkey.enabled', value: 'false' });
     try {
-      expect((await user.post('/api/user/passkey/register/begin')).body).toMatchObject({ success: false, message: 'the administrator has not enabled passkey login' });
+      expect((await user.post('/api/user/passkey/register/begin')).body).toMatchObject({
+        success: false,
+        message: 'the administrator has not enabled passkey login',
+      });
       expect((await gw.client().post('/api/user/passkey/login/begin')).body.success).toBe(false);
       expect((await gw.client().get('/api/status')).body.data.passkey_login).toBe(false);
     } finally {

@@ -9,7 +9,12 @@ export interface OidcTestProvider {
 }
 
 /** A real OpenID Provider (the `oidc-provider` package) on loopback, with a scripted login form. */
-export async function startOidcTestProvider(client: { clientId: string; clientSecret: string; redirectUri: string; pkce?: boolean }): Promise<OidcTestProvider> {
+export async function startOidcTestProvider(client: {
+  clientId: string;
+  clientSecret: string;
+  redirectUri: string;
+  pkce?: boolean;
+}): Promise<OidcTestProvider> {
   const { default: Provider } = (await import('oidc-provider' as string)) as { default: any };
   const holder = createServer();
   await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
@@ -18,7 +23,13 @@ export async function startOidcTestProvider(client: { clientId: string; clientSe
   const issuer = `http://127.0.0.1:${port}`;
   const provider = new Provider(issuer, {
     clients: [
-      { client_id: client.clientId, client_secret: client.clientSecret, redirect_uris: [client.redirectUri], grant_types: ['authorization_code'], response_types: ['code'] },
+      {
+        client_id: client.clientId,
+        client_secret: client.clientSecret,
+        redirect_uris: [client.redirectUri],
+        grant_types: ['authorization_code'],
+        response_types: ['code'],
+      },
     ],
     findAccount: async (_ctx: unknown, id: string) => ({
       accountId: id,
@@ -49,7 +60,14 @@ export async function startOidcTestProvider(client: { clientId: string; clientSe
       }
       return res;
     };
-    const query = new URLSearchParams({ client_id: client.clientId, redirect_uri: client.redirectUri, response_type: 'code', scope: 'openid profile email', state, ...extra });
+    const query = new URLSearchParams({
+      client_id: client.clientId,
+      redirect_uri: client.redirectUri,
+      response_type: 'code',
+      scope: 'openid profile email',
+      state,
+      ...extra,
+    });
     let res = await go(`${issuer}/auth?${query}`);
     res = await go(new URL(res.headers.get('location')!, issuer).toString());
     const action = (await res.text()).match(/action="([^"]+)"/)![1]!;

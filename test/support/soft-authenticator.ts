@@ -34,7 +34,13 @@ export class SoftAuthenticator {
     const authData = Buffer.concat([sha256(rpId), Buffer.from([0x01 | 0x04 | 0x40]), u32(counter), attested]);
     const clientData = this.clientData('webauthn.create', publicKey.challenge);
     const attestationObject = Buffer.from(
-      isoCBOR.encode(new Map<string, unknown>([['fmt', 'none'], ['attStmt', new Map()], ['authData', new Uint8Array(authData)]]) as any),
+      isoCBOR.encode(
+        new Map<string, unknown>([
+          ['fmt', 'none'],
+          ['attStmt', new Map()],
+          ['authData', new Uint8Array(authData)],
+        ]) as any,
+      ),
     );
     this.credentials.push({ id, key: privateKey, rpId, userHandle: publicKey.user.id, counter });
     return {
@@ -55,7 +61,10 @@ export class SoftAuthenticator {
   get(publicKey: any, opts: { counter?: number; credentialId?: string } = {}) {
     const allowed: string[] = (publicKey.allowCredentials ?? []).map((c: { id: string }) => c.id);
     const credential = this.credentials.find(
-      (c) => c.rpId === publicKey.rpId && (!allowed.length || allowed.includes(c.id.toString('base64url'))) && (!opts.credentialId || opts.credentialId === c.id.toString('base64url')),
+      (c) =>
+        c.rpId === publicKey.rpId &&
+        (!allowed.length || allowed.includes(c.id.toString('base64url'))) &&
+        (!opts.credentialId || opts.credentialId === c.id.toString('base64url')),
     );
     if (!credential) throw new Error('no matching credential on the soft authenticator');
     credential.counter = opts.counter ?? credential.counter + 1;

@@ -37,9 +37,28 @@ import { TwoFactorRepository } from './two-factor/two-factor.repository.js';
 import { TwoFactorService } from './two-factor/two-factor.service.js';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([SessionEntity, TwoFaEntity, TwoFaBackupCodeEntity, CheckinEntity, PasskeyCredentialEntity, CustomOAuthProviderEntity, UserOAuthBindingEntity]), UserModule, OptionModule],
+  imports: [
+    TypeOrmModule.forFeature([
+      SessionEntity,
+      TwoFaEntity,
+      TwoFaBackupCodeEntity,
+      CheckinEntity,
+      PasskeyCredentialEntity,
+      CustomOAuthProviderEntity,
+      UserOAuthBindingEntity,
+    ]),
+    UserModule,
+    OptionModule,
+  ],
   // UserDetailController (GET /api/user/:id) goes last, after the literal /api/user/* routes.
-  controllers: [LoginController, SetupController, OAuthController, TwoFactorController, CheckinController, PasskeyController, SecureVerificationController,
+  controllers: [
+    LoginController,
+    SetupController,
+    OAuthController,
+    TwoFactorController,
+    CheckinController,
+    PasskeyController,
+    SecureVerificationController,
     CustomOAuthProviderController,
     CustomOAuthLoginController,
     AccountAdminController,

@@ -13,8 +13,22 @@ export { AuthModule } from './auth.module.js';
 export { SessionService, type Identity } from './session/session.service.js';
 
 export const authSchema = {
-  entities: [SessionEntity, TwoFaEntity, TwoFaBackupCodeEntity, CheckinEntity, PasskeyCredentialEntity, CustomOAuthProviderEntity, UserOAuthBindingEntity],
-  migrations: [CreateSessions1732262402000, CreateTwoFas1732262402100, CreateCheckins1732262402200, CreatePasskeyCredentials1732262402300, CreateCustomOAuth1732262402400],
+  entities: [
+    SessionEntity,
+    TwoFaEntity,
+    TwoFaBackupCodeEntity,
+    CheckinEntity,
+    PasskeyCredentialEntity,
+    CustomOAuthProviderEntity,
+    UserOAuthBindingEntity,
+  ],
+  migrations: [
+    CreateSessions1732262402000,
+    CreateTwoFas1732262402100,
+    CreateCheckins1732262402200,
+    CreatePasskeyCredentials1732262402300,
+    CreateCustomOAuth1732262402400,
+  ],
 };
 export { verifyTelegram, telegramHash } from './oauth/telegram.js';
 export { TOO_MANY_FAILURES, LOGIN_LIMITS } from './login/login-limiter.js';

@@ -2,7 +2,11 @@ import { z } from 'zod';
 
 /** `{code}` of the 2FA routes: a 6-digit TOTP code or an `XXXX-XXXX` backup code. */
 export const TwoFaCodeSchema = z.object({
-  code: z.string({ error: 'please enter the verification code' }).trim().min(1, 'please enter the verification code').max(32, 'the verification code is too long'),
+  code: z
+    .string({ error: 'please enter the verification code' })
+    .trim()
+    .min(1, 'please enter the verification code')
+    .max(32, 'the verification code is too long'),
 });
 export type TwoFaCodeRequest = z.infer<typeof TwoFaCodeSchema>;
 

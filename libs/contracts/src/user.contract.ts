@@ -16,7 +16,12 @@ export const UpdateUserSchema = z.object({
   username: z.string().trim().min(1, 'username cannot be empty').max(12, 'username must be at most 12 characters').optional(),
   display_name: optionalText(20, 'display name must be at most 20 characters'),
   group: z.string().trim().min(1, 'group cannot be empty').max(64, 'group must be at most 64 characters').optional(),
-  quota: z.number({ error: 'quota must be an integer' }).int('quota must be an integer').min(0, 'quota must not be negative').max(Number.MAX_SAFE_INTEGER, 'quota is too large').optional(),
+  quota: z
+    .number({ error: 'quota must be an integer' })
+    .int('quota must be an integer')
+    .min(0, 'quota must not be negative')
+    .max(Number.MAX_SAFE_INTEGER, 'quota is too large')
+    .optional(),
   remark: optionalText(255, 'remark must be at most 255 characters'),
   password: z.string().max(20, 'password must be at most 20 characters').optional(),
 });
@@ -47,7 +52,11 @@ export const AffTransferSchema = z.object({
 
 export const UserSettingSchema = z.object({
   notify_type: z.enum(['email', 'webhook'], { error: 'notify_type must be email or webhook' }).optional().default('email'),
-  quota_warning_threshold: z.number({ error: 'quota_warning_threshold must be a number' }).min(0, 'quota_warning_threshold must not be negative').max(Number.MAX_SAFE_INTEGER).optional(),
+  quota_warning_threshold: z
+    .number({ error: 'quota_warning_threshold must be a number' })
+    .min(0, 'quota_warning_threshold must not be negative')
+    .max(Number.MAX_SAFE_INTEGER)
+    .optional(),
   webhook_url: z.string().trim().max(1024, 'webhook URL is too long').optional().default(''),
   webhook_secret: z.string().max(256, 'webhook secret is too long').optional().default(''),
   notification_email: z.string().trim().max(128, 'email is too long').optional().default(''),

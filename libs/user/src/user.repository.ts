@@ -76,10 +76,10 @@ export class UserRepository {
     if (keyword) {
       const pattern = likeContains(keyword);
       const byId = /^\d{1,9}$/.test(keyword) ? 'u.id = :id OR ' : '';
-      qb.andWhere(
-        `(${byId}u.username LIKE :kw ESCAPE '!' OR u.email LIKE :kw ESCAPE '!' OR u.displayName LIKE :kw ESCAPE '!')`,
-        { kw: pattern, id: Number(keyword) },
-      );
+      qb.andWhere(`(${byId}u.username LIKE :kw ESCAPE '!' OR u.email LIKE :kw ESCAPE '!' OR u.displayName LIKE :kw ESCAPE '!')`, {
+        kw: pattern,
+        id: Number(keyword),
+      });
     }
     if (group) qb.andWhere('u.group = :group', { group });
     return qb.orderBy('u.id', 'DESC').skip(offset).take(limit).getManyAndCount();

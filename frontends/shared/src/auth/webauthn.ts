@@ -5,7 +5,10 @@
  */
 
 const fromB64url = (value: string): ArrayBuffer => {
-  const base64 = value.replace(/-/g, '+').replace(/_/g, '/').padEnd(Math.ceil(value.length / 4) * 4, '=');
+  const base64 = value
+    .replace(/-/g, '+')
+    .replace(/_/g, '/')
+    .padEnd(Math.ceil(value.length / 4) * 4, '=');
   const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
   return bytes.buffer;
 };
@@ -17,20 +20,39 @@ const toB64url = (buffer: ArrayBuffer | null | undefined): string | undefined =>
   return btoa(text).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 };
 
-type Json = Record<string, any>;
+interface DescriptorJson {
+  id: string;
+  type: 'public-key';
+  transports?: AuthenticatorTransport[];
+}
+
+/** `register/begin`'s `options.publicKey`. */
+export interface PasskeyCreationJson extends Omit<PublicKeyCredentialCreationOptions, 'challenge' | 'user' | 'excludeCredentials'> {
+  challenge: string;
+  user: { id: string; name: string; displayName: string };
+  excludeCredentials?: DescriptorJson[];
+}
+
+/** `login/begin` and `verify/begin`'s `options.publicKey`. */
+export interface PasskeyRequestJson extends Omit<PublicKeyCredentialRequestOptions, 'challenge' | 'allowCredentials'> {
+  challenge: string;
+  allowCredentials?: DescriptorJson[];
+}
+
+type Json = Record<string, unknown>;
 
 export function passkeySupported(): boolean {
   return typeof window !== 'undefined' && !!window.PublicKeyCredential && !!navigator.credentials;
 }
 
 /** Registers a new passkey from `register/begin`'s options; returns the JSON for `register/finish`. */
-export async function createPasskey(options: { publicKey: Json }): Promise<Json> {
+export async function createPasskey(options: { publicKey: PasskeyCreationJson }): Promise<Json> {
   const pk = options.publicKey;
   const publicKey: PublicKeyCredentialCreationOptions = {
-    ...(pk as PublicKeyCredentialCreationOptions),
+    ...pk,
     challenge: fromB64url(pk.challenge),
     user: { ...pk.user, id: fromB64url(pk.user.id) },
-    excludeCredentials: (pk.excludeCredentials ?? []).map((c: Json) => ({ ...c, id: fromB64url(c.id) })),
+    excludeCredentials: (pk.excludeCredentials ?? []).map((c) => ({ ...c, id: fromB64url(c.id) })),
   };
   const credential = (await navigator.credentials.create({ publicKey })) as PublicKeyCredential | null;
   if (!credential) throw new Error('no passkey was created');
@@ -50,12 +72,12 @@ export async function createPasskey(options: { publicKey: Json }): Promise<Json>
 }
 
 /** Signs `login/begin` or `verify/begin`'s challenge; returns the JSON for the matching `finish`. */
-export async function getPasskey(options: { publicKey: Json }): Promise<Json> {
+export async function getPasskey(options: { publicKey: PasskeyRequestJson }): Promise<Json> {
   const pk = options.publicKey;
   const publicKey: PublicKeyCredentialRequestOptions = {
-    ...(pk as PublicKeyCredentialRequestOptions),
+    ...pk,
     challenge: fromB64url(pk.challenge),
-    allowCredentials: (pk.allowCredentials ?? []).map((c: Json) => ({ ...c, id: fromB64url(c.id) })),
+    allowCredentials: (pk.allowCredentials ?? []).map((c) => ({ ...c, id: fromB64url(c.id) })),
   };
   const credential = (await navigator.credentials.get({ publicKey })) as PublicKeyCredential | null;
   if (!credential) throw new Error('no passkey was chosen');

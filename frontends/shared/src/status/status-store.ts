@@ -48,7 +48,15 @@ export interface SiteStatus {
   discord_client_id?: string;
   user_agreement_enabled?: boolean;
   privacy_policy_enabled?: boolean;
-  custom_oauth_providers?: { id: number; name: string; slug: string; icon: string; client_id: string; authorization_endpoint: string; scopes: string }[];
+  custom_oauth_providers?: {
+    id: number;
+    name: string;
+    slug: string;
+    icon: string;
+    client_id: string;
+    authorization_endpoint: string;
+    scopes: string;
+  }[];
 }
 
 export const DEFAULT_QUOTA_PER_UNIT = 500_000;

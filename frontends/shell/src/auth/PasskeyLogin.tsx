@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Button, Toast, api, getPasskey, passkeySupported, type StoredUser } from '@console/kit';
+import { Button, Toast, api, getPasskey, passkeySupported, type PasskeyRequestJson, type StoredUser } from '@console/kit';
 
 /** "Log in with a passkey": a discoverable credential names the account, no username needed. */
 export function PasskeyLogin({ onDone }: { onDone: (user: StoredUser) => void }) {
@@ -11,7 +11,7 @@ export function PasskeyLogin({ onDone }: { onDone: (user: StoredUser) => void })
     if (!passkeySupported()) return Toast.error(t('login.passkeyUnsupported'));
     setBusy(true);
     try {
-      const begin = await api.post<{ options: { publicKey: Record<string, unknown> } }>('/api/user/passkey/login/begin');
+      const begin = await api.post<{ options: { publicKey: PasskeyRequestJson } }>('/api/user/passkey/login/begin');
       let credential: Record<string, unknown>;
       try {
         credential = await getPasskey(begin.options);

@@ -14,7 +14,14 @@ export function ThirdPartyLogins({ affCode }: { affCode?: string }) {
   const [wechatOpen, setWechatOpen] = useState(false);
   const [wechatCode, setWechatCode] = useState('');
   const custom = status.custom_oauth_providers ?? [];
-  const any = status.github_oauth || status.oidc_enabled || status.linuxdo_oauth || status.discord_oauth || status.wechat_login || status.telegram_oauth || custom.length > 0;
+  const any =
+    status.github_oauth ||
+    status.oidc_enabled ||
+    status.linuxdo_oauth ||
+    status.discord_oauth ||
+    status.wechat_login ||
+    status.telegram_oauth ||
+    custom.length > 0;
   if (!any) return null;
 
   const submitWechat = async () => {

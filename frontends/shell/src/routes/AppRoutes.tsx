@@ -15,7 +15,9 @@ const RegisterPage = lazy(() => import('../pages/register/RegisterPage').then((m
 const ResetRequestPage = lazy(() => import('../pages/reset/ResetRequestPage').then((m) => ({ default: m.ResetRequestPage })));
 const ResetConfirmPage = lazy(() => import('../pages/reset/ResetConfirmPage').then((m) => ({ default: m.ResetConfirmPage })));
 const OAuthCallbackPage = lazy(() => import('../pages/oauth/OAuthCallbackPage').then((m) => ({ default: m.OAuthCallbackPage })));
-const OAuthProviderCallbackPage = lazy(() => import('../pages/oauth/OAuthCallbackPage').then((m) => ({ default: m.OAuthProviderCallbackPage })));
+const OAuthProviderCallbackPage = lazy(() =>
+  import('../pages/oauth/OAuthCallbackPage').then((m) => ({ default: m.OAuthProviderCallbackPage })),
+);
 const PricingPage = lazy(() => import('../pages/pricing/PricingPage').then((m) => ({ default: m.PricingPage })));
 const AboutPage = lazy(() => import('../pages/about/AboutPage').then((m) => ({ default: m.AboutPage })));
 

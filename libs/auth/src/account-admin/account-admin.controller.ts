@@ -30,7 +30,11 @@ export class AccountAdminController {
 
   @Delete(':id/oauth/bindings/:provider_id')
   @AdminRoute()
-  async adminUnbind(@CurrentUser() caller: Principal, @Param('id', id('user')) userId: number, @Param('provider_id', id('binding')) providerId: number) {
+  async adminUnbind(
+    @CurrentUser() caller: Principal,
+    @Param('id', id('user')) userId: number,
+    @Param('provider_id', id('binding')) providerId: number,
+  ) {
     await this.accounts.adminUnbind(caller, userId, providerId);
     return withMessage('unbound');
   }

@@ -97,7 +97,8 @@ export class AccountAdminService {
   private async manageable(caller: Principal, userId: number): Promise<UserEntity> {
     const user = await this.users.findById(userId);
     if (!user) throw new NotFoundError('user does not exist');
-    if (caller.role !== Role.Root && user.role >= caller.role) throw new ForbiddenError('no permission to manage users of the same or higher role');
+    if (caller.role !== Role.Root && user.role >= caller.role)
+      throw new ForbiddenError('no permission to manage users of the same or higher role');
     return user;
   }
 }

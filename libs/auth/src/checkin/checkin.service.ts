@@ -52,7 +52,11 @@ export class CheckinService {
     const rows = this.db.getRepository(CheckinEntity);
     const records = await rows
       .createQueryBuilder('c')
-      .where('c.user_id = :userId AND c.checkin_date >= :from AND c.checkin_date <= :to', { userId, from: `${wanted}-01`, to: `${wanted}-31` })
+      .where('c.user_id = :userId AND c.checkin_date >= :from AND c.checkin_date <= :to', {
+        userId,
+        from: `${wanted}-01`,
+        to: `${wanted}-31`,
+      })
       .orderBy('c.checkin_date', 'DESC')
       .getMany();
     const totals = await rows

@@ -73,7 +73,10 @@ export class CustomOAuthAdminService {
   async create(input: CustomOAuthProviderRequest) {
     this.validate(input);
     if (await this.repo.slugTaken(input.slug)) throw new BusinessError('the slug is already used by another provider');
-    const id = await this.repo.insert({ ...this.columns(input), clientSecret: input.client_secret ? this.box.seal(input.client_secret) : '' });
+    const id = await this.repo.insert({
+      ...this.columns(input),
+      clientSecret: input.client_secret ? this.box.seal(input.client_secret) : '',
+    });
     return providerView(await this.mustFind(id));
   }
 
@@ -81,7 +84,10 @@ export class CustomOAuthAdminService {
     await this.mustFind(id);
     this.validate(input);
     if (await this.repo.slugTaken(input.slug, id)) throw new BusinessError('the slug is already used by another provider');
-    await this.repo.update(id, { ...this.columns(input), ...(input.client_secret ? { clientSecret: this.box.seal(input.client_secret) } : {}) });
+    await this.repo.update(id, {
+      ...this.columns(input),
+      ...(input.client_secret ? { clientSecret: this.box.seal(input.client_secret) } : {}),
+    });
     return providerView(await this.mustFind(id));
   }
 
@@ -97,7 +103,8 @@ export class CustomOAuthAdminService {
       if (res.status >= 300) throw new BusinessError(`the provider answered HTTP ${res.status}`);
       const doc = await res.json<Record<string, unknown>>();
       const text = (key: string) => (typeof doc[key] === 'string' ? (doc[key] as string) : '');
-      if (!text('authorization_endpoint') || !text('token_endpoint')) throw new BusinessError('the discovery document has no authorization or token endpoint');
+      if (!text('authorization_endpoint') || !text('token_endpoint'))
+        throw new BusinessError('the discovery document has no authorization or token endpoint');
       return {
         well_known: url,
         issuer: text('issuer'),

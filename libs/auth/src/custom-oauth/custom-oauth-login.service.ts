@@ -126,7 +126,11 @@ export class CustomOAuthLoginService implements OnModuleInit {
     } else {
       headers.authorization = `Basic ${Buffer.from(`${encodeURIComponent(clientId)}:${encodeURIComponent(secret)}`).toString('base64')}`;
     }
-    const token = await this.fetchJson<{ access_token?: string }>(provider.name, provider.tokenEndpoint ?? '', { method: 'POST', headers, body: form.toString() });
+    const token = await this.fetchJson<{ access_token?: string }>(provider.name, provider.tokenEndpoint ?? '', {
+      method: 'POST',
+      headers,
+      body: form.toString(),
+    });
     if (!token.access_token) throw new BusinessError(`${provider.name} login failed: no access token`);
     const info = await this.fetchJson<unknown>(provider.name, provider.userInfoEndpoint ?? '', {
       headers: { authorization: `Bearer ${token.access_token}`, accept: 'application/json' },
@@ -141,7 +145,11 @@ export class CustomOAuthLoginService implements OnModuleInit {
     };
   }
 
-  private async fetchJson<T>(name: string, url: string, init: { method?: 'GET' | 'POST'; headers?: Record<string, string>; body?: string }): Promise<T> {
+  private async fetchJson<T>(
+    name: string,
+    url: string,
+    init: { method?: 'GET' | 'POST'; headers?: Record<string, string>; body?: string },
+  ): Promise<T> {
     if (!url) throw new BusinessError(`${name} is not fully configured`);
     try {
       const res = await outboundFetch(url, { ...init, allowPrivate: this.options.get('AllowPrivateOutboundUrls') });

@@ -31,8 +31,22 @@ const FIELD: Record<Provider, BindingField> = {
   wechat: 'wechatId',
   telegram: 'telegramId',
 };
-const PREFIX: Record<Provider, string> = { github: 'github_', oidc: 'oidc_', linuxdo: 'linuxdo_', discord: 'discord_', wechat: 'wechat_', telegram: 'tg_' };
-const LABEL: Record<Provider, string> = { github: 'GitHub', oidc: 'OIDC', linuxdo: 'Linux DO', discord: 'Discord', wechat: 'WeChat', telegram: 'Telegram' };
+const PREFIX: Record<Provider, string> = {
+  github: 'github_',
+  oidc: 'oidc_',
+  linuxdo: 'linuxdo_',
+  discord: 'discord_',
+  wechat: 'wechat_',
+  telegram: 'tg_',
+};
+const LABEL: Record<Provider, string> = {
+  github: 'GitHub',
+  oidc: 'OIDC',
+  linuxdo: 'Linux DO',
+  discord: 'Discord',
+  wechat: 'WeChat',
+  telegram: 'Telegram',
+};
 
 export type OAuthOutcome = { kind: 'login'; user: LoginResult } | { kind: 'bind' };
 
@@ -80,7 +94,14 @@ export class OAuthService {
   }
 
   /** GET /api/oauth/github|oidc|linuxdo|discord. */
-  async codeFlow(provider: CodeProvider, req: Request, res: Response, code: string, state: string, caller?: Principal): Promise<OAuthOutcome> {
+  async codeFlow(
+    provider: CodeProvider,
+    req: Request,
+    res: Response,
+    code: string,
+    state: string,
+    caller?: Principal,
+  ): Promise<OAuthOutcome> {
     this.assertEnabled(provider);
     const { aff } = await this.consumeState(req, state);
     if (!code) throw new BusinessError('the authorization code is empty');
@@ -102,7 +123,9 @@ export class OAuthService {
       { headers: { Authorization: this.options.get('WeChatServerToken') } },
     );
     if (!answer.success || typeof answer.data !== 'string' || !answer.data) {
-      throw new BusinessError(answer.message ? `WeChat login failed: ${String(answer.message).slice(0, 200)}` : 'the verification code is invalid or has expired');
+      throw new BusinessError(
+        answer.message ? `WeChat login failed: ${String(answer.message).slice(0, 200)}` : 'the verification code is invalid or has expired',
+      );
     }
     return this.complete('wechat', { id: answer.data }, req, res, caller, '');
   }
@@ -127,7 +150,14 @@ export class OAuthService {
     if (!enabled) throw new BusinessError(`the administrator has not enabled ${LABEL[provider]} login`);
   }
 
-  private async complete(provider: Provider, identity: ExternalIdentity, req: Request, res: Response, caller: Principal | undefined, aff: string): Promise<OAuthOutcome> {
+  private async complete(
+    provider: Provider,
+    identity: ExternalIdentity,
+    req: Request,
+    res: Response,
+    caller: Principal | undefined,
+    aff: string,
+  ): Promise<OAuthOutcome> {
     const field = FIELD[provider];
     const owner = await this.users.findByBinding(field, identity.id);
     if (caller) {
@@ -173,7 +203,10 @@ export class OAuthService {
     throw new BusinessError('failed to create the user, try again');
   }
 
-  private async fetchJson<T>(url: string, init: { method?: 'GET' | 'POST'; headers?: Record<string, string>; body?: string } = {}): Promise<T> {
+  private async fetchJson<T>(
+    url: string,
+    init: { method?: 'GET' | 'POST'; headers?: Record<string, string>; body?: string } = {},
+  ): Promise<T> {
     try {
       const res = await outboundFetch(url, { ...init, allowPrivate: this.allowPrivate });
       if (res.status >= 300) throw new BusinessError(`the provider answered HTTP ${res.status}`);
@@ -193,12 +226,19 @@ export class OAuthService {
       const token = await this.fetchJson<{ access_token?: string }>(this.options.get('GitHubTokenUrl'), {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json' },
-        body: JSON.stringify({ client_id: this.options.get('GitHubClientId'), client_secret: this.options.get('GitHubClientSecret'), code }),
+        body: JSON.stringify({
+          client_id: this.options.get('GitHubClientId'),
+          client_secret: this.options.get('GitHubClientSecret'),
+          code,
+        }),
       });
       if (!token.access_token) throw new BusinessError('GitHub login failed: no access token');
-      const user = await this.fetchJson<{ id?: number | string; login?: string; name?: string; email?: string }>(this.options.get('GitHubUserUrl'), {
-        headers: { authorization: `Bearer ${token.access_token}`, accept: 'application/json', 'user-agent': 'ai-gateway' },
-      });
+      const user = await this.fetchJson<{ id?: number | string; login?: string; name?: string; email?: string }>(
+        this.options.get('GitHubUserUrl'),
+        {
+          headers: { authorization: `Bearer ${token.access_token}`, accept: 'application/json', 'user-agent': 'ai-gateway' },
+        },
+      );
       if (user.id === undefined || user.id === null || user.id === '') throw new BusinessError('GitHub login failed: no user id');
       return { id: String(user.id), username: user.login, displayName: user.name || user.login, email: user.email };
     }
@@ -210,17 +250,24 @@ export class OAuthService {
         body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: this.redirectUri('/oauth/linuxdo') }).toString(),
       });
       if (!token.access_token) throw new BusinessError('Linux DO login failed: no access token');
-      const user = await this.fetchJson<{ id?: number; username?: string; name?: string; active?: boolean; silenced?: boolean; trust_level?: number }>(
-        this.options.get('LinuxDOUserUrl'),
-        { headers: { authorization: `Bearer ${token.access_token}`, accept: 'application/json' } },
-      );
+      const user = await this.fetchJson<{
+        id?: number;
+        username?: string;
+        name?: string;
+        active?: boolean;
+        silenced?: boolean;
+        trust_level?: number;
+      }>(this.options.get('LinuxDOUserUrl'), { headers: { authorization: `Bearer ${token.access_token}`, accept: 'application/json' } });
       if (user.id === undefined || user.id === null) throw new BusinessError('Linux DO login failed: no user id');
       if (user.active === false || user.silenced === true) throw new BusinessError('the Linux DO account is not active');
-      if ((user.trust_level ?? 0) < this.options.get('LinuxDOMinimumTrustLevel')) throw new BusinessError('the Linux DO trust level is too low');
+      if ((user.trust_level ?? 0) < this.options.get('LinuxDOMinimumTrustLevel'))
+        throw new BusinessError('the Linux DO trust level is too low');
       return { id: String(user.id), username: user.username, displayName: user.name || user.username };
     }
     const endpoints = await this.oidcEndpoints();
-    const basic = Buffer.from(`${encodeURIComponent(this.options.get('oidc.client_id'))}:${encodeURIComponent(this.options.get('oidc.client_secret'))}`).toString('base64');
+    const basic = Buffer.from(
+      `${encodeURIComponent(this.options.get('oidc.client_id'))}:${encodeURIComponent(this.options.get('oidc.client_secret'))}`,
+    ).toString('base64');
     const token = await this.fetchJson<{ access_token?: string }>(endpoints.token, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json', authorization: `Basic ${basic}` },
@@ -231,7 +278,12 @@ export class OAuthService {
       headers: { authorization: `Bearer ${token.access_token}`, accept: 'application/json' },
     });
     if (!user.sub) throw new BusinessError('OIDC login failed: no subject');
-    return { id: String(user.sub), username: user.preferred_username, displayName: user.name || user.preferred_username, email: user.email };
+    return {
+      id: String(user.sub),
+      username: user.preferred_username,
+      displayName: user.name || user.preferred_username,
+      email: user.email,
+    };
   }
 
   private async discordIdentity(code: string): Promise<ExternalIdentity> {
@@ -276,5 +328,3 @@ function readCookie(header: string | undefined, name: string): string | undefine
   }
   return undefined;
 }
-
-

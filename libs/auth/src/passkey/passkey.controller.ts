@@ -28,7 +28,11 @@ export class PasskeyController {
   @Post('passkey/login/finish')
   @HttpCode(200)
   @CriticalRateLimit()
-  async loginFinish(@Req() req: Request, @Res({ passthrough: true }) res: Response, @Body(body(PasskeyResponseSchema)) input: PasskeyResponse) {
+  async loginFinish(
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+    @Body(body(PasskeyResponseSchema)) input: PasskeyResponse,
+  ) {
     const user = await this.passkeys.loginFinish(req, input as unknown as AuthenticationResponseJSON);
     return this.login.finishLogin(req, res, user);
   }

@@ -26,7 +26,11 @@ export class PasskeyRepository {
 
   /** Moves the sign counter forward only (a parallel or replayed assertion with an old counter loses). */
   async recordUse(id: number, signCount: number, changes: Partial<PasskeyCredentialEntity>): Promise<boolean> {
-    const query = this.rows.createQueryBuilder().update(PasskeyCredentialEntity).set({ ...changes, signCount }).where('id = :id', { id });
+    const query = this.rows
+      .createQueryBuilder()
+      .update(PasskeyCredentialEntity)
+      .set({ ...changes, signCount })
+      .where('id = :id', { id });
     // Authenticators without a counter always send 0 (synced passkeys); those cannot be checked.
     if (signCount > 0) query.andWhere('sign_count < :signCount', { signCount });
     const result = await query.execute();

@@ -7,6 +7,8 @@ import {
   type AuthenticationResponseJSON,
   type AuthenticatorTransport,
   type RegistrationResponseJSON,
+  type VerifiedAuthenticationResponse,
+  type VerifiedRegistrationResponse,
 } from '@simplewebauthn/server';
 import type { Request } from 'express';
 import { BusinessError, ForbiddenError, NotFoundError, Role, type Principal } from '@gw/core';
@@ -114,7 +116,7 @@ export class PasskeyService {
     await this.liveUser(userId);
     const challenge = await this.consume('register', challengeOf(body), userId);
     const rp = relyingParty(this.options, req);
-    let verification;
+    let verification: VerifiedRegistrationResponse;
     try {
       verification = await verifyRegistrationResponse({
         response: body,
@@ -155,7 +157,8 @@ export class PasskeyService {
   async adminReset(caller: Principal, targetId: number): Promise<void> {
     const target = await this.users.findById(targetId);
     if (!target) throw new NotFoundError('user does not exist');
-    if (caller.role !== Role.Root && target.role >= caller.role) throw new ForbiddenError('no permission to reset the passkeys of a user with the same or a higher role');
+    if (caller.role !== Role.Root && target.role >= caller.role)
+      throw new ForbiddenError('no permission to reset the passkeys of a user with the same or a higher role');
     if (!(await this.repo.deleteForUser(targetId))) throw new BusinessError('the user has no passkey');
   }
 
@@ -207,14 +210,19 @@ export class PasskeyService {
     const row = await this.repo.findByCredentialId(b64.toStd(body.id));
     if (!row) throw new BusinessError(FAILED);
     const rp = relyingParty(this.options, req);
-    let result;
+    let result: VerifiedAuthenticationResponse;
     try {
       result = await verifyAuthenticationResponse({
         response: body,
         expectedChallenge: challenge,
         expectedOrigin: rp.origins,
         expectedRPID: rp.rpID,
-        credential: { id: b64.toUrl(row.credentialId), publicKey: new Uint8Array(Buffer.from(row.publicKey, 'base64')), counter: row.signCount, transports: transportsOf(row) },
+        credential: {
+          id: b64.toUrl(row.credentialId),
+          publicKey: new Uint8Array(Buffer.from(row.publicKey, 'base64')),
+          counter: row.signCount,
+          transports: transportsOf(row),
+        },
         requireUserVerification: this.options.get('passkey.user_verification') === 'required',
       });
     } catch {

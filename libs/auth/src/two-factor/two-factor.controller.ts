@@ -59,7 +59,10 @@ export class TwoFactorController {
   @UserRoute()
   @CriticalRateLimit()
   async backupCodes(@CurrentUser() caller: Principal, @Body(body(TwoFaCodeSchema)) input: TwoFaCodeRequest) {
-    return withMessage('new backup codes generated; the old ones no longer work', await this.twoFactor.regenerateBackupCodes(caller.id, input.code));
+    return withMessage(
+      'new backup codes generated; the old ones no longer work',
+      await this.twoFactor.regenerateBackupCodes(caller.id, input.code),
+    );
   }
 
   @Get('2fa/stats')

@@ -1,6 +1,15 @@
 import { createHmac } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { APP_CONFIG, BusinessError, ForbiddenError, NotFoundError, Role, TooManyRequestsError, type AppConfig, type Principal } from '@gw/core';
+import {
+  APP_CONFIG,
+  BusinessError,
+  ForbiddenError,
+  NotFoundError,
+  Role,
+  TooManyRequestsError,
+  type AppConfig,
+  type Principal,
+} from '@gw/core';
 import { OptionService } from '@gw/option';
 import { sameSecret, UserHooks, UserService, verifyPassword } from '@gw/user';
 import { SecretBox } from '../support/secret-box.js';
@@ -67,7 +76,11 @@ export class TwoFactorService {
     if (!user) throw new NotFoundError('user does not exist');
     const secret = newTotpSecret();
     const codes = newBackupCodes();
-    await this.repo.replacePending(userId, this.box.seal(secret), codes.map((c) => this.hashCode(c)));
+    await this.repo.replacePending(
+      userId,
+      this.box.seal(secret),
+      codes.map((c) => this.hashCode(c)),
+    );
     const issuer = this.options.get('SystemName') || 'AI Gateway';
     return { secret, qr_code_data: totpUri(issuer, user.username, secret), backup_codes: codes };
   }
@@ -94,7 +107,10 @@ export class TwoFactorService {
     if (!isTotpShape(code.replace(/\s/g, ''))) throw new BusinessError('the verification code must be 6 digits');
     await this.checkCode(row, code, false);
     const codes = newBackupCodes();
-    await this.repo.replaceCodes(userId, codes.map((c) => this.hashCode(c)));
+    await this.repo.replaceCodes(
+      userId,
+      codes.map((c) => this.hashCode(c)),
+    );
     return { backup_codes: codes };
   }
 
@@ -164,7 +180,8 @@ export class TwoFactorService {
     const digits = code.replace(/\s/g, '');
     if (!isTotpShape(digits)) return undefined;
     const secret = this.box.open(row.secret);
-    if (!secret) throw new BusinessError('the two-factor secret cannot be read (was CRYPTO_SECRET changed?); ask an administrator to reset it');
+    if (!secret)
+      throw new BusinessError('the two-factor secret cannot be read (was CRYPTO_SECRET changed?); ask an administrator to reset it');
     return verifyTotp(secret, digits, row.lastUsedAt ? stepOf(row.lastUsedAt) : undefined);
   }
 
@@ -173,7 +190,9 @@ export class TwoFactorService {
     if (!code) return false;
     const hashed = this.hashCode(code);
     for (const candidate of await this.repo.unusedCodes(userId)) {
-      const match = candidate.codeHash.startsWith('hmac:') ? sameSecret(candidate.codeHash, hashed) : await verifyPassword(code, candidate.codeHash);
+      const match = candidate.codeHash.startsWith('hmac:')
+        ? sameSecret(candidate.codeHash, hashed)
+        : await verifyPassword(code, candidate.codeHash);
       if (match) return this.repo.useCode(candidate.id, now);
     }
     return false;

@@ -28,7 +28,12 @@ export class SecureVerificationService {
     await this.kv.set(`secure:passkey:${this.sessionOf(caller)}`, String(caller.id), SECURE_VERIFICATION_SECONDS);
   }
 
-  async verify(caller: Principal, method: '2fa' | 'passkey' | 'password', code: string, password: string): Promise<{ verified: true; expires_at: number }> {
+  async verify(
+    caller: Principal,
+    method: '2fa' | 'passkey' | 'password',
+    code: string,
+    password: string,
+  ): Promise<{ verified: true; expires_at: number }> {
     const session = this.sessionOf(caller);
     if (method === '2fa') {
       await this.twoFactor.verify(caller.id, code);

@@ -27,7 +27,12 @@ export function LoginPage() {
     storeUser(user);
     Toast.success(t('login.success'));
     if (isDefaultRootLogin(username, password)) {
-      Modal.warning({ title: t('login.defaultPasswordTitle'), content: t('login.defaultPassword'), hasCancel: false, okText: t('kit:action.ok') });
+      Modal.warning({
+        title: t('login.defaultPasswordTitle'),
+        content: t('login.defaultPassword'),
+        hasCancel: false,
+        okText: t('kit:action.ok'),
+      });
     }
     const from = (location.state as { from?: string } | null)?.from;
     navigate(from && from !== '/login' ? from : '/token', { replace: true });
@@ -38,7 +43,11 @@ export function LoginPage() {
     if (status.turnstile_check && !turnstileToken) return Toast.info(t('turnstileWait'));
     setSubmitting(true);
     try {
-      const answer = await api.post<StoredUser | { require_2fa: true }>('/api/user/login', { username, password }, { query: { turnstile: turnstileToken } });
+      const answer = await api.post<StoredUser | { require_2fa: true }>(
+        '/api/user/login',
+        { username, password },
+        { query: { turnstile: turnstileToken } },
+      );
       // With 2FA on, new-api answers `require_2fa` and waits for the code at /api/user/login/2fa.
       if ('require_2fa' in answer && answer.require_2fa) setNeedsCode(true);
       else finish(answer as StoredUser);
@@ -59,15 +68,30 @@ export function LoginPage() {
 
   return (
     <AuthCard title={t('login.title')}>
-      {params.get('expired') === 'true' && <Banner type="warning" description={t('login.expired')} style={{ marginBottom: 16 }} closeIcon={null} />}
-      <form onSubmit={(event) => (event.preventDefault(), void submit())}>
+      {params.get('expired') === 'true' && (
+        <Banner type="warning" description={t('login.expired')} style={{ marginBottom: 16 }} closeIcon={null} />
+      )}
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          void submit();
+        }}
+      >
         <Field label={t('login.username')}>
-          <Input name="username" value={username} onChange={setUsername} placeholder={t('login.usernamePlaceholder')} autoComplete="username" />
+          <Input
+            name="username"
+            value={username}
+            onChange={setUsername}
+            placeholder={t('login.usernamePlaceholder')}
+            autoComplete="username"
+          />
         </Field>
         <Field label={t('login.password')}>
           <Input name="password" mode="password" value={password} onChange={setPassword} autoComplete="current-password" />
         </Field>
-        {status.turnstile_check && status.turnstile_site_key && <Turnstile siteKey={status.turnstile_site_key} onVerify={setTurnstileToken} />}
+        {status.turnstile_check && status.turnstile_site_key && (
+          <Turnstile siteKey={status.turnstile_site_key} onVerify={setTurnstileToken} />
+        )}
         <Button htmlType="submit" theme="solid" block loading={submitting} data-testid="login-submit">
           {t('login.submit')}
         </Button>

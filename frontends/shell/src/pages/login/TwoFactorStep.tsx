@@ -23,7 +23,13 @@ export function TwoFactorStep({ onDone, onBack }: { onDone: (user: StoredUser) =
   };
 
   return (
-    <form onSubmit={(event) => (event.preventDefault(), void submit())} data-testid="two-factor-step">
+    <form
+      onSubmit={(event) => {
+        event.preventDefault();
+        void submit();
+      }}
+      data-testid="two-factor-step"
+    >
       <Typography.Title heading={5} style={{ marginBottom: 8 }}>
         {t('login.twoFactorTitle')}
       </Typography.Title>

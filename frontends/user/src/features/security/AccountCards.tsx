@@ -1,6 +1,21 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Button, Card, Empty, Modal, Space, Tag, Toast, Typography, api, createPasskey, passkeySupported, renderQuota, useStatus } from '@console/kit';
+import {
+  Button,
+  Card,
+  Empty,
+  Modal,
+  Space,
+  Tag,
+  Toast,
+  Typography,
+  api,
+  createPasskey,
+  passkeySupported,
+  renderQuota,
+  useStatus,
+  type PasskeyCreationJson,
+} from '@console/kit';
 
 interface Passkey {
   id: number;
@@ -29,14 +44,21 @@ export function PasskeyCard() {
   const status = useStatus();
   const [keys, setKeys] = useState<Passkey[]>([]);
   const [busy, setBusy] = useState(false);
-  const refresh = useCallback(() => api.get<{ passkeys: Passkey[] }>('/api/user/passkey').then((d) => setKeys(d.passkeys ?? []), () => undefined), []);
+  const refresh = useCallback(
+    () =>
+      api.get<{ passkeys: Passkey[] }>('/api/user/passkey').then(
+        (d) => setKeys(d.passkeys ?? []),
+        () => undefined,
+      ),
+    [],
+  );
   useEffect(() => void refresh(), [refresh]);
 
   const add = async () => {
     if (!passkeySupported()) return Toast.error(t('passkey.unsupported'));
     setBusy(true);
     try {
-      const begin = await api.post<{ options: { publicKey: Record<string, unknown> } }>('/api/user/passkey/register/begin');
+      const begin = await api.post<{ options: { publicKey: PasskeyCreationJson } }>('/api/user/passkey/register/begin');
       let credential: Record<string, unknown>;
       try {
         credential = await createPasskey(begin.options);
@@ -54,19 +76,25 @@ export function PasskeyCard() {
   };
   const remove = (credentialId?: string) =>
     api.delete('/api/user/passkey', { query: { credential_id: credentialId } }).then(
-      () => (Toast.success(t('passkey.removed')), refresh()),
+      () => {
+        Toast.success(t('passkey.removed'));
+        return refresh();
+      },
       () => undefined,
     );
 
   return (
     <Card title={t('passkey.title')} style={{ marginBottom: 16 }} data-testid="passkey-card">
-      {keys.length === 0 && <Typography.Paragraph type="tertiary">{status.passkey_login ? t('passkey.none') : t('passkey.off')}</Typography.Paragraph>}
+      {keys.length === 0 && (
+        <Typography.Paragraph type="tertiary">{status.passkey_login ? t('passkey.none') : t('passkey.off')}</Typography.Paragraph>
+      )}
       {keys.map((key) => (
         <div key={key.id} style={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center', padding: '6px 0' }}>
           <Space>
             <Tag>{key.attachment || 'passkey'}</Tag>
             <Typography.Text type="tertiary" size="small">
-              {t('passkey.created', { date: day(key.created_at) })} · {key.last_used_at ? t('passkey.lastUsed', { date: day(key.last_used_at) }) : t('passkey.never')}
+              {t('passkey.created', { date: day(key.created_at) })} ·{' '}
+              {key.last_used_at ? t('passkey.lastUsed', { date: day(key.last_used_at) }) : t('passkey.never')}
             </Typography.Text>
           </Space>
           <Button size="small" type="danger" theme="borderless" onClick={() => void remove(key.credential_id)}>
@@ -95,7 +123,10 @@ export function BindingsCard() {
       title: t('bindings.confirm', { name: binding.provider_name }),
       onOk: () =>
         api.delete(`/api/user/oauth/bindings/${binding.provider_id}`).then(
-          () => (Toast.success(t('bindings.unbound')), refresh()),
+          () => {
+            Toast.success(t('bindings.unbound'));
+            return refresh();
+          },
           () => undefined,
         ),
     });
@@ -145,9 +176,19 @@ export function CheckinCard() {
 
   return (
     <Card title={t('checkin.title')} style={{ marginBottom: 16 }} data-testid="checkin-card">
-      <Typography.Paragraph type="tertiary">{t('checkin.hint', { min: renderQuota(info.min_quota), max: renderQuota(info.max_quota) })}</Typography.Paragraph>
-      <Typography.Paragraph>{t('checkin.total', { count: info.stats.total_checkins, amount: renderQuota(info.stats.total_quota) })}</Typography.Paragraph>
-      <Button theme="solid" disabled={info.stats.checked_in_today} loading={busy} onClick={() => void checkIn()} data-testid="checkin-button">
+      <Typography.Paragraph type="tertiary">
+        {t('checkin.hint', { min: renderQuota(info.min_quota), max: renderQuota(info.max_quota) })}
+      </Typography.Paragraph>
+      <Typography.Paragraph>
+        {t('checkin.total', { count: info.stats.total_checkins, amount: renderQuota(info.stats.total_quota) })}
+      </Typography.Paragraph>
+      <Button
+        theme="solid"
+        disabled={info.stats.checked_in_today}
+        loading={busy}
+        onClick={() => void checkIn()}
+        data-testid="checkin-button"
+      >
         {info.stats.checked_in_today ? t('checkin.done') : t('checkin.button')}
       </Button>
     </Card>

@@ -118,7 +118,11 @@ export function TwoFactorCard() {
           <div style={{ background: '#fff', padding: 8, display: 'inline-block' }}>
             <QRCodeSVG value={setup.qr_code_data} size={168} />
           </div>
-          <Typography.Paragraph copyable={{ content: setup.secret }} style={{ fontFamily: 'monospace', margin: '8px 0' }} data-testid="two-factor-secret">
+          <Typography.Paragraph
+            copyable={{ content: setup.secret }}
+            style={{ fontFamily: 'monospace', margin: '8px 0' }}
+            data-testid="two-factor-secret"
+          >
             {t('twoFactor.secret')}: {setup.secret}
           </Typography.Paragraph>
           <BackupCodes codes={setup.backup_codes} />
@@ -135,14 +139,29 @@ export function TwoFactorCard() {
         title={action === 'disable' ? t('twoFactor.disable') : t('twoFactor.regenerate')}
         visible={action !== undefined}
         onOk={() => void confirmAction()}
-        onCancel={() => (setAction(undefined), setCode(''))}
+        onCancel={() => {
+          setAction(undefined);
+          setCode('');
+        }}
         okText={t('twoFactor.confirm')}
         cancelText={t('twoFactor.cancel')}
         confirmLoading={busy}
       >
-        <Input value={code} onChange={setCode} placeholder={action === 'disable' ? t('twoFactor.codeOrBackup') : t('twoFactor.code')} data-testid="two-factor-action-code" />
+        <Input
+          value={code}
+          onChange={setCode}
+          placeholder={action === 'disable' ? t('twoFactor.codeOrBackup') : t('twoFactor.code')}
+          data-testid="two-factor-action-code"
+        />
       </Modal>
-      <Modal title={t('twoFactor.backupTitle')} visible={codes !== undefined} onOk={() => setCodes(undefined)} hasCancel={false} okText={t('twoFactor.done')} closable={false}>
+      <Modal
+        title={t('twoFactor.backupTitle')}
+        visible={codes !== undefined}
+        onOk={() => setCodes(undefined)}
+        hasCancel={false}
+        okText={t('twoFactor.done')}
+        closable={false}
+      >
         {codes && <BackupCodes codes={codes} />}
       </Modal>
     </Card>

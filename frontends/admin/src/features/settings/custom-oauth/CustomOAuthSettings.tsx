@@ -22,7 +22,10 @@ export function CustomOAuthSettings() {
       title: t('deleteConfirm', { name: provider.name }),
       onOk: () =>
         api.delete(`/api/custom-oauth-provider/${provider.id}`).then(
-          () => (Toast.success(t('deleted')), refresh()),
+          () => {
+            Toast.success(t('deleted'));
+            return refresh();
+          },
           () => undefined,
         ),
     });
@@ -42,7 +45,11 @@ export function CustomOAuthSettings() {
       </Typography.Paragraph>
       {providers.length === 0 && <Empty description={t('empty')} />}
       {providers.map((p) => (
-        <div key={p.id} style={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center', padding: '8px 0' }} data-testid={`provider-row-${p.slug}`}>
+        <div
+          key={p.id}
+          style={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center', padding: '8px 0' }}
+          data-testid={`provider-row-${p.slug}`}
+        >
           <Space>
             <Typography.Text strong>{p.name}</Typography.Text>
             <Tag>{p.slug}</Tag>
@@ -58,7 +65,16 @@ export function CustomOAuthSettings() {
           </Space>
         </div>
       ))}
-      {editing && <ProviderForm initial={editing} onClose={() => setEditing(undefined)} onSaved={() => (setEditing(undefined), void refresh())} />}
+      {editing && (
+        <ProviderForm
+          initial={editing}
+          onClose={() => setEditing(undefined)}
+          onSaved={() => {
+            setEditing(undefined);
+            void refresh();
+          }}
+        />
+      )}
     </Card>
   );
 }

@@ -45,12 +45,12 @@ export const EMPTY_PROVIDER: Provider = {
 
 function Row({ label, children }: { label: string; children: React.ReactNode }) {
   return (
-    <label style={{ display: 'block', marginBottom: 12 }}>
+    <div style={{ marginBottom: 12 }}>
       <Typography.Text strong style={{ display: 'block', marginBottom: 4 }}>
         {label}
       </Typography.Text>
       {children}
-    </label>
+    </div>
   );
 }
 
@@ -59,7 +59,10 @@ export function ProviderForm({ initial, onClose, onSaved }: { initial: Provider;
   const { t } = useTranslation('customOAuth');
   const [form, setForm] = useState<Provider>({ ...initial, client_secret: '' });
   const [busy, setBusy] = useState(false);
-  const set = <K extends keyof Provider>(key: K) => (value: Provider[K]) => setForm((f) => ({ ...f, [key]: value }));
+  const set =
+    <K extends keyof Provider>(key: K) =>
+    (value: Provider[K]) =>
+      setForm((f) => ({ ...f, [key]: value }));
   const text = (key: keyof Provider, label: string, extra: { placeholder?: string; mode?: 'password' } = {}) => (
     <Row label={label}>
       <Input value={String(form[key] ?? '')} onChange={set(key) as (v: string) => void} data-testid={`provider-${key}`} {...extra} />
@@ -68,10 +71,18 @@ export function ProviderForm({ initial, onClose, onSaved }: { initial: Provider;
 
   const discover = async () => {
     const found = await api
-      .post<{ authorization_endpoint: string; token_endpoint: string; user_info_endpoint: string }>('/api/custom-oauth-provider/discovery', { well_known_url: form.well_known })
+      .post<{ authorization_endpoint: string; token_endpoint: string; user_info_endpoint: string }>(
+        '/api/custom-oauth-provider/discovery',
+        { well_known_url: form.well_known },
+      )
       .catch(() => null);
     if (!found) return;
-    setForm((f) => ({ ...f, authorization_endpoint: found.authorization_endpoint, token_endpoint: found.token_endpoint, user_info_endpoint: found.user_info_endpoint }));
+    setForm((f) => ({
+      ...f,
+      authorization_endpoint: found.authorization_endpoint,
+      token_endpoint: found.token_endpoint,
+      user_info_endpoint: found.user_info_endpoint,
+    }));
     Toast.success(t('discovered'));
   };
 
@@ -115,7 +126,11 @@ export function ProviderForm({ initial, onClose, onSaved }: { initial: Provider;
       {text('client_secret', t('field.clientSecret'), { mode: 'password', placeholder: initial.client_secret_set ? t('secretKept') : '' })}
       <Row label={t('field.wellKnown')}>
         <Space style={{ width: '100%' }}>
-          <Input value={form.well_known} onChange={set('well_known')} placeholder="https://idp.example.com/.well-known/openid-configuration" />
+          <Input
+            value={form.well_known}
+            onChange={set('well_known')}
+            placeholder="https://idp.example.com/.well-known/openid-configuration"
+          />
           <Button onClick={() => void discover()} disabled={!form.well_known}>
             {t('discover')}
           </Button>
