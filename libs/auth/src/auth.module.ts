@@ -3,6 +3,7 @@ import { APP_GUARD } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { OptionModule } from '@gw/option';
 import { UserDetailController, UserModule } from '@gw/user';
+import { LocalLoginStrategy, PasswordLoginGuard } from './login/local.strategy.js';
 import { LoginController } from './login/login.controller.js';
 import { LoginLimiter } from './login/login-limiter.js';
 import { LoginService } from './login/login.service.js';
@@ -69,6 +70,8 @@ import { TwoFactorService } from './two-factor/two-factor.service.js';
     SessionService,
     LoginService,
     LoginLimiter,
+    LocalLoginStrategy,
+    PasswordLoginGuard,
     OAuthService,
     SetupService,
     PendingLogins,

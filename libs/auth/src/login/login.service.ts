@@ -27,7 +27,11 @@ export class LoginService {
     private readonly pending: PendingLogins,
   ) {}
 
-  async login(req: Request, res: Response, request: LoginRequest): Promise<LoginResult | WithMessage> {
+  /**
+   * The password check behind the `local` passport strategy: switches, Turnstile, the failure limits
+   * and the password. Resolves with the user; the session is not started here.
+   */
+  async authenticate(req: Request, request: LoginRequest): Promise<UserEntity> {
     if (!this.options.get('PasswordLoginEnabled')) {
       throw new BusinessError('the administrator has turned off password login');
     }
@@ -45,8 +49,13 @@ export class LoginService {
     const valid = await verifyPassword(request.password, user?.password ?? DUMMY_HASH);
     if (!user || !valid || user.status !== UserStatus.Enabled) throw new BusinessError(WRONG_CREDENTIALS);
     await this.limiter.release(account, ip);
+    return user;
+  }
+
+  /** After the password: the second factor when it is on (new-api's `require_2fa`), else the session. */
+  async afterPassword(req: Request, res: Response, user: UserEntity): Promise<LoginResult | WithMessage> {
     if (await this.twoFactor.isEnabled(user.id)) {
-      // new-api's answer: no session yet, the client asks for the code and posts it to /login/2fa.
+      // No session yet: the client asks for the code and posts it to /login/2fa.
       await this.pending.start(req, res, user.id);
       return withMessage('two-factor authentication is on: enter the code from your authenticator app', { require_2fa: true });
     }
