@@ -69,4 +69,15 @@ describe.each(testDatabases())('daily check-in on %s', (kind) => {
     expect((await user.get('/api/user/checkin?month=bad')).body).toMatchObject({ success: false, message: 'month must look like 2025-01' });
     expect((await gw.client().post('/api/user/checkin')).status).toBe(401);
   });
+
+  it('serves the user agreement and privacy policy the admin writes, and announces them', async () => {
+    const anon = gw.client();
+    expect((await anon.get('/api/status')).body.data).toMatchObject({ user_agreement_enabled: false, privacy_policy_enabled: false });
+    expect((await anon.get('/api/user-agreement')).body).toEqual({ success: true, message: '', data: '' });
+    await setOption('legal.user_agreement', '# Terms\nBe nice.');
+    await setOption('legal.privacy_policy', 'https://example.com/privacy');
+    expect((await anon.get('/api/user-agreement')).body.data).toBe('# Terms\nBe nice.');
+    expect((await anon.get('/api/privacy-policy')).body.data).toBe('https://example.com/privacy');
+    expect((await anon.get('/api/status')).body.data).toMatchObject({ user_agreement_enabled: true, privacy_policy_enabled: true });
+  });
 });

@@ -45,6 +45,7 @@ export const en = {
     baseUrl: 'API base URL',
   },
   about: { title: 'About', empty: 'The administrator has not written an about page yet.' },
+  legal: { userAgreement: 'User agreement', privacyPolicy: 'Privacy policy', empty: 'The administrator has not published this document.' },
   login: {
     title: 'Log in',
     expired: 'Not logged in or login expired, please log in again',

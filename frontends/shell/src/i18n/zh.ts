@@ -45,6 +45,7 @@ export const zh: Messages<typeof en> = {
   footer: { default: '{{name}} {{version}} · AI 模型接口网关' },
   home: { tagline: '一个接口，接入所有 AI 模型：渠道、额度、令牌与用量集中管理。', start: '开始使用', baseUrl: 'API 地址' },
   about: { title: '关于', empty: '管理员尚未设置关于页面内容。' },
+  legal: { userAgreement: '用户协议', privacyPolicy: '隐私政策', empty: '管理员尚未发布该文档。' },
   login: {
     title: '登录',
     expired: '未登录或登录已过期，请重新登录！',

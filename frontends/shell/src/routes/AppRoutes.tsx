@@ -20,6 +20,7 @@ const OAuthProviderCallbackPage = lazy(() =>
 );
 const PricingPage = lazy(() => import('../pages/pricing/PricingPage').then((m) => ({ default: m.PricingPage })));
 const AboutPage = lazy(() => import('../pages/about/AboutPage').then((m) => ({ default: m.AboutPage })));
+const LegalPage = lazy(() => import('../pages/about/LegalPage').then((m) => ({ default: m.LegalPage })));
 
 export function AppRoutes() {
   const status = useStatus();
@@ -41,6 +42,8 @@ export function AppRoutes() {
         <Route path="/oauth/:provider" element={<OAuthProviderCallbackPage />} />
         <Route path="/pricing" element={<PricingPage />} />
         <Route path="/about" element={<AboutPage />} />
+        <Route path="/user-agreement" element={<LegalPage kind="user-agreement" />} />
+        <Route path="/privacy-policy" element={<LegalPage kind="privacy-policy" />} />
         {REMOTE_ROUTES.map((route) => (
           <Route
             key={route.path}

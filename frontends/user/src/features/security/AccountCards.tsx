@@ -40,7 +40,7 @@ const day = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '');
 
 /** Registered passkeys, add and remove (when the administrator enables passkeys). */
 export function PasskeyCard() {
-  const { t } = useTranslation('security');
+  const { t } = useTranslation('user');
   const status = useStatus();
   const [keys, setKeys] = useState<Passkey[]>([]);
   const [busy, setBusy] = useState(false);
@@ -55,7 +55,7 @@ export function PasskeyCard() {
   useEffect(() => void refresh(), [refresh]);
 
   const add = async () => {
-    if (!passkeySupported()) return Toast.error(t('passkey.unsupported'));
+    if (!passkeySupported()) return Toast.error(t('security.passkey.unsupported'));
     setBusy(true);
     try {
       const begin = await api.post<{ options: { publicKey: PasskeyCreationJson } }>('/api/user/passkey/register/begin');
@@ -63,10 +63,10 @@ export function PasskeyCard() {
       try {
         credential = await createPasskey(begin.options);
       } catch {
-        return void Toast.warning(t('passkey.cancelled'));
+        return void Toast.warning(t('security.passkey.cancelled'));
       }
       await api.post('/api/user/passkey/register/finish', credential);
-      Toast.success(t('passkey.added'));
+      Toast.success(t('security.passkey.added'));
       await refresh();
     } catch {
       // Shown by the API client.
@@ -77,34 +77,36 @@ export function PasskeyCard() {
   const remove = (credentialId?: string) =>
     api.delete('/api/user/passkey', { query: { credential_id: credentialId } }).then(
       () => {
-        Toast.success(t('passkey.removed'));
+        Toast.success(t('security.passkey.removed'));
         return refresh();
       },
       () => undefined,
     );
 
   return (
-    <Card title={t('passkey.title')} style={{ marginBottom: 16 }} data-testid="passkey-card">
+    <Card title={t('security.passkey.title')} style={{ marginBottom: 16 }} data-testid="passkey-card">
       {keys.length === 0 && (
-        <Typography.Paragraph type="tertiary">{status.passkey_login ? t('passkey.none') : t('passkey.off')}</Typography.Paragraph>
+        <Typography.Paragraph type="tertiary">
+          {status.passkey_login ? t('security.passkey.none') : t('security.passkey.off')}
+        </Typography.Paragraph>
       )}
       {keys.map((key) => (
         <div key={key.id} style={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center', padding: '6px 0' }}>
           <Space>
             <Tag>{key.attachment || 'passkey'}</Tag>
             <Typography.Text type="tertiary" size="small">
-              {t('passkey.created', { date: day(key.created_at) })} ·{' '}
-              {key.last_used_at ? t('passkey.lastUsed', { date: day(key.last_used_at) }) : t('passkey.never')}
+              {t('security.passkey.created', { date: day(key.created_at) })} ·{' '}
+              {key.last_used_at ? t('security.passkey.lastUsed', { date: day(key.last_used_at) }) : t('security.passkey.never')}
             </Typography.Text>
           </Space>
           <Button size="small" type="danger" theme="borderless" onClick={() => void remove(key.credential_id)}>
-            {t('passkey.remove')}
+            {t('security.passkey.remove')}
           </Button>
         </div>
       ))}
       {status.passkey_login && (
         <Button theme="solid" loading={busy} onClick={() => void add()} style={{ marginTop: 8 }} data-testid="passkey-add">
-          {t('passkey.add')}
+          {t('security.passkey.add')}
         </Button>
       )}
     </Card>
@@ -113,18 +115,18 @@ export function PasskeyCard() {
 
 /** Accounts linked through admin-defined OAuth providers, with unlink. */
 export function BindingsCard() {
-  const { t } = useTranslation('security');
+  const { t } = useTranslation('user');
   const [bindings, setBindings] = useState<Binding[]>([]);
   const refresh = useCallback(() => api.get<Binding[]>('/api/user/oauth/bindings').then(setBindings, () => undefined), []);
   useEffect(() => void refresh(), [refresh]);
 
   const unbind = (binding: Binding) =>
     Modal.confirm({
-      title: t('bindings.confirm', { name: binding.provider_name }),
+      title: t('security.bindings.confirm', { name: binding.provider_name }),
       onOk: () =>
         api.delete(`/api/user/oauth/bindings/${binding.provider_id}`).then(
           () => {
-            Toast.success(t('bindings.unbound'));
+            Toast.success(t('security.bindings.unbound'));
             return refresh();
           },
           () => undefined,
@@ -132,8 +134,8 @@ export function BindingsCard() {
     });
 
   return (
-    <Card title={t('bindings.title')} style={{ marginBottom: 16 }} data-testid="bindings-card">
-      {bindings.length === 0 && <Empty description={t('bindings.none')} />}
+    <Card title={t('security.bindings.title')} style={{ marginBottom: 16 }} data-testid="bindings-card">
+      {bindings.length === 0 && <Empty description={t('security.bindings.none')} />}
       {bindings.map((binding) => (
         <div key={binding.provider_id} style={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center', padding: '6px 0' }}>
           <Space>
@@ -141,7 +143,7 @@ export function BindingsCard() {
             <Typography.Text type="tertiary">{binding.provider_user_id}</Typography.Text>
           </Space>
           <Button size="small" type="danger" theme="borderless" onClick={() => unbind(binding)}>
-            {t('bindings.unbind')}
+            {t('security.bindings.unbind')}
           </Button>
         </div>
       ))}
@@ -151,7 +153,7 @@ export function BindingsCard() {
 
 /** The daily check-in button with its reward (when the administrator enables check-in). */
 export function CheckinCard() {
-  const { t } = useTranslation('security');
+  const { t } = useTranslation('user');
   const status = useStatus();
   const [info, setInfo] = useState<Checkin>();
   const [busy, setBusy] = useState(false);
@@ -165,7 +167,7 @@ export function CheckinCard() {
     setBusy(true);
     try {
       const answer = await api.post<{ quota_awarded: number }>('/api/user/checkin');
-      Toast.success(t('checkin.reward', { amount: renderQuota(answer.quota_awarded) }));
+      Toast.success(t('security.checkin.reward', { amount: renderQuota(answer.quota_awarded) }));
       await refresh();
     } catch {
       // Shown by the API client.
@@ -175,12 +177,12 @@ export function CheckinCard() {
   };
 
   return (
-    <Card title={t('checkin.title')} style={{ marginBottom: 16 }} data-testid="checkin-card">
+    <Card title={t('security.checkin.title')} style={{ marginBottom: 16 }} data-testid="checkin-card">
       <Typography.Paragraph type="tertiary">
-        {t('checkin.hint', { min: renderQuota(info.min_quota), max: renderQuota(info.max_quota) })}
+        {t('security.checkin.hint', { min: renderQuota(info.min_quota), max: renderQuota(info.max_quota) })}
       </Typography.Paragraph>
       <Typography.Paragraph>
-        {t('checkin.total', { count: info.stats.total_checkins, amount: renderQuota(info.stats.total_quota) })}
+        {t('security.checkin.total', { count: info.stats.total_checkins, amount: renderQuota(info.stats.total_quota) })}
       </Typography.Paragraph>
       <Button
         theme="solid"
@@ -189,7 +191,7 @@ export function CheckinCard() {
         onClick={() => void checkIn()}
         data-testid="checkin-button"
       >
-        {info.stats.checked_in_today ? t('checkin.done') : t('checkin.button')}
+        {info.stats.checked_in_today ? t('security.checkin.done') : t('security.checkin.button')}
       </Button>
     </Card>
   );

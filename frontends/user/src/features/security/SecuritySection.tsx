@@ -1,6 +1,5 @@
 import { useTranslation } from 'react-i18next';
 import { Typography } from '@console/kit';
-import './i18n';
 import { BindingsCard, CheckinCard, PasskeyCard } from './AccountCards';
 import { TwoFactorCard } from './TwoFactorCard';
 
@@ -9,11 +8,11 @@ import { TwoFactorCard } from './TwoFactorCard';
  * Self-contained (its own API calls and `security` translations), so the personal page only mounts it.
  */
 export function SecuritySection() {
-  const { t } = useTranslation('security');
+  const { t } = useTranslation('user');
   return (
     <section data-testid="security-section">
       <Typography.Title heading={4} style={{ margin: '8px 0 16px' }}>
-        {t('title')}
+        {t('security.title')}
       </Typography.Title>
       <CheckinCard />
       <TwoFactorCard />

@@ -16,20 +16,20 @@ interface Setup {
 
 /** The backup codes, shown once, with a copy button. */
 function BackupCodes({ codes }: { codes: string[] }) {
-  const { t } = useTranslation('security');
+  const { t } = useTranslation('user');
   return (
     <div data-testid="backup-codes">
-      <Typography.Text strong>{t('twoFactor.backupTitle')}</Typography.Text>
+      <Typography.Text strong>{t('security.twoFactor.backupTitle')}</Typography.Text>
       <Typography.Paragraph type="tertiary" size="small">
-        {t('twoFactor.backupHint')}
+        {t('security.twoFactor.backupHint')}
       </Typography.Paragraph>
       <div style={{ display: 'grid', gridTemplateColumns: 'repeat(2, 1fr)', gap: 4, fontFamily: 'monospace', margin: '8px 0' }}>
         {codes.map((code) => (
           <span key={code}>{code}</span>
         ))}
       </div>
-      <Button size="small" onClick={() => void copyText(codes.join('\n'), t('twoFactor.copied'))}>
-        {t('twoFactor.copyCodes')}
+      <Button size="small" onClick={() => void copyText(codes.join('\n'), t('security.twoFactor.copied'))}>
+        {t('security.twoFactor.copyCodes')}
       </Button>
     </div>
   );
@@ -37,7 +37,7 @@ function BackupCodes({ codes }: { codes: string[] }) {
 
 /** 2FA: set up with a QR code, turn on with a code, new backup codes, turn off. */
 export function TwoFactorCard() {
-  const { t } = useTranslation('security');
+  const { t } = useTranslation('user');
   const [status, setStatus] = useState<Status>();
   const [setup, setSetup] = useState<Setup>();
   const [codes, setCodes] = useState<string[]>();
@@ -62,9 +62,9 @@ export function TwoFactorCard() {
   const startSetup = () => run(async () => setSetup(await api.post<Setup>('/api/user/2fa/setup')));
   const enable = () =>
     run(async () => {
-      if (!code.trim()) return void Toast.error(t('twoFactor.codeRequired'));
+      if (!code.trim()) return void Toast.error(t('security.twoFactor.codeRequired'));
       await api.post('/api/user/2fa/enable', { code: code.trim() });
-      Toast.success(t('twoFactor.enabled'));
+      Toast.success(t('security.twoFactor.enabled'));
       setCodes(setup?.backup_codes);
       setSetup(undefined);
       setCode('');
@@ -72,10 +72,10 @@ export function TwoFactorCard() {
     });
   const confirmAction = () =>
     run(async () => {
-      if (!code.trim()) return void Toast.error(t('twoFactor.codeRequired'));
+      if (!code.trim()) return void Toast.error(t('security.twoFactor.codeRequired'));
       if (action === 'disable') {
         await api.post('/api/user/2fa/disable', { code: code.trim() });
-        Toast.success(t('twoFactor.disabled'));
+        Toast.success(t('security.twoFactor.disabled'));
       } else {
         const answer = await api.post<{ backup_codes: string[] }>('/api/user/2fa/backup_codes', { code: code.trim() });
         setCodes(answer.backup_codes);
@@ -86,27 +86,27 @@ export function TwoFactorCard() {
     });
 
   return (
-    <Card title={t('twoFactor.title')} style={{ marginBottom: 16 }} data-testid="two-factor-card">
+    <Card title={t('security.twoFactor.title')} style={{ marginBottom: 16 }} data-testid="two-factor-card">
       {status && (
         <Space vertical align="start" style={{ width: '100%' }}>
           <Space>
             <Tag color={status.enabled ? 'green' : 'grey'}>{status.enabled ? 'ON' : 'OFF'}</Tag>
-            <Typography.Text>{status.enabled ? t('twoFactor.on') : t('twoFactor.off')}</Typography.Text>
+            <Typography.Text>{status.enabled ? t('security.twoFactor.on') : t('security.twoFactor.off')}</Typography.Text>
           </Space>
           {status.enabled && status.backup_codes_remaining !== undefined && (
-            <Typography.Text type="tertiary">{t('twoFactor.remaining', { count: status.backup_codes_remaining })}</Typography.Text>
+            <Typography.Text type="tertiary">{t('security.twoFactor.remaining', { count: status.backup_codes_remaining })}</Typography.Text>
           )}
-          {status.locked && <Banner type="warning" description={t('twoFactor.locked')} closeIcon={null} />}
+          {status.locked && <Banner type="warning" description={t('security.twoFactor.locked')} closeIcon={null} />}
           {!status.enabled && !setup && (
             <Button theme="solid" loading={busy} onClick={() => void startSetup()} data-testid="two-factor-setup">
-              {t('twoFactor.setup')}
+              {t('security.twoFactor.setup')}
             </Button>
           )}
           {status.enabled && (
             <Space>
-              <Button onClick={() => setAction('regenerate')}>{t('twoFactor.regenerate')}</Button>
+              <Button onClick={() => setAction('regenerate')}>{t('security.twoFactor.regenerate')}</Button>
               <Button type="danger" onClick={() => setAction('disable')}>
-                {t('twoFactor.disable')}
+                {t('security.twoFactor.disable')}
               </Button>
             </Space>
           )}
@@ -114,7 +114,7 @@ export function TwoFactorCard() {
       )}
       {setup && (
         <div style={{ marginTop: 16 }} data-testid="two-factor-qr">
-          <Typography.Paragraph>{t('twoFactor.scan')}</Typography.Paragraph>
+          <Typography.Paragraph>{t('security.twoFactor.scan')}</Typography.Paragraph>
           <div style={{ background: '#fff', padding: 8, display: 'inline-block' }}>
             <QRCodeSVG value={setup.qr_code_data} size={168} />
           </div>
@@ -123,43 +123,43 @@ export function TwoFactorCard() {
             style={{ fontFamily: 'monospace', margin: '8px 0' }}
             data-testid="two-factor-secret"
           >
-            {t('twoFactor.secret')}: {setup.secret}
+            {t('security.twoFactor.secret')}: {setup.secret}
           </Typography.Paragraph>
           <BackupCodes codes={setup.backup_codes} />
           <Space style={{ marginTop: 12 }}>
-            <Input value={code} onChange={setCode} placeholder={t('twoFactor.code')} maxLength={6} data-testid="two-factor-code" />
+            <Input value={code} onChange={setCode} placeholder={t('security.twoFactor.code')} maxLength={6} data-testid="two-factor-code" />
             <Button theme="solid" loading={busy} onClick={() => void enable()} data-testid="two-factor-enable">
-              {t('twoFactor.enable')}
+              {t('security.twoFactor.enable')}
             </Button>
-            <Button onClick={() => setSetup(undefined)}>{t('twoFactor.cancel')}</Button>
+            <Button onClick={() => setSetup(undefined)}>{t('security.twoFactor.cancel')}</Button>
           </Space>
         </div>
       )}
       <Modal
-        title={action === 'disable' ? t('twoFactor.disable') : t('twoFactor.regenerate')}
+        title={action === 'disable' ? t('security.twoFactor.disable') : t('security.twoFactor.regenerate')}
         visible={action !== undefined}
         onOk={() => void confirmAction()}
         onCancel={() => {
           setAction(undefined);
           setCode('');
         }}
-        okText={t('twoFactor.confirm')}
-        cancelText={t('twoFactor.cancel')}
+        okText={t('security.twoFactor.confirm')}
+        cancelText={t('security.twoFactor.cancel')}
         confirmLoading={busy}
       >
         <Input
           value={code}
           onChange={setCode}
-          placeholder={action === 'disable' ? t('twoFactor.codeOrBackup') : t('twoFactor.code')}
+          placeholder={action === 'disable' ? t('security.twoFactor.codeOrBackup') : t('security.twoFactor.code')}
           data-testid="two-factor-action-code"
         />
       </Modal>
       <Modal
-        title={t('twoFactor.backupTitle')}
+        title={t('security.twoFactor.backupTitle')}
         visible={codes !== undefined}
         onOk={() => setCodes(undefined)}
         hasCancel={false}
-        okText={t('twoFactor.done')}
+        okText={t('security.twoFactor.done')}
         closable={false}
       >
         {codes && <BackupCodes codes={codes} />}

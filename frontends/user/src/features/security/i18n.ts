@@ -1,6 +1,5 @@
-import { registerNamespace } from '@console/kit';
-
-const en = {
+/** The security feature's messages, mounted under `security` in the app's namespace. */
+export const securityEn = {
   title: 'Account security',
   twoFactor: {
     title: 'Two-factor authentication (2FA)',
@@ -59,7 +58,7 @@ const en = {
   },
 };
 
-const zh: typeof en = {
+export const securityZh: typeof securityEn = {
   title: '账户安全',
   twoFactor: {
     title: '两步验证（2FA）',
@@ -111,5 +110,3 @@ const zh: typeof en = {
     total: '累计签到 {{count}} 次，共获得 {{amount}}',
   },
 };
-
-registerNamespace('security', { en, zh });

@@ -1,7 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button, Card, Empty, Modal, Space, Tag, Toast, Typography, api, useStatus } from '@console/kit';
-import './i18n';
 import { EMPTY_PROVIDER, ProviderForm, type Provider } from './ProviderForm';
 
 /**
@@ -9,7 +8,7 @@ import { EMPTY_PROVIDER, ProviderForm, type Provider } from './ProviderForm';
  * system settings page only mounts it.
  */
 export function CustomOAuthSettings() {
-  const { t } = useTranslation('customOAuth');
+  const { t } = useTranslation('admin');
   const status = useStatus();
   const [providers, setProviders] = useState<Provider[]>([]);
   const [editing, setEditing] = useState<Provider>();
@@ -19,11 +18,11 @@ export function CustomOAuthSettings() {
 
   const remove = (provider: Provider) =>
     Modal.confirm({
-      title: t('deleteConfirm', { name: provider.name }),
+      title: t('customOAuth.deleteConfirm', { name: provider.name }),
       onOk: () =>
         api.delete(`/api/custom-oauth-provider/${provider.id}`).then(
           () => {
-            Toast.success(t('deleted'));
+            Toast.success(t('customOAuth.deleted'));
             return refresh();
           },
           () => undefined,
@@ -32,18 +31,18 @@ export function CustomOAuthSettings() {
 
   return (
     <Card
-      title={t('title')}
+      title={t('customOAuth.title')}
       headerExtraContent={
         <Button theme="solid" onClick={() => setEditing(EMPTY_PROVIDER)} data-testid="provider-add">
-          {t('add')}
+          {t('customOAuth.add')}
         </Button>
       }
       data-testid="custom-oauth-settings"
     >
       <Typography.Paragraph type="tertiary" style={{ marginBottom: 12 }}>
-        {t('hint', { url: `${base}/oauth/<slug>` })}
+        {t('customOAuth.hint', { url: `${base}/oauth/<slug>` })}
       </Typography.Paragraph>
-      {providers.length === 0 && <Empty description={t('empty')} />}
+      {providers.length === 0 && <Empty description={t('customOAuth.empty')} />}
       {providers.map((p) => (
         <div
           key={p.id}
@@ -53,14 +52,14 @@ export function CustomOAuthSettings() {
           <Space>
             <Typography.Text strong>{p.name}</Typography.Text>
             <Tag>{p.slug}</Tag>
-            <Tag color={p.enabled ? 'green' : 'grey'}>{p.enabled ? t('enabled') : t('disabled')}</Tag>
+            <Tag color={p.enabled ? 'green' : 'grey'}>{p.enabled ? t('customOAuth.enabled') : t('customOAuth.disabled')}</Tag>
           </Space>
           <Space>
             <Button size="small" onClick={() => setEditing(p)}>
-              {t('edit')}
+              {t('customOAuth.edit')}
             </Button>
             <Button size="small" type="danger" onClick={() => remove(p)}>
-              {t('delete')}
+              {t('customOAuth.delete')}
             </Button>
           </Space>
         </div>

@@ -56,7 +56,7 @@ function Row({ label, children }: { label: string; children: React.ReactNode }) 
 
 /** Create or edit one provider in a side sheet; discovery fills the endpoints. */
 export function ProviderForm({ initial, onClose, onSaved }: { initial: Provider; onClose: () => void; onSaved: () => void }) {
-  const { t } = useTranslation('customOAuth');
+  const { t } = useTranslation('admin');
   const [form, setForm] = useState<Provider>({ ...initial, client_secret: '' });
   const [busy, setBusy] = useState(false);
   const set =
@@ -83,7 +83,7 @@ export function ProviderForm({ initial, onClose, onSaved }: { initial: Provider;
       token_endpoint: found.token_endpoint,
       user_info_endpoint: found.user_info_endpoint,
     }));
-    Toast.success(t('discovered'));
+    Toast.success(t('customOAuth.discovered'));
   };
 
   const save = async () => {
@@ -92,7 +92,7 @@ export function ProviderForm({ initial, onClose, onSaved }: { initial: Provider;
       const { id, client_secret_set: _set, ...body } = form;
       if (id) await api.put(`/api/custom-oauth-provider/${id}`, body);
       else await api.post('/api/custom-oauth-provider', body);
-      Toast.success(t('saved'));
+      Toast.success(t('customOAuth.saved'));
       onSaved();
     } catch {
       // Shown by the API client (validation messages come from the server).
@@ -103,28 +103,31 @@ export function ProviderForm({ initial, onClose, onSaved }: { initial: Provider;
 
   return (
     <SideSheet
-      title={form.id ? t('edit') : t('add')}
+      title={form.id ? t('customOAuth.edit') : t('customOAuth.add')}
       visible
       onCancel={onClose}
       width={520}
       footer={
         <Space>
-          <Button onClick={onClose}>{t('cancel')}</Button>
+          <Button onClick={onClose}>{t('customOAuth.cancel')}</Button>
           <Button theme="solid" loading={busy} onClick={() => void save()} data-testid="provider-save">
-            {t('save')}
+            {t('customOAuth.save')}
           </Button>
         </Space>
       }
     >
-      {text('name', t('field.name'))}
-      {text('slug', t('field.slug'), { placeholder: 'my-sso' })}
-      {text('icon', t('field.icon'))}
-      <Row label={t('field.enabled')}>
+      {text('name', t('customOAuth.field.name'))}
+      {text('slug', t('customOAuth.field.slug'), { placeholder: 'my-sso' })}
+      {text('icon', t('customOAuth.field.icon'))}
+      <Row label={t('customOAuth.field.enabled')}>
         <Switch checked={form.enabled} onChange={set('enabled')} />
       </Row>
-      {text('client_id', t('field.clientId'))}
-      {text('client_secret', t('field.clientSecret'), { mode: 'password', placeholder: initial.client_secret_set ? t('secretKept') : '' })}
-      <Row label={t('field.wellKnown')}>
+      {text('client_id', t('customOAuth.field.clientId'))}
+      {text('client_secret', t('customOAuth.field.clientSecret'), {
+        mode: 'password',
+        placeholder: initial.client_secret_set ? t('customOAuth.secretKept') : '',
+      })}
+      <Row label={t('customOAuth.field.wellKnown')}>
         <Space style={{ width: '100%' }}>
           <Input
             value={form.well_known}
@@ -132,27 +135,27 @@ export function ProviderForm({ initial, onClose, onSaved }: { initial: Provider;
             placeholder="https://idp.example.com/.well-known/openid-configuration"
           />
           <Button onClick={() => void discover()} disabled={!form.well_known}>
-            {t('discover')}
+            {t('customOAuth.discover')}
           </Button>
         </Space>
       </Row>
-      {text('authorization_endpoint', t('field.authorization'))}
-      {text('token_endpoint', t('field.token'))}
-      {text('user_info_endpoint', t('field.userInfo'))}
-      {text('scopes', t('field.scopes'))}
-      {text('user_id_field', t('field.userId'))}
-      {text('username_field', t('field.username'))}
-      {text('display_name_field', t('field.displayName'))}
-      {text('email_field', t('field.email'))}
-      <Row label={t('field.authStyle')}>
+      {text('authorization_endpoint', t('customOAuth.field.authorization'))}
+      {text('token_endpoint', t('customOAuth.field.token'))}
+      {text('user_info_endpoint', t('customOAuth.field.userInfo'))}
+      {text('scopes', t('customOAuth.field.scopes'))}
+      {text('user_id_field', t('customOAuth.field.userId'))}
+      {text('username_field', t('customOAuth.field.username'))}
+      {text('display_name_field', t('customOAuth.field.displayName'))}
+      {text('email_field', t('customOAuth.field.email'))}
+      <Row label={t('customOAuth.field.authStyle')}>
         <Select
           value={form.auth_style}
           onChange={(v) => set('auth_style')(Number(v))}
           style={{ width: '100%' }}
           optionList={[
-            { value: 0, label: t('field.authAuto') },
-            { value: 1, label: t('field.authParams') },
-            { value: 2, label: t('field.authHeader') },
+            { value: 0, label: t('customOAuth.field.authAuto') },
+            { value: 1, label: t('customOAuth.field.authParams') },
+            { value: 2, label: t('customOAuth.field.authHeader') },
           ]}
         />
       </Row>

@@ -1,6 +1,5 @@
-import { registerNamespace } from '@console/kit';
-
-const en = {
+/** The customOAuth feature's messages, mounted under `customOAuth` in the app's namespace. */
+export const customOAuthEn = {
   title: 'Custom OAuth providers',
   hint: 'Any OAuth 2 or OpenID Connect provider users can log in with. Its callback URL is {{url}}.',
   add: 'Add provider',
@@ -40,7 +39,7 @@ const en = {
   },
 };
 
-const zh: typeof en = {
+export const customOAuthZh: typeof customOAuthEn = {
   title: '自定义 OAuth 提供商',
   hint: '用户可以使用任意 OAuth 2 或 OpenID Connect 提供商登录。回调地址为 {{url}}。',
   add: '添加提供商',
@@ -79,5 +78,3 @@ const zh: typeof en = {
     authHeader: 'HTTP Basic 请求头',
   },
 };
-
-registerNamespace('customOAuth', { en, zh });
