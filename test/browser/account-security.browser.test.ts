@@ -28,6 +28,13 @@ describe.skipIf(skipReason !== null)('account security in Chromium', () => {
     await page.getByTestId('login-submit').click();
   }
 
+  /** Logs out from a public page, so no console page left behind answers 401 and navigates mid-test. */
+  async function logOutOnPublicPage() {
+    await page.goto('/about');
+    await consoleCall(page, 'GET', '/api/user/logout');
+    await page.evaluate(() => localStorage.removeItem('user'));
+  }
+
   beforeAll(async () => {
     gateway = await startGatewayProcess();
     const setup = await fetch(`${gateway.url}/api/setup`, {
@@ -111,8 +118,7 @@ describe.skipIf(skipReason !== null)('account security in Chromium', () => {
   });
 
   it('asks for the code at login, refuses a wrong one and lets the right one in', async () => {
-    await consoleCall(page, 'GET', '/api/user/logout');
-    await page.evaluate(() => localStorage.removeItem('user'));
+    await logOutOnPublicPage();
     await login();
     await page.getByTestId('two-factor-step').waitFor();
     await browser.screenshot('security-03-login-2fa');
@@ -128,11 +134,11 @@ describe.skipIf(skipReason !== null)('account security in Chromium', () => {
   });
 
   it('logs in with the passkey button', async () => {
-    await consoleCall(page, 'GET', '/api/user/logout');
-    await page.evaluate(() => localStorage.removeItem('user'));
+    await logOutOnPublicPage();
     await page.goto('/login');
     await page.getByTestId('passkey-login').click();
     await page.waitForURL('**/token');
+    await page.getByTestId('sidebar').waitFor();
     const self = await consoleCall<{ username: string }>(page, 'GET', '/api/user/self');
     expect(self.data.username).toBe(ROOT.username);
     expect(browser.errors).toEqual([]);
