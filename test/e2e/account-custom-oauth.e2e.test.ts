@@ -1,3 +1,5 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../support/api-client.js';
 import { testDatabases } from '../support/databases.js';
@@ -12,20 +14,47 @@ describe.each(testDatabases())('custom OAuth providers and bindings on %s', (kin
   let root: ApiClient;
   let idp: OidcTestProvider;
   let providerId: number;
+  let discord: { server: Server; base: string; forms: URLSearchParams[] };
+
+  /** Discord's token and `/users/@me` endpoints, as the gateway calls them. */
+  async function startFakeDiscord() {
+    const forms: URLSearchParams[] = [];
+    const server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => (body += c));
+      req.on('end', () => {
+        res.setHeader('content-type', 'application/json');
+        if (req.url === '/token') {
+          const form = new URLSearchParams(body);
+          forms.push(form);
+          const ok = form.get('client_secret') === 'dc-secret' && form.get('grant_type') === 'authorization_code';
+          return res.end(JSON.stringify(ok ? { access_token: `dc-${form.get('code')}` } : { error: 'invalid_client' }));
+        }
+        if (req.url === '/users/@me') {
+          const code = String(req.headers.authorization ?? '').replace('Bearer dc-', '');
+          return res.end(JSON.stringify({ id: `8000${code.length}`, username: `dc_${code}`, global_name: `Discord ${code}` }));
+        }
+        res.statusCode = 404;
+        res.end('{}');
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return { server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, forms };
+  }
 
   /** A state from the gateway; the client sends its state cookie with the callback, as a browser does. */
-  async function callback(client: ApiClient, account: string) {
+  async function callback(client: ApiClient, account: string, slug = SLUG, code?: string) {
     const res = await client.get('/api/oauth/state');
     const state = res.body.data as string;
     const cookie = res.headers
       .getSetCookie()
       .find((c) => c.startsWith('oauth_state='))!
       .split(';')[0]!;
-    const code = await idp.authorize(account, state);
+    const authorization = code ?? (await idp.authorize(account, state));
     const saved = client.cookie;
     client.cookie = [saved, cookie].filter(Boolean).join('; ');
     try {
-      return await client.get(`/api/oauth/${SLUG}?code=${encodeURIComponent(code)}&state=${state}`);
+      return await client.get(`/api/oauth/${slug}?code=${encodeURIComponent(authorization)}&state=${state}`);
     } finally {
       if (client.cookie?.includes('oauth_state=')) client.cookie = saved;
     }
@@ -49,6 +78,32 @@ describe.each(testDatabases())('custom OAuth providers and bindings on %s', (kin
   afterAll(async () => {
     await gw?.close();
     await idp?.close();
+    await new Promise<void>((resolve) => (discord ? discord.server.close(() => resolve()) : resolve()));
+  });
+
+  it('signs in with Discord and records users.discord_id', async () => {
+    discord = await startFakeDiscord();
+    for (const [key, value] of [
+      ['discord.enabled', 'true'],
+      ['discord.client_id', 'dc-id'],
+      ['discord.client_secret', 'dc-secret'],
+      ['DiscordTokenUrl', `${discord.base}/token`],
+      ['DiscordUserUrl', `${discord.base}/users/@me`],
+    ]) {
+      expect((await root.put('/api/option/', { key, value })).body.success, key).toBe(true);
+    }
+    expect((await gw.client().get('/api/status')).body.data).toMatchObject({ discord_oauth: true, discord_client_id: 'dc-id' });
+    const browser = gw.client();
+    const login = await callback(browser, '', 'discord', 'abc');
+    expect(login.body, login.text).toMatchObject({ success: true, data: { display_name: 'Discord abc' } });
+    expect(discord.forms.at(-1)?.get('redirect_uri')).toBe(`${SERVER_ADDRESS}/oauth/discord`);
+    browser.userId = login.body.data.id;
+    expect((await browser.get('/api/user/self')).body.data.discord_id).toBe('80003');
+    const again = await callback(gw.client(), '', 'discord', 'xyz');
+    expect(again.body.data.id).toBe(login.body.data.id);
+    // An admin removes the binding: the next Discord login is a new account.
+    expect((await root.delete(`/api/user/${login.body.data.id}/bindings/discord`)).body.success).toBe(true);
+    expect((await browser.get('/api/user/self')).body.data.discord_id).toBe('');
   });
 
   it('lets root discover, create, read and update a provider, never showing the secret', async () => {
