@@ -5,6 +5,8 @@ export type { FetchedPage, PageFetcher } from './api/usePagedQuery';
 export { useAuth, logout } from './auth/useAuth';
 export type { Auth } from './auth/useAuth';
 export { ROLE, userStore, storeUser, clearStoredUser } from './auth/user-store';
+export { createPasskey, getPasskey, passkeySupported } from './auth/webauthn';
+export type { PasskeyCreationJson, PasskeyRequestJson } from './auth/webauthn';
 export type { StoredUser } from './auth/user-store';
 export { loadStatus, useStatus, statusStore, quotaPerUnit, DEFAULT_QUOTA_PER_UNIT } from './status/status-store';
 export type { SiteStatus } from './status/status-store';

@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { PendingPage, registerNamespace, type RemoteAppProps } from '@console/kit';
 import { resources } from './i18n';
 import { TokensPage } from './features/tokens/TokensPage';
+import { SecuritySection } from './features/security/SecuritySection';
 
 // Registered when the shell first loads this remote, before any of its pages renders.
 registerNamespace('user', resources);
@@ -10,5 +11,7 @@ registerNamespace('user', resources);
 export default function App({ page }: RemoteAppProps) {
   const { t } = useTranslation('user');
   if (page === 'tokens') return <TokensPage />;
+  // Until the personal page lands: it mounts <SecuritySection /> in its own layout.
+  if (page === 'personal') return <SecuritySection />;
   return <PendingPage title={t(`pages.${page}`, { defaultValue: page })} />;
 }

@@ -6,6 +6,7 @@ import { SetupEntity } from './setup.entity.js';
 export { OptionModule } from './option.module.js';
 export { OptionService, type OptionItem } from './option.service.js';
 export { SetupStateService } from './setup-state.service.js';
+export { StatusService } from './status.service.js';
 export { OPTION_REGISTRY, RATIO_KEYS, isOptionKey, type OptionKey, type OptionValues } from './registry/option-registry.js';
 
 export const optionSchema = {

@@ -14,6 +14,6 @@ import { StatusService } from './status.service.js';
   imports: [TypeOrmModule.forFeature([OptionEntity, SetupEntity])],
   controllers: [OptionController, StatusController],
   providers: [OptionRepository, OptionService, SetupRepository, SetupStateService, StatusService],
-  exports: [OptionService, SetupStateService],
+  exports: [OptionService, SetupStateService, StatusService],
 })
 export class OptionModule {}

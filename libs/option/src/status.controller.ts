@@ -32,11 +32,11 @@ export class StatusController {
 
   @Get('user-agreement')
   userAgreement(): string {
-    return '';
+    return this.options.get('legal.user_agreement');
   }
 
   @Get('privacy-policy')
   privacyPolicy(): string {
-    return '';
+    return this.options.get('legal.privacy_policy');
   }
 }

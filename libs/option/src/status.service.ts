@@ -14,7 +14,20 @@ export class StatusService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
+  private readonly extensions: (() => Promise<Record<string, unknown>>)[] = [];
+
+  /** Modules above this one add their fields (e.g. `@gw/auth`'s `custom_oauth_providers`). */
+  extend(fields: () => Promise<Record<string, unknown>>): void {
+    this.extensions.push(fields);
+  }
+
   async status(): Promise<Record<string, unknown>> {
+    const base = await this.baseStatus();
+    for (const extension of this.extensions) Object.assign(base, await extension());
+    return base;
+  }
+
+  private async baseStatus(): Promise<Record<string, unknown>> {
     const o = this.options;
     return {
       version: this.config.version,
@@ -62,17 +75,23 @@ export class StatusService {
       wechat_qrcode: o.get('WeChatAccountQRCodeImageURL'),
       telegram_oauth: o.get('TelegramOAuthEnabled'),
       telegram_bot_name: o.get('TelegramBotName'),
-      discord_oauth: false,
-      discord_client_id: '',
-      passkey_login: false,
+      discord_oauth: o.get('discord.enabled'),
+      discord_client_id: o.get('discord.client_id'),
+      passkey_login: o.get('passkey.enabled'),
+      passkey_display_name: o.get('passkey.rp_display_name') || o.get('SystemName'),
+      passkey_rp_id: o.get('passkey.rp_id'),
+      passkey_origins: o.get('passkey.origins'),
+      passkey_allow_insecure: o.get('passkey.allow_insecure_origin'),
+      passkey_user_verification: o.get('passkey.user_verification'),
+      passkey_attachment: o.get('passkey.attachment_preference'),
       default_use_auto_group: false,
       api_info_enabled: false,
       uptime_kuma_enabled: false,
       announcements_enabled: false,
       faq_enabled: false,
-      user_agreement_enabled: false,
-      privacy_policy_enabled: false,
-      checkin_enabled: false,
+      user_agreement_enabled: o.get('legal.user_agreement').trim() !== '',
+      privacy_policy_enabled: o.get('legal.privacy_policy').trim() !== '',
+      checkin_enabled: o.get('checkin_setting.enabled'),
     };
   }
 }

@@ -4,7 +4,7 @@ import { type EntityManager, type Repository } from 'typeorm';
 import { wideParam } from '@gw/database';
 import { UserEntity } from './user.entity.js';
 
-export type BindingField = 'githubId' | 'oidcId' | 'wechatId' | 'telegramId' | 'linuxDoId' | 'email';
+export type BindingField = 'githubId' | 'oidcId' | 'wechatId' | 'telegramId' | 'linuxDoId' | 'discordId' | 'email';
 
 /** LIKE pattern with `!` as the escape character, portable across SQLite, MySQL and PostgreSQL. */
 export function likeContains(keyword: string): string {
@@ -59,6 +59,10 @@ export class UserRepository {
     return (await this.repo(manager).count({ where: { username }, withDeleted: true })) > 0;
   }
 
+  countAll(): Promise<number> {
+    return this.rows.count();
+  }
+
   async countWithRole(role: number, manager?: EntityManager): Promise<number> {
     return this.repo(manager).count({ where: { role } });
   }
@@ -97,6 +101,10 @@ export class UserRepository {
   async softDelete(id: number): Promise<void> {
     await this.rows.update({ id }, { accessToken: null });
     await this.rows.softDelete({ id });
+  }
+
+  async hardDelete(id: number): Promise<void> {
+    await this.rows.delete({ id });
   }
 
   /** Sets the invite code once; false when another code was set first or the code is taken. */

@@ -58,6 +58,11 @@ export class UserService {
     );
   }
 
+  /** Live users (soft-deleted excluded), for the 2FA adoption rate. */
+  countAll(): Promise<number> {
+    return this.users.countAll();
+  }
+
   countWithRole(role: number, manager?: EntityManager): Promise<number> {
     return this.users.countWithRole(role, manager);
   }
@@ -73,6 +78,16 @@ export class UserService {
 
   async bind(id: number, field: BindingField, value: string): Promise<void> {
     await this.users.update(id, { [field]: value });
+  }
+
+  /** Clears one binding column (admin unbinding GitHub, Discord, ...). */
+  async unbind(id: number, field: BindingField): Promise<void> {
+    await this.users.update(id, { [field]: null });
+  }
+
+  /** Removes the row for good (new-api's hard delete); the caller cleans what refers to it. */
+  async hardDelete(id: number): Promise<void> {
+    await this.users.hardDelete(id);
   }
 
   findByAffCode(code: string): Promise<UserEntity | null> {

@@ -1,3 +1,4 @@
+import { customOAuthZh } from '../features/settings/custom-oauth/i18n';
 import type { en } from './en';
 
 type Messages<T> = { [K in keyof T]: T[K] extends string ? string : Messages<T[K]> };
@@ -7,8 +8,15 @@ export const zh: Messages<typeof en> = {
   cancel: '取消',
   submit: '提交',
   users: {
-    title: '用户管理', add: '添加用户', edit: '编辑用户', keyword: '支持搜索用户的 ID、用户名、显示名称和邮箱地址',
-    group: '分组', search: '查询', required: '用户名和密码不能为空！', created: '用户账户创建成功！', updated: '用户信息更新成功！',
+    title: '用户管理',
+    add: '添加用户',
+    edit: '编辑用户',
+    keyword: '支持搜索用户的 ID、用户名、显示名称和邮箱地址',
+    group: '分组',
+    search: '查询',
+    required: '用户名和密码不能为空！',
+    created: '用户账户创建成功！',
+    updated: '用户信息更新成功！',
   },
   column: { username: '用户名', group: '分组', stats: '统计信息', invite: '邀请信息', role: '用户角色', status: '状态' },
   stats: { remaining: '剩余额度: {{value}}', used: '已用额度: {{value}}', requests: '调用次数: {{value}}' },
@@ -16,11 +24,22 @@ export const zh: Messages<typeof en> = {
   role: { user: '普通用户', admin: '管理员', root: '超级管理员', unknown: '未知身份' },
   status: { active: '已激活', banned: '已封禁', deregistered: '已注销', unknown: '未知状态' },
   action: {
-    promote: '提升', demote: '降级', disable: '禁用', enable: '启用', edit: '编辑', delete: '注销',
+    promote: '提升',
+    demote: '降级',
+    disable: '禁用',
+    enable: '启用',
+    edit: '编辑',
+    delete: '注销',
     deleteConfirm: '确定要注销此用户吗？此操作不可撤销。',
   },
   field: {
-    displayName: '显示名称', password: '密码', passwordHint: '至少 8 位',
-    passwordEditHint: '留空则不修改，最短 8 位', quota: '剩余额度', quotaAmount: '相当于 {{amount}}', remark: '备注（仅管理员可见）',
+    displayName: '显示名称',
+    password: '密码',
+    passwordHint: '至少 8 位',
+    passwordEditHint: '留空则不修改，最短 8 位',
+    quota: '剩余额度',
+    quotaAmount: '相当于 {{amount}}',
+    remark: '备注（仅管理员可见）',
   },
+  customOAuth: customOAuthZh,
 };

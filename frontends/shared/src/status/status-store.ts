@@ -42,6 +42,21 @@ export interface SiteStatus {
   top_up_link?: string;
   server_address?: string;
   price?: number;
+  passkey_login?: boolean;
+  checkin_enabled?: boolean;
+  discord_oauth?: boolean;
+  discord_client_id?: string;
+  user_agreement_enabled?: boolean;
+  privacy_policy_enabled?: boolean;
+  custom_oauth_providers?: {
+    id: number;
+    name: string;
+    slug: string;
+    icon: string;
+    client_id: string;
+    authorization_endpoint: string;
+    scopes: string;
+  }[];
 }
 
 export const DEFAULT_QUOTA_PER_UNIT = 500_000;

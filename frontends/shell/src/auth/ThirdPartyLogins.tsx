@@ -13,7 +13,15 @@ export function ThirdPartyLogins({ affCode }: { affCode?: string }) {
   const navigate = useNavigate();
   const [wechatOpen, setWechatOpen] = useState(false);
   const [wechatCode, setWechatCode] = useState('');
-  const any = status.github_oauth || status.oidc_enabled || status.linuxdo_oauth || status.wechat_login || status.telegram_oauth;
+  const custom = status.custom_oauth_providers ?? [];
+  const any =
+    status.github_oauth ||
+    status.oidc_enabled ||
+    status.linuxdo_oauth ||
+    status.discord_oauth ||
+    status.wechat_login ||
+    status.telegram_oauth ||
+    custom.length > 0;
   if (!any) return null;
 
   const submitWechat = async () => {
@@ -36,7 +44,13 @@ export function ThirdPartyLogins({ affCode }: { affCode?: string }) {
         )}
         {status.oidc_enabled && <Button onClick={() => void startOAuth('oidc', status, affCode)}>{t('login.oidc')}</Button>}
         {status.linuxdo_oauth && <Button onClick={() => void startOAuth('linuxdo', status, affCode)}>{t('login.linuxdo')}</Button>}
+        {status.discord_oauth && <Button onClick={() => void startOAuth('discord', status, affCode)}>Discord</Button>}
         {status.wechat_login && <Button onClick={() => setWechatOpen(true)}>{t('login.wechat')}</Button>}
+        {custom.map((p) => (
+          <Button key={p.slug} onClick={() => void startOAuth(p.slug, status, affCode)} data-testid={`oauth-${p.slug}`}>
+            {p.name}
+          </Button>
+        ))}
       </Space>
       {status.telegram_oauth && status.telegram_bot_name && <TelegramLogin botName={status.telegram_bot_name} />}
       <Modal title={t('login.wechat')} visible={wechatOpen} onCancel={() => setWechatOpen(false)} onOk={() => void submitWechat()}>

@@ -1,6 +1,7 @@
 import { api, type SiteStatus } from '@console/kit';
 
-export type OAuthProvider = 'github' | 'oidc' | 'linuxdo';
+/** A built-in provider, or the slug of an admin-defined one (`/api/status` → `custom_oauth_providers`). */
+export type OAuthProvider = 'github' | 'oidc' | 'linuxdo' | 'discord' | (string & {});
 
 /** The provider authorize URL, with a state from the gateway that the callback proves. */
 export async function startOAuth(provider: OAuthProvider, status: Partial<SiteStatus>, affCode?: string): Promise<void> {
@@ -16,10 +17,22 @@ export async function startOAuth(provider: OAuthProvider, status: Partial<SiteSt
     url.searchParams.set('client_id', status.oidc_client_id ?? '');
     url.searchParams.set('response_type', 'code');
     url.searchParams.set('scope', 'openid profile email');
-  } else {
+  } else if (provider === 'linuxdo') {
     url = new URL('https://connect.linux.do/oauth2/authorize');
     url.searchParams.set('client_id', status.linuxdo_client_id ?? '');
     url.searchParams.set('response_type', 'code');
+  } else if (provider === 'discord') {
+    url = new URL('https://discord.com/oauth2/authorize');
+    url.searchParams.set('client_id', status.discord_client_id ?? '');
+    url.searchParams.set('response_type', 'code');
+    url.searchParams.set('scope', 'identify');
+  } else {
+    const custom = status.custom_oauth_providers?.find((p) => p.slug === provider);
+    if (!custom) return;
+    url = new URL(custom.authorization_endpoint);
+    url.searchParams.set('client_id', custom.client_id);
+    url.searchParams.set('response_type', 'code');
+    url.searchParams.set('scope', custom.scopes || 'openid profile email');
   }
   url.searchParams.set('redirect_uri', callback);
   url.searchParams.set('state', state);

@@ -15,8 +15,12 @@ const RegisterPage = lazy(() => import('../pages/register/RegisterPage').then((m
 const ResetRequestPage = lazy(() => import('../pages/reset/ResetRequestPage').then((m) => ({ default: m.ResetRequestPage })));
 const ResetConfirmPage = lazy(() => import('../pages/reset/ResetConfirmPage').then((m) => ({ default: m.ResetConfirmPage })));
 const OAuthCallbackPage = lazy(() => import('../pages/oauth/OAuthCallbackPage').then((m) => ({ default: m.OAuthCallbackPage })));
+const OAuthProviderCallbackPage = lazy(() =>
+  import('../pages/oauth/OAuthCallbackPage').then((m) => ({ default: m.OAuthProviderCallbackPage })),
+);
 const PricingPage = lazy(() => import('../pages/pricing/PricingPage').then((m) => ({ default: m.PricingPage })));
 const AboutPage = lazy(() => import('../pages/about/AboutPage').then((m) => ({ default: m.AboutPage })));
+const LegalPage = lazy(() => import('../pages/about/LegalPage').then((m) => ({ default: m.LegalPage })));
 
 export function AppRoutes() {
   const status = useStatus();
@@ -35,8 +39,11 @@ export function AppRoutes() {
         <Route path="/oauth/github" element={<OAuthCallbackPage provider="github" />} />
         <Route path="/oauth/oidc" element={<OAuthCallbackPage provider="oidc" />} />
         <Route path="/oauth/linuxdo" element={<OAuthCallbackPage provider="linuxdo" />} />
+        <Route path="/oauth/:provider" element={<OAuthProviderCallbackPage />} />
         <Route path="/pricing" element={<PricingPage />} />
         <Route path="/about" element={<AboutPage />} />
+        <Route path="/user-agreement" element={<LegalPage kind="user-agreement" />} />
+        <Route path="/privacy-policy" element={<LegalPage kind="privacy-policy" />} />
         {REMOTE_ROUTES.map((route) => (
           <Route
             key={route.path}

@@ -1,8 +1,9 @@
-import { Body, Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { Controller, Get, HttpCode, Post, Req, Res, UseGuards } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { body, BusinessError, CriticalRateLimit } from '@gw/core';
-import { LoginSchema, type LoginRequest } from '@gw/contracts';
+import { CriticalRateLimit } from '@gw/core';
+import type { UserEntity } from '@gw/user';
 import { SessionService } from '../session/session.service.js';
+import { PasswordLoginGuard } from './local.strategy.js';
 import { LoginService } from './login.service.js';
 
 @Controller('api/user')
@@ -12,14 +13,13 @@ export class LoginController {
     private readonly sessions: SessionService,
   ) {}
 
+  /** The `local` passport strategy checks the password; a valid user arrives as `req.user`. */
   @Post('login')
   @HttpCode(200)
   @CriticalRateLimit()
-  signIn(@Req() req: Request, @Res({ passthrough: true }) res: Response, @Body(body(LoginSchema)) request: LoginRequest) {
-    // A cross-site HTML form can post urlencoded or multipart bodies, never JSON without a CORS preflight:
-    // JSON only keeps another site from logging a visitor into the attacker's account (login CSRF, threats A3).
-    if (!req.is('application/json')) throw new BusinessError('the login request must be sent as JSON');
-    return this.login.login(req, res, request);
+  @UseGuards(PasswordLoginGuard)
+  signIn(@Req() req: Request & { user: UserEntity }, @Res({ passthrough: true }) res: Response) {
+    return this.login.afterPassword(req, res, req.user);
   }
 
   @Get('logout')

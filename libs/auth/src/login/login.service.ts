@@ -1,11 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { BusinessError } from '@gw/core';
+import { BusinessError, withMessage, type WithMessage } from '@gw/core';
 import type { LoginRequest, LoginResult } from '@gw/contracts';
 import { OptionService } from '@gw/option';
 import { DUMMY_HASH, TurnstileService, UserService, UserStatus, verifyPassword, type UserEntity } from '@gw/user';
 import { SessionService } from '../session/session.service.js';
+import { TwoFactorService } from '../two-factor/two-factor.service.js';
 import { LoginLimiter } from './login-limiter.js';
+import { PendingLogins } from './pending-login.js';
 
 const WRONG_CREDENTIALS = 'username or password is wrong, or the user has been banned';
 
@@ -21,9 +23,15 @@ export class LoginService {
     private readonly options: OptionService,
     private readonly limiter: LoginLimiter,
     private readonly turnstile: TurnstileService,
+    private readonly twoFactor: TwoFactorService,
+    private readonly pending: PendingLogins,
   ) {}
 
-  async login(req: Request, res: Response, request: LoginRequest): Promise<LoginResult> {
+  /**
+   * The password check behind the `local` passport strategy: switches, Turnstile, the failure limits
+   * and the password. Resolves with the user; the session is not started here.
+   */
+  async authenticate(req: Request, request: LoginRequest): Promise<UserEntity> {
     if (!this.options.get('PasswordLoginEnabled')) {
       throw new BusinessError('the administrator has turned off password login');
     }
@@ -41,6 +49,32 @@ export class LoginService {
     const valid = await verifyPassword(request.password, user?.password ?? DUMMY_HASH);
     if (!user || !valid || user.status !== UserStatus.Enabled) throw new BusinessError(WRONG_CREDENTIALS);
     await this.limiter.release(account, ip);
+    return user;
+  }
+
+  /** After the password: the second factor when it is on (new-api's `require_2fa`), else the session. */
+  async afterPassword(req: Request, res: Response, user: UserEntity): Promise<LoginResult | WithMessage> {
+    if (await this.twoFactor.isEnabled(user.id)) {
+      // No session yet: the client asks for the code and posts it to /login/2fa.
+      await this.pending.start(req, res, user.id);
+      return withMessage('two-factor authentication is on: enter the code from your authenticator app', { require_2fa: true });
+    }
+    return this.finishLogin(req, res, user);
+  }
+
+  /** `POST /api/user/login/2fa`: the second step of a password login. */
+  async secondFactor(req: Request, res: Response, code: string): Promise<LoginResult> {
+    const expired = new BusinessError('the login has expired, log in again');
+    const userId = await this.pending.peek(req);
+    if (!userId) throw expired;
+    const user = await this.users.findById(userId);
+    if (!user || user.status !== UserStatus.Enabled) throw new BusinessError(WRONG_CREDENTIALS);
+    await this.twoFactor.verify(user.id, code);
+    if (!(await this.pending.finish(req))) throw expired;
+    return this.finishLogin(req, res, user);
+  }
+
+  async finishLogin(req: Request, res: Response, user: UserEntity): Promise<LoginResult> {
     await this.sessions.start(req, res, user);
     await this.users.recordLogin(user.id);
     return loginResult(user);

@@ -22,22 +22,49 @@ export class OAuthController {
   @Get('github')
   @OptionalAuth()
   @CriticalRateLimit()
-  async github(@Req() req: Request, @Res({ passthrough: true }) res: Response, @Query() q: Record<string, unknown>, @CurrentUser() caller?: Principal) {
+  async github(
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+    @Query() q: Record<string, unknown>,
+    @CurrentUser() caller?: Principal,
+  ) {
     return answer(await this.oauth.codeFlow('github', req, res, str(q.code), str(q.state), caller));
   }
 
   @Get('oidc')
   @OptionalAuth()
   @CriticalRateLimit()
-  async oidc(@Req() req: Request, @Res({ passthrough: true }) res: Response, @Query() q: Record<string, unknown>, @CurrentUser() caller?: Principal) {
+  async oidc(
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+    @Query() q: Record<string, unknown>,
+    @CurrentUser() caller?: Principal,
+  ) {
     return answer(await this.oauth.codeFlow('oidc', req, res, str(q.code), str(q.state), caller));
   }
 
   @Get('linuxdo')
   @OptionalAuth()
   @CriticalRateLimit()
-  async linuxdo(@Req() req: Request, @Res({ passthrough: true }) res: Response, @Query() q: Record<string, unknown>, @CurrentUser() caller?: Principal) {
+  async linuxdo(
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+    @Query() q: Record<string, unknown>,
+    @CurrentUser() caller?: Principal,
+  ) {
     return answer(await this.oauth.codeFlow('linuxdo', req, res, str(q.code), str(q.state), caller));
+  }
+
+  @Get('discord')
+  @OptionalAuth()
+  @CriticalRateLimit()
+  async discord(
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+    @Query() q: Record<string, unknown>,
+    @CurrentUser() caller?: Principal,
+  ) {
+    return answer(await this.oauth.codeFlow('discord', req, res, str(q.code), str(q.state), caller));
   }
 
   @Get('wechat')
@@ -49,7 +76,12 @@ export class OAuthController {
   @Get('wechat/bind')
   @UserRoute()
   @CriticalRateLimit()
-  async wechatBind(@Req() req: Request, @Res({ passthrough: true }) res: Response, @Query('code') code: unknown, @CurrentUser() caller: Principal) {
+  async wechatBind(
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+    @Query('code') code: unknown,
+    @CurrentUser() caller: Principal,
+  ) {
     return answer(await this.oauth.wechat(str(code), req, res, caller));
   }
 
@@ -77,7 +109,12 @@ export class OAuthController {
   @Get('telegram/bind')
   @OptionalAuth()
   @CriticalRateLimit()
-  async telegramBind(@Req() req: Request, @Res({ passthrough: true }) res: Response, @Query() q: Record<string, unknown>, @CurrentUser() caller?: Principal) {
+  async telegramBind(
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+    @Query() q: Record<string, unknown>,
+    @CurrentUser() caller?: Principal,
+  ) {
     if (!caller) throw new UnauthorizedError();
     return answer(await this.oauth.telegram(q, req, res, caller));
   }

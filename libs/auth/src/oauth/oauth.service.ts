@@ -13,7 +13,8 @@ export const STATE_COOKIE = 'oauth_state';
 const STATE_TTL_SECONDS = 10 * 60;
 const WECHAT_CODE_TTL_SECONDS = 3 * 60;
 
-export type Provider = 'github' | 'oidc' | 'linuxdo' | 'wechat' | 'telegram';
+export type Provider = 'github' | 'oidc' | 'linuxdo' | 'discord' | 'wechat' | 'telegram';
+type CodeProvider = 'github' | 'oidc' | 'linuxdo' | 'discord';
 
 interface ExternalIdentity {
   id: string;
@@ -26,11 +27,26 @@ const FIELD: Record<Provider, BindingField> = {
   github: 'githubId',
   oidc: 'oidcId',
   linuxdo: 'linuxDoId',
+  discord: 'discordId',
   wechat: 'wechatId',
   telegram: 'telegramId',
 };
-const PREFIX: Record<Provider, string> = { github: 'github_', oidc: 'oidc_', linuxdo: 'linuxdo_', wechat: 'wechat_', telegram: 'tg_' };
-const LABEL: Record<Provider, string> = { github: 'GitHub', oidc: 'OIDC', linuxdo: 'Linux DO', wechat: 'WeChat', telegram: 'Telegram' };
+const PREFIX: Record<Provider, string> = {
+  github: 'github_',
+  oidc: 'oidc_',
+  linuxdo: 'linuxdo_',
+  discord: 'discord_',
+  wechat: 'wechat_',
+  telegram: 'tg_',
+};
+const LABEL: Record<Provider, string> = {
+  github: 'GitHub',
+  oidc: 'OIDC',
+  linuxdo: 'Linux DO',
+  discord: 'Discord',
+  wechat: 'WeChat',
+  telegram: 'Telegram',
+};
 
 export type OAuthOutcome = { kind: 'login'; user: LoginResult } | { kind: 'bind' };
 
@@ -56,7 +72,7 @@ export class OAuthService {
     return state;
   }
 
-  private async consumeState(req: Request, state: string): Promise<{ aff: string }> {
+  async consumeState(req: Request, state: string): Promise<{ aff: string }> {
     const invalid = new BusinessError('state is empty or invalid');
     const cookie = readCookie(req.headers.cookie, STATE_COOKIE);
     if (!state || !cookie || !sameSecret(cookie, state)) throw invalid;
@@ -77,8 +93,15 @@ export class OAuthService {
     return `${this.options.get('ServerAddress').replace(/\/+$/, '')}${path}`;
   }
 
-  /** GET /api/oauth/github|oidc|linuxdo. */
-  async codeFlow(provider: 'github' | 'oidc' | 'linuxdo', req: Request, res: Response, code: string, state: string, caller?: Principal): Promise<OAuthOutcome> {
+  /** GET /api/oauth/github|oidc|linuxdo|discord. */
+  async codeFlow(
+    provider: CodeProvider,
+    req: Request,
+    res: Response,
+    code: string,
+    state: string,
+    caller?: Principal,
+  ): Promise<OAuthOutcome> {
     this.assertEnabled(provider);
     const { aff } = await this.consumeState(req, state);
     if (!code) throw new BusinessError('the authorization code is empty');
@@ -100,7 +123,9 @@ export class OAuthService {
       { headers: { Authorization: this.options.get('WeChatServerToken') } },
     );
     if (!answer.success || typeof answer.data !== 'string' || !answer.data) {
-      throw new BusinessError(answer.message ? `WeChat login failed: ${String(answer.message).slice(0, 200)}` : 'the verification code is invalid or has expired');
+      throw new BusinessError(
+        answer.message ? `WeChat login failed: ${String(answer.message).slice(0, 200)}` : 'the verification code is invalid or has expired',
+      );
     }
     return this.complete('wechat', { id: answer.data }, req, res, caller, '');
   }
@@ -118,13 +143,21 @@ export class OAuthService {
       github: this.options.get('GitHubOAuthEnabled'),
       oidc: this.options.get('oidc.enabled'),
       linuxdo: this.options.get('LinuxDOOAuthEnabled'),
+      discord: this.options.get('discord.enabled'),
       wechat: this.options.get('WeChatAuthEnabled'),
       telegram: this.options.get('TelegramOAuthEnabled'),
     }[provider];
     if (!enabled) throw new BusinessError(`the administrator has not enabled ${LABEL[provider]} login`);
   }
 
-  private async complete(provider: Provider, identity: ExternalIdentity, req: Request, res: Response, caller: Principal | undefined, aff: string): Promise<OAuthOutcome> {
+  private async complete(
+    provider: Provider,
+    identity: ExternalIdentity,
+    req: Request,
+    res: Response,
+    caller: Principal | undefined,
+    aff: string,
+  ): Promise<OAuthOutcome> {
     const field = FIELD[provider];
     const owner = await this.users.findByBinding(field, identity.id);
     if (caller) {
@@ -170,7 +203,10 @@ export class OAuthService {
     throw new BusinessError('failed to create the user, try again');
   }
 
-  private async fetchJson<T>(url: string, init: { method?: 'GET' | 'POST'; headers?: Record<string, string>; body?: string } = {}): Promise<T> {
+  private async fetchJson<T>(
+    url: string,
+    init: { method?: 'GET' | 'POST'; headers?: Record<string, string>; body?: string } = {},
+  ): Promise<T> {
     try {
       const res = await outboundFetch(url, { ...init, allowPrivate: this.allowPrivate });
       if (res.status >= 300) throw new BusinessError(`the provider answered HTTP ${res.status}`);
@@ -184,17 +220,25 @@ export class OAuthService {
     }
   }
 
-  private async fetchIdentity(provider: 'github' | 'oidc' | 'linuxdo', code: string): Promise<ExternalIdentity> {
+  private async fetchIdentity(provider: CodeProvider, code: string): Promise<ExternalIdentity> {
+    if (provider === 'discord') return this.discordIdentity(code);
     if (provider === 'github') {
       const token = await this.fetchJson<{ access_token?: string }>(this.options.get('GitHubTokenUrl'), {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json' },
-        body: JSON.stringify({ client_id: this.options.get('GitHubClientId'), client_secret: this.options.get('GitHubClientSecret'), code }),
+        body: JSON.stringify({
+          client_id: this.options.get('GitHubClientId'),
+          client_secret: this.options.get('GitHubClientSecret'),
+          code,
+        }),
       });
       if (!token.access_token) throw new BusinessError('GitHub login failed: no access token');
-      const user = await this.fetchJson<{ id?: number | string; login?: string; name?: string; email?: string }>(this.options.get('GitHubUserUrl'), {
-        headers: { authorization: `Bearer ${token.access_token}`, accept: 'application/json', 'user-agent': 'ai-gateway' },
-      });
+      const user = await this.fetchJson<{ id?: number | string; login?: string; name?: string; email?: string }>(
+        this.options.get('GitHubUserUrl'),
+        {
+          headers: { authorization: `Bearer ${token.access_token}`, accept: 'application/json', 'user-agent': 'ai-gateway' },
+        },
+      );
       if (user.id === undefined || user.id === null || user.id === '') throw new BusinessError('GitHub login failed: no user id');
       return { id: String(user.id), username: user.login, displayName: user.name || user.login, email: user.email };
     }
@@ -206,17 +250,24 @@ export class OAuthService {
         body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: this.redirectUri('/oauth/linuxdo') }).toString(),
       });
       if (!token.access_token) throw new BusinessError('Linux DO login failed: no access token');
-      const user = await this.fetchJson<{ id?: number; username?: string; name?: string; active?: boolean; silenced?: boolean; trust_level?: number }>(
-        this.options.get('LinuxDOUserUrl'),
-        { headers: { authorization: `Bearer ${token.access_token}`, accept: 'application/json' } },
-      );
+      const user = await this.fetchJson<{
+        id?: number;
+        username?: string;
+        name?: string;
+        active?: boolean;
+        silenced?: boolean;
+        trust_level?: number;
+      }>(this.options.get('LinuxDOUserUrl'), { headers: { authorization: `Bearer ${token.access_token}`, accept: 'application/json' } });
       if (user.id === undefined || user.id === null) throw new BusinessError('Linux DO login failed: no user id');
       if (user.active === false || user.silenced === true) throw new BusinessError('the Linux DO account is not active');
-      if ((user.trust_level ?? 0) < this.options.get('LinuxDOMinimumTrustLevel')) throw new BusinessError('the Linux DO trust level is too low');
+      if ((user.trust_level ?? 0) < this.options.get('LinuxDOMinimumTrustLevel'))
+        throw new BusinessError('the Linux DO trust level is too low');
       return { id: String(user.id), username: user.username, displayName: user.name || user.username };
     }
     const endpoints = await this.oidcEndpoints();
-    const basic = Buffer.from(`${encodeURIComponent(this.options.get('oidc.client_id'))}:${encodeURIComponent(this.options.get('oidc.client_secret'))}`).toString('base64');
+    const basic = Buffer.from(
+      `${encodeURIComponent(this.options.get('oidc.client_id'))}:${encodeURIComponent(this.options.get('oidc.client_secret'))}`,
+    ).toString('base64');
     const token = await this.fetchJson<{ access_token?: string }>(endpoints.token, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json', authorization: `Basic ${basic}` },
@@ -227,7 +278,32 @@ export class OAuthService {
       headers: { authorization: `Bearer ${token.access_token}`, accept: 'application/json' },
     });
     if (!user.sub) throw new BusinessError('OIDC login failed: no subject');
-    return { id: String(user.sub), username: user.preferred_username, displayName: user.name || user.preferred_username, email: user.email };
+    return {
+      id: String(user.sub),
+      username: user.preferred_username,
+      displayName: user.name || user.preferred_username,
+      email: user.email,
+    };
+  }
+
+  private async discordIdentity(code: string): Promise<ExternalIdentity> {
+    const token = await this.fetchJson<{ access_token?: string }>(this.options.get('DiscordTokenUrl'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+      body: new URLSearchParams({
+        client_id: this.options.get('discord.client_id'),
+        client_secret: this.options.get('discord.client_secret'),
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: this.redirectUri('/oauth/discord'),
+      }).toString(),
+    });
+    if (!token.access_token) throw new BusinessError('Discord login failed: no access token');
+    const user = await this.fetchJson<{ id?: string; username?: string; global_name?: string | null }>(this.options.get('DiscordUserUrl'), {
+      headers: { authorization: `Bearer ${token.access_token}`, accept: 'application/json' },
+    });
+    if (!user.id) throw new BusinessError('Discord login failed: no user id');
+    return { id: String(user.id), username: user.username, displayName: user.global_name || user.username };
   }
 
   private async oidcEndpoints(): Promise<{ token: string; userinfo: string }> {
@@ -252,5 +328,3 @@ function readCookie(header: string | undefined, name: string): string | undefine
   }
   return undefined;
 }
-
-

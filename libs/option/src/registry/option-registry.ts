@@ -28,7 +28,10 @@ const DEFAULT_DISABLE_KEYWORDS = [
 const DEFAULT_CHATS = [
   { 'Cherry Studio': 'cherrystudio://providers/api-keys?v=1&data={cherryConfig}' },
   { 'Lobe Chat': 'https://chat-preview.lobehub.com/?settings={"keyVaults":{"openai":{"apiKey":"{key}","baseURL":"{address}/v1"}}}' },
-  { 'AI as Workspace': 'https://aiaw.app/set-provider?provider={"type":"openai","settings":{"apiKey":"{key}","baseURL":"{address}/v1","compatibility":"strict"}}' },
+  {
+    'AI as Workspace':
+      'https://aiaw.app/set-provider?provider={"type":"openai","settings":{"apiKey":"{key}","baseURL":"{address}/v1","compatibility":"strict"}}',
+  },
   { AMA: 'ama://set-api-key?server={address}&key={key}' },
   { OpenCat: 'opencat://team/join?domain={address}&token={key}' },
 ];
@@ -88,6 +91,30 @@ const accountOptions = {
   GitHubUserUrl: text('https://api.github.com/user', { check: httpUrlOrEmpty }),
   LinuxDOTokenUrl: text('https://connect.linux.do/oauth2/token', { check: httpUrlOrEmpty }),
   LinuxDOUserUrl: text('https://connect.linux.do/api/user', { check: httpUrlOrEmpty }),
+};
+
+/** Passkeys, Discord, daily check-in and legal pages (new-api's passkey/discord/checkin_setting/legal keys). */
+const accountSecurityOptions = {
+  'passkey.enabled': bool(false),
+  /** Empty: the system name. */
+  'passkey.rp_display_name': text(),
+  /** Empty: the host of ServerAddress, then the request's host. */
+  'passkey.rp_id': text(),
+  /** Comma- or line-separated exact origins; empty: ServerAddress's origin, then the request's. */
+  'passkey.origins': text(),
+  'passkey.allow_insecure_origin': bool(false),
+  'passkey.user_verification': oneOf(['required', 'preferred', 'discouraged'] as const, 'preferred'),
+  'passkey.attachment_preference': oneOf(['', 'platform', 'cross-platform'] as const, ''),
+  'discord.enabled': bool(false),
+  'discord.client_id': text(),
+  'discord.client_secret': secret(),
+  DiscordTokenUrl: text('https://discord.com/api/oauth2/token', { check: httpUrlOrEmpty }),
+  DiscordUserUrl: text('https://discord.com/api/users/@me', { check: httpUrlOrEmpty }),
+  'checkin_setting.enabled': bool(false),
+  'checkin_setting.min_quota': int(1000, { min: 0, max: 1_000_000_000 }),
+  'checkin_setting.max_quota': int(10000, { min: 0, max: 1_000_000_000 }),
+  'legal.user_agreement': text(),
+  'legal.privacy_policy': text(),
 };
 
 /** Site identity and display (spec 000 §2 other settings). */
@@ -198,6 +225,7 @@ const modelOptions = {
 
 export const OPTION_REGISTRY = {
   ...accountOptions,
+  ...accountSecurityOptions,
   ...siteOptions,
   ...paymentOptions,
   ...operationOptions,
@@ -209,7 +237,7 @@ export type OptionKey = keyof typeof OPTION_REGISTRY;
 export type OptionValues = { [K in OptionKey]: ValueOf<(typeof OPTION_REGISTRY)[K]> };
 
 export function isOptionKey(key: string): key is OptionKey {
-  return Object.prototype.hasOwnProperty.call(OPTION_REGISTRY, key);
+  return Object.hasOwn(OPTION_REGISTRY, key);
 }
 
 /** The keys whose defaults `POST /api/option/rest_model_ratio` restores. */

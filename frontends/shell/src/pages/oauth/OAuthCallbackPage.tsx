@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { useNavigate, useSearchParams } from 'react-router-dom';
+import { useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { Spin, Toast, apiEnvelope, storeUser, type StoredUser } from '@console/kit';
 import type { OAuthProvider } from '../../auth/oauth';
@@ -36,4 +36,10 @@ export function OAuthCallbackPage({ provider }: { provider: OAuthProvider }) {
       <Spin size="large" tip={t('oauth.processing')} />
     </div>
   );
+}
+
+/** `/oauth/:provider` for Discord and admin-defined providers (their slug is in the path). */
+export function OAuthProviderCallbackPage() {
+  const { provider = '' } = useParams();
+  return <OAuthCallbackPage provider={provider} />;
 }

@@ -1,0 +1,40 @@
+import { generate } from 'otplib';
+import { describe, expect, it } from 'vitest';
+import { newBackupCodes, newTotpSecret, normalizeBackupCode, totpUri, verifyTotp } from './totp.js';
+
+describe('TOTP helpers', () => {
+  it('accepts the current code and refuses it again once its step is spent', async () => {
+    const secret = newTotpSecret();
+    const code = await generate({ secret });
+    const step = await verifyTotp(secret, code);
+    expect(step).toBe(Math.floor(Date.now() / 1000 / 30));
+    expect(await verifyTotp(secret, code, step)).toBeUndefined();
+    expect(await verifyTotp(secret, await generate({ secret, epoch: Math.floor(Date.now() / 1000) + 30 }), step)).toBe(step! + 1);
+  });
+
+  it('refuses malformed, far-off and foreign codes', async () => {
+    const secret = newTotpSecret();
+    expect(await verifyTotp(secret, '12345')).toBeUndefined();
+    expect(await verifyTotp(secret, 'abcdef')).toBeUndefined();
+    expect(await verifyTotp(secret, await generate({ secret, epoch: Math.floor(Date.now() / 1000) + 300 }))).toBeUndefined();
+    expect(await verifyTotp(newTotpSecret(), await generate({ secret }))).toBeUndefined();
+  });
+
+  it('builds an otpauth URI with the issuer and the account', () => {
+    const uri = totpUri('AI Gateway', 'alice', 'JBSWY3DPEHPK3PXP');
+    expect(uri).toMatch(/^otpauth:\/\/totp\/AI(%20| )Gateway:alice\?/);
+    expect(uri).toContain('secret=JBSWY3DPEHPK3PXP');
+    expect(uri).toContain('issuer=AI');
+  });
+
+  it('makes ten distinct XXXX-XXXX backup codes and normalises what users type', () => {
+    const codes = newBackupCodes();
+    expect(codes).toHaveLength(10);
+    expect(new Set(codes).size).toBe(10);
+    for (const code of codes) expect(code).toMatch(/^[A-Z0-9]{4}-[A-Z0-9]{4}$/);
+    expect(normalizeBackupCode('abcd efgh')).toBe('ABCD-EFGH');
+    expect(normalizeBackupCode(' AbCd-EfGh ')).toBe('ABCD-EFGH');
+    expect(normalizeBackupCode('ABCDEFG')).toBeUndefined();
+    expect(normalizeBackupCode('ABCD-EFG!')).toBeUndefined();
+  });
+});

@@ -1,0 +1,146 @@
+/// <reference lib="dom" />
+// Account security in Chromium against the built gateway: the security section (2FA set up from the
+// QR key, backup codes shown once, check-in, passkey added with a virtual authenticator), then the
+// login page's 2FA step and its passkey button.
+import { generate } from 'otplib';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { chromiumSkipReason, launchConsoleBrowser, type ConsoleBrowser } from './support/chromium.js';
+import { consoleCall } from './support/console-api.js';
+import { startGatewayProcess, type GatewayProcess } from './support/gateway-process.js';
+
+const skipReason = chromiumSkipReason();
+if (skipReason) console.warn(`[browser suite skipped] ${skipReason}`);
+
+const ROOT = { username: 'root', password: 'browser-pass-123' };
+
+describe.skipIf(skipReason !== null)('account security in Chromium', () => {
+  let gateway: GatewayProcess;
+  let browser: ConsoleBrowser;
+  let page: Page;
+  let secret = '';
+  let backupCodes: string[] = [];
+
+  async function login() {
+    await page.goto('/login');
+    await page.locator('input[name="username"]').fill(ROOT.username);
+    await page.locator('input[name="password"]').fill(ROOT.password);
+    await page.getByTestId('login-submit').click();
+  }
+
+  /** Logs out from a public page, so no console page left behind answers 401 and navigates mid-test. */
+  async function logOutOnPublicPage() {
+    await page.goto('/about');
+    await consoleCall(page, 'GET', '/api/user/logout');
+    await page.evaluate(() => localStorage.removeItem('user'));
+  }
+
+  beforeAll(async () => {
+    gateway = await startGatewayProcess();
+    const setup = await fetch(`${gateway.url}/api/setup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ...ROOT, confirmPassword: ROOT.password, SelfUseModeEnabled: false, DemoSiteEnabled: false }),
+    });
+    expect((await setup.json()).success).toBe(true);
+    // localhost, not 127.0.0.1: an IP address cannot be a WebAuthn relying party.
+    browser = await launchConsoleBrowser(gateway.url.replace('127.0.0.1', 'localhost'));
+    page = browser.page;
+    page.setDefaultTimeout(20_000);
+    await login();
+    await page.waitForURL('**/token');
+    for (const [key, value] of [
+      ['checkin_setting.enabled', 'true'],
+      ['passkey.enabled', 'true'],
+    ]) {
+      expect((await consoleCall(page, 'PUT', '/api/option/', { key, value })).success, key).toBe(true);
+    }
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await gateway?.close();
+  });
+
+  afterEach(async (context) => {
+    if (context.task.result?.state === 'fail') await browser.screenshot(`failed-security-${context.task.name.replace(/\W+/g, '-')}`);
+  });
+
+  it('sets up 2FA from the QR key and shows the backup codes once', async () => {
+    await page.goto('/personal');
+    await page.getByTestId('security-section').waitFor();
+    await page.getByTestId('two-factor-setup').click();
+    await page.getByTestId('two-factor-qr').locator('svg[role="img"]').waitFor();
+    const keyText = (await page.getByTestId('two-factor-secret').textContent()) ?? '';
+    secret = keyText.replace(/^.*?:\s*/, '').trim();
+    expect(secret).toMatch(/^[A-Z2-7]{32}$/);
+    backupCodes = ((await page.getByTestId('backup-codes').first().textContent()) ?? '').match(/[A-Z0-9]{4}-[A-Z0-9]{4}/g) ?? [];
+    expect(backupCodes).toHaveLength(10);
+    await browser.screenshot('security-01-setup');
+
+    await page.getByTestId('two-factor-code').fill(await generate({ secret }));
+    await page.getByTestId('two-factor-enable').click();
+    // The codes come back once in a dialog after the switch is on.
+    await page.getByText('我已保存').click();
+    await page.getByText('已开启：登录还需要认证器应用中的验证码。').waitFor();
+    await page.getByText('剩余 10 个备用码').waitFor();
+    const status = await consoleCall<{ enabled: boolean }>(page, 'GET', '/api/user/2fa/status');
+    expect(status.data.enabled).toBe(true);
+  });
+
+  it('checks in once from the security section', async () => {
+    const before = (await consoleCall<{ quota: number }>(page, 'GET', '/api/user/self')).data.quota;
+    await page.getByTestId('checkin-button').click();
+    await page.getByText('今日已签到').waitFor();
+    expect(await page.getByTestId('checkin-button').isDisabled()).toBe(true);
+    const after = (await consoleCall<{ quota: number }>(page, 'GET', '/api/user/self')).data.quota;
+    expect(after).toBeGreaterThan(before);
+  });
+
+  it('adds a passkey with a virtual authenticator', async () => {
+    const cdp = await browser.context.newCDPSession(page);
+    await cdp.send('WebAuthn.enable');
+    await cdp.send('WebAuthn.addVirtualAuthenticator', {
+      options: {
+        protocol: 'ctap2',
+        transport: 'internal',
+        hasResidentKey: true,
+        hasUserVerification: true,
+        isUserVerified: true,
+        automaticPresenceSimulation: true,
+      },
+    });
+    await page.getByTestId('passkey-add').click();
+    await page.getByText('Passkey 已添加').waitFor();
+    const passkeys = await consoleCall<{ passkeys: unknown[] }>(page, 'GET', '/api/user/passkey');
+    expect(passkeys.data.passkeys).toHaveLength(1);
+    await browser.screenshot('security-02-section');
+  });
+
+  it('asks for the code at login, refuses a wrong one and lets the right one in', async () => {
+    await logOutOnPublicPage();
+    await login();
+    await page.getByTestId('two-factor-step').waitFor();
+    await browser.screenshot('security-03-login-2fa');
+    await page.locator('input[name="code"]').fill('000000');
+    await page.getByTestId('two-factor-submit').click();
+    await page.getByText(/wrong/).first().waitFor();
+    expect(page.url()).toContain('/login');
+
+    // The enable step spent this step's code; the next step's code is fresh.
+    await page.locator('input[name="code"]').fill(await generate({ secret, epoch: Math.floor(Date.now() / 1000) + 30 }));
+    await page.getByTestId('two-factor-submit').click();
+    await page.waitForURL('**/token');
+  });
+
+  it('logs in with the passkey button', async () => {
+    await logOutOnPublicPage();
+    await page.goto('/login');
+    await page.getByTestId('passkey-login').click();
+    await page.waitForURL('**/token');
+    await page.getByTestId('sidebar').waitFor();
+    const self = await consoleCall<{ username: string }>(page, 'GET', '/api/user/self');
+    expect(self.data.username).toBe(ROOT.username);
+    expect(browser.errors).toEqual([]);
+  });
+});
