@@ -88,6 +88,22 @@ export function buildUpstreamRequest(target: UpstreamTarget, endpoint: UpstreamE
 }
 
 /**
+ * A POST to a provider with its own wire format (Anthropic, Gemini, ...): `path` (with its query) under the
+ * channel's base URL, the provider's auth headers, then the channel's header override. The same origin rule
+ * as every other call: the key never leaves the channel's host.
+ */
+export function buildProviderRequest(target: UpstreamTarget, path: string, authHeaders: Record<string, string>, stream: boolean): BuiltRequest {
+  const base = effectiveBaseUrl(target);
+  const origin = parseOrigin(base);
+  const url = new URL(`${base}${path}`);
+  if (url.origin !== origin) throw new UpstreamError('unsupported', 'the upstream URL must stay on the channel base URL origin');
+  const headers: Record<string, string> = { accept: stream ? 'text/event-stream' : 'application/json', 'content-type': 'application/json' };
+  for (const [name, value] of Object.entries(authHeaders)) setHeader(headers, name, value, target.key);
+  for (const [name, value] of Object.entries(target.headerOverride ?? {})) setHeader(headers, name, value, target.key);
+  return { url: url.toString(), method: 'POST', headers };
+}
+
+/**
  * The single-GET balance query of a provider that has one (DeepSeek, SiliconFlow, OpenRouter, ...), on
  * the channel's own origin with its bearer key. OpenAI's two billing calls use the regular endpoints.
  */

@@ -82,6 +82,11 @@ export class UpstreamClient implements OnModuleDestroy {
     return found;
   }
 
+  /** A request an adaptor built (buildProviderRequest, buildUpstreamRequest); same transport rules as send(). */
+  sendBuilt(built: BuiltRequest, init: UpstreamRequestInit = {}): Promise<UpstreamResponse> {
+    return this.dispatch(prepared(built), init);
+  }
+
   /** The provider's balance query (see buildBalanceRequest); same transport rules as send(). */
   async sendBalance(target: UpstreamTarget, init: Pick<UpstreamRequestInit, 'signal' | 'headersTimeoutMs' | 'bodyTimeoutMs' | 'maxResponseBytes'> = {}): Promise<UpstreamResponse> {
     return this.dispatch(prepared(buildBalanceRequest(target)), init);

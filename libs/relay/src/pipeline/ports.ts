@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { PriceInfo } from '../pricing/billing-formulas.js';
 import type { Usage } from '../stream/usage.js';
+import type { RouteFacts } from './relay-request.js';
 
 export type { PriceInfo };
 
@@ -57,6 +58,8 @@ export interface RelayCall {
   ip: string;
   /** The `?key=` query parameter, one of new-api's key carriers. */
   queryKey?: string;
+  /** What the route's path says of the request (Gemini's model and stream mode). */
+  route?: RouteFacts;
 }
 
 /** What token authentication reads of a request. */

@@ -14,7 +14,9 @@ import { ChannelSelection } from './channel-selection.js';
 import { ClientGone } from './client-gone.js';
 import { RelayAuthenticator, RelayPricing, RelayRateLimiter, type PriceInfo, type RelayCall, type RelayCaller } from './ports.js';
 import { RelayError, toRelayError } from './relay-error.js';
-import { parseRelayRequest, type RelayKind, type RelayRequest } from './relay-request.js';
+import { codecOf } from '../providers/registry.js';
+import type { FormatId } from '../providers/types.js';
+import { formatOfKind, parseRelayRequest, type RelayKind, type RelayRequest } from './relay-request.js';
 import { UpstreamCall, type ForwardResult } from './upstream-call.js';
 
 /** How long a shutdown waits for requests in flight to settle and log (streams may be cut after that). */
@@ -68,7 +70,7 @@ export class RelayPipeline implements OnModuleDestroy {
     this.inFlight++;
     try {
       const who = await (authenticate ? authenticate() : this.auth.authenticate(call));
-      const request = parseRelayRequest(kind, call.path, call.body);
+      const request = parseRelayRequest(kind, call.path, call.body, call.route);
       if (!who.playground) await this.rateLimiter.check(who.userId, who.requestedGroup || who.userGroup);
       const group = this.selection.usingGroup(who, request.model);
       const first = this.selection.first(who, group, request.model);
@@ -83,10 +85,11 @@ export class RelayPipeline implements OnModuleDestroy {
         countText: (text) => this.pricing.countTextTokens(request.model, text),
         signal: gone,
         dropFields: who.playground ? ['group'] : undefined,
+        clientHeaders: req.headers,
       });
       if (!forward.ok) {
         await billing.refund();
-        this.fail(res, forward.error ?? new RelayError('upstream request failed', 502, 'do_request_failed'));
+        this.fail(res, forward.error ?? new RelayError('upstream request failed', 502, 'do_request_failed'), formatOfKind(kind));
         return;
       }
       if (!res.writableEnded) res.end();
@@ -94,11 +97,21 @@ export class RelayPipeline implements OnModuleDestroy {
       await this.settle({ billing, who, request, group, price, forward, requestId, ip: call.ip, startedAt });
     } catch (error) {
       await billing?.refund().catch((e: Error) => this.logger.error(`refund of ${requestId} failed: ${e.message}`));
-      this.fail(res, error);
+      this.fail(res, error, formatOfKind(kind));
     } finally {
       gone.release();
       if (--this.inFlight === 0) this.onDrained?.();
     }
+  }
+
+  /** Token authentication alone (routes that answer without relaying, such as the 501 ones). */
+  authenticateOnly(call: Pick<RelayCall, 'req' | 'ip' | 'queryKey'>): Promise<RelayCaller> {
+    return this.auth.authenticate(call);
+  }
+
+  /** An error in a client format's own shape, for the relay's other front doors. */
+  renderError(res: ServerResponse, error: unknown, format: FormatId, _path?: string): void {
+    this.fail(res, error, format);
   }
 
   /** Price of the model for this group, or new-api's 400 model_price_error (the 37.5 sentinel ratio when unset models are accepted). */
@@ -143,13 +156,15 @@ export class RelayPipeline implements OnModuleDestroy {
     }
   }
 
-  private fail(res: ServerResponse, error: unknown): void {
+  /** The error in the client's own format (OpenAI, Anthropic or Gemini error body). */
+  private fail(res: ServerResponse, error: unknown, format: FormatId): void {
     const relayError = toRelayError(error);
     if (relayError.httpStatus >= 500 && !(error instanceof RelayError)) this.logger.error(`relay failed: ${(error as Error)?.stack ?? String(error)}`);
     if (res.headersSent) {
       if (!res.writableEnded) res.end();
       return;
     }
-    sendJson(res, relayError.httpStatus, relayError.body());
+    const body = format === 'openai' ? relayError.body() : codecOf(format).errorBody(relayError.message, relayError.type, relayError.httpStatus, relayError.errorCode);
+    sendJson(res, relayError.httpStatus, body);
   }
 }

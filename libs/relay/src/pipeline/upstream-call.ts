@@ -1,4 +1,4 @@
-import type { ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import { Inject, Injectable } from '@nestjs/common';
 import { ChannelHealthService, type RelayChannel } from '@gw/channel';
 import { APP_CONFIG, type AppConfig } from '@gw/core';
@@ -7,7 +7,9 @@ import { relayJson } from '../stream/json-responder.js';
 import { SseTracker } from '../stream/sse-tracker.js';
 import { relayStream } from '../stream/stream-responder.js';
 import type { Usage } from '../stream/usage.js';
+import { adaptorOf } from '../providers/registry.js';
 import { ChannelSelection } from './channel-selection.js';
+import { FormatCall } from './format-call.js';
 import { RelayError } from './relay-error.js';
 import type { RelayRequest } from './relay-request.js';
 import { RetryPolicy } from './retry-policy.js';
@@ -27,6 +29,8 @@ export interface ForwardInput {
   startedAt: number;
   /** Body fields that must not reach the provider (the playground's `group`). */
   dropFields?: readonly string[];
+  /** The client's headers (adaptors pass a few on, such as anthropic-beta). */
+  clientHeaders?: IncomingHttpHeaders;
 }
 
 export interface ForwardResult {
@@ -44,9 +48,11 @@ export interface ForwardResult {
   error?: RelayError;
   /** The stream stopped early after delivery (client abort, upstream cut): billed for what was sent. */
   interrupted?: string;
+  /** The formats converted between (client's, provider's) when they differ: other.request_conversion. */
+  conversion?: string[];
 }
 
-interface Attempt extends Omit<ForwardResult, 'channel' | 'usedChannels'> {
+export interface Attempt extends Omit<ForwardResult, 'channel' | 'usedChannels'> {
   retryable: boolean;
   /** Counted against the channel's health (not for client aborts). */
   channelFault?: { status?: number; message: string; channelError?: boolean };
@@ -64,6 +70,7 @@ export class UpstreamCall {
     private readonly selection: ChannelSelection,
     private readonly retry: RetryPolicy,
     private readonly health: ChannelHealthService,
+    private readonly formats: FormatCall,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -99,6 +106,12 @@ export class UpstreamCall {
       // A channel misconfiguration (new-api's channel: errors): another channel may serve the request.
       return failed(new RelayError(error.message, 500, 'channel:model_mapping_error'), true, { message: error.message, channelError: true });
     }
+    const adaptor = adaptorOf(channel.type);
+    if (!adaptor) {
+      const message = `channel type ${channel.type} is not supported by the relay yet`;
+      return failed(new RelayError(message, 500, 'channel:unsupported_type'), true, { message, channelError: true });
+    }
+    if (request.format !== 'openai' || adaptor.format !== 'openai') return this.formats.attempt(channel, adaptor, input, upstreamModel);
     const body = buildUpstreamBody(request, channel, upstreamModel, this.config.relay.forceStreamOption, input.dropFields);
 
     let response: UpstreamResponse;

@@ -5,6 +5,8 @@ import { builtInCompletionRatio, lookupModel } from './model-names.js';
 
 /** new-api labels a user's own group this way when it is not among the usable groups. */
 const USER_GROUP_DESCRIPTION = '用户分组';
+/** new-api's cache-write ratio for models without their own (Anthropic charges 1.25× input for 5-minute writes). */
+const DEFAULT_CREATE_CACHE_RATIO = 1.25;
 
 /**
  * Prices from the ratio options (in memory; no database access on the relay path). Group ratios are
@@ -59,6 +61,7 @@ export class PricingService {
       modelRatio,
       completionRatio: this.completionRatio(model),
       cacheRatio: lookupModel(this.options.get('CacheRatio'), model) ?? 1,
+      createCacheRatio: lookupModel(this.options.get('CreateCacheRatio'), model) ?? DEFAULT_CREATE_CACHE_RATIO,
       groupRatio,
     };
   }

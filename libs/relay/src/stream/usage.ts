@@ -3,6 +3,8 @@ export interface Usage {
   promptTokens: number;
   completionTokens: number;
   cachedTokens: number;
+  /** Tokens written to the provider's prompt cache (Anthropic), billed at the cache-creation ratio. */
+  cacheCreationTokens?: number;
 }
 
 /** Upper bound for one count: anything above is a broken or hostile upstream (threats M2/M3). */
