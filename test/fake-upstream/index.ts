@@ -70,8 +70,13 @@ export async function startFakeUpstream(options: FakeUpstreamOptions = {}): Prom
       res.end();
       return;
     }
+    if (rule?.raw) {
+      res.writeHead(rule.raw.status ?? 200, { 'content-type': rule.raw.contentType });
+      res.end(rule.raw.body);
+      return;
+    }
     if (rule?.status && rule.status !== 200) {
-      sendError(res, rule);
+      sendError(res, rule, pathname);
       return;
     }
 
