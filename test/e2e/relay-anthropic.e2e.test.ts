@@ -177,7 +177,7 @@ describe.each(testDatabases())('relay: Anthropic Messages (/v1/messages) on %s',
 
   describe('the route', () => {
     it('sends anthropic-version 2023-06-01 when the client sent none', async () => {
-      const res = await f.gw.client().raw('POST', '/v1/messages', JSON.stringify({ model: CLAUDE, max_tokens: 8, messages: [{ role: 'user', content: 'hi' }] }), { 'x-api-key': f.token.key });
+      const res = await f.gw.client().raw('POST', '/v1/messages', JSON.stringify({ model: CLAUDE, max_tokens: 8, messages: [{ role: 'user', content: 'hi' }] }), { 'x-api-key': f.apiToken.key });
       expect(res.status).toBe(200);
       expect(f.up.requests[0]!.headers['anthropic-version']).toBe('2023-06-01');
     });
@@ -189,13 +189,13 @@ describe.each(testDatabases())('relay: Anthropic Messages (/v1/messages) on %s',
 
     it("refuses bad input and bad keys with Anthropic's error shape", async () => {
       const client = f.gw.client();
-      const missing = await client.raw('POST', '/v1/messages', JSON.stringify({ model: CLAUDE, max_tokens: 8 }), { 'x-api-key': f.token.key });
+      const missing = await client.raw('POST', '/v1/messages', JSON.stringify({ model: CLAUDE, max_tokens: 8 }), { 'x-api-key': f.apiToken.key });
       expect(missing.status).toBe(400);
       expect(missing.body).toEqual({ type: 'error', error: { type: 'invalid_request_error', message: 'messages: field required' } });
       const badKey = await client.raw('POST', '/v1/messages', JSON.stringify({ model: CLAUDE, max_tokens: 8, messages: [] }), { 'x-api-key': 'sk-nope' });
       expect(badKey.status).toBe(401);
       expect(badKey.body).toMatchObject({ type: 'error', error: { type: 'authentication_error' } });
-      const notJson = await client.raw('POST', '/v1/messages', '{oops', { 'x-api-key': f.token.key });
+      const notJson = await client.raw('POST', '/v1/messages', '{oops', { 'x-api-key': f.apiToken.key });
       expect(notJson.status).toBe(400);
       expect(notJson.body).toMatchObject({ type: 'error', error: { type: 'invalid_request_error' } });
       expect(f.up.requests).toHaveLength(0);

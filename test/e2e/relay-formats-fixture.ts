@@ -7,6 +7,11 @@ import { COMPLETION_RATIOS, RATIOS, startRelayFixture, type RelayFixture } from 
 export const CLAUDE = 'fmt-claude';
 export const OPENAI = 'fmt-openai';
 export const GEMINI = 'fmt-gemini';
+/** OpenAI's other routes, on a second OpenAI channel, at ratio 1 and completion ratio 2. */
+export const OTHER = { responses: 'fmt-resp', speech: 'fmt-tts', rerank: 'fmt-rerank', moderation: 'fmt-mod', edit: 'fmt-edit', embed: 'fmt-embed' } as const;
+/** A fixed-price image model: 0.04 × QuotaPerUnit 500000 = 20000 per standard image. */
+export const IMAGE = 'dall-e-3';
+export const IMAGE_QUOTA = 20000;
 const MODEL_RATIO = 2;
 const COMPLETION_RATIO = 3;
 const CACHE_RATIO = 0.1;
@@ -21,7 +26,8 @@ export function formatQuota(u: { prompt: number; completion: number; cached?: nu
 }
 
 export interface FormatsFixture extends RelayFixture {
-  token: { id: number; key: string };
+  /** An unlimited token of the fixture's user. */
+  apiToken: { id: number; key: string };
   anthropic(options?: { bearer?: boolean }): Anthropic;
   /** The consume row of a request id, once settled. */
   row(requestId: string | null): Promise<any>;
@@ -31,8 +37,11 @@ export interface FormatsFixture extends RelayFixture {
 export async function startFormatsFixture(kind: TestDbKind): Promise<FormatsFixture> {
   const f = await startRelayFixture(kind);
   const models = [CLAUDE, OPENAI, GEMINI];
-  await f.setOption('ModelRatio', { ...RATIOS, ...Object.fromEntries(models.map((m) => [m, MODEL_RATIO])) });
-  await f.setOption('CompletionRatio', { ...COMPLETION_RATIOS, ...Object.fromEntries(models.map((m) => [m, COMPLETION_RATIO])) });
+  const others = Object.values(OTHER);
+  await f.setOption('ModelRatio', { ...RATIOS, ...Object.fromEntries(models.map((m) => [m, MODEL_RATIO])), ...Object.fromEntries(others.map((m) => [m, 1])) });
+  await f.setOption('CompletionRatio', { ...COMPLETION_RATIOS, ...Object.fromEntries(models.map((m) => [m, COMPLETION_RATIO])), ...Object.fromEntries(others.map((m) => [m, 2])) });
+  await f.setOption('ModelPrice', { [IMAGE]: 0.04 });
+  await f.channel({ type: 1, models: [...others, IMAGE].join(','), key: 'openai-other-key' });
   await f.setOption('CacheRatio', Object.fromEntries(models.map((m) => [m, CACHE_RATIO])));
   await f.setOption('CreateCacheRatio', Object.fromEntries(models.map((m) => [m, CREATE_CACHE_RATIO])));
   await f.channel({ type: 14, models: CLAUDE, key: 'claude-up-key' });
@@ -40,7 +49,7 @@ export async function startFormatsFixture(kind: TestDbKind): Promise<FormatsFixt
   await f.channel({ type: 24, models: GEMINI, key: 'gemini-up-key' });
   const token = await f.token({ unlimited_quota: true });
   return Object.assign(f, {
-    token,
+    apiToken: token,
     anthropic: (options: { bearer?: boolean } = {}) =>
       options.bearer
         ? new Anthropic({ authToken: token.key, apiKey: null, baseURL: f.gw.url, maxRetries: 0 })

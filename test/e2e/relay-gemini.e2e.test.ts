@@ -31,7 +31,7 @@ describe.each(testDatabases())('relay: Gemini generateContent on %s', (kind) => 
 
   describe('to a native Gemini channel (type 24): pass-through', () => {
     it('takes the key from ?key=, calls the model path with x-goog-api-key and the body untouched', async () => {
-      const res = await post(`/v1beta/models/${GEMINI}:generateContent?key=${f.token.key}`, ASK);
+      const res = await post(`/v1beta/models/${GEMINI}:generateContent?key=${f.apiToken.key}`, ASK);
       expect(res.status).toBe(200);
       const body = await res.json();
       expect(body.candidates[0].content.parts[0].text).toBe(DEFAULT_REPLY);
@@ -45,7 +45,7 @@ describe.each(testDatabases())('relay: Gemini generateContent on %s', (kind) => 
     });
 
     it('streams with x-goog-api-key and counts the cumulative usage once (parity with non-stream)', async () => {
-      const res = await post(`/v1beta/models/${GEMINI}:streamGenerateContent?alt=sse`, ASK, { 'x-goog-api-key': f.token.key });
+      const res = await post(`/v1beta/models/${GEMINI}:streamGenerateContent?alt=sse`, ASK, { 'x-goog-api-key': f.apiToken.key });
       expect(res.status).toBe(200);
       const chunks = events(await res.text());
       expect(chunks.map((c) => c.candidates[0].content.parts[0].text).join('')).toBe(DEFAULT_REPLY);
@@ -57,12 +57,12 @@ describe.each(testDatabases())('relay: Gemini generateContent on %s', (kind) => 
     it('bills thoughts as output and cached content at the cache ratio, stream and non-stream alike (fixtures)', async () => {
       const usage = { prompt: 120, completion: 38, cached: 20 };
       f.up.script({ times: 1, raw: json(RESPONSE_FUNCTION_CALL) });
-      const once = await post(`/v1/models/${GEMINI}:generateContent`, ASK, { 'x-goog-api-key': f.token.key });
+      const once = await post(`/v1/models/${GEMINI}:generateContent`, ASK, { 'x-goog-api-key': f.apiToken.key });
       expect((await once.json()).candidates[0].content.parts[1].functionCall).toEqual({ name: 'get_weather', args: { location: 'Paris' } });
       expectRow(await f.row(once.headers.get('x-oneapi-request-id')), { model: GEMINI, ...usage, quota: formatQuota(usage), stream: false, path: `/v1/models/${GEMINI}:generateContent` });
 
       f.up.script({ times: 1, raw: sse(STREAM_TEXT) });
-      const streamed = await post(`/v1beta/models/${GEMINI}:streamGenerateContent?alt=sse`, ASK, { 'x-goog-api-key': f.token.key });
+      const streamed = await post(`/v1beta/models/${GEMINI}:streamGenerateContent?alt=sse`, ASK, { 'x-goog-api-key': f.apiToken.key });
       expect(events(await streamed.text())).toHaveLength(3);
       expectRow(await f.row(streamed.headers.get('x-oneapi-request-id')), { model: GEMINI, ...usage, quota: formatQuota(usage), stream: true, path: `/v1beta/models/${GEMINI}:streamGenerateContent` });
     });
@@ -70,7 +70,7 @@ describe.each(testDatabases())('relay: Gemini generateContent on %s', (kind) => 
     it("answers provider errors in Gemini's shape and refunds", async () => {
       const before = await f.quota(f.user.id);
       f.up.script({ times: 1, raw: { status: 400, ...json(ERROR_INVALID_ARGUMENT) } });
-      const res = await post(`/v1beta/models/${GEMINI}:generateContent`, ASK, { 'x-goog-api-key': f.token.key });
+      const res = await post(`/v1beta/models/${GEMINI}:generateContent`, ASK, { 'x-goog-api-key': f.apiToken.key });
       expect(res.status).toBe(400);
       expect(await res.json()).toEqual({ error: { code: 400, message: ERROR_INVALID_ARGUMENT.error.message, status: 'INVALID_ARGUMENT' } });
       expect(await f.quota(f.user.id)).toBe(before);
@@ -88,7 +88,7 @@ describe.each(testDatabases())('relay: Gemini generateContent on %s', (kind) => 
         ],
         generationConfig: { maxOutputTokens: 50, temperature: 0.2, stopSequences: ['END'] },
         tools: [{ functionDeclarations: [{ name: 'get_weather', parameters: { type: 'object', properties: { location: { type: 'string' } } } }] }],
-      }, { 'x-goog-api-key': f.token.key });
+      }, { 'x-goog-api-key': f.apiToken.key });
       expect(res.status).toBe(200);
       const body = await res.json();
       expect(body.candidates[0]).toMatchObject({ content: { role: 'model', parts: [{ text: DEFAULT_REPLY }] }, finishReason: 'STOP' });
@@ -111,7 +111,7 @@ describe.each(testDatabases())('relay: Gemini generateContent on %s', (kind) => 
     });
 
     it('streams a converted answer as Gemini chunks with the usage on the last (parity)', async () => {
-      const res = await post(`/v1beta/models/${OPENAI}:streamGenerateContent?alt=sse`, ASK, { 'x-goog-api-key': f.token.key });
+      const res = await post(`/v1beta/models/${OPENAI}:streamGenerateContent?alt=sse`, ASK, { 'x-goog-api-key': f.apiToken.key });
       const chunks = events(await res.text());
       expect(chunks.map((c) => c.candidates[0].content.parts.map((p: any) => p.text ?? '').join('')).join('')).toBe(DEFAULT_REPLY);
       expect(chunks.at(-1)).toMatchObject({ candidates: [{ finishReason: 'STOP' }], usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 20 } });
@@ -120,7 +120,7 @@ describe.each(testDatabases())('relay: Gemini generateContent on %s', (kind) => 
     });
 
     it('reaches a Claude channel too (Gemini → hub → Anthropic)', async () => {
-      const res = await post(`/v1beta/models/${CLAUDE}:generateContent`, ASK, { 'x-goog-api-key': f.token.key });
+      const res = await post(`/v1beta/models/${CLAUDE}:generateContent`, ASK, { 'x-goog-api-key': f.apiToken.key });
       expect((await res.json()).candidates[0].content.parts[0].text).toBe(DEFAULT_REPLY);
       expect(f.up.requests[0]!.path).toBe('/v1/messages');
       expect(f.up.requests[0]!.body).toMatchObject({ model: CLAUDE, max_tokens: 8192, messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }] });
@@ -129,7 +129,7 @@ describe.each(testDatabases())('relay: Gemini generateContent on %s', (kind) => 
 
   describe('the route', () => {
     it("refuses bad input and bad keys with Gemini's error shape", async () => {
-      const noContents = await post(`/v1beta/models/${GEMINI}:generateContent`, { prompt: 'x' }, { 'x-goog-api-key': f.token.key });
+      const noContents = await post(`/v1beta/models/${GEMINI}:generateContent`, { prompt: 'x' }, { 'x-goog-api-key': f.apiToken.key });
       expect(noContents.status).toBe(400);
       expect(await noContents.json()).toEqual({ error: { code: 400, message: 'contents must be an array', status: 'INVALID_ARGUMENT' } });
       const badKey = await post(`/v1beta/models/${GEMINI}:generateContent?key=sk-nope`, ASK);

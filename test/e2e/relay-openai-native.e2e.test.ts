@@ -40,7 +40,7 @@ describe.each(testDatabases())('relay: OpenAI chat to Claude and Gemini channels
 
   beforeAll(async () => {
     f = await startFormatsFixture(kind);
-    client = f.openai(f.token.key);
+    client = f.openai(f.apiToken.key);
   });
   afterAll(async () => {
     await f?.close();

@@ -4,9 +4,11 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ruleMatches, type FakeRule, type RecordedRequest } from './rules.js';
+import { sendOpenAiExtra } from './openai-extra.js';
 import { sendAnthropic, sendCompletion, sendEmbeddings, sendError, sendGemini, sendJson } from './responses.js';
 
 export { DEFAULT_REPLY, DEFAULT_USAGE } from './responses.js';
+export { FAKE_SPEECH } from './openai-extra.js';
 export type { FakeRule, RecordedRequest } from './rules.js';
 
 export interface FakeUpstream {
@@ -80,6 +82,7 @@ export async function startFakeUpstream(options: FakeUpstreamOptions = {}): Prom
       return;
     }
 
+    if (sendOpenAiExtra(pathname, res, body, rule)) return;
     if (pathname.endsWith('/chat/completions')) return sendCompletion(res, body, rule, true);
     if (pathname.endsWith('/completions')) return sendCompletion(res, body, rule, false);
     if (pathname.endsWith('/embeddings')) return sendEmbeddings(res, body, rule);

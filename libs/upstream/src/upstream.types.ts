@@ -19,7 +19,20 @@ export interface UpstreamTarget {
   organization?: string | null;
 }
 
-export type UpstreamEndpoint = 'chat' | 'completions' | 'embeddings' | 'models' | 'billing_subscription' | 'billing_usage';
+export type UpstreamEndpoint =
+  | 'chat'
+  | 'completions'
+  | 'embeddings'
+  | 'responses'
+  | 'responses_compact'
+  | 'images_generations'
+  | 'audio_speech'
+  | 'rerank'
+  | 'moderations'
+  | 'edits'
+  | 'models'
+  | 'billing_subscription'
+  | 'billing_usage';
 
 /**
  * What a call needs to be cancelled: an AbortSignal, or anything lighter with the same members (the relay

@@ -81,7 +81,7 @@ export class RelayEntry implements OnApplicationBootstrap {
       await this.pipeline.authenticateOnly({ req, ip: this.ipOf(req), queryKey: queryKey(query) });
       sendJson(res, 501, openAiError('API not implemented', 'new_api_error', 'api_not_implemented'));
     } catch (error) {
-      this.pipeline.renderError(res, error, 'openai', path);
+      this.pipeline.renderError(res, error, 'openai');
     }
   }
 

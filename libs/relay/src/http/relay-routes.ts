@@ -9,6 +9,13 @@ import type { RelayKind, RouteFacts } from '../pipeline/relay-request.js';
  *   POST /v1/chat/completions                        OpenAI chat           → chat
  *   POST /v1/completions                             OpenAI completions    → completions
  *   POST /v1/embeddings                              OpenAI embeddings     → embeddings
+ *   POST /v1/engines/{model}/embeddings              legacy embeddings     → embeddings
+ *   POST /v1/responses, /v1/responses/compact        OpenAI Responses      → responses, responses_compact
+ *   POST /v1/images/generations                      images (per call)     → images_generations
+ *   POST /v1/audio/speech                            speech (binary)       → audio_speech
+ *   POST /v1/rerank                                  rerank (Jina shape)   → rerank
+ *   POST /v1/moderations                             moderations           → moderations
+ *   POST /v1/edits                                   legacy edits          → edits
  *   POST /v1/messages                                Anthropic Messages    → messages
  *   POST /v1beta/models/{model}:generateContent      Gemini                → gemini
  *   POST /v1beta/models/{model}:streamGenerateContent  (also under /v1/models/...)
@@ -20,7 +27,16 @@ const POST_ROUTES = new Map<string, RelayKind>([
   ['/v1/completions', 'completions'],
   ['/v1/embeddings', 'embeddings'],
   ['/v1/messages', 'messages'],
+  ['/v1/responses', 'responses'],
+  ['/v1/responses/compact', 'responses_compact'],
+  ['/v1/images/generations', 'images_generations'],
+  ['/v1/audio/speech', 'audio_speech'],
+  ['/v1/rerank', 'rerank'],
+  ['/v1/moderations', 'moderations'],
+  ['/v1/edits', 'edits'],
 ]);
+
+const ENGINE_EMBEDDINGS = /^\/v1\/engines\/([^/]+)\/embeddings$/i;
 
 const GEMINI = /^\/v1(?:beta)?\/models\/([^/:]+(?:\/[^/:]+)?):(generateContent|streamGenerateContent)$/;
 
@@ -47,6 +63,11 @@ export function matchRelayRoute(method: string | undefined, path: string): Relay
     if (gemini) {
       const model = safeDecode(gemini[1]!);
       return model === undefined ? undefined : { kind: 'gemini', route: { model: model.replace(/^models\//, ''), stream: gemini[2] === 'streamGenerateContent' } };
+    }
+    const engine = ENGINE_EMBEDDINGS.exec(trimmed);
+    if (engine) {
+      const model = safeDecode(engine[1]!);
+      return model === undefined ? undefined : { kind: 'embeddings', route: { model } };
     }
     if (lower === '/v1/images/variations') return NOT_IMPLEMENTED;
   }

@@ -40,8 +40,8 @@ export class FormatCall {
     const failed = (error: RelayError, retryable: boolean, channelFault?: Attempt['channelFault']): Attempt => ({
       ok: false, upstreamModel, localCount: false, frtMs: 0, error, retryable, channelFault, conversion,
     });
-    if (request.kind === 'completions' || request.kind === 'embeddings') {
-      const message = `channel type ${channel.type} does not serve /v1/${request.kind}`;
+    if (request.kind !== 'chat' && request.kind !== 'messages' && request.kind !== 'gemini') {
+      const message = `channel type ${channel.type} does not serve ${request.path}`;
       return failed(new RelayError(message, 400, 'convert_request_failed', 'invalid_request_error'), true);
     }
 

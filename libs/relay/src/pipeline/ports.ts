@@ -14,6 +14,8 @@ export abstract class RelayPricing {
   abstract resolve(model: string, usingGroup: string, userGroup: string): PriceInfo | undefined;
   abstract preConsumeQuota(info: PriceInfo, promptTokens: number, maxTokens: number): number;
   abstract settleQuota(info: PriceInfo, usage: Usage): number;
+  /** A fixed-price model's charge for `factor` calls (images: count × size × quality). */
+  abstract perCallQuota(info: PriceInfo, factor: number): number;
   abstract usableGroups(userGroup: string): Record<string, string>;
   abstract countPromptTokens(model: string, body: unknown): number;
   abstract countTextTokens(model: string, text: string): number;

@@ -16,6 +16,7 @@ import { RelayAuthenticator, RelayPricing, RelayRateLimiter, type PriceInfo, typ
 import { RelayError, toRelayError } from './relay-error.js';
 import { codecOf } from '../providers/registry.js';
 import type { FormatId } from '../providers/types.js';
+import { promptBodyOf, speechCharacters } from './openai-request.js';
 import { formatOfKind, parseRelayRequest, type RelayKind, type RelayRequest } from './relay-request.js';
 import { UpstreamCall, type ForwardResult } from './upstream-call.js';
 
@@ -75,9 +76,10 @@ export class RelayPipeline implements OnModuleDestroy {
       const group = this.selection.usingGroup(who, request.model);
       const first = this.selection.first(who, group, request.model);
       const price = this.price(who, request.model, group);
-      const promptTokens = this.pricing.countPromptTokens(request.model, request.body);
+      const promptTokens = request.kind === 'audio_speech' ? speechCharacters(request) : this.pricing.countPromptTokens(request.model, promptBodyOf(request));
       billing = new BillingSession(this.ledger, who.userId, who.tokenId);
-      await this.reserve(billing, who, this.pricing.preConsumeQuota(price, promptTokens, request.maxTokens));
+      const perCall = request.callFactor !== undefined && price.usePrice;
+      await this.reserve(billing, who, perCall ? this.pricing.perCallQuota(price, request.callFactor!) : this.pricing.preConsumeQuota(price, promptTokens, request.maxTokens));
 
       const forward = await this.upstream.forward({
         request, group, first, promptTokens, startedAt, res,
@@ -110,7 +112,7 @@ export class RelayPipeline implements OnModuleDestroy {
   }
 
   /** An error in a client format's own shape, for the relay's other front doors. */
-  renderError(res: ServerResponse, error: unknown, format: FormatId, _path?: string): void {
+  renderError(res: ServerResponse, error: unknown, format: FormatId): void {
     this.fail(res, error, format);
   }
 
@@ -137,7 +139,12 @@ export class RelayPipeline implements OnModuleDestroy {
 
   private async settle(s: { billing: BillingSession; who: RelayCaller; request: RelayRequest; group: string; price: PriceInfo; forward: ForwardResult; requestId: string; ip: string; startedAt: number }): Promise<void> {
     const usage = s.forward.usage ?? { promptTokens: 0, completionTokens: 0, cachedTokens: 0 };
-    const price = usage.promptTokens + usage.completionTokens === 0 ? 0 : this.pricing.settleQuota(s.price, usage);
+    const perCall = s.request.callFactor !== undefined && s.price.usePrice;
+    const price = perCall
+      ? this.pricing.perCallQuota(s.price, s.request.callFactor!)
+      : usage.promptTokens + usage.completionTokens === 0
+        ? 0
+        : this.pricing.settleQuota(s.price, usage);
     try {
       const outcome = await s.billing.settle(price);
       if (!outcome) return;

@@ -1,10 +1,11 @@
 import type { UpstreamEndpoint } from '@gw/upstream';
 import { codecOf } from '../providers/registry.js';
 import type { FormatId, HubRequest } from '../providers/types.js';
+import { OPENAI_OTHER_KINDS, parseOpenAiOther, withPathModel, type OpenAiOtherKind } from './openai-request.js';
 import { badRequest } from './relay-error.js';
 
 /** The relay's inbound request kinds: OpenAI's three text routes, Anthropic Messages and Gemini generateContent. */
-export type RelayKind = 'chat' | 'completions' | 'embeddings' | 'messages' | 'gemini';
+export type RelayKind = 'chat' | 'completions' | 'embeddings' | 'messages' | 'gemini' | OpenAiOtherKind;
 
 /** The wire format a client of each kind speaks (its errors and answers come back in it). */
 export function formatOfKind(kind: RelayKind): FormatId {
@@ -37,6 +38,8 @@ export interface RelayRequest {
   includeUsage: boolean;
   /** max_tokens / max_completion_tokens / max_output_tokens, 0 when absent. */
   maxTokens: number;
+  /** Requests billed per call: the multiple of the model's fixed price (images: count × size × quality). */
+  callFactor?: number;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -58,6 +61,8 @@ function readMaxTokens(body: Record<string, unknown>): number {
 export function parseRelayRequest(kind: RelayKind, path: string, raw: unknown, route: RouteFacts = {}): RelayRequest {
   if (kind === 'messages') return parseMessages(path, raw);
   if (kind === 'gemini') return parseGemini(path, raw, route);
+  if (OPENAI_OTHER_KINDS.has(kind)) return parseOpenAiOther(kind as OpenAiOtherKind, path, raw);
+  if (kind === 'embeddings') raw = withPathModel(raw, route);
   if (!isObject(raw)) throw badRequest('request body must be a JSON object');
   const model = raw.model;
   if (typeof model !== 'string' || !model.trim()) throw badRequest('model is required', 'model_required');
@@ -73,7 +78,7 @@ export function parseRelayRequest(kind: RelayKind, path: string, raw: unknown, r
     kind,
     format: 'openai',
     hub: raw,
-    endpoint: kind,
+    endpoint: kind as 'chat' | 'completions' | 'embeddings',
     path,
     body: raw,
     model: model.trim(),

@@ -3,6 +3,9 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ChannelHealthService, type RelayChannel } from '@gw/channel';
 import { APP_CONFIG, type AppConfig } from '@gw/core';
 import { UpstreamClient, UpstreamError, type CancelSignal, type UpstreamResponse } from '@gw/upstream';
+import { ResponsesStreamWatcher } from '../providers/openai/responses-watcher.js';
+import { relayBinary } from '../stream/binary-responder.js';
+import { FormatStream } from '../stream/format-stream.js';
 import { relayJson } from '../stream/json-responder.js';
 import { SseTracker } from '../stream/sse-tracker.js';
 import { relayStream } from '../stream/stream-responder.js';
@@ -130,8 +133,19 @@ export class UpstreamCall {
       return failed(error, this.retry.shouldRetryStatus(response.status), { status: response.status, message: error.message });
     }
 
+    if (request.kind === 'audio_speech') {
+      // Speech is billed by its input characters (the prompt count), whatever audio comes back.
+      const sent = await relayBinary(response, input.res);
+      const interrupted = sent.error === undefined ? undefined : String((sent.error as Error)?.message ?? sent.error);
+      const usage = { promptTokens: input.promptTokens, completionTokens: 0, cachedTokens: 0 };
+      return { ok: true, upstreamModel, usage, localCount: false, frtMs: Math.round(headersAt - input.startedAt), retryable: false, interrupted };
+    }
+
     if (request.stream && String(response.headers['content-type'] ?? '').includes('text/event-stream')) {
-      const tracker = new SseTracker(request.includeUsage, input.countText, input.promptTokens, request.kind === 'chat');
+      const tracker =
+        request.kind === 'responses'
+          ? new FormatStream(new ResponsesStreamWatcher(), undefined, input.promptTokens, input.countText)
+          : new SseTracker(request.includeUsage, input.countText, input.promptTokens, request.kind === 'chat');
       const outcome = await relayStream(response.body, input.res, tracker);
       const frtMs = Math.round((outcome.firstChunkAt ?? headersAt) - input.startedAt);
       if (outcome.error !== undefined && !outcome.delivered) {

@@ -82,3 +82,10 @@ function roundExact(approx: number, exact: () => Decimal): number {
 function nonNegative(n: number): number {
   return Number.isFinite(n) && n > 0 ? Math.floor(n) : 0;
 }
+
+/** A fixed price × QuotaPerUnit × group ratio × factor (images per count, size and quality), rounded like a settlement. */
+export function perCallQuota(info: PriceInfo, factor: number, quotaPerUnit: number): number {
+  if (isFree(info) || !(factor > 0)) return 0;
+  const approx = info.modelPrice * quotaPerUnit * info.groupRatio * factor;
+  return Math.max(0, roundExact(approx, () => mul(mul(mul(dec(info.modelPrice), dec(quotaPerUnit)), dec(info.groupRatio)), dec(factor))));
+}

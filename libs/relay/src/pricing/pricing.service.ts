@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { OptionService } from '@gw/option';
-import { preConsumeQuota, settleQuota, UNSET_MODEL_RATIO, type BillableUsage, type PriceInfo } from './billing-formulas.js';
+import { perCallQuota, preConsumeQuota, settleQuota, UNSET_MODEL_RATIO, type BillableUsage, type PriceInfo } from './billing-formulas.js';
 import { builtInCompletionRatio, lookupModel } from './model-names.js';
 
 /** new-api labels a user's own group this way when it is not among the usable groups. */
@@ -37,6 +37,10 @@ export class PricingService {
 
   settleQuota(info: PriceInfo, usage: BillableUsage): number {
     return settleQuota(info, usage, this.options.get('QuotaPerUnit'));
+  }
+
+  perCallQuota(info: PriceInfo, factor: number): number {
+    return perCallQuota(info, factor, this.options.get('QuotaPerUnit'));
   }
 
   /** Group → description: UserUsableGroups plus the user's own group (new-api GetUserUsableGroups). */

@@ -23,8 +23,9 @@ function count(value: unknown): number {
 export function readUsage(raw: unknown): Usage | undefined {
   if (typeof raw !== 'object' || raw === null) return undefined;
   const usage = raw as Record<string, unknown>;
-  const details = usage.prompt_tokens_details as Record<string, unknown> | undefined;
-  const promptTokens = count(usage.prompt_tokens ?? usage.input_tokens);
+  const details = (usage.prompt_tokens_details ?? usage.input_tokens_details) as Record<string, unknown> | undefined;
+  // Rerank answers (Jina) report only total_tokens: all of it is input.
+  const promptTokens = count(usage.prompt_tokens ?? usage.input_tokens ?? (usage.completion_tokens === undefined ? usage.total_tokens : undefined));
   const completionTokens = count(usage.completion_tokens ?? usage.output_tokens);
   if (promptTokens === 0 && completionTokens === 0) return undefined;
   const cachedTokens = Math.min(count(details?.cached_tokens ?? usage.cached_tokens), promptTokens);
