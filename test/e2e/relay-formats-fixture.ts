@@ -8,7 +8,7 @@ export const CLAUDE = 'fmt-claude';
 export const OPENAI = 'fmt-openai';
 export const GEMINI = 'fmt-gemini';
 /** OpenAI's other routes, on a second OpenAI channel, at ratio 1 and completion ratio 2. */
-export const OTHER = { responses: 'fmt-resp', speech: 'fmt-tts', rerank: 'fmt-rerank', moderation: 'fmt-mod', edit: 'fmt-edit', embed: 'fmt-embed' } as const;
+export const OTHER = { responses: 'fmt-resp', speech: 'fmt-tts', rerank: 'fmt-rerank', moderation: 'fmt-mod', edit: 'fmt-edit', embed: 'fmt-embed', whisper: 'fmt-whisper' } as const;
 /** A fixed-price image model: 0.04 × QuotaPerUnit 500000 = 20000 per standard image. */
 export const IMAGE = 'dall-e-3';
 export const IMAGE_QUOTA = 20000;

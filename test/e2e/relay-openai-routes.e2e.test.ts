@@ -1,5 +1,6 @@
+import { toFile } from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { DEFAULT_REPLY, FAKE_SPEECH } from '../fake-upstream/index.js';
+import { DEFAULT_REPLY, FAKE_AUDIO_SECONDS, FAKE_SPEECH } from '../fake-upstream/index.js';
 import { testDatabases } from '../support/databases.js';
 import { CLAUDE, GEMINI, IMAGE, IMAGE_QUOTA, OTHER, startFormatsFixture, type FormatsFixture } from './relay-formats-fixture.js';
 
@@ -66,6 +67,37 @@ describe.each(testDatabases())("relay: OpenAI's other routes and model lists on 
     expect(data.headers.get('content-type')).toBe('audio/mpeg');
     expect(Buffer.from(await data.arrayBuffer())).toEqual(FAKE_SPEECH);
     expect(await f.row(response.headers.get('x-oneapi-request-id'))).toMatchObject({ promptTokens: 11, completionTokens: 0, quota: 11 });
+  });
+
+  it('forwards transcription and translation uploads and bills 1000 tokens per minute of audio', async () => {
+    const client = f.openai(f.apiToken.key);
+    const tokens = Math.ceil((FAKE_AUDIO_SECONDS * 1000) / 60);
+    const { data, response } = await client.audio.transcriptions.create({ model: OTHER.whisper, file: await toFile(Buffer.from('fake audio bytes'), 'talk.mp3') }).withResponse();
+    expect(data.text).toBe(DEFAULT_REPLY);
+    expect(f.up.requests[0]).toMatchObject({ path: '/v1/audio/transcriptions', body: { model: OTHER.whisper, file: { filename: 'talk.mp3', text: 'fake audio bytes' } } });
+    expect(await f.row(response.headers.get('x-oneapi-request-id'))).toMatchObject({ modelName: OTHER.whisper, promptTokens: tokens, completionTokens: 0, quota: tokens });
+
+    const { data: verbose, response: second } = await client.audio.translations.create({ model: OTHER.whisper, file: await toFile(Buffer.from('x'), 'a.wav'), response_format: 'verbose_json' }).withResponse();
+    expect(verbose.text).toBe(DEFAULT_REPLY);
+    expect(f.up.requests[1]!.path).toBe('/v1/audio/translations');
+    expect(await f.row(second.headers.get('x-oneapi-request-id'))).toMatchObject({ promptTokens: tokens, quota: tokens });
+
+    const text = await client.audio.transcriptions.create({ model: OTHER.whisper, file: await toFile(Buffer.from('x'), 'a.wav'), response_format: 'text' });
+    expect(text).toBe(DEFAULT_REPLY);
+
+    const missing = await fetch(`${f.gw.url}/v1/audio/transcriptions`, { method: 'POST', headers: { authorization: `Bearer ${f.apiToken.key}` }, body: (() => { const form = new FormData(); form.append('model', OTHER.whisper); return form; })() });
+    expect(missing.status).toBe(400);
+    expect((await missing.json()).error.message).toBe('file is required');
+    const notForm = await post('/v1/audio/transcriptions', { model: OTHER.whisper });
+    expect(notForm.status).toBe(400);
+  });
+
+  it('forwards image edits as multipart and charges them per call', async () => {
+    const client = f.openai(f.apiToken.key);
+    const { data, response } = await client.images.edit({ model: IMAGE, image: await toFile(Buffer.from('png bytes'), 'in.png', { type: 'image/png' }), prompt: 'add a hat', n: 2 }).withResponse();
+    expect(data.data).toHaveLength(2);
+    expect(f.up.requests[0]).toMatchObject({ path: '/v1/images/edits', body: { model: IMAGE, prompt: 'add a hat', n: '2', image: { filename: 'in.png', text: 'png bytes' } } });
+    expect(await f.row(response.headers.get('x-oneapi-request-id'))).toMatchObject({ modelName: IMAGE, quota: IMAGE_QUOTA * 2 });
   });
 
   it('bills moderations by the counted input and rerank by the reported tokens', async () => {

@@ -4,11 +4,11 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ruleMatches, type FakeRule, type RecordedRequest } from './rules.js';
-import { sendOpenAiExtra } from './openai-extra.js';
+import { readForm, sendOpenAiExtra } from './openai-extra.js';
 import { sendAnthropic, sendCompletion, sendEmbeddings, sendError, sendGemini, sendJson } from './responses.js';
 
 export { DEFAULT_REPLY, DEFAULT_USAGE } from './responses.js';
-export { FAKE_SPEECH } from './openai-extra.js';
+export { FAKE_AUDIO_SECONDS, FAKE_SPEECH } from './openai-extra.js';
 export type { FakeRule, RecordedRequest } from './rules.js';
 
 export interface FakeUpstream {
@@ -51,7 +51,7 @@ export async function startFakeUpstream(options: FakeUpstreamOptions = {}): Prom
     const text = Buffer.concat(chunks).toString('utf8');
     let body: any;
     try {
-      body = text ? JSON.parse(text) : undefined;
+      body = /^multipart\/form-data/i.test(req.headers['content-type'] ?? '') ? await readForm(Buffer.concat(chunks), req.headers['content-type']!) : text ? JSON.parse(text) : undefined;
     } catch {
       body = text;
     }

@@ -27,6 +27,19 @@ function responseObject(model: string, text: string, rule: FakeRule | undefined,
   };
 }
 
+/** A multipart upload as recorded: text fields, and each file's name, type and content (as text). */
+export async function readForm(bytes: Buffer, contentType: string): Promise<Record<string, unknown>> {
+  const form = await new Response(new Uint8Array(bytes), { headers: { 'content-type': contentType } }).formData();
+  const out: Record<string, unknown> = {};
+  for (const [name, value] of form.entries()) {
+    out[name] = typeof value === 'string' ? value : { filename: (value as File).name, type: value.type, text: await value.text() };
+  }
+  return out;
+}
+
+/** Seconds of audio the fake transcription reports (OpenAI's usage of type duration; verbose_json's duration). */
+export const FAKE_AUDIO_SECONDS = 30;
+
 /** True when the path was one of these routes and it was answered. */
 export function sendOpenAiExtra(pathname: string, res: ServerResponse, body: any, rule: FakeRule | undefined): boolean {
   const reply = rule?.reply ?? DEFAULT_REPLY;
@@ -59,6 +72,20 @@ export function sendOpenAiExtra(pathname: string, res: ServerResponse, body: any
   if (pathname.endsWith('/audio/speech')) {
     res.writeHead(200, { 'content-type': 'audio/mpeg', 'content-length': FAKE_SPEECH.length });
     res.end(FAKE_SPEECH);
+    return true;
+  }
+  if (pathname.endsWith('/audio/transcriptions') || pathname.endsWith('/audio/translations')) {
+    const format = body?.response_format ?? 'json';
+    if (format === 'text') {
+      res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
+      res.end(reply);
+    } else if (format === 'verbose_json') sendJson(res, 200, { task: 'transcribe', language: 'english', duration: FAKE_AUDIO_SECONDS, text: reply, segments: [] });
+    else sendJson(res, 200, { text: reply, usage: { type: 'duration', seconds: FAKE_AUDIO_SECONDS } });
+    return true;
+  }
+  if (pathname.endsWith('/images/edits')) {
+    const n = Number(body?.n ?? 1);
+    sendJson(res, 200, { created: Math.floor(Date.now() / 1000), data: Array.from({ length: n }, () => ({ b64_json: 'aGk=' })) });
     return true;
   }
   if (pathname.endsWith('/rerank')) {

@@ -100,8 +100,9 @@ export class UpstreamClient implements OnModuleDestroy {
         origin: built.origin,
         path: built.path,
         method: built.method,
-        headers: built.headers,
-        body: built.method === 'POST' && init.body !== undefined ? JSON.stringify(init.body) : undefined,
+        // A raw body brings its own content type; the prepared headers are shared, so they are copied, not changed.
+        headers: init.rawBody ? { ...built.headers, 'content-type': init.rawBody.contentType } : built.headers,
+        body: built.method !== 'POST' ? undefined : init.rawBody ? init.rawBody.bytes : init.body !== undefined ? JSON.stringify(init.body) : undefined,
         headersTimeout: init.headersTimeoutMs ?? this.headersTimeoutMs,
         bodyTimeout: init.bodyTimeoutMs ?? this.bodyTimeoutMs,
       },

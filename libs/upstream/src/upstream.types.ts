@@ -27,6 +27,9 @@ export type UpstreamEndpoint =
   | 'responses_compact'
   | 'images_generations'
   | 'audio_speech'
+  | 'images_edits'
+  | 'audio_transcriptions'
+  | 'audio_translations'
   | 'rerank'
   | 'moderations'
   | 'edits'
@@ -48,6 +51,8 @@ export interface UpstreamRequestInit {
   method?: 'GET' | 'POST';
   /** JSON body (serialised by the client). */
   body?: unknown;
+  /** A body sent as is with its own content type (multipart uploads); wins over `body`. */
+  rawBody?: { bytes: Buffer; contentType: string };
   /** The upstream model name (after mapping): used by Azure's deployment path and similar. */
   model?: string;
   stream?: boolean;

@@ -8,6 +8,8 @@ import { RelayPipeline } from '../pipeline/relay-pipeline.js';
 import type { RelayKind, RouteFacts } from '../pipeline/relay-request.js';
 import { applyRelayCors } from './cors.js';
 import { readJsonBody, type BodyParser } from './json-body.js';
+import { MULTIPART_KINDS } from '../pipeline/openai-request.js';
+import { MultipartError, readMultipart } from './multipart-body.js';
 import { matchRelayRoute } from './relay-routes.js';
 import { requestIdOf } from './request-id.js';
 import { sendJson } from './send-json.js';
@@ -92,8 +94,13 @@ export class RelayEntry implements OnApplicationBootstrap {
   private async relay(kind: RelayKind, req: IncomingMessage, res: ServerResponse, path: string, query: string, route?: RouteFacts): Promise<void> {
     let body: unknown;
     try {
-      body = await readJsonBody(req, res, this.limit, this.fallbackJson);
+      if (MULTIPART_KINDS.has(kind)) body = await readMultipart(req, this.limit);
+      else body = await readJsonBody(req, res, this.limit, this.fallbackJson);
     } catch (error) {
+      if (error instanceof MultipartError) {
+        sendJson(res, error.status, openAiError(error.message, 'invalid_request_error', 'invalid_request'));
+        return;
+      }
       const answer = bodyErrorAnswer(error, path) ?? { status: 400, body: openAiError('request body could not be read', 'invalid_request_error', 'invalid_request') };
       sendJson(res, answer.status, answer.body);
       return;

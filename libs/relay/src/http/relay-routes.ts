@@ -13,6 +13,8 @@ import type { RelayKind, RouteFacts } from '../pipeline/relay-request.js';
  *   POST /v1/responses, /v1/responses/compact        OpenAI Responses      → responses, responses_compact
  *   POST /v1/images/generations                      images (per call)     → images_generations
  *   POST /v1/audio/speech                            speech (binary)       → audio_speech
+ *   POST /v1/images/edits                            multipart, per call   → images_edits
+ *   POST /v1/audio/transcriptions, /translations     multipart, duration   → audio_transcriptions, audio_translations
  *   POST /v1/rerank                                  rerank (Jina shape)   → rerank
  *   POST /v1/moderations                             moderations           → moderations
  *   POST /v1/edits                                   legacy edits          → edits
@@ -31,6 +33,9 @@ const POST_ROUTES = new Map<string, RelayKind>([
   ['/v1/responses/compact', 'responses_compact'],
   ['/v1/images/generations', 'images_generations'],
   ['/v1/audio/speech', 'audio_speech'],
+  ['/v1/images/edits', 'images_edits'],
+  ['/v1/audio/transcriptions', 'audio_transcriptions'],
+  ['/v1/audio/translations', 'audio_translations'],
   ['/v1/rerank', 'rerank'],
   ['/v1/moderations', 'moderations'],
   ['/v1/edits', 'edits'],

@@ -1,5 +1,6 @@
 import type { UpstreamEndpoint } from '@gw/upstream';
 import { badRequest } from './relay-error.js';
+import type { MultipartBody } from '../http/multipart-body.js';
 import type { RelayKind, RelayRequest, RouteFacts } from './relay-request.js';
 
 /**
@@ -7,6 +8,10 @@ import type { RelayKind, RelayRequest, RouteFacts } from './relay-request.js';
  * routing and billing need and otherwise forwarded as sent. Default models are new-api's.
  */
 export type OpenAiOtherKind = 'responses' | 'responses_compact' | 'images_generations' | 'audio_speech' | 'rerank' | 'moderations' | 'edits';
+/** Routes whose body is a multipart upload. */
+export type MultipartKind = 'images_edits' | 'audio_transcriptions' | 'audio_translations';
+
+export const MULTIPART_KINDS: ReadonlySet<RelayKind> = new Set<RelayKind>(['images_edits', 'audio_transcriptions', 'audio_translations']);
 
 const DEFAULT_MODEL: Partial<Record<OpenAiOtherKind, string>> = {
   images_generations: 'dall-e',
@@ -127,4 +132,23 @@ export function promptBodyOf(request: RelayRequest): unknown {
 /** Speech is billed by the characters of its input (one token per character, as new-api counts TTS). */
 export function speechCharacters(request: RelayRequest): number {
   return typeof request.body.input === 'string' ? [...request.body.input].length : 0;
+}
+
+/** A multipart upload: the model (new-api's defaults whisper-1 and dall-e), the file part, and for edits a prompt. */
+export function parseMultipart(kind: MultipartKind, path: string, raw: unknown): RelayRequest {
+  const upload = raw as MultipartBody | undefined;
+  if (!upload || !(upload.form instanceof FormData)) throw badRequest('request body must be multipart/form-data');
+  const { fields, files } = upload;
+  const model = fields.model?.trim() || (kind === 'images_edits' ? 'dall-e' : 'whisper-1');
+  if (model.length > 256) throw badRequest('model name is too long');
+  let callFactor: number | undefined;
+  if (kind === 'images_edits') {
+    if (!files.some((name) => name === 'image' || name === 'image[]')) throw badRequest('image is required');
+    if (!fields.prompt?.trim()) throw badRequest('prompt is required');
+    const n = fields.n === undefined ? 1 : Number(fields.n);
+    if (!Number.isInteger(n) || n < 1 || n > MAX_IMAGES) throw badRequest(`n must be an integer from 1 to ${MAX_IMAGES}`);
+    callFactor = imageCallFactor(model, fields.size, fields.quality, n);
+  } else if (!files.includes('file')) throw badRequest('file is required');
+  const body: Record<string, unknown> = { ...fields, model };
+  return { kind, format: 'openai', hub: body, endpoint: kind, path, body, model, stream: false, includeUsage: false, maxTokens: 0, callFactor, multipart: upload.form };
 }

@@ -1,11 +1,11 @@
 import type { UpstreamEndpoint } from '@gw/upstream';
 import { codecOf } from '../providers/registry.js';
 import type { FormatId, HubRequest } from '../providers/types.js';
-import { OPENAI_OTHER_KINDS, parseOpenAiOther, withPathModel, type OpenAiOtherKind } from './openai-request.js';
+import { MULTIPART_KINDS, OPENAI_OTHER_KINDS, parseMultipart, parseOpenAiOther, withPathModel, type MultipartKind, type OpenAiOtherKind } from './openai-request.js';
 import { badRequest } from './relay-error.js';
 
 /** The relay's inbound request kinds: OpenAI's three text routes, Anthropic Messages and Gemini generateContent. */
-export type RelayKind = 'chat' | 'completions' | 'embeddings' | 'messages' | 'gemini' | OpenAiOtherKind;
+export type RelayKind = 'chat' | 'completions' | 'embeddings' | 'messages' | 'gemini' | OpenAiOtherKind | MultipartKind;
 
 /** The wire format a client of each kind speaks (its errors and answers come back in it). */
 export function formatOfKind(kind: RelayKind): FormatId {
@@ -40,6 +40,8 @@ export interface RelayRequest {
   maxTokens: number;
   /** Requests billed per call: the multiple of the model's fixed price (images: count × size × quality). */
   callFactor?: number;
+  /** A multipart upload, forwarded re-encoded with the upstream model. */
+  multipart?: FormData;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -62,6 +64,7 @@ export function parseRelayRequest(kind: RelayKind, path: string, raw: unknown, r
   if (kind === 'messages') return parseMessages(path, raw);
   if (kind === 'gemini') return parseGemini(path, raw, route);
   if (OPENAI_OTHER_KINDS.has(kind)) return parseOpenAiOther(kind as OpenAiOtherKind, path, raw);
+  if (MULTIPART_KINDS.has(kind)) return parseMultipart(kind as MultipartKind, path, raw);
   if (kind === 'embeddings') raw = withPathModel(raw, route);
   if (!isObject(raw)) throw badRequest('request body must be a JSON object');
   const model = raw.model;

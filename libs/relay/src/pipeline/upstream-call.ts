@@ -4,6 +4,8 @@ import { ChannelHealthService, type RelayChannel } from '@gw/channel';
 import { APP_CONFIG, type AppConfig } from '@gw/core';
 import { UpstreamClient, UpstreamError, type CancelSignal, type UpstreamResponse } from '@gw/upstream';
 import { ResponsesStreamWatcher } from '../providers/openai/responses-watcher.js';
+import { encodeMultipart } from '../http/multipart-body.js';
+import { relayAudioText } from '../stream/audio-text-responder.js';
 import { relayBinary } from '../stream/binary-responder.js';
 import { FormatStream } from '../stream/format-stream.js';
 import { relayJson } from '../stream/json-responder.js';
@@ -119,7 +121,8 @@ export class UpstreamCall {
 
     let response: UpstreamResponse;
     try {
-      response = await this.upstream.send(channel.upstream, request.endpoint, { body, model: upstreamModel, stream: request.stream, signal: input.signal });
+      const rawBody = request.multipart ? await encodeMultipart(request.multipart, upstreamModel) : undefined;
+      response = await this.upstream.send(channel.upstream, request.endpoint, { body, rawBody, model: upstreamModel, stream: request.stream, signal: input.signal });
     } catch (error) {
       const aborted = input.signal.aborted || (error instanceof UpstreamError && error.kind === 'aborted');
       const relayError = transportError(error);
@@ -166,7 +169,10 @@ export class UpstreamCall {
       const relayError = transportError(error);
       return failed(relayError, !aborted, aborted ? undefined : { message: relayError.message });
     }
-    const outcome = relayJson(text, input.res, input.promptTokens, input.countText);
+    const audio = request.kind === 'audio_transcriptions' || request.kind === 'audio_translations';
+    const outcome = audio
+      ? relayAudioText(text, input.res, String(response.headers['content-type'] ?? ''), input.countText)
+      : relayJson(text, input.res, input.promptTokens, input.countText);
     if ('errorText' in outcome) {
       // An error object with status 200: a failed call, retried like a 500 and never billed.
       const error = upstreamStatusError(outcome.errorText, 500, channel);
