@@ -41,6 +41,35 @@ describe.each(testDatabases())("relay: OpenAI's other routes and model lists on 
     expect(await f.row(streamed.headers.get('x-oneapi-request-id'))).toMatchObject({ promptTokens: 10, completionTokens: 20, quota: DEFAULT_QUOTA, isStream: true });
   });
 
+  it.each([
+    { family: 'Claude', model: CLAUDE, path: '/v1/messages', format: 'anthropic' },
+    { family: 'Gemini', model: GEMINI, path: `/v1beta/models/${GEMINI}:generateContent`, format: 'gemini' },
+  ])('converts Responses for a $family channel (no Responses API there), streamed and not, same usage', async ({ model, path, format }) => {
+    const client = f.openai(f.apiToken.key);
+    const { data, response } = await client.responses.create({ model, instructions: 'be brief', input: [{ role: 'user', content: 'hi' }], max_output_tokens: 64 }).withResponse();
+    expect(data.output_text).toBe(DEFAULT_REPLY);
+    expect(data.status).toBe('completed');
+    expect(data.usage).toMatchObject({ input_tokens: 10, output_tokens: 20 });
+    expect(f.up.requests[0]!.path).toBe(path);
+    // Ratio 2, completion ratio 3 for the Claude and Gemini models.
+    const quota = (10 + 20 * 3) * 2;
+    const row = await f.row(response.headers.get('x-oneapi-request-id'));
+    expect(row).toMatchObject({ promptTokens: 10, completionTokens: 20, quota, isStream: false });
+    expect(JSON.parse(row.other).request_conversion).toEqual(['responses', format]);
+
+    const { data: stream, response: streamed } = await client.responses.create({ model, input: 'hi', stream: true }).withResponse();
+    let text = '';
+    let final: any;
+    for await (const event of stream) {
+      if (event.type === 'response.output_text.delta') text += event.delta;
+      if (event.type === 'response.completed') final = event.response;
+    }
+    expect(text).toBe(DEFAULT_REPLY);
+    expect(final.output[0].content[0].text).toBe(DEFAULT_REPLY);
+    expect(final.usage).toMatchObject({ input_tokens: 10, output_tokens: 20 });
+    expect(await f.row(streamed.headers.get('x-oneapi-request-id'))).toMatchObject({ promptTokens: 10, completionTokens: 20, quota, isStream: true });
+  });
+
   it('relays /v1/responses/compact and bills its usage', async () => {
     const res = await post('/v1/responses/compact', { model: OTHER.responses, input: [{ role: 'user', content: 'long history' }] });
     expect(res.status).toBe(200);
@@ -130,7 +159,7 @@ describe.each(testDatabases())("relay: OpenAI's other routes and model lists on 
   it('refuses a route a Claude or Gemini channel cannot serve with a clear 400, and charges nothing', async () => {
     const before = await f.quota(f.user.id);
     for (const model of [CLAUDE, GEMINI]) {
-      const res = await post('/v1/responses', { model, input: 'hi' });
+      const res = await post('/v1/moderations', { model, input: 'hi' });
       expect(res.status).toBe(400);
       expect((await res.json()).error.code).toBe('convert_request_failed');
     }

@@ -33,20 +33,23 @@ export class FormatCall {
 
   async attempt(channel: RelayChannel, adaptor: ChannelAdaptor, input: ForwardInput, upstreamModel: string): Promise<Attempt> {
     const { request } = input;
-    const inbound = codecOf(request.format);
+    // Responses reaches OpenAI channels by pass-through (UpstreamCall); other channels get it through the hub.
+    const inboundFormat = request.kind === 'responses' ? 'responses' : request.format;
+    const inbound = codecOf(inboundFormat);
     const native = codecOf(adaptor.format);
-    const passThrough = request.format === adaptor.format;
-    const conversion = passThrough ? undefined : [request.format, adaptor.format];
+    const passThrough = inboundFormat === adaptor.format;
+    const conversion = passThrough ? undefined : [inboundFormat, adaptor.format];
     const failed = (error: RelayError, retryable: boolean, channelFault?: Attempt['channelFault']): Attempt => ({
       ok: false, upstreamModel, localCount: false, frtMs: 0, error, retryable, channelFault, conversion,
     });
-    if (request.kind !== 'chat' && request.kind !== 'messages' && request.kind !== 'gemini') {
+    if (request.kind !== 'chat' && request.kind !== 'messages' && request.kind !== 'gemini' && request.kind !== 'responses') {
       const message = `channel type ${channel.type} does not serve ${request.path}`;
       return failed(new RelayError(message, 400, 'convert_request_failed', 'invalid_request_error'), true);
     }
 
     const call: AdaptorCall = { channel, model: upstreamModel, stream: request.stream, settings: this.settings, clientHeaders: input.clientHeaders };
-    let body = passThrough ? { ...request.body } : native.requestFromHub({ ...request.hub, model: upstreamModel }, upstreamModel, this.settings);
+    const hubRequest = request.kind === 'responses' ? inbound.requestToHub(request.body, request.model, request.stream) : request.hub;
+    let body = passThrough ? { ...request.body } : native.requestFromHub({ ...hubRequest, model: upstreamModel }, upstreamModel, this.settings);
     if (passThrough && 'model' in body) body.model = upstreamModel;
     const override = channel.paramOverride;
     if (override && !Array.isArray(override.operations)) Object.assign(body, override);

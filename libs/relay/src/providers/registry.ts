@@ -2,6 +2,7 @@ import { ChannelType, channelTypeInfo } from '@gw/contracts';
 import { anthropicAdaptor, anthropicCodec } from './anthropic/index.js';
 import { geminiAdaptor, geminiCodec } from './gemini/index.js';
 import { openAiAdaptor, openAiCodec } from './openai/codec.js';
+import { responsesCodec } from './openai/responses-codec.js';
 import type { ChannelAdaptor, FormatCodec, FormatId } from './types.js';
 
 /**
@@ -13,6 +14,7 @@ const CODECS: Record<FormatId, FormatCodec> = {
   openai: openAiCodec,
   anthropic: anthropicCodec,
   gemini: geminiCodec,
+  responses: responsesCodec,
 };
 
 const ADAPTORS = new Map<number, ChannelAdaptor>([

@@ -6,8 +6,9 @@ import type { Usage } from '../stream/usage.js';
 /**
  * The wire formats the relay speaks, on either side: what a client sends at its route, and what a
  * channel's provider understands natively. OpenAI chat is the hub every conversion goes through.
+ * `responses` (OpenAI Responses) is inbound only: it reaches OpenAI channels by pass-through.
  */
-export type FormatId = 'openai' | 'anthropic' | 'gemini';
+export type FormatId = 'openai' | 'anthropic' | 'gemini' | 'responses';
 
 /** OpenAI chat completion request, response and stream chunk: the hub format (loosely typed on purpose). */
 export type HubRequest = Record<string, any>;
