@@ -8,7 +8,15 @@ export const CLAUDE = 'fmt-claude';
 export const OPENAI = 'fmt-openai';
 export const GEMINI = 'fmt-gemini';
 /** OpenAI's other routes, on a second OpenAI channel, at ratio 1 and completion ratio 2. */
-export const OTHER = { responses: 'fmt-resp', speech: 'fmt-tts', rerank: 'fmt-rerank', moderation: 'fmt-mod', edit: 'fmt-edit', embed: 'fmt-embed', whisper: 'fmt-whisper' } as const;
+export const OTHER = {
+  responses: 'fmt-resp',
+  speech: 'fmt-tts',
+  rerank: 'fmt-rerank',
+  moderation: 'fmt-mod',
+  edit: 'fmt-edit',
+  embed: 'fmt-embed',
+  whisper: 'fmt-whisper',
+} as const;
 /** A fixed-price image model: 0.04 × QuotaPerUnit 500000 = 20000 per standard image. */
 export const IMAGE = 'dall-e-3';
 export const IMAGE_QUOTA = 20000;
@@ -38,8 +46,16 @@ export async function startFormatsFixture(kind: TestDbKind): Promise<FormatsFixt
   const f = await startRelayFixture(kind);
   const models = [CLAUDE, OPENAI, GEMINI];
   const others = Object.values(OTHER);
-  await f.setOption('ModelRatio', { ...RATIOS, ...Object.fromEntries(models.map((m) => [m, MODEL_RATIO])), ...Object.fromEntries(others.map((m) => [m, 1])) });
-  await f.setOption('CompletionRatio', { ...COMPLETION_RATIOS, ...Object.fromEntries(models.map((m) => [m, COMPLETION_RATIO])), ...Object.fromEntries(others.map((m) => [m, 2])) });
+  await f.setOption('ModelRatio', {
+    ...RATIOS,
+    ...Object.fromEntries(models.map((m) => [m, MODEL_RATIO])),
+    ...Object.fromEntries(others.map((m) => [m, 1])),
+  });
+  await f.setOption('CompletionRatio', {
+    ...COMPLETION_RATIOS,
+    ...Object.fromEntries(models.map((m) => [m, COMPLETION_RATIO])),
+    ...Object.fromEntries(others.map((m) => [m, 2])),
+  });
   await f.setOption('ModelPrice', { [IMAGE]: 0.04 });
   await f.channel({ type: 1, models: [...others, IMAGE].join(','), key: 'openai-other-key' });
   await f.setOption('CacheRatio', Object.fromEntries(models.map((m) => [m, CACHE_RATIO])));
@@ -62,8 +78,28 @@ export async function startFormatsFixture(kind: TestDbKind): Promise<FormatsFixt
 }
 
 /** The usage columns and cache details a consume row must carry. */
-export function expectRow(row: any, want: { model: string; prompt: number; completion: number; quota: number; stream: boolean; cached?: number; created?: number; conversion?: string[]; path: string }): void {
-  expect(row).toMatchObject({ type: 2, modelName: want.model, promptTokens: want.prompt, completionTokens: want.completion, quota: want.quota, isStream: want.stream });
+export function expectRow(
+  row: any,
+  want: {
+    model: string;
+    prompt: number;
+    completion: number;
+    quota: number;
+    stream: boolean;
+    cached?: number;
+    created?: number;
+    conversion?: string[];
+    path: string;
+  },
+): void {
+  expect(row).toMatchObject({
+    type: 2,
+    modelName: want.model,
+    promptTokens: want.prompt,
+    completionTokens: want.completion,
+    quota: want.quota,
+    isStream: want.stream,
+  });
   const other = typeof row.other === 'string' ? JSON.parse(row.other) : row.other;
   expect(other.cache_tokens).toBe(want.cached ?? 0);
   expect(other.request_path).toBe(want.path);

@@ -19,7 +19,11 @@ function events(text: string): any[] {
 describe.each(testDatabases())('relay: Gemini generateContent on %s', (kind) => {
   let f: FormatsFixture;
   const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
-    fetch(`${f.gw.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+    fetch(`${f.gw.url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
 
   beforeAll(async () => {
     f = await startFormatsFixture(kind);
@@ -41,7 +45,13 @@ describe.each(testDatabases())('relay: Gemini generateContent on %s', (kind) => 
       expect(sent.path).not.toContain('key=');
       expect(sent.body).toEqual(ASK);
       const usage = { prompt: 10, completion: 20 };
-      expectRow(await f.row(res.headers.get('x-oneapi-request-id')), { model: GEMINI, ...usage, quota: formatQuota(usage), stream: false, path: `/v1beta/models/${GEMINI}:generateContent` });
+      expectRow(await f.row(res.headers.get('x-oneapi-request-id')), {
+        model: GEMINI,
+        ...usage,
+        quota: formatQuota(usage),
+        stream: false,
+        path: `/v1beta/models/${GEMINI}:generateContent`,
+      });
     });
 
     it('streams with x-goog-api-key and counts the cumulative usage once (parity with non-stream)', async () => {
@@ -51,7 +61,13 @@ describe.each(testDatabases())('relay: Gemini generateContent on %s', (kind) => 
       expect(chunks.map((c) => c.candidates[0].content.parts[0].text).join('')).toBe(DEFAULT_REPLY);
       expect(f.up.requests[0]!.path).toBe(`/v1beta/models/${GEMINI}:streamGenerateContent?alt=sse`);
       const usage = { prompt: 10, completion: 20 };
-      expectRow(await f.row(res.headers.get('x-oneapi-request-id')), { model: GEMINI, ...usage, quota: formatQuota(usage), stream: true, path: `/v1beta/models/${GEMINI}:streamGenerateContent` });
+      expectRow(await f.row(res.headers.get('x-oneapi-request-id')), {
+        model: GEMINI,
+        ...usage,
+        quota: formatQuota(usage),
+        stream: true,
+        path: `/v1beta/models/${GEMINI}:streamGenerateContent`,
+      });
     });
 
     it('bills thoughts as output and cached content at the cache ratio, stream and non-stream alike (fixtures)', async () => {
@@ -59,12 +75,24 @@ describe.each(testDatabases())('relay: Gemini generateContent on %s', (kind) => 
       f.up.script({ times: 1, raw: json(RESPONSE_FUNCTION_CALL) });
       const once = await post(`/v1/models/${GEMINI}:generateContent`, ASK, { 'x-goog-api-key': f.apiToken.key });
       expect((await once.json()).candidates[0].content.parts[1].functionCall).toEqual({ name: 'get_weather', args: { location: 'Paris' } });
-      expectRow(await f.row(once.headers.get('x-oneapi-request-id')), { model: GEMINI, ...usage, quota: formatQuota(usage), stream: false, path: `/v1/models/${GEMINI}:generateContent` });
+      expectRow(await f.row(once.headers.get('x-oneapi-request-id')), {
+        model: GEMINI,
+        ...usage,
+        quota: formatQuota(usage),
+        stream: false,
+        path: `/v1/models/${GEMINI}:generateContent`,
+      });
 
       f.up.script({ times: 1, raw: sse(STREAM_TEXT) });
       const streamed = await post(`/v1beta/models/${GEMINI}:streamGenerateContent?alt=sse`, ASK, { 'x-goog-api-key': f.apiToken.key });
       expect(events(await streamed.text())).toHaveLength(3);
-      expectRow(await f.row(streamed.headers.get('x-oneapi-request-id')), { model: GEMINI, ...usage, quota: formatQuota(usage), stream: true, path: `/v1beta/models/${GEMINI}:streamGenerateContent` });
+      expectRow(await f.row(streamed.headers.get('x-oneapi-request-id')), {
+        model: GEMINI,
+        ...usage,
+        quota: formatQuota(usage),
+        stream: true,
+        path: `/v1beta/models/${GEMINI}:streamGenerateContent`,
+      });
     });
 
     it("answers provider errors in Gemini's shape and refunds", async () => {
@@ -79,16 +107,24 @@ describe.each(testDatabases())('relay: Gemini generateContent on %s', (kind) => 
 
   describe('to other channel families: converted through OpenAI chat', () => {
     it('converts a Gemini request to OpenAI chat and the answer back to Gemini', async () => {
-      const res = await post(`/v1beta/models/${OPENAI}:generateContent`, {
-        systemInstruction: { parts: [{ text: 'be brief' }] },
-        contents: [
-          { role: 'user', parts: [{ text: 'look' }, { inlineData: { mimeType: 'image/png', data: 'iVBORw0KGgo=' } }] },
-          { role: 'model', parts: [{ functionCall: { name: 'get_weather', args: { location: 'Paris' } } }] },
-          { role: 'user', parts: [{ functionResponse: { name: 'get_weather', response: { sky: 'clear' } } }] },
-        ],
-        generationConfig: { maxOutputTokens: 50, temperature: 0.2, stopSequences: ['END'] },
-        tools: [{ functionDeclarations: [{ name: 'get_weather', parameters: { type: 'object', properties: { location: { type: 'string' } } } }] }],
-      }, { 'x-goog-api-key': f.apiToken.key });
+      const res = await post(
+        `/v1beta/models/${OPENAI}:generateContent`,
+        {
+          systemInstruction: { parts: [{ text: 'be brief' }] },
+          contents: [
+            { role: 'user', parts: [{ text: 'look' }, { inlineData: { mimeType: 'image/png', data: 'iVBORw0KGgo=' } }] },
+            { role: 'model', parts: [{ functionCall: { name: 'get_weather', args: { location: 'Paris' } } }] },
+            { role: 'user', parts: [{ functionResponse: { name: 'get_weather', response: { sky: 'clear' } } }] },
+          ],
+          generationConfig: { maxOutputTokens: 50, temperature: 0.2, stopSequences: ['END'] },
+          tools: [
+            {
+              functionDeclarations: [{ name: 'get_weather', parameters: { type: 'object', properties: { location: { type: 'string' } } } }],
+            },
+          ],
+        },
+        { 'x-goog-api-key': f.apiToken.key },
+      );
       expect(res.status).toBe(200);
       const body = await res.json();
       expect(body.candidates[0]).toMatchObject({ content: { role: 'model', parts: [{ text: DEFAULT_REPLY }] }, finishReason: 'STOP' });
@@ -97,33 +133,63 @@ describe.each(testDatabases())('relay: Gemini generateContent on %s', (kind) => 
       expect(sent.path).toBe('/v1/chat/completions');
       const callId = sent.body.messages[2].tool_calls[0].id;
       expect(sent.body).toMatchObject({
-        model: OPENAI, max_tokens: 50, temperature: 0.2, stop: ['END'],
+        model: OPENAI,
+        max_tokens: 50,
+        temperature: 0.2,
+        stop: ['END'],
         messages: [
           { role: 'system', content: 'be brief' },
-          { role: 'user', content: [{ type: 'text', text: 'look' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } }] },
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'look' },
+              { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } },
+            ],
+          },
           { role: 'assistant', tool_calls: [{ type: 'function', function: { name: 'get_weather', arguments: '{"location":"Paris"}' } }] },
           { role: 'tool', tool_call_id: callId, content: '{"sky":"clear"}' },
         ],
         tools: [{ type: 'function', function: { name: 'get_weather' } }],
       });
       const usage = { prompt: 10, completion: 20 };
-      expectRow(await f.row(res.headers.get('x-oneapi-request-id')), { model: OPENAI, ...usage, quota: formatQuota(usage), stream: false, conversion: ['gemini', 'openai'], path: `/v1beta/models/${OPENAI}:generateContent` });
+      expectRow(await f.row(res.headers.get('x-oneapi-request-id')), {
+        model: OPENAI,
+        ...usage,
+        quota: formatQuota(usage),
+        stream: false,
+        conversion: ['gemini', 'openai'],
+        path: `/v1beta/models/${OPENAI}:generateContent`,
+      });
     });
 
     it('streams a converted answer as Gemini chunks with the usage on the last (parity)', async () => {
       const res = await post(`/v1beta/models/${OPENAI}:streamGenerateContent?alt=sse`, ASK, { 'x-goog-api-key': f.apiToken.key });
       const chunks = events(await res.text());
       expect(chunks.map((c) => c.candidates[0].content.parts.map((p: any) => p.text ?? '').join('')).join('')).toBe(DEFAULT_REPLY);
-      expect(chunks.at(-1)).toMatchObject({ candidates: [{ finishReason: 'STOP' }], usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 20 } });
+      expect(chunks.at(-1)).toMatchObject({
+        candidates: [{ finishReason: 'STOP' }],
+        usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 20 },
+      });
       const usage = { prompt: 10, completion: 20 };
-      expectRow(await f.row(res.headers.get('x-oneapi-request-id')), { model: OPENAI, ...usage, quota: formatQuota(usage), stream: true, conversion: ['gemini', 'openai'], path: `/v1beta/models/${OPENAI}:streamGenerateContent` });
+      expectRow(await f.row(res.headers.get('x-oneapi-request-id')), {
+        model: OPENAI,
+        ...usage,
+        quota: formatQuota(usage),
+        stream: true,
+        conversion: ['gemini', 'openai'],
+        path: `/v1beta/models/${OPENAI}:streamGenerateContent`,
+      });
     });
 
     it('reaches a Claude channel too (Gemini → hub → Anthropic)', async () => {
       const res = await post(`/v1beta/models/${CLAUDE}:generateContent`, ASK, { 'x-goog-api-key': f.apiToken.key });
       expect((await res.json()).candidates[0].content.parts[0].text).toBe(DEFAULT_REPLY);
       expect(f.up.requests[0]!.path).toBe('/v1/messages');
-      expect(f.up.requests[0]!.body).toMatchObject({ model: CLAUDE, max_tokens: 8192, messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }] });
+      expect(f.up.requests[0]!.body).toMatchObject({
+        model: CLAUDE,
+        max_tokens: 8192,
+        messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }],
+      });
     });
   });
 

@@ -10,7 +10,11 @@ const DEFAULT_QUOTA = 10 + 20 * 2;
 describe.each(testDatabases())("relay: OpenAI's other routes and model lists on %s", (kind) => {
   let f: FormatsFixture;
   const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
-    fetch(`${f.gw.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${f.apiToken.key}`, ...headers }, body: JSON.stringify(body) });
+    fetch(`${f.gw.url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${f.apiToken.key}`, ...headers },
+      body: JSON.stringify(body),
+    });
   const rowOf = (res: Response) => f.row(res.headers.get('x-oneapi-request-id'));
 
   beforeAll(async () => {
@@ -26,9 +30,16 @@ describe.each(testDatabases())("relay: OpenAI's other routes and model lists on 
     const { data, response } = await client.responses.create({ model: OTHER.responses, input: 'hi', max_output_tokens: 50 }).withResponse();
     expect(data.output_text).toBe(DEFAULT_REPLY);
     expect(f.up.requests[0]!.path).toBe('/v1/responses');
-    expect(await f.row(response.headers.get('x-oneapi-request-id'))).toMatchObject({ promptTokens: 10, completionTokens: 20, quota: DEFAULT_QUOTA, isStream: false });
+    expect(await f.row(response.headers.get('x-oneapi-request-id'))).toMatchObject({
+      promptTokens: 10,
+      completionTokens: 20,
+      quota: DEFAULT_QUOTA,
+      isStream: false,
+    });
 
-    const { data: stream, response: streamed } = await client.responses.create({ model: OTHER.responses, input: 'hi', stream: true }).withResponse();
+    const { data: stream, response: streamed } = await client.responses
+      .create({ model: OTHER.responses, input: 'hi', stream: true })
+      .withResponse();
     let text = '';
     let completed = false;
     for await (const event of stream) {
@@ -38,7 +49,12 @@ describe.each(testDatabases())("relay: OpenAI's other routes and model lists on 
     expect(text).toBe(DEFAULT_REPLY);
     expect(completed).toBe(true);
     expect(f.up.requests[1]!.body.stream_options).toBeUndefined();
-    expect(await f.row(streamed.headers.get('x-oneapi-request-id'))).toMatchObject({ promptTokens: 10, completionTokens: 20, quota: DEFAULT_QUOTA, isStream: true });
+    expect(await f.row(streamed.headers.get('x-oneapi-request-id'))).toMatchObject({
+      promptTokens: 10,
+      completionTokens: 20,
+      quota: DEFAULT_QUOTA,
+      isStream: true,
+    });
   });
 
   it.each([
@@ -46,7 +62,9 @@ describe.each(testDatabases())("relay: OpenAI's other routes and model lists on 
     { family: 'Gemini', model: GEMINI, path: `/v1beta/models/${GEMINI}:generateContent`, format: 'gemini' },
   ])('converts Responses for a $family channel (no Responses API there), streamed and not, same usage', async ({ model, path, format }) => {
     const client = f.openai(f.apiToken.key);
-    const { data, response } = await client.responses.create({ model, instructions: 'be brief', input: [{ role: 'user', content: 'hi' }], max_output_tokens: 64 }).withResponse();
+    const { data, response } = await client.responses
+      .create({ model, instructions: 'be brief', input: [{ role: 'user', content: 'hi' }], max_output_tokens: 64 })
+      .withResponse();
     expect(data.output_text).toBe(DEFAULT_REPLY);
     expect(data.status).toBe('completed');
     expect(data.usage).toMatchObject({ input_tokens: 10, output_tokens: 20 });
@@ -67,7 +85,12 @@ describe.each(testDatabases())("relay: OpenAI's other routes and model lists on 
     expect(text).toBe(DEFAULT_REPLY);
     expect(final.output[0].content[0].text).toBe(DEFAULT_REPLY);
     expect(final.usage).toMatchObject({ input_tokens: 10, output_tokens: 20 });
-    expect(await f.row(streamed.headers.get('x-oneapi-request-id'))).toMatchObject({ promptTokens: 10, completionTokens: 20, quota, isStream: true });
+    expect(await f.row(streamed.headers.get('x-oneapi-request-id'))).toMatchObject({
+      promptTokens: 10,
+      completionTokens: 20,
+      quota,
+      isStream: true,
+    });
   });
 
   it('relays /v1/responses/compact and bills its usage', async () => {
@@ -80,7 +103,9 @@ describe.each(testDatabases())("relay: OpenAI's other routes and model lists on 
 
   it('charges images per call × count × size × quality with the openai client', async () => {
     const client = f.openai(f.apiToken.key);
-    const { data, response } = await client.images.generate({ model: IMAGE, prompt: 'a cat', n: 2, size: '1792x1024', quality: 'hd' }).withResponse();
+    const { data, response } = await client.images
+      .generate({ model: IMAGE, prompt: 'a cat', n: 2, size: '1792x1024', quality: 'hd' })
+      .withResponse();
     expect(data.data).toHaveLength(2);
     expect(await f.row(response.headers.get('x-oneapi-request-id'))).toMatchObject({ modelName: IMAGE, quota: IMAGE_QUOTA * 2 * 2 * 1.5 });
     const { response: one } = await client.images.generate({ model: IMAGE, prompt: 'a dog' }).withResponse();
@@ -92,7 +117,9 @@ describe.each(testDatabases())("relay: OpenAI's other routes and model lists on 
 
   it('passes speech audio through as bytes and bills the input characters', async () => {
     const client = f.openai(f.apiToken.key);
-    const { data, response } = await client.audio.speech.create({ model: OTHER.speech, voice: 'alloy', input: 'hello world' }).withResponse();
+    const { data, response } = await client.audio.speech
+      .create({ model: OTHER.speech, voice: 'alloy', input: 'hello world' })
+      .withResponse();
     expect(data.headers.get('content-type')).toBe('audio/mpeg');
     expect(Buffer.from(await data.arrayBuffer())).toEqual(FAKE_SPEECH);
     expect(await f.row(response.headers.get('x-oneapi-request-id'))).toMatchObject({ promptTokens: 11, completionTokens: 0, quota: 11 });
@@ -101,20 +128,44 @@ describe.each(testDatabases())("relay: OpenAI's other routes and model lists on 
   it('forwards transcription and translation uploads and bills 1000 tokens per minute of audio', async () => {
     const client = f.openai(f.apiToken.key);
     const tokens = Math.ceil((FAKE_AUDIO_SECONDS * 1000) / 60);
-    const { data, response } = await client.audio.transcriptions.create({ model: OTHER.whisper, file: await toFile(Buffer.from('fake audio bytes'), 'talk.mp3') }).withResponse();
+    const { data, response } = await client.audio.transcriptions
+      .create({ model: OTHER.whisper, file: await toFile(Buffer.from('fake audio bytes'), 'talk.mp3') })
+      .withResponse();
     expect(data.text).toBe(DEFAULT_REPLY);
-    expect(f.up.requests[0]).toMatchObject({ path: '/v1/audio/transcriptions', body: { model: OTHER.whisper, file: { filename: 'talk.mp3', text: 'fake audio bytes' } } });
-    expect(await f.row(response.headers.get('x-oneapi-request-id'))).toMatchObject({ modelName: OTHER.whisper, promptTokens: tokens, completionTokens: 0, quota: tokens });
+    expect(f.up.requests[0]).toMatchObject({
+      path: '/v1/audio/transcriptions',
+      body: { model: OTHER.whisper, file: { filename: 'talk.mp3', text: 'fake audio bytes' } },
+    });
+    expect(await f.row(response.headers.get('x-oneapi-request-id'))).toMatchObject({
+      modelName: OTHER.whisper,
+      promptTokens: tokens,
+      completionTokens: 0,
+      quota: tokens,
+    });
 
-    const { data: verbose, response: second } = await client.audio.translations.create({ model: OTHER.whisper, file: await toFile(Buffer.from('x'), 'a.wav'), response_format: 'verbose_json' }).withResponse();
+    const { data: verbose, response: second } = await client.audio.translations
+      .create({ model: OTHER.whisper, file: await toFile(Buffer.from('x'), 'a.wav'), response_format: 'verbose_json' })
+      .withResponse();
     expect(verbose.text).toBe(DEFAULT_REPLY);
     expect(f.up.requests[1]!.path).toBe('/v1/audio/translations');
     expect(await f.row(second.headers.get('x-oneapi-request-id'))).toMatchObject({ promptTokens: tokens, quota: tokens });
 
-    const text = await client.audio.transcriptions.create({ model: OTHER.whisper, file: await toFile(Buffer.from('x'), 'a.wav'), response_format: 'text' });
+    const text = await client.audio.transcriptions.create({
+      model: OTHER.whisper,
+      file: await toFile(Buffer.from('x'), 'a.wav'),
+      response_format: 'text',
+    });
     expect(text).toBe(DEFAULT_REPLY);
 
-    const missing = await fetch(`${f.gw.url}/v1/audio/transcriptions`, { method: 'POST', headers: { authorization: `Bearer ${f.apiToken.key}` }, body: (() => { const form = new FormData(); form.append('model', OTHER.whisper); return form; })() });
+    const missing = await fetch(`${f.gw.url}/v1/audio/transcriptions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${f.apiToken.key}` },
+      body: (() => {
+        const form = new FormData();
+        form.append('model', OTHER.whisper);
+        return form;
+      })(),
+    });
     expect(missing.status).toBe(400);
     expect((await missing.json()).error.message).toBe('file is required');
     const notForm = await post('/v1/audio/transcriptions', { model: OTHER.whisper });
@@ -123,9 +174,14 @@ describe.each(testDatabases())("relay: OpenAI's other routes and model lists on 
 
   it('forwards image edits as multipart and charges them per call', async () => {
     const client = f.openai(f.apiToken.key);
-    const { data, response } = await client.images.edit({ model: IMAGE, image: await toFile(Buffer.from('png bytes'), 'in.png', { type: 'image/png' }), prompt: 'add a hat', n: 2 }).withResponse();
+    const { data, response } = await client.images
+      .edit({ model: IMAGE, image: await toFile(Buffer.from('png bytes'), 'in.png', { type: 'image/png' }), prompt: 'add a hat', n: 2 })
+      .withResponse();
     expect(data.data).toHaveLength(2);
-    expect(f.up.requests[0]).toMatchObject({ path: '/v1/images/edits', body: { model: IMAGE, prompt: 'add a hat', n: '2', image: { filename: 'in.png', text: 'png bytes' } } });
+    expect(f.up.requests[0]).toMatchObject({
+      path: '/v1/images/edits',
+      body: { model: IMAGE, prompt: 'add a hat', n: '2', image: { filename: 'in.png', text: 'png bytes' } },
+    });
     expect(await f.row(response.headers.get('x-oneapi-request-id'))).toMatchObject({ modelName: IMAGE, quota: IMAGE_QUOTA * 2 });
   });
 
@@ -169,10 +225,20 @@ describe.each(testDatabases())("relay: OpenAI's other routes and model lists on 
 
   it("answers new-api's unimplemented routes with 501 api_not_implemented (after token auth)", async () => {
     const key = { authorization: `Bearer ${f.apiToken.key}` };
-    for (const [method, path] of [['GET', '/v1/files'], ['POST', '/v1/files'], ['GET', '/v1/files/file-1/content'], ['POST', '/v1/fine-tunes'], ['GET', '/v1/fine-tunes/ft-1/events'], ['POST', '/v1/images/variations'], ['DELETE', '/v1/models/gpt-4o']]) {
+    for (const [method, path] of [
+      ['GET', '/v1/files'],
+      ['POST', '/v1/files'],
+      ['GET', '/v1/files/file-1/content'],
+      ['POST', '/v1/fine-tunes'],
+      ['GET', '/v1/fine-tunes/ft-1/events'],
+      ['POST', '/v1/images/variations'],
+      ['DELETE', '/v1/models/gpt-4o'],
+    ]) {
       const res = await fetch(`${f.gw.url}${path}`, { method, headers: key });
       expect(res.status, `${method} ${path}`).toBe(501);
-      expect(await res.json()).toEqual({ error: { message: 'API not implemented', type: 'new_api_error', param: '', code: 'api_not_implemented' } });
+      expect(await res.json()).toEqual({
+        error: { message: 'API not implemented', type: 'new_api_error', param: '', code: 'api_not_implemented' },
+      });
     }
     expect((await fetch(`${f.gw.url}/v1/files`)).status).toBe(401);
   });

@@ -51,7 +51,11 @@ export async function startFakeUpstream(options: FakeUpstreamOptions = {}): Prom
     const text = Buffer.concat(chunks).toString('utf8');
     let body: any;
     try {
-      body = /^multipart\/form-data/i.test(req.headers['content-type'] ?? '') ? await readForm(Buffer.concat(chunks), req.headers['content-type']!) : text ? JSON.parse(text) : undefined;
+      body = /^multipart\/form-data/i.test(req.headers['content-type'] ?? '')
+        ? await readForm(Buffer.concat(chunks), req.headers['content-type']!)
+        : text
+          ? JSON.parse(text)
+          : undefined;
     } catch {
       body = text;
     }

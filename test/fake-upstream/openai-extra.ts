@@ -21,8 +21,25 @@ function responsesUsage(rule: FakeRule | undefined) {
 
 function responseObject(model: string, text: string, rule: FakeRule | undefined, status = 'completed') {
   return {
-    id: 'resp_fake', object: 'response', created_at: Math.floor(Date.now() / 1000), status, model, error: null, incomplete_details: null,
-    output: status === 'completed' ? [{ type: 'message', id: 'msg_fake', status: 'completed', role: 'assistant', content: [{ type: 'output_text', text, annotations: [] }] }] : [],
+    id: 'resp_fake',
+    object: 'response',
+    created_at: Math.floor(Date.now() / 1000),
+    status,
+    model,
+    error: null,
+    incomplete_details: null,
+    output:
+      status === 'completed'
+        ? [
+            {
+              type: 'message',
+              id: 'msg_fake',
+              status: 'completed',
+              role: 'assistant',
+              content: [{ type: 'output_text', text, annotations: [] }],
+            },
+          ]
+        : [],
     usage: rule?.omitUsage || status !== 'completed' ? null : responsesUsage(rule),
   };
 }
@@ -45,7 +62,13 @@ export function sendOpenAiExtra(pathname: string, res: ServerResponse, body: any
   const reply = rule?.reply ?? DEFAULT_REPLY;
   const model = body?.model ?? 'gpt-4o-mini';
   if (pathname.endsWith('/responses/compact')) {
-    sendJson(res, 200, { id: 'resp_compact_fake', object: 'response.compaction', created_at: Math.floor(Date.now() / 1000), output: [{ type: 'compaction', encrypted_content: 'opaque' }], usage: responsesUsage(rule) });
+    sendJson(res, 200, {
+      id: 'resp_compact_fake',
+      object: 'response.compaction',
+      created_at: Math.floor(Date.now() / 1000),
+      output: [{ type: 'compaction', encrypted_content: 'opaque' }],
+      usage: responsesUsage(rule),
+    });
     return true;
   }
   if (pathname.endsWith('/responses')) {
@@ -53,11 +76,21 @@ export function sendOpenAiExtra(pathname: string, res: ServerResponse, body: any
     else {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       let seq = 0;
-      const event = (type: string, data: object) => res.write(`event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: seq++, ...data })}\n\n`);
+      const event = (type: string, data: object) =>
+        res.write(`event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: seq++, ...data })}\n\n`);
       event('response.created', { response: responseObject(model, '', rule, 'in_progress') });
-      event('response.output_item.added', { output_index: 0, item: { type: 'message', id: 'msg_fake', status: 'in_progress', role: 'assistant', content: [] } });
-      event('response.content_part.added', { item_id: 'msg_fake', output_index: 0, content_index: 0, part: { type: 'output_text', text: '', annotations: [] } });
-      for (const word of reply.split(/(?<= )/)) event('response.output_text.delta', { item_id: 'msg_fake', output_index: 0, content_index: 0, delta: word });
+      event('response.output_item.added', {
+        output_index: 0,
+        item: { type: 'message', id: 'msg_fake', status: 'in_progress', role: 'assistant', content: [] },
+      });
+      event('response.content_part.added', {
+        item_id: 'msg_fake',
+        output_index: 0,
+        content_index: 0,
+        part: { type: 'output_text', text: '', annotations: [] },
+      });
+      for (const word of reply.split(/(?<= )/))
+        event('response.output_text.delta', { item_id: 'msg_fake', output_index: 0, content_index: 0, delta: word });
       event('response.output_text.done', { item_id: 'msg_fake', output_index: 0, content_index: 0, text: reply });
       event('response.completed', { response: responseObject(model, reply, rule) });
       res.end();
@@ -66,7 +99,10 @@ export function sendOpenAiExtra(pathname: string, res: ServerResponse, body: any
   }
   if (pathname.endsWith('/images/generations')) {
     const n = Number(body?.n ?? 1);
-    sendJson(res, 200, { created: Math.floor(Date.now() / 1000), data: Array.from({ length: n }, (_, i) => ({ url: `https://images.invalid/${i}.png`, revised_prompt: body?.prompt })) });
+    sendJson(res, 200, {
+      created: Math.floor(Date.now() / 1000),
+      data: Array.from({ length: n }, (_, i) => ({ url: `https://images.invalid/${i}.png`, revised_prompt: body?.prompt })),
+    });
     return true;
   }
   if (pathname.endsWith('/audio/speech')) {
@@ -79,7 +115,8 @@ export function sendOpenAiExtra(pathname: string, res: ServerResponse, body: any
     if (format === 'text') {
       res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
       res.end(reply);
-    } else if (format === 'verbose_json') sendJson(res, 200, { task: 'transcribe', language: 'english', duration: FAKE_AUDIO_SECONDS, text: reply, segments: [] });
+    } else if (format === 'verbose_json')
+      sendJson(res, 200, { task: 'transcribe', language: 'english', duration: FAKE_AUDIO_SECONDS, text: reply, segments: [] });
     else sendJson(res, 200, { text: reply, usage: { type: 'duration', seconds: FAKE_AUDIO_SECONDS } });
     return true;
   }
@@ -91,15 +128,28 @@ export function sendOpenAiExtra(pathname: string, res: ServerResponse, body: any
   if (pathname.endsWith('/rerank')) {
     const documents: unknown[] = Array.isArray(body?.documents) ? body.documents : [];
     const results = documents.map((document, index) => ({ index, relevance_score: 1 / (index + 1), document: { text: document } }));
-    sendJson(res, 200, { model, results: results.slice(0, body?.top_n ?? results.length), ...(rule?.omitUsage ? {} : { usage: { total_tokens: usageOf(rule).prompt_tokens } }) });
+    sendJson(res, 200, {
+      model,
+      results: results.slice(0, body?.top_n ?? results.length),
+      ...(rule?.omitUsage ? {} : { usage: { total_tokens: usageOf(rule).prompt_tokens } }),
+    });
     return true;
   }
   if (pathname.endsWith('/moderations')) {
-    sendJson(res, 200, { id: 'modr-fake', model, results: [{ flagged: false, categories: { violence: false }, category_scores: { violence: 0.001 } }] });
+    sendJson(res, 200, {
+      id: 'modr-fake',
+      model,
+      results: [{ flagged: false, categories: { violence: false }, category_scores: { violence: 0.001 } }],
+    });
     return true;
   }
   if (pathname.endsWith('/edits')) {
-    sendJson(res, 200, { object: 'edit', created: Math.floor(Date.now() / 1000), choices: [{ text: reply, index: 0 }], usage: usageOf(rule) });
+    sendJson(res, 200, {
+      object: 'edit',
+      created: Math.floor(Date.now() / 1000),
+      choices: [{ text: reply, index: 0 }],
+      usage: usageOf(rule),
+    });
     return true;
   }
   return false;

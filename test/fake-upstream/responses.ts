@@ -28,9 +28,19 @@ export function sendError(res: ServerResponse, rule: FakeRule, pathname = ''): v
   const headers: Record<string, string> = rule.retryAfter !== undefined ? { 'retry-after': String(rule.retryAfter) } : {};
   const message = rule.errorMessage ?? `fake upstream error ${rule.status}`;
   if (pathname.endsWith('/messages')) {
-    sendJson(res, rule.status!, { type: 'error', error: { type: rule.status === 529 ? 'overloaded_error' : 'api_error', message } }, headers);
+    sendJson(
+      res,
+      rule.status!,
+      { type: 'error', error: { type: rule.status === 529 ? 'overloaded_error' : 'api_error', message } },
+      headers,
+    );
   } else if (pathname.includes('GenerateContent') || pathname.includes('generateContent')) {
-    sendJson(res, rule.status!, { error: { code: rule.status, message, status: rule.status === 429 ? 'RESOURCE_EXHAUSTED' : 'INTERNAL' } }, headers);
+    sendJson(
+      res,
+      rule.status!,
+      { error: { code: rule.status, message, status: rule.status === 429 ? 'RESOURCE_EXHAUSTED' : 'INTERNAL' } },
+      headers,
+    );
   } else sendJson(res, rule.status!, { error: { message, type: 'upstream_error', code: rule.status } }, headers);
 }
 
@@ -40,8 +50,16 @@ export async function sendCompletion(res: ServerResponse, body: any, rule: FakeR
   const model = body?.model ?? 'gpt-4o-mini';
   const id = `${chat ? 'chatcmpl' : 'cmpl'}-fake${Date.now()}`;
   if (!body?.stream) {
-    const choice = chat ? { index: 0, message: { role: 'assistant', content: reply }, finish_reason: 'stop' } : { index: 0, text: reply, finish_reason: 'stop' };
-    const answer: Record<string, unknown> = { id, object: chat ? 'chat.completion' : 'text_completion', created: created(), model, choices: [choice] };
+    const choice = chat
+      ? { index: 0, message: { role: 'assistant', content: reply }, finish_reason: 'stop' }
+      : { index: 0, text: reply, finish_reason: 'stop' };
+    const answer: Record<string, unknown> = {
+      id,
+      object: chat ? 'chat.completion' : 'text_completion',
+      created: created(),
+      model,
+      choices: [choice],
+    };
     if (!rule?.omitUsage) answer.usage = usageOf(rule);
     if (rule?.padBytes) answer.padding = 'x'.repeat(rule.padBytes);
     sendJson(res, 200, answer);
@@ -60,11 +78,20 @@ export async function sendCompletion(res: ServerResponse, body: any, rule: FakeR
     }
     await wait(rule?.chunkDelayMs);
     if (res.destroyed) return;
-    const choice = chat ? { index: 0, delta: i === 0 ? { role: 'assistant', content: words[i] } : { content: words[i] }, finish_reason: null } : { index: 0, text: words[i], finish_reason: null };
+    const choice = chat
+      ? { index: 0, delta: i === 0 ? { role: 'assistant', content: words[i] } : { content: words[i] }, finish_reason: null }
+      : { index: 0, text: words[i], finish_reason: null };
     frame({ id, object, created: created(), model, choices: [choice] });
   }
-  frame({ id, object, created: created(), model, choices: [chat ? { index: 0, delta: {}, finish_reason: 'stop' } : { index: 0, text: '', finish_reason: 'stop' }] });
-  if (body?.stream_options?.include_usage && !rule?.omitUsage) frame({ id, object, created: created(), model, choices: [], usage: usageOf(rule) });
+  frame({
+    id,
+    object,
+    created: created(),
+    model,
+    choices: [chat ? { index: 0, delta: {}, finish_reason: 'stop' } : { index: 0, text: '', finish_reason: 'stop' }],
+  });
+  if (body?.stream_options?.include_usage && !rule?.omitUsage)
+    frame({ id, object, created: created(), model, choices: [], usage: usageOf(rule) });
   res.end('data: [DONE]\n\n');
 }
 
@@ -97,14 +124,28 @@ export async function sendAnthropic(res: ServerResponse, body: any, rule: FakeRu
   const model = body?.model ?? 'claude-3-5-sonnet-20241022';
   if (!body?.stream) {
     sendJson(res, 200, {
-      id: 'msg_fake', type: 'message', role: 'assistant', model, content: [{ type: 'text', text: reply }],
-      stop_reason: 'end_turn', usage: anthropicUsage(rule),
+      id: 'msg_fake',
+      type: 'message',
+      role: 'assistant',
+      model,
+      content: [{ type: 'text', text: reply }],
+      stop_reason: 'end_turn',
+      usage: anthropicUsage(rule),
     });
     return;
   }
   res.writeHead(200, { 'content-type': 'text/event-stream' });
   const event = (type: string, data: unknown) => res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...(data as object) })}\n\n`);
-  event('message_start', { message: { id: 'msg_fake', type: 'message', role: 'assistant', model, content: [], usage: { ...anthropicUsage(rule), output_tokens: 1 } } });
+  event('message_start', {
+    message: {
+      id: 'msg_fake',
+      type: 'message',
+      role: 'assistant',
+      model,
+      content: [],
+      usage: { ...anthropicUsage(rule), output_tokens: 1 },
+    },
+  });
   event('content_block_start', { index: 0, content_block: { type: 'text', text: '' } });
   for (const word of reply.split(/(?<= )/)) {
     await wait(rule?.chunkDelayMs);
@@ -123,7 +164,11 @@ export function sendGemini(res: ServerResponse, stream: boolean, rule: FakeRule 
   // Gemini repeats usageMetadata on every streamed chunk with the totals so far (cumulative, not per chunk).
   const answer = (text: string, last: boolean, candidates: number) => ({
     candidates: [{ content: { role: 'model', parts: [{ text }] }, finishReason: last ? 'STOP' : undefined, index: 0 }],
-    usageMetadata: { promptTokenCount: usage.prompt_tokens, candidatesTokenCount: candidates, totalTokenCount: usage.prompt_tokens + candidates },
+    usageMetadata: {
+      promptTokenCount: usage.prompt_tokens,
+      candidatesTokenCount: candidates,
+      totalTokenCount: usage.prompt_tokens + candidates,
+    },
   });
   if (!stream) {
     sendJson(res, 200, answer(reply, true, usage.completion_tokens));
@@ -133,7 +178,9 @@ export function sendGemini(res: ServerResponse, stream: boolean, rule: FakeRule 
   const words = reply.split(/(?<= )/);
   words.forEach((word, i) => {
     const last = i === words.length - 1;
-    res.write(`data: ${JSON.stringify(answer(word, last, last ? usage.completion_tokens : Math.min(i + 1, usage.completion_tokens)))}\r\n\r\n`);
+    res.write(
+      `data: ${JSON.stringify(answer(word, last, last ? usage.completion_tokens : Math.min(i + 1, usage.completion_tokens)))}\r\n\r\n`,
+    );
   });
   res.end();
 }

@@ -57,8 +57,14 @@ export function effectiveBaseUrl(target: Pick<UpstreamTarget, 'type' | 'baseUrl'
  * unit-tested without a network. The URL always stays on the channel's own origin: a model name or
  * a query can change the path, never the host the key is sent to.
  */
-export function buildUpstreamRequest(target: UpstreamTarget, endpoint: UpstreamEndpoint, init: UpstreamRequestInit = {}, azureDefaultVersion = '2025-04-01-preview'): BuiltRequest {
-  if (!isOpenAiCompatible(target.type)) throw new UpstreamError('unsupported', `channel type ${target.type} is not supported by the upstream client yet`);
+export function buildUpstreamRequest(
+  target: UpstreamTarget,
+  endpoint: UpstreamEndpoint,
+  init: UpstreamRequestInit = {},
+  azureDefaultVersion = '2025-04-01-preview',
+): BuiltRequest {
+  if (!isOpenAiCompatible(target.type))
+    throw new UpstreamError('unsupported', `channel type ${target.type} is not supported by the upstream client yet`);
   const base = effectiveBaseUrl(target);
   const origin = parseOrigin(base);
   const method = init.method ?? (GET_ENDPOINTS.has(endpoint) ? 'GET' : 'POST');
@@ -68,7 +74,8 @@ export function buildUpstreamRequest(target: UpstreamTarget, endpoint: UpstreamE
   let url: URL;
 
   if (target.type === ChannelType.Azure) {
-    if (endpoint === 'billing_subscription' || endpoint === 'billing_usage') throw new UpstreamError('unsupported', 'Azure has no billing endpoint');
+    if (endpoint === 'billing_subscription' || endpoint === 'billing_usage')
+      throw new UpstreamError('unsupported', 'Azure has no billing endpoint');
     const apiVersion = target.other?.trim() || azureDefaultVersion;
     url =
       endpoint === 'models'
@@ -102,7 +109,12 @@ export function buildUpstreamRequest(target: UpstreamTarget, endpoint: UpstreamE
  * channel's base URL, the provider's auth headers, then the channel's header override. The same origin rule
  * as every other call: the key never leaves the channel's host.
  */
-export function buildProviderRequest(target: UpstreamTarget, path: string, authHeaders: Record<string, string>, stream: boolean): BuiltRequest {
+export function buildProviderRequest(
+  target: UpstreamTarget,
+  path: string,
+  authHeaders: Record<string, string>,
+  stream: boolean,
+): BuiltRequest {
   const base = effectiveBaseUrl(target);
   const origin = parseOrigin(base);
   const url = new URL(`${base}${path}`);
@@ -145,7 +157,8 @@ function parseOrigin(base: string): string {
   } catch {
     throw new UpstreamError('unsupported', base ? 'the channel base URL is not a valid URL' : 'the channel has no base URL');
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new UpstreamError('unsupported', 'the channel base URL must be http or https');
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+    throw new UpstreamError('unsupported', 'the channel base URL must be http or https');
   return parsed.origin;
 }
 

@@ -28,7 +28,10 @@ const DEFAULT_DISABLE_KEYWORDS = [
 const DEFAULT_CHATS = [
   { 'Cherry Studio': 'cherrystudio://providers/api-keys?v=1&data={cherryConfig}' },
   { 'Lobe Chat': 'https://chat-preview.lobehub.com/?settings={"keyVaults":{"openai":{"apiKey":"{key}","baseURL":"{address}/v1"}}}' },
-  { 'AI as Workspace': 'https://aiaw.app/set-provider?provider={"type":"openai","settings":{"apiKey":"{key}","baseURL":"{address}/v1","compatibility":"strict"}}' },
+  {
+    'AI as Workspace':
+      'https://aiaw.app/set-provider?provider={"type":"openai","settings":{"apiKey":"{key}","baseURL":"{address}/v1","compatibility":"strict"}}',
+  },
   { AMA: 'ama://set-api-key?server={address}&key={key}' },
   { OpenCat: 'opencat://team/join?domain={address}&token={key}' },
 ];
@@ -211,7 +214,7 @@ export type OptionKey = keyof typeof OPTION_REGISTRY;
 export type OptionValues = { [K in OptionKey]: ValueOf<(typeof OPTION_REGISTRY)[K]> };
 
 export function isOptionKey(key: string): key is OptionKey {
-  return Object.prototype.hasOwnProperty.call(OPTION_REGISTRY, key);
+  return Object.hasOwn(OPTION_REGISTRY, key);
 }
 
 /** The keys whose defaults `POST /api/option/rest_model_ratio` restores. */

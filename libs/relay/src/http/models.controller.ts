@@ -33,7 +33,12 @@ function anthropicList(models: OpenAiModel[]) {
 
 function geminiList(models: OpenAiModel[]) {
   return {
-    models: models.map((m) => ({ name: `models/${m.id}`, displayName: m.id, description: '', supportedGenerationMethods: ['generateContent', 'streamGenerateContent'] })),
+    models: models.map((m) => ({
+      name: `models/${m.id}`,
+      displayName: m.id,
+      description: '',
+      supportedGenerationMethods: ['generateContent', 'streamGenerateContent'],
+    })),
     nextPageToken: null,
   };
 }
@@ -70,7 +75,11 @@ export class ModelsController {
 
   @Get('v1beta/openai/models')
   openAiModels(@Req() req: Request, @Res() res: Response): Promise<void> {
-    return this.answer(req, res, 'openai', async () => ({ success: true, object: 'list', data: this.models.list(await this.auth.authenticate(credentials(req))) }));
+    return this.answer(req, res, 'openai', async () => ({
+      success: true,
+      object: 'list',
+      data: this.models.list(await this.auth.authenticate(credentials(req))),
+    }));
   }
 
   @Get('v1/models/:model')

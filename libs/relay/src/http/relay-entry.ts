@@ -71,13 +71,13 @@ export class RelayEntry implements OnApplicationBootstrap {
     if (!match) return false;
     res.setHeader('X-Content-Type-Options', 'nosniff');
     const query = q < 0 ? '' : url.slice(q + 1);
-    if ('notImplemented' in match) void this.notImplemented(req, res, path, query);
+    if ('notImplemented' in match) void this.notImplemented(req, res, query);
     else void this.relay(match.kind, req, res, path, query, match.route);
     return true;
   }
 
   /** new-api's unimplemented OpenAI routes: 501 api_not_implemented for an authenticated caller. */
-  private async notImplemented(req: IncomingMessage, res: ServerResponse, path: string, query: string): Promise<void> {
+  private async notImplemented(req: IncomingMessage, res: ServerResponse, query: string): Promise<void> {
     req.resume();
     try {
       await this.pipeline.authenticateOnly({ req, ip: this.ipOf(req), queryKey: queryKey(query) });
@@ -91,7 +91,14 @@ export class RelayEntry implements OnApplicationBootstrap {
     return this.trust ? proxyAddr(req, this.trust) : (req.socket.remoteAddress ?? '');
   }
 
-  private async relay(kind: RelayKind, req: IncomingMessage, res: ServerResponse, path: string, query: string, route?: RouteFacts): Promise<void> {
+  private async relay(
+    kind: RelayKind,
+    req: IncomingMessage,
+    res: ServerResponse,
+    path: string,
+    query: string,
+    route?: RouteFacts,
+  ): Promise<void> {
     let body: unknown;
     try {
       if (MULTIPART_KINDS.has(kind)) body = await readMultipart(req, this.limit);
@@ -101,7 +108,10 @@ export class RelayEntry implements OnApplicationBootstrap {
         sendJson(res, error.status, openAiError(error.message, 'invalid_request_error', 'invalid_request'));
         return;
       }
-      const answer = bodyErrorAnswer(error, path) ?? { status: 400, body: openAiError('request body could not be read', 'invalid_request_error', 'invalid_request') };
+      const answer = bodyErrorAnswer(error, path) ?? {
+        status: 400,
+        body: openAiError('request body could not be read', 'invalid_request_error', 'invalid_request'),
+      };
       sendJson(res, answer.status, answer.body);
       return;
     }

@@ -67,7 +67,9 @@ export function matchRelayRoute(method: string | undefined, path: string): Relay
     const gemini = GEMINI.exec(trimmed);
     if (gemini) {
       const model = safeDecode(gemini[1]!);
-      return model === undefined ? undefined : { kind: 'gemini', route: { model: model.replace(/^models\//, ''), stream: gemini[2] === 'streamGenerateContent' } };
+      return model === undefined
+        ? undefined
+        : { kind: 'gemini', route: { model: model.replace(/^models\//, ''), stream: gemini[2] === 'streamGenerateContent' } };
     }
     const engine = ENGINE_EMBEDDINGS.exec(trimmed);
     if (engine) {

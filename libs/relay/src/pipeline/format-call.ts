@@ -40,16 +40,31 @@ export class FormatCall {
     const passThrough = inboundFormat === adaptor.format;
     const conversion = passThrough ? undefined : [inboundFormat, adaptor.format];
     const failed = (error: RelayError, retryable: boolean, channelFault?: Attempt['channelFault']): Attempt => ({
-      ok: false, upstreamModel, localCount: false, frtMs: 0, error, retryable, channelFault, conversion,
+      ok: false,
+      upstreamModel,
+      localCount: false,
+      frtMs: 0,
+      error,
+      retryable,
+      channelFault,
+      conversion,
     });
     if (request.kind !== 'chat' && request.kind !== 'messages' && request.kind !== 'gemini' && request.kind !== 'responses') {
       const message = `channel type ${channel.type} does not serve ${request.path}`;
       return failed(new RelayError(message, 400, 'convert_request_failed', 'invalid_request_error'), true);
     }
 
-    const call: AdaptorCall = { channel, model: upstreamModel, stream: request.stream, settings: this.settings, clientHeaders: input.clientHeaders };
+    const call: AdaptorCall = {
+      channel,
+      model: upstreamModel,
+      stream: request.stream,
+      settings: this.settings,
+      clientHeaders: input.clientHeaders,
+    };
     const hubRequest = request.kind === 'responses' ? inbound.requestToHub(request.body, request.model, request.stream) : request.hub;
-    let body = passThrough ? { ...request.body } : native.requestFromHub({ ...hubRequest, model: upstreamModel }, upstreamModel, this.settings);
+    let body = passThrough
+      ? { ...request.body }
+      : native.requestFromHub({ ...hubRequest, model: upstreamModel }, upstreamModel, this.settings);
     if (passThrough && 'model' in body) body.model = upstreamModel;
     const override = channel.paramOverride;
     if (override && !Array.isArray(override.operations)) Object.assign(body, override);
@@ -61,7 +76,11 @@ export class FormatCall {
     } catch (error) {
       const aborted = input.signal.aborted || (error instanceof UpstreamError && error.kind === 'aborted');
       const relayError = transportError(error);
-      return failed(relayError, !aborted, aborted ? undefined : { message: relayError.message, channelError: error instanceof UpstreamError && error.kind === 'unsupported' });
+      return failed(
+        relayError,
+        !aborted,
+        aborted ? undefined : { message: relayError.message, channelError: error instanceof UpstreamError && error.kind === 'unsupported' },
+      );
     }
     const headersAt = performance.now();
 
@@ -72,17 +91,27 @@ export class FormatCall {
     }
 
     if (request.stream && String(response.headers['content-type'] ?? '').includes('text/event-stream')) {
-      const encoder = passThrough ? undefined : inbound.streamEncoder({ model: request.model, promptTokens: input.promptTokens, includeUsage: request.includeUsage });
+      const encoder = passThrough
+        ? undefined
+        : inbound.streamEncoder({ model: request.model, promptTokens: input.promptTokens, includeUsage: request.includeUsage });
       const stream = new FormatStream(native.streamDecoder(request.model), encoder, input.promptTokens, input.countText);
       const outcome = await relayStream(response.body, input.res, stream);
       const frtMs = Math.round((outcome.firstChunkAt ?? headersAt) - input.startedAt);
       if (outcome.error !== undefined && !outcome.delivered) {
         const aborted = input.signal.aborted;
-        const relayError = outcome.error instanceof UpstreamError ? transportError(outcome.error) : new RelayError(String((outcome.error as Error)?.message ?? outcome.error), 502, 'bad_response_body', 'upstream_error');
+        const relayError =
+          outcome.error instanceof UpstreamError
+            ? transportError(outcome.error)
+            : new RelayError(String((outcome.error as Error)?.message ?? outcome.error), 502, 'bad_response_body', 'upstream_error');
         return { ...failed(relayError, !aborted, aborted ? undefined : { message: relayError.message }), frtMs };
       }
       const { usage, local } = stream.finalUsage();
-      const interrupted = outcome.error === undefined ? undefined : input.signal.aborted ? 'client aborted' : String((outcome.error as Error)?.message ?? outcome.error);
+      const interrupted =
+        outcome.error === undefined
+          ? undefined
+          : input.signal.aborted
+            ? 'client aborted'
+            : String((outcome.error as Error)?.message ?? outcome.error);
       return { ok: true, upstreamModel, usage, localCount: local, frtMs, retryable: false, interrupted, conversion };
     }
 
@@ -95,17 +124,33 @@ export class FormatCall {
       return failed(relayError, !aborted, aborted ? undefined : { message: relayError.message });
     }
     const parsed = parseJsonObject(text);
-    if (!parsed) return failed(new RelayError('upstream answer is not a JSON object', 502, 'bad_response_body', 'upstream_error'), true, { status: 200, message: 'bad response body' });
+    if (!parsed)
+      return failed(new RelayError('upstream answer is not a JSON object', 502, 'bad_response_body', 'upstream_error'), true, {
+        status: 200,
+        message: 'bad response body',
+      });
     if (native.isErrorBody(parsed)) {
       const error = upstreamStatusError(text, 500, channel);
       return failed(error, this.retry.shouldRetryStatus(500), { status: 200, message: error.message });
     }
     const { response: hub, usage: reported } = native.responseToHub(parsed, request.model);
-    const usage: Usage = reported ?? { promptTokens: input.promptTokens, completionTokens: input.countText(hubAnswerText(hub)), cachedTokens: 0 };
+    const usage: Usage = reported ?? {
+      promptTokens: input.promptTokens,
+      completionTokens: input.countText(hubAnswerText(hub)),
+      cachedTokens: 0,
+    };
     // Same format: the provider's answer as sent (no lossy round trip); otherwise the hub answer in the client's format.
     const out = passThrough && reported ? text : JSON.stringify(inbound.responseFromHub(hub, usage, request.model));
     input.res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(out) });
     input.res.end(out);
-    return { ok: true, upstreamModel, usage, localCount: !reported, frtMs: Math.round(headersAt - input.startedAt), retryable: false, conversion };
+    return {
+      ok: true,
+      upstreamModel,
+      usage,
+      localCount: !reported,
+      frtMs: Math.round(headersAt - input.startedAt),
+      retryable: false,
+      conversion,
+    };
   }
 }

@@ -7,7 +7,14 @@ import type { RelayKind, RelayRequest, RouteFacts } from './relay-request.js';
  * OpenAI's other JSON routes (Responses, images, speech, rerank, moderations, edits), each checked for what
  * routing and billing need and otherwise forwarded as sent. Default models are new-api's.
  */
-export type OpenAiOtherKind = 'responses' | 'responses_compact' | 'images_generations' | 'audio_speech' | 'rerank' | 'moderations' | 'edits';
+export type OpenAiOtherKind =
+  | 'responses'
+  | 'responses_compact'
+  | 'images_generations'
+  | 'audio_speech'
+  | 'rerank'
+  | 'moderations'
+  | 'edits';
 /** Routes whose body is a multipart upload. */
 export type MultipartKind = 'images_edits' | 'audio_transcriptions' | 'audio_translations';
 
@@ -27,7 +34,8 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 function checkMaxTokens(value: unknown, field: string): number {
   if (value === undefined || value === null) return 0;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > 10_000_000) throw badRequest(`${field} must be a non-negative integer`);
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > 10_000_000)
+    throw badRequest(`${field} must be a non-negative integer`);
   return value;
 }
 
@@ -69,7 +77,8 @@ export function parseOpenAiOther(kind: OpenAiOtherKind, path: string, raw: unkno
     case 'images_generations': {
       if (typeof raw.prompt !== 'string' || !raw.prompt.trim()) throw badRequest('prompt is required');
       const n = raw.n ?? 1;
-      if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > MAX_IMAGES) throw badRequest(`n must be an integer from 1 to ${MAX_IMAGES}`);
+      if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > MAX_IMAGES)
+        throw badRequest(`n must be an integer from 1 to ${MAX_IMAGES}`);
       callFactor = imageCallFactor(model, raw.size, raw.quality, n);
       break;
     }
@@ -98,7 +107,15 @@ export function withPathModel(raw: unknown, route: RouteFacts | undefined): unkn
   return { ...raw, model: route.model };
 }
 
-export const OPENAI_OTHER_KINDS: ReadonlySet<RelayKind> = new Set<RelayKind>(['responses', 'responses_compact', 'images_generations', 'audio_speech', 'rerank', 'moderations', 'edits']);
+export const OPENAI_OTHER_KINDS: ReadonlySet<RelayKind> = new Set<RelayKind>([
+  'responses',
+  'responses_compact',
+  'images_generations',
+  'audio_speech',
+  'rerank',
+  'moderations',
+  'edits',
+]);
 
 function textsOf(value: unknown): string[] {
   if (typeof value === 'string') return [value];
@@ -150,5 +167,18 @@ export function parseMultipart(kind: MultipartKind, path: string, raw: unknown):
     callFactor = imageCallFactor(model, fields.size, fields.quality, n);
   } else if (!files.includes('file')) throw badRequest('file is required');
   const body: Record<string, unknown> = { ...fields, model };
-  return { kind, format: 'openai', hub: body, endpoint: kind, path, body, model, stream: false, includeUsage: false, maxTokens: 0, callFactor, multipart: upload.form };
+  return {
+    kind,
+    format: 'openai',
+    hub: body,
+    endpoint: kind,
+    path,
+    body,
+    model,
+    stream: false,
+    includeUsage: false,
+    maxTokens: 0,
+    callFactor,
+    multipart: upload.form,
+  };
 }

@@ -76,13 +76,25 @@ export class RelayPipeline implements OnModuleDestroy {
       const group = this.selection.usingGroup(who, request.model);
       const first = this.selection.first(who, group, request.model);
       const price = this.price(who, request.model, group);
-      const promptTokens = request.kind === 'audio_speech' ? speechCharacters(request) : this.pricing.countPromptTokens(request.model, promptBodyOf(request));
+      const promptTokens =
+        request.kind === 'audio_speech' ? speechCharacters(request) : this.pricing.countPromptTokens(request.model, promptBodyOf(request));
       billing = new BillingSession(this.ledger, who.userId, who.tokenId);
       const perCall = request.callFactor !== undefined && price.usePrice;
-      await this.reserve(billing, who, perCall ? this.pricing.perCallQuota(price, request.callFactor!) : this.pricing.preConsumeQuota(price, promptTokens, request.maxTokens));
+      await this.reserve(
+        billing,
+        who,
+        perCall
+          ? this.pricing.perCallQuota(price, request.callFactor!)
+          : this.pricing.preConsumeQuota(price, promptTokens, request.maxTokens),
+      );
 
       const forward = await this.upstream.forward({
-        request, group, first, promptTokens, startedAt, res,
+        request,
+        group,
+        first,
+        promptTokens,
+        startedAt,
+        res,
         pinned: who.pinnedChannelId !== undefined,
         countText: (text) => this.pricing.countTextTokens(request.model, text),
         signal: gone,
@@ -123,7 +135,14 @@ export class RelayPipeline implements OnModuleDestroy {
     if (!this.options.get('SelfUseModeEnabled') && !who.acceptUnsetModelRatioModel) {
       throw new RelayError(`model ${model} has no price or ratio set; ask the administrator to configure it`, 400, 'model_price_error');
     }
-    return { usePrice: false, modelPrice: -1, modelRatio: UNSET_MODEL_RATIO, completionRatio: 1, cacheRatio: 1, groupRatio: this.pricing.groupRatio(group, who.userGroup) };
+    return {
+      usePrice: false,
+      modelPrice: -1,
+      modelRatio: UNSET_MODEL_RATIO,
+      completionRatio: 1,
+      cacheRatio: 1,
+      groupRatio: this.pricing.groupRatio(group, who.userGroup),
+    };
   }
 
   private async reserve(billing: BillingSession, who: RelayCaller, amount: number): Promise<void> {
@@ -137,7 +156,17 @@ export class RelayPipeline implements OnModuleDestroy {
     }
   }
 
-  private async settle(s: { billing: BillingSession; who: RelayCaller; request: RelayRequest; group: string; price: PriceInfo; forward: ForwardResult; requestId: string; ip: string; startedAt: number }): Promise<void> {
+  private async settle(s: {
+    billing: BillingSession;
+    who: RelayCaller;
+    request: RelayRequest;
+    group: string;
+    price: PriceInfo;
+    forward: ForwardResult;
+    requestId: string;
+    ip: string;
+    startedAt: number;
+  }): Promise<void> {
     const usage = s.forward.usage ?? { promptTokens: 0, completionTokens: 0, cachedTokens: 0 };
     const perCall = s.request.callFactor !== undefined && s.price.usePrice;
     const price = perCall
@@ -153,8 +182,16 @@ export class RelayPipeline implements OnModuleDestroy {
       if (outcome.charged > 0) this.notices.quotaChanged(s.who.userId);
       this.logs.record(
         buildConsumeLog({
-          caller: s.who, request: s.request, group: s.group, price: s.price, forward: s.forward, usage,
-          quota: outcome.charged, capped: outcome.capped, requestId: s.requestId, ip: s.ip,
+          caller: s.who,
+          request: s.request,
+          group: s.group,
+          price: s.price,
+          forward: s.forward,
+          usage,
+          quota: outcome.charged,
+          capped: outcome.capped,
+          requestId: s.requestId,
+          ip: s.ip,
           useTimeMs: performance.now() - s.startedAt,
         }),
       );
@@ -166,12 +203,16 @@ export class RelayPipeline implements OnModuleDestroy {
   /** The error in the client's own format (OpenAI, Anthropic or Gemini error body). */
   private fail(res: ServerResponse, error: unknown, format: FormatId): void {
     const relayError = toRelayError(error);
-    if (relayError.httpStatus >= 500 && !(error instanceof RelayError)) this.logger.error(`relay failed: ${(error as Error)?.stack ?? String(error)}`);
+    if (relayError.httpStatus >= 500 && !(error instanceof RelayError))
+      this.logger.error(`relay failed: ${(error as Error)?.stack ?? String(error)}`);
     if (res.headersSent) {
       if (!res.writableEnded) res.end();
       return;
     }
-    const body = format === 'openai' ? relayError.body() : codecOf(format).errorBody(relayError.message, relayError.type, relayError.httpStatus, relayError.errorCode);
+    const body =
+      format === 'openai'
+        ? relayError.body()
+        : codecOf(format).errorBody(relayError.message, relayError.type, relayError.httpStatus, relayError.errorCode);
     sendJson(res, relayError.httpStatus, body);
   }
 }

@@ -1,7 +1,15 @@
 import type { UpstreamEndpoint } from '@gw/upstream';
 import { codecOf } from '../providers/registry.js';
 import type { FormatId, HubRequest } from '../providers/types.js';
-import { MULTIPART_KINDS, OPENAI_OTHER_KINDS, parseMultipart, parseOpenAiOther, withPathModel, type MultipartKind, type OpenAiOtherKind } from './openai-request.js';
+import {
+  MULTIPART_KINDS,
+  OPENAI_OTHER_KINDS,
+  parseMultipart,
+  parseOpenAiOther,
+  withPathModel,
+  type MultipartKind,
+  type OpenAiOtherKind,
+} from './openai-request.js';
 import { badRequest } from './relay-error.js';
 
 /** The relay's inbound request kinds: OpenAI's three text routes, Anthropic Messages and Gemini generateContent. */
@@ -103,11 +111,23 @@ function parseMessages(path: string, raw: unknown): RelayRequest {
   const model = checkModel(raw.model);
   if (!Array.isArray(raw.messages)) throw badRequest('messages: field required');
   if (raw.stream !== undefined && raw.stream !== null && typeof raw.stream !== 'boolean') throw badRequest('stream must be a boolean');
-  if (raw.system !== undefined && typeof raw.system !== 'string' && !Array.isArray(raw.system)) throw badRequest('system must be a string or an array of text blocks');
+  if (raw.system !== undefined && typeof raw.system !== 'string' && !Array.isArray(raw.system))
+    throw badRequest('system must be a string or an array of text blocks');
   if (raw.tools !== undefined && !Array.isArray(raw.tools)) throw badRequest('tools must be an array');
   const stream = raw.stream === true;
   const maxTokens = readMaxTokens({ max_tokens: raw.max_tokens });
-  return { kind: 'messages', format: 'anthropic', hub: codecOf('anthropic').requestToHub(raw, model, stream), endpoint: 'chat', path, body: raw, model, stream, includeUsage: false, maxTokens };
+  return {
+    kind: 'messages',
+    format: 'anthropic',
+    hub: codecOf('anthropic').requestToHub(raw, model, stream),
+    endpoint: 'chat',
+    path,
+    body: raw,
+    model,
+    stream,
+    includeUsage: false,
+    maxTokens,
+  };
 }
 
 /** Gemini generateContent: the model and the stream mode come from the path, the body holds contents. */
@@ -119,5 +139,16 @@ function parseGemini(path: string, raw: unknown, route: RouteFacts): RelayReques
   if (config !== undefined && config !== null && !isObject(config)) throw badRequest('generationConfig must be an object');
   const stream = route.stream === true;
   const maxTokens = isObject(config) ? readMaxTokens({ maxOutputTokens: config.maxOutputTokens }) : 0;
-  return { kind: 'gemini', format: 'gemini', hub: codecOf('gemini').requestToHub(raw, model, stream), endpoint: 'chat', path, body: raw, model, stream, includeUsage: false, maxTokens };
+  return {
+    kind: 'gemini',
+    format: 'gemini',
+    hub: codecOf('gemini').requestToHub(raw, model, stream),
+    endpoint: 'chat',
+    path,
+    body: raw,
+    model,
+    stream,
+    includeUsage: false,
+    maxTokens,
+  };
 }

@@ -36,7 +36,13 @@ export function resolveModelMapping(mapping: Record<string, string>, model: stri
  * The body sent to one channel: the client's body (shallow copy, never mutated) with the upstream model,
  * stream_options per type and FORCE_STREAM_OPTION, and the channel's legacy param override on top.
  */
-export function buildUpstreamBody(request: RelayRequest, channel: RelayChannel, upstreamModel: string, forceStreamOption: boolean, dropFields?: readonly string[]): Record<string, unknown> {
+export function buildUpstreamBody(
+  request: RelayRequest,
+  channel: RelayChannel,
+  upstreamModel: string,
+  forceStreamOption: boolean,
+  dropFields?: readonly string[],
+): Record<string, unknown> {
   const body: Record<string, unknown> = { ...request.body };
   if (dropFields) for (const field of dropFields) delete body[field];
   if (upstreamModel !== body.model) body.model = upstreamModel;

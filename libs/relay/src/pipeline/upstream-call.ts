@@ -102,14 +102,23 @@ export class UpstreamCall {
     const { request } = input;
     let upstreamModel = request.model;
     const failed = (error: RelayError, retryable: boolean, channelFault?: Attempt['channelFault']): Attempt => ({
-      ok: false, upstreamModel, localCount: false, frtMs: 0, error, retryable, channelFault,
+      ok: false,
+      upstreamModel,
+      localCount: false,
+      frtMs: 0,
+      error,
+      retryable,
+      channelFault,
     });
     try {
       upstreamModel = resolveModelMapping(channel.modelMapping, request.model);
     } catch (error) {
       if (!(error instanceof ModelMappingCycleError)) throw error;
       // A channel misconfiguration (new-api's channel: errors): another channel may serve the request.
-      return failed(new RelayError(error.message, 500, 'channel:model_mapping_error'), true, { message: error.message, channelError: true });
+      return failed(new RelayError(error.message, 500, 'channel:model_mapping_error'), true, {
+        message: error.message,
+        channelError: true,
+      });
     }
     const adaptor = adaptorOf(channel.type);
     if (!adaptor) {
@@ -122,11 +131,21 @@ export class UpstreamCall {
     let response: UpstreamResponse;
     try {
       const rawBody = request.multipart ? await encodeMultipart(request.multipart, upstreamModel) : undefined;
-      response = await this.upstream.send(channel.upstream, request.endpoint, { body, rawBody, model: upstreamModel, stream: request.stream, signal: input.signal });
+      response = await this.upstream.send(channel.upstream, request.endpoint, {
+        body,
+        rawBody,
+        model: upstreamModel,
+        stream: request.stream,
+        signal: input.signal,
+      });
     } catch (error) {
       const aborted = input.signal.aborted || (error instanceof UpstreamError && error.kind === 'aborted');
       const relayError = transportError(error);
-      return failed(relayError, !aborted, aborted ? undefined : { message: relayError.message, channelError: error instanceof UpstreamError && error.kind === 'unsupported' });
+      return failed(
+        relayError,
+        !aborted,
+        aborted ? undefined : { message: relayError.message, channelError: error instanceof UpstreamError && error.kind === 'unsupported' },
+      );
     }
     const headersAt = performance.now();
 
@@ -141,7 +160,15 @@ export class UpstreamCall {
       const sent = await relayBinary(response, input.res);
       const interrupted = sent.error === undefined ? undefined : String((sent.error as Error)?.message ?? sent.error);
       const usage = { promptTokens: input.promptTokens, completionTokens: 0, cachedTokens: 0 };
-      return { ok: true, upstreamModel, usage, localCount: false, frtMs: Math.round(headersAt - input.startedAt), retryable: false, interrupted };
+      return {
+        ok: true,
+        upstreamModel,
+        usage,
+        localCount: false,
+        frtMs: Math.round(headersAt - input.startedAt),
+        retryable: false,
+        interrupted,
+      };
     }
 
     if (request.stream && String(response.headers['content-type'] ?? '').includes('text/event-stream')) {
@@ -157,7 +184,12 @@ export class UpstreamCall {
         return { ...failed(relayError, !aborted, aborted ? undefined : { message: relayError.message }), frtMs };
       }
       const { usage, local } = tracker.finalUsage();
-      const interrupted = outcome.error === undefined ? undefined : input.signal.aborted ? 'client aborted' : String((outcome.error as Error)?.message ?? outcome.error);
+      const interrupted =
+        outcome.error === undefined
+          ? undefined
+          : input.signal.aborted
+            ? 'client aborted'
+            : String((outcome.error as Error)?.message ?? outcome.error);
       return { ok: true, upstreamModel, usage, localCount: local, frtMs, retryable: false, interrupted };
     }
 
@@ -178,6 +210,13 @@ export class UpstreamCall {
       const error = upstreamStatusError(outcome.errorText, 500, channel);
       return failed(error, this.retry.shouldRetryStatus(500), { status: 200, message: error.message });
     }
-    return { ok: true, upstreamModel, usage: outcome.usage, localCount: outcome.local, frtMs: Math.round(headersAt - input.startedAt), retryable: false };
+    return {
+      ok: true,
+      upstreamModel,
+      usage: outcome.usage,
+      localCount: outcome.local,
+      frtMs: Math.round(headersAt - input.startedAt),
+      retryable: false,
+    };
   }
 }

@@ -34,7 +34,13 @@ export function isFree(info: PriceInfo): boolean {
  * fixed price × QuotaPerUnit × group ratio. Both truncate toward zero, as new-api's int conversion does
  * (the settlement below rounds; the difference is settled anyway).
  */
-export function preConsumeQuota(info: PriceInfo, promptTokens: number, maxTokens: number, preConsumedTokens: number, quotaPerUnit: number): number {
+export function preConsumeQuota(
+  info: PriceInfo,
+  promptTokens: number,
+  maxTokens: number,
+  preConsumedTokens: number,
+  quotaPerUnit: number,
+): number {
   if (isFree(info)) return 0;
   if (info.usePrice) return Math.max(0, Math.trunc(info.modelPrice * quotaPerUnit * info.groupRatio));
   const tokens = Math.max(promptTokens, preConsumedTokens) + Math.max(0, maxTokens || 0);
@@ -52,13 +58,20 @@ export function settleQuota(info: PriceInfo, usage: BillableUsage, quotaPerUnit:
   const prompt = nonNegative(usage.promptTokens);
   const completion = nonNegative(usage.completionTokens);
   if (prompt + completion === 0) return 0;
-  if (info.usePrice) return Math.max(0, roundExact(info.modelPrice * quotaPerUnit * info.groupRatio, () => mul(mul(dec(info.modelPrice), dec(quotaPerUnit)), dec(info.groupRatio))));
+  if (info.usePrice)
+    return Math.max(
+      0,
+      roundExact(info.modelPrice * quotaPerUnit * info.groupRatio, () =>
+        mul(mul(dec(info.modelPrice), dec(quotaPerUnit)), dec(info.groupRatio)),
+      ),
+    );
   if (info.modelRatio === 0 || info.groupRatio === 0) return 0;
   const cached = Math.min(nonNegative(usage.cachedTokens), prompt);
   const created = Math.min(nonNegative(usage.cacheCreationTokens ?? 0), prompt - cached);
   const createRatio = info.createCacheRatio ?? 1;
   const plain = prompt - cached - created;
-  const approx = (plain + cached * info.cacheRatio + created * createRatio + completion * info.completionRatio) * info.modelRatio * info.groupRatio;
+  const approx =
+    (plain + cached * info.cacheRatio + created * createRatio + completion * info.completionRatio) * info.modelRatio * info.groupRatio;
   const quota = roundExact(approx, () => {
     const cache = add(mul(dec(cached), dec(info.cacheRatio)), mul(dec(created), dec(createRatio)));
     const tokens = add(add(dec(plain), cache), mul(dec(completion), dec(info.completionRatio)));
@@ -87,5 +100,8 @@ function nonNegative(n: number): number {
 export function perCallQuota(info: PriceInfo, factor: number, quotaPerUnit: number): number {
   if (isFree(info) || !(factor > 0)) return 0;
   const approx = info.modelPrice * quotaPerUnit * info.groupRatio * factor;
-  return Math.max(0, roundExact(approx, () => mul(mul(mul(dec(info.modelPrice), dec(quotaPerUnit)), dec(info.groupRatio)), dec(factor))));
+  return Math.max(
+    0,
+    roundExact(approx, () => mul(mul(mul(dec(info.modelPrice), dec(quotaPerUnit)), dec(info.groupRatio)), dec(factor))),
+  );
 }

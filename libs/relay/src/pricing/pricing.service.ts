@@ -46,7 +46,7 @@ export class PricingService {
   /** Group → description: UserUsableGroups plus the user's own group (new-api GetUserUsableGroups). */
   usableGroups(userGroup: string): Record<string, string> {
     const groups = { ...this.options.get('UserUsableGroups') };
-    if (userGroup && !Object.prototype.hasOwnProperty.call(groups, userGroup)) groups[userGroup] = USER_GROUP_DESCRIPTION;
+    if (userGroup && !Object.hasOwn(groups, userGroup)) groups[userGroup] = USER_GROUP_DESCRIPTION;
     return groups;
   }
 
@@ -72,5 +72,5 @@ export class PricingService {
 }
 
 function lookupOwn<T>(map: Readonly<Record<string, T>>, key: string): T | undefined {
-  return Object.prototype.hasOwnProperty.call(map, key) ? map[key] : undefined;
+  return Object.hasOwn(map, key) ? map[key] : undefined;
 }

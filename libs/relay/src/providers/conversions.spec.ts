@@ -13,7 +13,12 @@ const countText = (text: string) => text.split(/\s+/).filter(Boolean).length;
 
 /** Runs a provider's wire stream through decoder → encoder (one byte at a time: no event boundary is assumed). */
 function convert(wire: string, from: FormatCodec, to: FormatCodec) {
-  const stream = new FormatStream(from.streamDecoder('m'), to.streamEncoder({ model: 'm', promptTokens: 7, includeUsage: true }), 7, countText);
+  const stream = new FormatStream(
+    from.streamDecoder('m'),
+    to.streamEncoder({ model: 'm', promptTokens: 7, includeUsage: true }),
+    7,
+    countText,
+  );
   let out = '';
   for (const byte of Buffer.from(wire)) out += stream.push(Buffer.from([byte]));
   out += stream.end();
@@ -43,28 +48,51 @@ describe('stream conversions', () => {
     const text = events.map((c) => c.choices[0].delta.content ?? '').join('');
     const reasoning = events.map((c) => c.choices[0].delta.reasoning_content ?? '').join('');
     const args = events.map((c) => c.choices[0].delta.tool_calls?.[0]?.function?.arguments ?? '').join('');
-    expect({ text, reasoning, args }).toEqual({ text: "I'll check the weather.", reasoning: 'The user wants weather.', args: '{"location": "San Francisco, CA", "unit": "celsius"}' });
+    expect({ text, reasoning, args }).toEqual({
+      text: "I'll check the weather.",
+      reasoning: 'The user wants weather.',
+      args: '{"location": "San Francisco, CA", "unit": "celsius"}',
+    });
     expect(events.at(-1)!.choices[0].finish_reason).toBe('tool_calls');
-    expect(out).toMatch(/event: message_delta\ndata: .*"stop_reason":"tool_use".*"cache_read_input_tokens":100,"cache_creation_input_tokens":50/);
+    expect(out).toMatch(
+      /event: message_delta\ndata: .*"stop_reason":"tool_use".*"cache_read_input_tokens":100,"cache_creation_input_tokens":50/,
+    );
     expect(out.trimEnd().endsWith('event: message_stop\ndata: {"type":"message_stop"}')).toBe(true);
   });
 
   it('writes Gemini chunks for a Claude stream: tool calls whole at the end with the usage', () => {
     const { out } = convert(STREAM_THINKING_TOOL, anthropicCodec, geminiCodec);
-    const frames = out.split('\r\n\r\n').filter(Boolean).map((f) => JSON.parse(f.slice(6)));
+    const frames = out
+      .split('\r\n\r\n')
+      .filter(Boolean)
+      .map((f) => JSON.parse(f.slice(6)));
     expect(frames.at(-1)).toMatchObject({
-      candidates: [{ content: { parts: [{ functionCall: { name: 'get_weather', args: { location: 'San Francisco, CA', unit: 'celsius' } } }] }, finishReason: 'STOP' }],
+      candidates: [
+        {
+          content: { parts: [{ functionCall: { name: 'get_weather', args: { location: 'San Francisco, CA', unit: 'celsius' } } }] },
+          finishReason: 'STOP',
+        },
+      ],
       usageMetadata: { promptTokenCount: 180, candidatesTokenCount: 40, cachedContentTokenCount: 100 },
     });
   });
 
   it('counts locally when a provider stream carries no usage', () => {
     const wire = 'data: {"candidates":[{"content":{"parts":[{"text":"one two three"}]},"finishReason":"STOP"}]}\r\n\r\n';
-    expect(convert(wire, geminiCodec, openAiCodec).usage).toEqual({ usage: { promptTokens: 7, completionTokens: 3, cachedTokens: 0 }, local: true });
+    expect(convert(wire, geminiCodec, openAiCodec).usage).toEqual({
+      usage: { promptTokens: 7, completionTokens: 3, cachedTokens: 0 },
+      local: true,
+    });
   });
 
   it('surfaces an in-stream error event as a failure', () => {
-    expect(() => convert('event: error\ndata: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}\n\n', anthropicCodec, openAiCodec)).toThrow('Overloaded');
+    expect(() =>
+      convert(
+        'event: error\ndata: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}\n\n',
+        anthropicCodec,
+        openAiCodec,
+      ),
+    ).toThrow('Overloaded');
   });
 });
 
@@ -74,7 +102,14 @@ describe('request conversions', () => {
       {
         messages: [
           { role: 'user', content: 'weather in two places?' },
-          { role: 'assistant', content: null, tool_calls: [{ id: 'a', type: 'function', function: { name: 'w', arguments: '{"p":1}' } }, { id: 'b', type: 'function', function: { name: 'w', arguments: 'not json' } }] },
+          {
+            role: 'assistant',
+            content: null,
+            tool_calls: [
+              { id: 'a', type: 'function', function: { name: 'w', arguments: '{"p":1}' } },
+              { id: 'b', type: 'function', function: { name: 'w', arguments: 'not json' } },
+            ],
+          },
           { role: 'tool', tool_call_id: 'a', content: 'sun' },
           { role: 'tool', tool_call_id: 'b', content: 'rain' },
         ],
@@ -84,8 +119,20 @@ describe('request conversions', () => {
     );
     expect(body.messages).toEqual([
       { role: 'user', content: [{ type: 'text', text: 'weather in two places?' }] },
-      { role: 'assistant', content: [{ type: 'tool_use', id: 'a', name: 'w', input: { p: 1 } }, { type: 'tool_use', id: 'b', name: 'w', input: { raw: 'not json' } }] },
-      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'a', content: 'sun' }, { type: 'tool_result', tool_use_id: 'b', content: 'rain' }] },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'tool_use', id: 'a', name: 'w', input: { p: 1 } },
+          { type: 'tool_use', id: 'b', name: 'w', input: { raw: 'not json' } },
+        ],
+      },
+      {
+        role: 'user',
+        content: [
+          { type: 'tool_result', tool_use_id: 'a', content: 'sun' },
+          { type: 'tool_result', tool_use_id: 'b', content: 'rain' },
+        ],
+      },
     ]);
     expect(body.max_tokens).toBe(8192);
   });
@@ -95,7 +142,10 @@ describe('request conversions', () => {
       {
         contents: [
           { role: 'model', parts: [{ functionCall: { name: 'w', args: {} } }, { functionCall: { name: 'w', args: { x: 1 } } }] },
-          { role: 'user', parts: [{ functionResponse: { name: 'w', response: { r: 1 } } }, { functionResponse: { name: 'w', response: { r: 2 } } }] },
+          {
+            role: 'user',
+            parts: [{ functionResponse: { name: 'w', response: { r: 1 } } }, { functionResponse: { name: 'w', response: { r: 2 } } }],
+          },
         ],
       },
       'm',
@@ -107,7 +157,13 @@ describe('request conversions', () => {
   });
 
   it('never throws on malformed parts: unknown blocks are dropped', () => {
-    expect(() => anthropicCodec.requestToHub({ messages: [null, 3, { role: 'user', content: [null, { type: 'image' }, { type: 'mystery' }] }], system: 5 }, 'm', false)).not.toThrow();
+    expect(() =>
+      anthropicCodec.requestToHub(
+        { messages: [null, 3, { role: 'user', content: [null, { type: 'image' }, { type: 'mystery' }] }], system: 5 },
+        'm',
+        false,
+      ),
+    ).not.toThrow();
     expect(() => geminiCodec.requestToHub({ contents: [{ parts: 'x' }, null], tools: [null] }, 'm', true)).not.toThrow();
   });
 });

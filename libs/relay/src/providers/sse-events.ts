@@ -1,5 +1,5 @@
 import { StringDecoder } from 'node:string_decoder';
-import type { SseEvent } from './types.js';
+import type { Json, SseEvent } from './types.js';
 
 /** A line longer than this (no newline in sight) is a broken upstream, not a stream. */
 const MAX_LINE_CHARS = 16 * 1024 * 1024;
@@ -68,13 +68,13 @@ export class SseEventReader {
 
 function looksComplete(data: string): boolean {
   const last = data.trimEnd();
-  return data === '[DONE]' || ((data.startsWith('{') && last.endsWith('}')) || (data.startsWith('[') && last.endsWith(']')));
+  return data === '[DONE]' || (data.startsWith('{') && last.endsWith('}')) || (data.startsWith('[') && last.endsWith(']'));
 }
 
-export function parseJsonObject(text: string): Record<string, any> | undefined {
+export function parseJsonObject(text: string): Json | undefined {
   try {
     const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, any>) : undefined;
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : undefined;
   } catch {
     return undefined;
   }

@@ -10,10 +10,17 @@ import type { Usage } from '../stream/usage.js';
  */
 export type FormatId = 'openai' | 'anthropic' | 'gemini' | 'responses';
 
-/** OpenAI chat completion request, response and stream chunk: the hub format (loosely typed on purpose). */
-export type HubRequest = Record<string, any>;
-export type HubResponse = Record<string, any>;
-export type HubChunk = Record<string, any>;
+/**
+ * A JSON object off the wire, from a client or a provider. Loosely typed on purpose: converters read
+ * optional fields of many shapes defensively (every access is checked before use), and a precise type per
+ * provider version would be longer than the converters themselves.
+ */
+export type Json = Record<string, any>;
+
+/** OpenAI chat completion request, response and stream chunk: the hub format. */
+export type HubRequest = Json;
+export type HubResponse = Json;
+export type HubChunk = Json;
 
 /** One server-sent event as read off the wire. */
 export interface SseEvent {
@@ -60,10 +67,10 @@ export interface FormatCodec {
   // ---- channel side: a provider speaks this format ----
   requestFromHub(request: HubRequest, model: string, settings: ProviderSettings): Record<string, unknown>;
   /** A native answer as hub response and its usage (undefined when the provider sent none). */
-  responseToHub(native: Record<string, any>, model: string): { response: HubResponse; usage?: Usage };
+  responseToHub(native: Json, model: string): { response: HubResponse; usage?: Usage };
   streamDecoder(model: string): StreamDecoder;
   /** True when a native non-stream body is an error object and not an answer. */
-  isErrorBody(native: Record<string, any>): boolean;
+  isErrorBody(native: Json): boolean;
 }
 
 /** Runtime options a provider's conversion reads (claude.*, gemini.* options). */

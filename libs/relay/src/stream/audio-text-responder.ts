@@ -10,7 +10,12 @@ export const TOKENS_PER_AUDIO_MINUTE = 1000;
  * provider's content type. Usage, in order: OpenAI's `usage` of type duration (seconds of audio) or of
  * tokens (gpt-4o-transcribe), verbose JSON's `duration`, else a local count of the transcript.
  */
-export function relayAudioText(text: string, res: ServerResponse, contentType: string, countText: (text: string) => number): { usage: Usage; local: boolean } | { errorText: string } {
+export function relayAudioText(
+  text: string,
+  res: ServerResponse,
+  contentType: string,
+  countText: (text: string) => number,
+): { usage: Usage; local: boolean } | { errorText: string } {
   const parsed = parseJsonObject(text);
   if (parsed?.error && parsed.text === undefined) return { errorText: text };
   let usage: Usage | undefined;

@@ -1,6 +1,6 @@
 import { StringDecoder } from 'node:string_decoder';
 import { SseEventReader } from '../providers/sse-events.js';
-import type { HubChunk, StreamDecoder, StreamEncoder } from '../providers/types.js';
+import type { HubChunk, HubResponse, StreamDecoder, StreamEncoder } from '../providers/types.js';
 import type { Usage } from './usage.js';
 
 /** Delivered text kept for a local count is capped: beyond it the count is of what was kept. */
@@ -71,7 +71,7 @@ export class FormatStream {
 }
 
 /** Text of a hub answer, for a local count when the provider sent no usage. */
-export function hubAnswerText(response: Record<string, any>): string {
+export function hubAnswerText(response: HubResponse): string {
   let text = '';
   for (const choice of Array.isArray(response.choices) ? response.choices : []) {
     const message = choice?.message ?? {};

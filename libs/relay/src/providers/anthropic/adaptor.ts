@@ -30,7 +30,15 @@ export const anthropicAdaptor: ChannelAdaptor = {
         const values = Array.isArray(value) ? value.filter((v) => typeof v === 'string') : typeof value === 'string' ? [value] : [];
         if (!values.length) continue;
         const merged = headers[name.toLowerCase()] ? [headers[name.toLowerCase()], ...values] : values;
-        headers[name.toLowerCase()] = [...new Set(merged.join(',').split(',').map((v) => v.trim()).filter(Boolean))].join(',');
+        headers[name.toLowerCase()] = [
+          ...new Set(
+            merged
+              .join(',')
+              .split(',')
+              .map((v) => v.trim())
+              .filter(Boolean),
+          ),
+        ].join(',');
       }
     }
     return buildProviderRequest(call.channel.upstream, '/v1/messages', headers, call.stream);

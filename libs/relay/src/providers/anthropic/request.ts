@@ -1,4 +1,4 @@
-import type { HubRequest, ProviderSettings } from '../types.js';
+import type { HubRequest, Json, ProviderSettings } from '../types.js';
 
 /**
  * Anthropic Messages requests ⇄ OpenAI chat requests. Shapes: Anthropic's Messages API reference
@@ -10,8 +10,6 @@ import type { HubRequest, ProviderSettings } from '../types.js';
 export const DEFAULT_CLAUDE_MAX_TOKENS = 8192;
 /** Budgets a reasoning effort stands for when it becomes Anthropic's extended thinking. */
 const EFFORT_BUDGET: Record<string, number> = { minimal: 1024, low: 1024, medium: 4096, high: 16384 };
-
-type Json = Record<string, any>;
 
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -51,16 +49,20 @@ export function anthropicToHub(body: Json, model: string, stream: boolean): HubR
   if (Array.isArray(body.stop_sequences) && body.stop_sequences.length) hub.stop = body.stop_sequences;
   if (typeof body.metadata?.user_id === 'string') hub.user = body.metadata.user_id;
   if (Array.isArray(body.tools) && body.tools.length) {
-    hub.tools = body.tools.filter(isObject).filter((t) => typeof t.name === 'string').map((t) => ({
-      type: 'function',
-      function: { name: t.name, description: t.description, parameters: t.input_schema ?? { type: 'object', properties: {} } },
-    }));
+    hub.tools = body.tools
+      .filter(isObject)
+      .filter((t) => typeof t.name === 'string')
+      .map((t) => ({
+        type: 'function',
+        function: { name: t.name, description: t.description, parameters: t.input_schema ?? { type: 'object', properties: {} } },
+      }));
   }
   const choice = body.tool_choice;
   if (isObject(choice)) {
     if (choice.type === 'any') hub.tool_choice = 'required';
     else if (choice.type === 'none') hub.tool_choice = 'none';
-    else if (choice.type === 'tool' && typeof choice.name === 'string') hub.tool_choice = { type: 'function', function: { name: choice.name } };
+    else if (choice.type === 'tool' && typeof choice.name === 'string')
+      hub.tool_choice = { type: 'function', function: { name: choice.name } };
     else hub.tool_choice = 'auto';
     if (choice.disable_parallel_tool_use === true) hub.parallel_tool_calls = false;
   }
@@ -76,7 +78,11 @@ function userToHub(content: unknown): Json[] {
   const parts: Json[] = [];
   for (const block of blocksOf(content)) {
     if (block.type === 'tool_result') {
-      out.push({ role: 'tool', tool_call_id: String(block.tool_use_id ?? ''), content: textOf(block.content) || (block.is_error ? 'error' : '') });
+      out.push({
+        role: 'tool',
+        tool_call_id: String(block.tool_use_id ?? ''),
+        content: textOf(block.content) || (block.is_error ? 'error' : ''),
+      });
     } else if (block.type === 'text' && typeof block.text === 'string') parts.push({ type: 'text', text: block.text });
     else if (block.type === 'image' && isObject(block.source)) {
       const url = imageUrlOf(block.source);
@@ -99,7 +105,11 @@ function assistantToHub(content: unknown): Json {
     if (block.type === 'text' && typeof block.text === 'string') text += block.text;
     else if (block.type === 'thinking' && typeof block.thinking === 'string') reasoning += block.thinking;
     else if (block.type === 'tool_use') {
-      calls.push({ id: String(block.id ?? ''), type: 'function', function: { name: String(block.name ?? ''), arguments: JSON.stringify(block.input ?? {}) } });
+      calls.push({
+        id: String(block.id ?? ''),
+        type: 'function',
+        function: { name: String(block.name ?? ''), arguments: JSON.stringify(block.input ?? {}) },
+      });
     }
   }
   message.content = text;
@@ -127,7 +137,10 @@ function hubPartsToBlocks(content: unknown): Json[] {
 
 function hubContentText(content: unknown): string {
   if (typeof content === 'string') return content;
-  return hubPartsToBlocks(content).filter((b) => b.type === 'text').map((b) => b.text).join('\n');
+  return hubPartsToBlocks(content)
+    .filter((b) => b.type === 'text')
+    .map((b) => b.text)
+    .join('\n');
 }
 
 function parseArguments(text: unknown): Json {
@@ -156,11 +169,18 @@ export function hubToAnthropic(hub: HubRequest, model: string, settings: Provide
       const text = hubContentText(message.content);
       if (text) system.push(text);
     } else if (message.role === 'tool') {
-      push(messages, 'user', [{ type: 'tool_result', tool_use_id: String(message.tool_call_id ?? ''), content: hubContentText(message.content) }]);
+      push(messages, 'user', [
+        { type: 'tool_result', tool_use_id: String(message.tool_call_id ?? ''), content: hubContentText(message.content) },
+      ]);
     } else if (message.role === 'assistant') {
       const blocks = hubPartsToBlocks(message.content);
       for (const call of Array.isArray(message.tool_calls) ? message.tool_calls.filter(isObject) : []) {
-        blocks.push({ type: 'tool_use', id: String(call.id ?? ''), name: String(call.function?.name ?? ''), input: parseArguments(call.function?.arguments) });
+        blocks.push({
+          type: 'tool_use',
+          id: String(call.id ?? ''),
+          name: String(call.function?.name ?? ''),
+          input: parseArguments(call.function?.arguments),
+        });
       }
       push(messages, 'assistant', blocks);
     } else push(messages, 'user', hubPartsToBlocks(message.content));
@@ -175,7 +195,11 @@ export function hubToAnthropic(hub: HubRequest, model: string, settings: Provide
   if (Array.isArray(hub.tools) && hub.tools.length) {
     body.tools = hub.tools
       .filter((t: unknown) => isObject(t) && isObject(t.function))
-      .map((t: Json) => ({ name: t.function.name, description: t.function.description, input_schema: t.function.parameters ?? { type: 'object', properties: {} } }));
+      .map((t: Json) => ({
+        name: t.function.name,
+        description: t.function.description,
+        input_schema: t.function.parameters ?? { type: 'object', properties: {} },
+      }));
   }
   const choice = hub.tool_choice;
   if (choice === 'required') body.tool_choice = { type: 'any' };

@@ -1,13 +1,11 @@
 import type { Usage } from '../../stream/usage.js';
-import type { HubResponse } from '../types.js';
+import type { HubResponse, Json } from '../types.js';
 
 /**
  * Anthropic Messages answers ⇄ OpenAI chat completions. Shapes: Anthropic's Messages API reference
  * (content blocks text / thinking / tool_use; stop_reason end_turn, max_tokens, stop_sequence, tool_use,
  * pause_turn, refusal; usage input_tokens, output_tokens, cache_read_input_tokens, cache_creation_input_tokens).
  */
-
-type Json = Record<string, any>;
 
 const MAX_TOKENS_PER_FIELD = 100_000_000;
 
@@ -50,7 +48,13 @@ const STOP_TO_FINISH: Record<string, string> = {
   tool_use: 'tool_calls',
   refusal: 'content_filter',
 };
-const FINISH_TO_STOP: Record<string, string> = { stop: 'end_turn', length: 'max_tokens', tool_calls: 'tool_use', function_call: 'tool_use', content_filter: 'refusal' };
+const FINISH_TO_STOP: Record<string, string> = {
+  stop: 'end_turn',
+  length: 'max_tokens',
+  tool_calls: 'tool_use',
+  function_call: 'tool_use',
+  content_filter: 'refusal',
+};
 
 export const finishReasonOf = (stop: unknown): string => STOP_TO_FINISH[String(stop)] ?? 'stop';
 export const stopReasonOf = (finish: unknown): string => FINISH_TO_STOP[String(finish)] ?? 'end_turn';
@@ -63,7 +67,11 @@ export function anthropicResponseToHub(native: Json, model: string): { response:
     if (block?.type === 'text' && typeof block.text === 'string') text += block.text;
     else if (block?.type === 'thinking' && typeof block.thinking === 'string') reasoning += block.thinking;
     else if (block?.type === 'tool_use') {
-      calls.push({ id: String(block.id ?? ''), type: 'function', function: { name: String(block.name ?? ''), arguments: JSON.stringify(block.input ?? {}) } });
+      calls.push({
+        id: String(block.id ?? ''),
+        type: 'function',
+        function: { name: String(block.name ?? ''), arguments: JSON.stringify(block.input ?? {}) },
+      });
     }
   }
   const message: Json = { role: 'assistant', content: text };
@@ -83,11 +91,17 @@ export function hubToAnthropicResponse(hub: HubResponse, usage: Usage, model: st
   const choice = Array.isArray(hub.choices) ? hub.choices[0] : undefined;
   const message = choice?.message ?? {};
   const content: Json[] = [];
-  if (typeof message.reasoning_content === 'string' && message.reasoning_content) content.push({ type: 'thinking', thinking: message.reasoning_content, signature: '' });
+  if (typeof message.reasoning_content === 'string' && message.reasoning_content)
+    content.push({ type: 'thinking', thinking: message.reasoning_content, signature: '' });
   const text = typeof message.content === 'string' ? message.content : '';
   if (text) content.push({ type: 'text', text });
   for (const call of Array.isArray(message.tool_calls) ? message.tool_calls : []) {
-    content.push({ type: 'tool_use', id: String(call?.id ?? ''), name: String(call?.function?.name ?? ''), input: parseInput(call?.function?.arguments) });
+    content.push({
+      type: 'tool_use',
+      id: String(call?.id ?? ''),
+      name: String(call?.function?.name ?? ''),
+      input: parseInput(call?.function?.arguments),
+    });
   }
   return {
     id: toMessageId(hub.id),

@@ -1,6 +1,6 @@
 import type { Usage } from '../../stream/usage.js';
 import { parseJsonObject } from '../sse-events.js';
-import type { EncodeContext, HubChunk, SseEvent, StreamDecoder, StreamEncoder } from '../types.js';
+import type { EncodeContext, HubChunk, Json, SseEvent, StreamDecoder, StreamEncoder } from '../types.js';
 import { anthropicUsage, finishReasonOf, stopReasonOf, toAnthropicUsage, toMessageId } from './response.js';
 
 /**
@@ -9,8 +9,6 @@ import { anthropicUsage, finishReasonOf, stopReasonOf, toAnthropicUsage, toMessa
  * signature_delta, input_json_delta) / content_block_stop per block, ping, message_delta (stop_reason and
  * cumulative output usage), message_stop; `error` events carry {type, message}.
  */
-
-type Json = Record<string, any>;
 
 export class AnthropicStreamDecoder implements StreamDecoder {
   private id = '';
@@ -35,7 +33,13 @@ export class AnthropicStreamDecoder implements StreamDecoder {
         if (block?.type !== 'tool_use') return [];
         const index = this.toolIndex.size;
         this.toolIndex.set(Number(data.index), index);
-        return [this.chunk({ tool_calls: [{ index, id: String(block.id ?? ''), type: 'function', function: { name: String(block.name ?? ''), arguments: '' } }] })];
+        return [
+          this.chunk({
+            tool_calls: [
+              { index, id: String(block.id ?? ''), type: 'function', function: { name: String(block.name ?? ''), arguments: '' } },
+            ],
+          }),
+        ];
       }
       case 'content_block_delta': {
         const delta = data.delta ?? {};
@@ -64,7 +68,13 @@ export class AnthropicStreamDecoder implements StreamDecoder {
   }
 
   private chunk(delta: Json, finish: string | null = null): HubChunk {
-    return { id: this.id, object: 'chat.completion.chunk', created: this.created, model: this.model, choices: [{ index: 0, delta, finish_reason: finish }] };
+    return {
+      id: this.id,
+      object: 'chat.completion.chunk',
+      created: this.created,
+      model: this.model,
+      choices: [{ index: 0, delta, finish_reason: finish }],
+    };
   }
 }
 
@@ -86,7 +96,10 @@ export class AnthropicStreamEncoder implements StreamEncoder {
       const delta = choice?.delta ?? {};
       if (typeof delta.reasoning_content === 'string' && delta.reasoning_content) {
         out += this.open('thinking', { type: 'thinking', thinking: '' });
-        out += event('content_block_delta', { index: this.block!.index, delta: { type: 'thinking_delta', thinking: delta.reasoning_content } });
+        out += event('content_block_delta', {
+          index: this.block!.index,
+          delta: { type: 'thinking_delta', thinking: delta.reasoning_content },
+        });
       }
       if (typeof delta.content === 'string' && delta.content) {
         out += this.open('text', { type: 'text', text: '' });
@@ -95,10 +108,15 @@ export class AnthropicStreamEncoder implements StreamEncoder {
       for (const call of Array.isArray(delta.tool_calls) ? delta.tool_calls : []) {
         const tool = Number(call?.index ?? 0);
         if (this.block?.kind !== 'tool_use' || this.block.tool !== tool) {
-          out += this.open('tool_use', { type: 'tool_use', id: String(call?.id ?? `toolu_${tool}`), name: String(call?.function?.name ?? ''), input: {} }, tool);
+          out += this.open(
+            'tool_use',
+            { type: 'tool_use', id: String(call?.id ?? `toolu_${tool}`), name: String(call?.function?.name ?? ''), input: {} },
+            tool,
+          );
         }
         const args = call?.function?.arguments;
-        if (typeof args === 'string' && args) out += event('content_block_delta', { index: this.block!.index, delta: { type: 'input_json_delta', partial_json: args } });
+        if (typeof args === 'string' && args)
+          out += event('content_block_delta', { index: this.block!.index, delta: { type: 'input_json_delta', partial_json: args } });
       }
       if (choice?.finish_reason) this.stop = stopReasonOf(choice.finish_reason);
     }
@@ -118,7 +136,16 @@ export class AnthropicStreamEncoder implements StreamEncoder {
     this.started = true;
     this.id = toMessageId(chunk.id);
     const usage = { input_tokens: this.context.promptTokens, output_tokens: 0 };
-    const message = { id: this.id, type: 'message', role: 'assistant', model: this.context.model, content: [], stop_reason: null, stop_sequence: null, usage };
+    const message = {
+      id: this.id,
+      type: 'message',
+      role: 'assistant',
+      model: this.context.model,
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage,
+    };
     return event('message_start', { message });
   }
 

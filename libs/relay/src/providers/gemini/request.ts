@@ -1,4 +1,4 @@
-import type { HubRequest, ProviderSettings } from '../types.js';
+import type { HubRequest, Json, ProviderSettings } from '../types.js';
 
 /**
  * Gemini generateContent requests ⇄ OpenAI chat requests. Shapes: Google's Gemini API reference
@@ -7,12 +7,16 @@ import type { HubRequest, ProviderSettings } from '../types.js';
  * safetySettings[{category, threshold}]).
  */
 
-type Json = Record<string, any>;
-
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The harm categories new-api sets a threshold for on every converted request. */
-const SAFETY_CATEGORIES = ['HARM_CATEGORY_HARASSMENT', 'HARM_CATEGORY_HATE_SPEECH', 'HARM_CATEGORY_SEXUALLY_EXPLICIT', 'HARM_CATEGORY_DANGEROUS_CONTENT', 'HARM_CATEGORY_CIVIC_INTEGRITY'];
+const SAFETY_CATEGORIES = [
+  'HARM_CATEGORY_HARASSMENT',
+  'HARM_CATEGORY_HATE_SPEECH',
+  'HARM_CATEGORY_SEXUALLY_EXPLICIT',
+  'HARM_CATEGORY_DANGEROUS_CONTENT',
+  'HARM_CATEGORY_CIVIC_INTEGRITY',
+];
 const EFFORT_BUDGET: Record<string, number> = { minimal: 512, low: 1024, medium: 8192, high: 24576 };
 
 // ---------------------------------------------------------------- Gemini → hub
@@ -49,10 +53,19 @@ export function geminiToHub(body: Json, model: string, stream: boolean): HubRequ
         const id = pending.get(name)?.shift() ?? `call_${name}`;
         messages.push({ role: 'tool', tool_call_id: id, content: JSON.stringify(part.functionResponse.response ?? {}) });
       } else if (typeof part.text === 'string') userParts.push({ type: 'text', text: part.text });
-      else if (isObject(part.inlineData)) userParts.push({ type: 'image_url', image_url: { url: `data:${part.inlineData.mimeType ?? 'image/png'};base64,${part.inlineData.data ?? ''}` } });
-      else if (isObject(part.fileData) && typeof part.fileData.fileUri === 'string') userParts.push({ type: 'image_url', image_url: { url: part.fileData.fileUri } });
+      else if (isObject(part.inlineData))
+        userParts.push({
+          type: 'image_url',
+          image_url: { url: `data:${part.inlineData.mimeType ?? 'image/png'};base64,${part.inlineData.data ?? ''}` },
+        });
+      else if (isObject(part.fileData) && typeof part.fileData.fileUri === 'string')
+        userParts.push({ type: 'image_url', image_url: { url: part.fileData.fileUri } });
     }
-    if (userParts.length) messages.push({ role: 'user', content: userParts.every((p) => p.type === 'text') ? userParts.map((p) => p.text).join('\n') : userParts });
+    if (userParts.length)
+      messages.push({
+        role: 'user',
+        content: userParts.every((p) => p.type === 'text') ? userParts.map((p) => p.text).join('\n') : userParts,
+      });
   }
   const hub: HubRequest = { model, messages, stream };
   if (stream) hub.stream_options = { include_usage: true };
@@ -64,9 +77,14 @@ export function geminiToHub(body: Json, model: string, stream: boolean): HubRequ
   if (Array.isArray(config.stopSequences) && config.stopSequences.length) hub.stop = config.stopSequences;
   const budget = Number(config.thinkingConfig?.thinkingBudget);
   if (Number.isFinite(budget) && budget > 0) hub.reasoning_effort = budget >= 24576 ? 'high' : budget >= 8192 ? 'medium' : 'low';
-  const declarations = (Array.isArray(body.tools) ? body.tools : []).flatMap((t: Json) => (Array.isArray(t?.functionDeclarations) ? t.functionDeclarations : []));
+  const declarations = (Array.isArray(body.tools) ? body.tools : []).flatMap((t: Json) =>
+    Array.isArray(t?.functionDeclarations) ? t.functionDeclarations : [],
+  );
   if (declarations.length) {
-    hub.tools = declarations.filter(isObject).map((d: Json) => ({ type: 'function', function: { name: d.name, description: d.description, parameters: d.parameters ?? { type: 'object', properties: {} } } }));
+    hub.tools = declarations.filter(isObject).map((d: Json) => ({
+      type: 'function',
+      function: { name: d.name, description: d.description, parameters: d.parameters ?? { type: 'object', properties: {} } },
+    }));
   }
   const mode = body.toolConfig?.functionCallingConfig?.mode;
   if (mode === 'ANY') hub.tool_choice = 'required';
@@ -77,7 +95,10 @@ export function geminiToHub(body: Json, model: string, stream: boolean): HubRequ
 
 function partsText(parts: unknown): string {
   if (!Array.isArray(parts)) return '';
-  return parts.filter((p) => isObject(p) && typeof p.text === 'string').map((p) => p.text).join('\n');
+  return parts
+    .filter((p) => isObject(p) && typeof p.text === 'string')
+    .map((p) => p.text)
+    .join('\n');
 }
 
 // ---------------------------------------------------------------- hub → Gemini
@@ -85,7 +106,10 @@ function partsText(parts: unknown): string {
 function hubText(content: unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
-  return content.filter((p) => isObject(p) && p.type === 'text' && typeof p.text === 'string').map((p) => p.text).join('\n');
+  return content
+    .filter((p) => isObject(p) && p.type === 'text' && typeof p.text === 'string')
+    .map((p) => p.text)
+    .join('\n');
 }
 
 function hubParts(content: unknown): Json[] {
@@ -153,7 +177,11 @@ export function hubToGemini(hub: HubRequest, _model: string, settings: ProviderS
   if (Array.isArray(hub.tools) && hub.tools.length) {
     const functionDeclarations = hub.tools
       .filter((t: unknown) => isObject(t) && isObject(t.function))
-      .map((t: Json) => ({ name: t.function.name, description: t.function.description, ...(t.function.parameters ? { parameters: t.function.parameters } : {}) }));
+      .map((t: Json) => ({
+        name: t.function.name,
+        description: t.function.description,
+        ...(t.function.parameters ? { parameters: t.function.parameters } : {}),
+      }));
     body.tools = [{ functionDeclarations }];
   }
   if (hub.tool_choice === 'required') body.toolConfig = { functionCallingConfig: { mode: 'ANY' } };
@@ -169,7 +197,10 @@ export function hubToGemini(hub: HubRequest, _model: string, settings: ProviderS
 function safetySettings(settings: ProviderSettings): Json[] {
   const configured = settings.get<Record<string, string>>('gemini.safety_settings') ?? {};
   const fallback = typeof configured.default === 'string' ? configured.default : 'BLOCK_NONE';
-  return SAFETY_CATEGORIES.map((category) => ({ category, threshold: typeof configured[category] === 'string' ? configured[category] : fallback }));
+  return SAFETY_CATEGORIES.map((category) => ({
+    category,
+    threshold: typeof configured[category] === 'string' ? configured[category] : fallback,
+  }));
 }
 
 function parseArgs(text: unknown): Json {

@@ -1,13 +1,11 @@
 import type { Usage } from '../../stream/usage.js';
-import type { HubResponse } from '../types.js';
+import type { HubResponse, Json } from '../types.js';
 
 /**
  * Gemini generateContent answers ⇄ OpenAI chat completions. Shapes: Google's Gemini API reference
  * (candidates[{content{role model, parts[text (thought) | functionCall]}, finishReason}], usageMetadata
  * {promptTokenCount, candidatesTokenCount, thoughtsTokenCount, cachedContentTokenCount, totalTokenCount}).
  */
-
-type Json = Record<string, any>;
 
 const MAX_TOKENS_PER_FIELD = 100_000_000;
 
@@ -62,7 +60,11 @@ export function geminiResponseToHub(native: Json, model: string): { response: Hu
       else text += part.text;
     } else if (part?.functionCall) {
       const name = String(part.functionCall.name ?? '');
-      calls.push({ id: `call_${calls.length + 1}_${name}`, type: 'function', function: { name, arguments: JSON.stringify(part.functionCall.args ?? {}) } });
+      calls.push({
+        id: `call_${calls.length + 1}_${name}`,
+        type: 'function',
+        function: { name, arguments: JSON.stringify(part.functionCall.args ?? {}) },
+      });
     }
   }
   const message: Json = { role: 'assistant', content: text };
@@ -82,7 +84,8 @@ export function hubToGeminiResponse(hub: HubResponse, usage: Usage, model: strin
   const choice = Array.isArray(hub.choices) ? hub.choices[0] : undefined;
   const message = choice?.message ?? {};
   const parts: Json[] = [];
-  if (typeof message.reasoning_content === 'string' && message.reasoning_content) parts.push({ text: message.reasoning_content, thought: true });
+  if (typeof message.reasoning_content === 'string' && message.reasoning_content)
+    parts.push({ text: message.reasoning_content, thought: true });
   if (typeof message.content === 'string' && message.content) parts.push({ text: message.content });
   for (const call of Array.isArray(message.tool_calls) ? message.tool_calls : []) {
     parts.push({ functionCall: { name: String(call?.function?.name ?? ''), args: parseArgs(call?.function?.arguments) } });

@@ -1,6 +1,6 @@
 import type { Usage } from '../../stream/usage.js';
 import { parseJsonObject } from '../sse-events.js';
-import type { EncodeContext, HubChunk, SseEvent, StreamDecoder, StreamEncoder } from '../types.js';
+import type { EncodeContext, HubChunk, Json, SseEvent, StreamDecoder, StreamEncoder } from '../types.js';
 import { finishReasonOf, geminiFinishOf, geminiUsage, parseArgs, toGeminiUsage } from './response.js';
 
 /**
@@ -8,8 +8,6 @@ import { finishReasonOf, geminiFinishOf, geminiUsage, parseArgs, toGeminiUsage }
  * GenerateContentResponse holding the new parts; usageMetadata, when present, is cumulative (the totals
  * so far), so the last one is the answer's usage and it is never summed across chunks.
  */
-
-type Json = Record<string, any>;
 
 export class GeminiStreamDecoder implements StreamDecoder {
   private last?: Usage;
@@ -28,11 +26,23 @@ export class GeminiStreamDecoder implements StreamDecoder {
     const candidate = Array.isArray(data.candidates) ? data.candidates[0] : undefined;
     const out: HubChunk[] = [];
     for (const part of Array.isArray(candidate?.content?.parts) ? candidate.content.parts : []) {
-      if (typeof part?.text === 'string' && part.text) out.push(this.chunk(part.thought ? { reasoning_content: part.text } : { content: part.text }));
+      if (typeof part?.text === 'string' && part.text)
+        out.push(this.chunk(part.thought ? { reasoning_content: part.text } : { content: part.text }));
       else if (part?.functionCall) {
         const index = this.tools++;
         const name = String(part.functionCall.name ?? '');
-        out.push(this.chunk({ tool_calls: [{ index, id: `call_${index + 1}_${name}`, type: 'function', function: { name, arguments: JSON.stringify(part.functionCall.args ?? {}) } }] }));
+        out.push(
+          this.chunk({
+            tool_calls: [
+              {
+                index,
+                id: `call_${index + 1}_${name}`,
+                type: 'function',
+                function: { name, arguments: JSON.stringify(part.functionCall.args ?? {}) },
+              },
+            ],
+          }),
+        );
       }
     }
     const finish = finishReasonOf(candidate?.finishReason, this.tools > 0);
@@ -45,7 +55,13 @@ export class GeminiStreamDecoder implements StreamDecoder {
   }
 
   private chunk(delta: Json, finish: string | null = null): HubChunk {
-    return { id: this.id, object: 'chat.completion.chunk', created: this.created, model: this.model, choices: [{ index: 0, delta, finish_reason: finish }] };
+    return {
+      id: this.id,
+      object: 'chat.completion.chunk',
+      created: this.created,
+      model: this.model,
+      choices: [{ index: 0, delta, finish_reason: finish }],
+    };
   }
 }
 
@@ -60,7 +76,8 @@ export class GeminiStreamEncoder implements StreamEncoder {
     const parts: Json[] = [];
     for (const choice of Array.isArray(chunk.choices) ? chunk.choices : []) {
       const delta = choice?.delta ?? {};
-      if (typeof delta.reasoning_content === 'string' && delta.reasoning_content) parts.push({ text: delta.reasoning_content, thought: true });
+      if (typeof delta.reasoning_content === 'string' && delta.reasoning_content)
+        parts.push({ text: delta.reasoning_content, thought: true });
       if (typeof delta.content === 'string' && delta.content) parts.push({ text: delta.content });
       for (const call of Array.isArray(delta.tool_calls) ? delta.tool_calls : []) {
         const index = Number(call?.index ?? 0);

@@ -28,7 +28,8 @@ class OpenAiStreamDecoder implements StreamDecoder {
     if (event.data === '[DONE]') return [];
     const chunk = parseJsonObject(event.data);
     if (!chunk) return [];
-    if (chunk.error && !chunk.choices) throw new Error(typeof chunk.error?.message === 'string' ? chunk.error.message : 'upstream stream error');
+    if (chunk.error && !chunk.choices)
+      throw new Error(typeof chunk.error?.message === 'string' ? chunk.error.message : 'upstream stream error');
     const usage = readUsage(chunk.usage);
     if (usage) this.last = usage;
     return Array.isArray(chunk.choices) && chunk.choices.length > 0 ? [chunk] : [];
@@ -54,7 +55,14 @@ class OpenAiStreamEncoder implements StreamEncoder {
 
   end(usage: Usage): string {
     if (!this.context.includeUsage) return 'data: [DONE]\n\n';
-    const chunk = { id: this.id, object: 'chat.completion.chunk', created: this.created || Math.floor(Date.now() / 1000), model: this.context.model, choices: [], usage: toOpenAiUsage(usage) };
+    const chunk = {
+      id: this.id,
+      object: 'chat.completion.chunk',
+      created: this.created || Math.floor(Date.now() / 1000),
+      model: this.context.model,
+      choices: [],
+      usage: toOpenAiUsage(usage),
+    };
     return `data: ${JSON.stringify(chunk)}\n\ndata: [DONE]\n\n`;
   }
 }

@@ -14,7 +14,11 @@ export class ResponsesStreamWatcher implements StreamDecoder {
   decode(event: SseEvent): HubChunk[] {
     if (event.data === '[DONE]') return [];
     const type = event.event || (event.data.includes('"type"') ? '' : 'unknown');
-    if (type === 'response.output_text.delta' || event.data.includes('"response.output_text.delta"') || event.data.includes('"response.reasoning_summary_text.delta"')) {
+    if (
+      type === 'response.output_text.delta' ||
+      event.data.includes('"response.output_text.delta"') ||
+      event.data.includes('"response.reasoning_summary_text.delta"')
+    ) {
       const data = parseJsonObject(event.data);
       return typeof data?.delta === 'string' ? [{ choices: [{ index: 0, delta: { content: data.delta } }] }] : [];
     }
