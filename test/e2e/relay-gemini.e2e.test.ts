@@ -198,6 +198,13 @@ describe.each(testDatabases())('relay: Gemini generateContent on %s', (kind) => 
       const noContents = await post(`/v1beta/models/${GEMINI}:generateContent`, { prompt: 'x' }, { 'x-goog-api-key': f.apiToken.key });
       expect(noContents.status).toBe(400);
       expect(await noContents.json()).toEqual({ error: { code: 400, message: 'contents must be an array', status: 'INVALID_ARGUMENT' } });
+      const broken = await fetch(`${f.gw.url}/v1beta/models/${GEMINI}:generateContent`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-goog-api-key': f.apiToken.key },
+        body: '{oops',
+      });
+      expect(broken.status).toBe(400);
+      expect((await broken.json()).error).toMatchObject({ code: 400, status: 'INVALID_ARGUMENT' });
       const badKey = await post(`/v1beta/models/${GEMINI}:generateContent?key=sk-nope`, ASK);
       expect(badKey.status).toBe(401);
       expect((await badKey.json()).error).toMatchObject({ code: 401, status: 'UNAUTHENTICATED' });

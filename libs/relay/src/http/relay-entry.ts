@@ -4,6 +4,7 @@ import proxyAddr from 'proxy-addr';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { APP_CONFIG, bodyErrorAnswer, isRelayPath, openAiError, type AppConfig } from '@gw/core';
+import { RelayError } from '../pipeline/relay-error.js';
 import { RelayPipeline } from '../pipeline/relay-pipeline.js';
 import type { RelayKind, RouteFacts } from '../pipeline/relay-request.js';
 import { applyRelayCors } from './cors.js';
@@ -13,6 +14,11 @@ import { MultipartError, readMultipart } from './multipart-body.js';
 import { matchRelayRoute } from './relay-routes.js';
 import { requestIdOf } from './request-id.js';
 import { sendJson } from './send-json.js';
+
+function errorMessageOf(body: unknown): string {
+  const message = (body as { error?: { message?: unknown } })?.error?.message;
+  return typeof message === 'string' ? message : 'request body could not be read';
+}
 
 /** `?key=` is one of new-api's key carriers; a repeated key is no key (as with Express's query parser). */
 function queryKey(query: string): string | undefined {
@@ -112,7 +118,10 @@ export class RelayEntry implements OnApplicationBootstrap {
         status: 400,
         body: openAiError('request body could not be read', 'invalid_request_error', 'invalid_request'),
       };
-      sendJson(res, answer.status, answer.body);
+      // Gemini clients read Google's error shape; the shared answer knows OpenAI's and Anthropic's.
+      if (kind === 'gemini')
+        this.pipeline.renderError(res, new RelayError(errorMessageOf(answer.body), answer.status, 'invalid_request'), 'gemini');
+      else sendJson(res, answer.status, answer.body);
       return;
     }
     const ip = this.ipOf(req);
