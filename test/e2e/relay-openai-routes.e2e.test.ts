@@ -252,6 +252,11 @@ describe.each(testDatabases())("relay: OpenAI's other routes and model lists on 
     const body = await gemini.json();
     expect(body.nextPageToken).toBeNull();
     expect(body.models).toContainEqual(expect.objectContaining({ name: `models/${GEMINI}`, displayName: GEMINI }));
+    const one = await (await fetch(`${f.gw.url}/v1beta/models/${GEMINI}`, { headers: { 'x-goog-api-key': f.apiToken.key } })).json();
+    expect(one).toMatchObject({ name: `models/${GEMINI}`, supportedGenerationMethods: ['generateContent', 'streamGenerateContent'] });
+    const unknown = await fetch(`${f.gw.url}/v1beta/models/nope`, { headers: { 'x-goog-api-key': f.apiToken.key } });
+    expect(unknown.status).toBe(404);
+    expect((await unknown.json()).error).toMatchObject({ code: 404, status: 'NOT_FOUND' });
     const viaV1 = await (await fetch(`${f.gw.url}/v1/models`, { headers: { 'x-goog-api-key': f.apiToken.key } })).json();
     expect(viaV1.models.map((m: { name: string }) => m.name)).toContain(`models/${GEMINI}`);
 

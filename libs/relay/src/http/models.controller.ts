@@ -73,6 +73,16 @@ export class ModelsController {
     return this.answer(req, res, 'gemini', async () => geminiList(this.models.list(await this.auth.authenticate(credentials(req)))));
   }
 
+  @Get('v1beta/models/:model')
+  geminiModel(@Req() req: Request, @Res() res: Response, @Param('model') model: string): Promise<void> {
+    return this.answer(
+      req,
+      res,
+      'gemini',
+      async () => geminiList([this.models.get(await this.auth.authenticate(credentials(req)), model.replace(/^models\//, ''))]).models[0],
+    );
+  }
+
   @Get('v1beta/openai/models')
   openAiModels(@Req() req: Request, @Res() res: Response): Promise<void> {
     return this.answer(req, res, 'openai', async () => ({
