@@ -156,6 +156,17 @@ describe('request conversions', () => {
     expect(new Set(ids).size).toBe(2);
   });
 
+  it('passes converted thinking to OpenAI channels as reasoning_effort only for reasoning models', () => {
+    const hub = anthropicCodec.requestToHub(
+      { messages: [], max_tokens: 9000, thinking: { type: 'enabled', budget_tokens: 8000 } },
+      'm',
+      false,
+    );
+    expect(hub.reasoning_effort).toBe('medium');
+    expect(openAiCodec.requestFromHub(hub, 'o4-mini', settings).reasoning_effort).toBe('medium');
+    expect(openAiCodec.requestFromHub(hub, 'gpt-4o', settings).reasoning_effort).toBeUndefined();
+  });
+
   it('never throws on malformed parts: unknown blocks are dropped', () => {
     expect(() =>
       anthropicCodec.requestToHub(

@@ -3,6 +3,9 @@ import { readUsage, toOpenAiUsage, type Usage } from '../../stream/usage.js';
 import { parseJsonObject } from '../sse-events.js';
 import type { ChannelAdaptor, EncodeContext, FormatCodec, HubChunk, SseEvent, StreamDecoder, StreamEncoder } from '../types.js';
 
+/** OpenAI models that accept reasoning_effort (o-series, gpt-5 family) and reasoning models of compatible providers. */
+const REASONING_MODEL = /^(o\d|gpt-5|gpt-oss)|reason|think|deepseek-r1|qwq|grok-3-mini/i;
+
 /** OpenAI chat is the hub itself: its "conversions" only set the model and the usage. */
 export const openAiCodec: FormatCodec = {
   id: 'openai',
@@ -14,6 +17,9 @@ export const openAiCodec: FormatCodec = {
     const body: Record<string, unknown> = { ...request, model };
     // Usage must come back for billing; new-api forces it the same way (FORCE_STREAM_OPTION).
     if (body.stream === true) body.stream_options = { ...(body.stream_options as object | undefined), include_usage: true };
+    // A converted thinking request (Anthropic thinking, Gemini thinkingConfig) becomes reasoning_effort only for
+    // models known to take it: OpenAI answers 400 to reasoning_effort on gpt-4o and the like.
+    if (body.reasoning_effort !== undefined && !REASONING_MODEL.test(model)) delete body.reasoning_effort;
     return body;
   },
   responseToHub: (native) => ({ response: native, usage: readUsage(native.usage) }),
