@@ -4,7 +4,7 @@ import { DEFAULT_REPLY } from '../fake-upstream/index.js';
 import { ERROR_OVERLOADED, MESSAGE_TOOL_USE, STREAM_ERROR_FIRST, STREAM_THINKING_TOOL } from '../fixtures/relay-formats/anthropic.js';
 import { CHAT_STREAM_TOOL_CALL, CHAT_TOOL_CALL } from '../fixtures/relay-formats/openai.js';
 import { testDatabases } from '../support/databases.js';
-import { CLAUDE, expectRow, formatQuota, OPENAI, startFormatsFixture, type FormatsFixture } from './relay-formats-fixture.js';
+import { CLAUDE, expectRow, formatQuota, GEMINI, OPENAI, startFormatsFixture, type FormatsFixture } from './relay-formats-fixture.js';
 
 const TOOLS = [
   {
@@ -290,6 +290,31 @@ describe.each(testDatabases())('relay: Anthropic Messages (/v1/messages) on %s',
         path: '/v1/messages',
       });
     });
+  });
+
+  it('reaches a Gemini channel (Anthropic → hub → Gemini), streamed and not, with the same usage', async () => {
+    const usage = { prompt: 10, completion: 20 };
+    const { data, response } = await f
+      .anthropic()
+      .messages.create({ model: GEMINI, max_tokens: 64, system: 'be brief', messages: [{ role: 'user', content: 'hi' }] })
+      .withResponse();
+    expect(data.content).toEqual([{ type: 'text', text: DEFAULT_REPLY }]);
+    expect(f.up.requests[0]).toMatchObject({
+      path: `/v1beta/models/${GEMINI}:generateContent`,
+      body: { systemInstruction: { parts: [{ text: 'be brief' }] }, generationConfig: { maxOutputTokens: 64 } },
+    });
+    const want = { model: GEMINI, ...usage, quota: formatQuota(usage), conversion: ['anthropic', 'gemini'], path: '/v1/messages' };
+    expectRow(await f.row(response.headers.get('x-oneapi-request-id')), { ...want, stream: false });
+
+    const message = await f
+      .anthropic()
+      .messages.stream({ model: GEMINI, max_tokens: 64, messages: [{ role: 'user', content: 'hi' }] })
+      .finalMessage();
+    expect(message.content).toEqual([{ type: 'text', text: DEFAULT_REPLY }]);
+    expect(message.usage.output_tokens).toBe(20);
+    expect(f.up.requests[1]!.path).toBe(`/v1beta/models/${GEMINI}:streamGenerateContent?alt=sse`);
+    const [row] = await f.logCount({ modelName: GEMINI, isStream: true }, 1);
+    expectRow(row, { ...want, stream: true });
   });
 
   describe('the route', () => {

@@ -181,7 +181,7 @@ describe.each(testDatabases())('relay: Gemini generateContent on %s', (kind) => 
       });
     });
 
-    it('reaches a Claude channel too (Gemini → hub → Anthropic)', async () => {
+    it('reaches a Claude channel too (Gemini → hub → Anthropic), streamed and not, with the same usage', async () => {
       const res = await post(`/v1beta/models/${CLAUDE}:generateContent`, ASK, { 'x-goog-api-key': f.apiToken.key });
       expect((await res.json()).candidates[0].content.parts[0].text).toBe(DEFAULT_REPLY);
       expect(f.up.requests[0]!.path).toBe('/v1/messages');
@@ -189,6 +189,24 @@ describe.each(testDatabases())('relay: Gemini generateContent on %s', (kind) => 
         model: CLAUDE,
         max_tokens: 8192,
         messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }],
+      });
+      const usage = { prompt: 10, completion: 20 };
+      const want = { model: CLAUDE, ...usage, quota: formatQuota(usage), conversion: ['gemini', 'anthropic'] };
+      expectRow(await f.row(res.headers.get('x-oneapi-request-id')), {
+        ...want,
+        stream: false,
+        path: `/v1beta/models/${CLAUDE}:generateContent`,
+      });
+      const streamed = await post(`/v1beta/models/${CLAUDE}:streamGenerateContent?alt=sse`, ASK, { 'x-goog-api-key': f.apiToken.key });
+      const chunks = events(await streamed.text());
+      expect(chunks.map((c) => c.candidates[0].content.parts.map((p: { text?: string }) => p.text ?? '').join('')).join('')).toBe(
+        DEFAULT_REPLY,
+      );
+      expect(chunks.at(-1).usageMetadata).toMatchObject({ promptTokenCount: 10, candidatesTokenCount: 20 });
+      expectRow(await f.row(streamed.headers.get('x-oneapi-request-id')), {
+        ...want,
+        stream: true,
+        path: `/v1beta/models/${CLAUDE}:streamGenerateContent`,
       });
     });
   });
