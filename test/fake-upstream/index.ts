@@ -4,9 +4,11 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ruleMatches, type FakeRule, type RecordedRequest } from './rules.js';
+import { readForm, sendOpenAiExtra } from './openai-extra.js';
 import { sendAnthropic, sendCompletion, sendEmbeddings, sendError, sendGemini, sendJson } from './responses.js';
 
 export { DEFAULT_REPLY, DEFAULT_USAGE } from './responses.js';
+export { FAKE_AUDIO_SECONDS, FAKE_SPEECH } from './openai-extra.js';
 export type { FakeRule, RecordedRequest } from './rules.js';
 
 export interface FakeUpstream {
@@ -49,7 +51,11 @@ export async function startFakeUpstream(options: FakeUpstreamOptions = {}): Prom
     const text = Buffer.concat(chunks).toString('utf8');
     let body: any;
     try {
-      body = text ? JSON.parse(text) : undefined;
+      body = /^multipart\/form-data/i.test(req.headers['content-type'] ?? '')
+        ? await readForm(Buffer.concat(chunks), req.headers['content-type']!)
+        : text
+          ? JSON.parse(text)
+          : undefined;
     } catch {
       body = text;
     }
@@ -70,11 +76,17 @@ export async function startFakeUpstream(options: FakeUpstreamOptions = {}): Prom
       res.end();
       return;
     }
+    if (rule?.raw) {
+      res.writeHead(rule.raw.status ?? 200, { 'content-type': rule.raw.contentType });
+      res.end(rule.raw.body);
+      return;
+    }
     if (rule?.status && rule.status !== 200) {
-      sendError(res, rule);
+      sendError(res, rule, pathname);
       return;
     }
 
+    if (sendOpenAiExtra(pathname, res, body, rule)) return;
     if (pathname.endsWith('/chat/completions')) return sendCompletion(res, body, rule, true);
     if (pathname.endsWith('/completions')) return sendCompletion(res, body, rule, false);
     if (pathname.endsWith('/embeddings')) return sendEmbeddings(res, body, rule);

@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { FakeRule } from './rules.js';
 
 export const DEFAULT_REPLY = 'Hello from fake upstream';
-export const DEFAULT_USAGE = { prompt_tokens: 10, completion_tokens: 20, cached_tokens: 0 };
+export const DEFAULT_USAGE = { prompt_tokens: 10, completion_tokens: 20, cached_tokens: 0, cache_creation_tokens: 0 };
 
 const created = () => Math.floor(Date.now() / 1000);
 const wait = (ms?: number) => (ms ? new Promise((resolve) => setTimeout(resolve, ms)) : undefined);
@@ -23,9 +23,25 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
   res.end(text);
 }
 
-export function sendError(res: ServerResponse, rule: FakeRule): void {
+/** Errors in each provider's documented shape: Anthropic `{type:'error', error}`, Gemini `{error:{code,message,status}}`, else OpenAI's. */
+export function sendError(res: ServerResponse, rule: FakeRule, pathname = ''): void {
   const headers: Record<string, string> = rule.retryAfter !== undefined ? { 'retry-after': String(rule.retryAfter) } : {};
-  sendJson(res, rule.status!, { error: { message: rule.errorMessage ?? `fake upstream error ${rule.status}`, type: 'upstream_error', code: rule.status } }, headers);
+  const message = rule.errorMessage ?? `fake upstream error ${rule.status}`;
+  if (pathname.endsWith('/messages')) {
+    sendJson(
+      res,
+      rule.status!,
+      { type: 'error', error: { type: rule.status === 529 ? 'overloaded_error' : 'api_error', message } },
+      headers,
+    );
+  } else if (pathname.includes('GenerateContent') || pathname.includes('generateContent')) {
+    sendJson(
+      res,
+      rule.status!,
+      { error: { code: rule.status, message, status: rule.status === 429 ? 'RESOURCE_EXHAUSTED' : 'INTERNAL' } },
+      headers,
+    );
+  } else sendJson(res, rule.status!, { error: { message, type: 'upstream_error', code: rule.status } }, headers);
 }
 
 /** `/v1/chat/completions` and `/v1/completions`, JSON or SSE. */
@@ -34,8 +50,16 @@ export async function sendCompletion(res: ServerResponse, body: any, rule: FakeR
   const model = body?.model ?? 'gpt-4o-mini';
   const id = `${chat ? 'chatcmpl' : 'cmpl'}-fake${Date.now()}`;
   if (!body?.stream) {
-    const choice = chat ? { index: 0, message: { role: 'assistant', content: reply }, finish_reason: 'stop' } : { index: 0, text: reply, finish_reason: 'stop' };
-    const answer: Record<string, unknown> = { id, object: chat ? 'chat.completion' : 'text_completion', created: created(), model, choices: [choice] };
+    const choice = chat
+      ? { index: 0, message: { role: 'assistant', content: reply }, finish_reason: 'stop' }
+      : { index: 0, text: reply, finish_reason: 'stop' };
+    const answer: Record<string, unknown> = {
+      id,
+      object: chat ? 'chat.completion' : 'text_completion',
+      created: created(),
+      model,
+      choices: [choice],
+    };
     if (!rule?.omitUsage) answer.usage = usageOf(rule);
     if (rule?.padBytes) answer.padding = 'x'.repeat(rule.padBytes);
     sendJson(res, 200, answer);
@@ -54,11 +78,20 @@ export async function sendCompletion(res: ServerResponse, body: any, rule: FakeR
     }
     await wait(rule?.chunkDelayMs);
     if (res.destroyed) return;
-    const choice = chat ? { index: 0, delta: i === 0 ? { role: 'assistant', content: words[i] } : { content: words[i] }, finish_reason: null } : { index: 0, text: words[i], finish_reason: null };
+    const choice = chat
+      ? { index: 0, delta: i === 0 ? { role: 'assistant', content: words[i] } : { content: words[i] }, finish_reason: null }
+      : { index: 0, text: words[i], finish_reason: null };
     frame({ id, object, created: created(), model, choices: [choice] });
   }
-  frame({ id, object, created: created(), model, choices: [chat ? { index: 0, delta: {}, finish_reason: 'stop' } : { index: 0, text: '', finish_reason: 'stop' }] });
-  if (body?.stream_options?.include_usage && !rule?.omitUsage) frame({ id, object, created: created(), model, choices: [], usage: usageOf(rule) });
+  frame({
+    id,
+    object,
+    created: created(),
+    model,
+    choices: [chat ? { index: 0, delta: {}, finish_reason: 'stop' } : { index: 0, text: '', finish_reason: 'stop' }],
+  });
+  if (body?.stream_options?.include_usage && !rule?.omitUsage)
+    frame({ id, object, created: created(), model, choices: [], usage: usageOf(rule) });
   res.end('data: [DONE]\n\n');
 }
 
@@ -73,6 +106,17 @@ export function sendEmbeddings(res: ServerResponse, body: any, rule: FakeRule | 
   });
 }
 
+/** Anthropic's usage: input_tokens excludes cache reads and writes (reported apart). */
+function anthropicUsage(rule: FakeRule | undefined) {
+  const usage = { ...DEFAULT_USAGE, ...rule?.usage };
+  return {
+    input_tokens: usage.prompt_tokens,
+    output_tokens: usage.completion_tokens,
+    cache_read_input_tokens: usage.cached_tokens,
+    cache_creation_input_tokens: usage.cache_creation_tokens,
+  };
+}
+
 /** Anthropic `/v1/messages`, JSON or its event stream. */
 export async function sendAnthropic(res: ServerResponse, body: any, rule: FakeRule | undefined): Promise<void> {
   const reply = rule?.reply ?? DEFAULT_REPLY;
@@ -80,14 +124,28 @@ export async function sendAnthropic(res: ServerResponse, body: any, rule: FakeRu
   const model = body?.model ?? 'claude-3-5-sonnet-20241022';
   if (!body?.stream) {
     sendJson(res, 200, {
-      id: 'msg_fake', type: 'message', role: 'assistant', model, content: [{ type: 'text', text: reply }],
-      stop_reason: 'end_turn', usage: { input_tokens: usage.prompt_tokens, output_tokens: usage.completion_tokens },
+      id: 'msg_fake',
+      type: 'message',
+      role: 'assistant',
+      model,
+      content: [{ type: 'text', text: reply }],
+      stop_reason: 'end_turn',
+      usage: anthropicUsage(rule),
     });
     return;
   }
   res.writeHead(200, { 'content-type': 'text/event-stream' });
   const event = (type: string, data: unknown) => res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...(data as object) })}\n\n`);
-  event('message_start', { message: { id: 'msg_fake', type: 'message', role: 'assistant', model, content: [], usage: { input_tokens: usage.prompt_tokens, output_tokens: 0 } } });
+  event('message_start', {
+    message: {
+      id: 'msg_fake',
+      type: 'message',
+      role: 'assistant',
+      model,
+      content: [],
+      usage: { ...anthropicUsage(rule), output_tokens: 1 },
+    },
+  });
   event('content_block_start', { index: 0, content_block: { type: 'text', text: '' } });
   for (const word of reply.split(/(?<= )/)) {
     await wait(rule?.chunkDelayMs);
@@ -103,16 +161,26 @@ export async function sendAnthropic(res: ServerResponse, body: any, rule: FakeRu
 export function sendGemini(res: ServerResponse, stream: boolean, rule: FakeRule | undefined): void {
   const reply = rule?.reply ?? DEFAULT_REPLY;
   const usage = usageOf(rule);
-  const answer = (text: string, last: boolean) => ({
+  // Gemini repeats usageMetadata on every streamed chunk with the totals so far (cumulative, not per chunk).
+  const answer = (text: string, last: boolean, candidates: number) => ({
     candidates: [{ content: { role: 'model', parts: [{ text }] }, finishReason: last ? 'STOP' : undefined, index: 0 }],
-    ...(last ? { usageMetadata: { promptTokenCount: usage.prompt_tokens, candidatesTokenCount: usage.completion_tokens, totalTokenCount: usage.total_tokens } } : {}),
+    usageMetadata: {
+      promptTokenCount: usage.prompt_tokens,
+      candidatesTokenCount: candidates,
+      totalTokenCount: usage.prompt_tokens + candidates,
+    },
   });
   if (!stream) {
-    sendJson(res, 200, answer(reply, true));
+    sendJson(res, 200, answer(reply, true, usage.completion_tokens));
     return;
   }
   res.writeHead(200, { 'content-type': 'text/event-stream' });
   const words = reply.split(/(?<= )/);
-  words.forEach((word, i) => res.write(`data: ${JSON.stringify(answer(word, i === words.length - 1))}\r\n\r\n`));
+  words.forEach((word, i) => {
+    const last = i === words.length - 1;
+    res.write(
+      `data: ${JSON.stringify(answer(word, last, last ? usage.completion_tokens : Math.min(i + 1, usage.completion_tokens)))}\r\n\r\n`,
+    );
+  });
   res.end();
 }

@@ -16,13 +16,15 @@ export interface FakeRule {
   delayMs?: number;
   chunkDelayMs?: number;
   omitUsage?: boolean;
-  usage?: { prompt_tokens?: number; completion_tokens?: number; cached_tokens?: number };
+  usage?: { prompt_tokens?: number; completion_tokens?: number; cached_tokens?: number; cache_creation_tokens?: number };
   reply?: string;
   resetAfterChunks?: number;
   hang?: boolean;
   redirectTo?: string;
   /** Pads the JSON answer with this many bytes (size-cap tests). */
   padBytes?: number;
+  /** Replays a recorded provider answer verbatim (wire fixtures: test/fixtures/relay-formats/). */
+  raw?: { status?: number; contentType: string; body: string };
 }
 
 export interface RecordedRequest {

@@ -16,6 +16,7 @@ import { RelayAuthenticator, RelayPricing, RelayRateLimiter } from './pipeline/p
 import { RelayPipeline } from './pipeline/relay-pipeline.js';
 import { RetryPolicy } from './pipeline/retry-policy.js';
 import { UpstreamCall } from './pipeline/upstream-call.js';
+import { FormatCall } from './pipeline/format-call.js';
 import { PricingCatalog, PricingController, PricingService, RelayPricingAdapter, TokenCounter } from './pricing/index.js';
 import { ModelRateLimiter } from './rate-limit/index.js';
 
@@ -38,6 +39,7 @@ import { ModelRateLimiter } from './rate-limit/index.js';
     RetryPolicy,
     ChannelSelection,
     UpstreamCall,
+    FormatCall,
     RelayPipeline,
     ModelList,
   ],

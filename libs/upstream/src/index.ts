@@ -1,4 +1,11 @@
 export * from './upstream.types.js';
 export { UpstreamModule } from './upstream.module.js';
 export { UpstreamClient, toUpstreamError, DEFAULT_HEADERS_TIMEOUT_SECONDS } from './upstream.client.js';
-export { isOpenAiCompatible, buildUpstreamRequest, buildBalanceRequest, effectiveBaseUrl, type BuiltRequest } from './upstream-url.js';
+export {
+  isOpenAiCompatible,
+  buildUpstreamRequest,
+  buildBalanceRequest,
+  buildProviderRequest,
+  effectiveBaseUrl,
+  type BuiltRequest,
+} from './upstream-url.js';

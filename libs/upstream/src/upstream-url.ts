@@ -11,6 +11,16 @@ const PATHS: Record<UpstreamEndpoint, string> = {
   chat: '/chat/completions',
   completions: '/completions',
   embeddings: '/embeddings',
+  responses: '/responses',
+  responses_compact: '/responses/compact',
+  images_generations: '/images/generations',
+  audio_speech: '/audio/speech',
+  images_edits: '/images/edits',
+  audio_transcriptions: '/audio/transcriptions',
+  audio_translations: '/audio/translations',
+  rerank: '/rerank',
+  moderations: '/moderations',
+  edits: '/edits',
   models: '/models',
   billing_subscription: '/dashboard/billing/subscription',
   billing_usage: '/dashboard/billing/usage',
@@ -47,8 +57,14 @@ export function effectiveBaseUrl(target: Pick<UpstreamTarget, 'type' | 'baseUrl'
  * unit-tested without a network. The URL always stays on the channel's own origin: a model name or
  * a query can change the path, never the host the key is sent to.
  */
-export function buildUpstreamRequest(target: UpstreamTarget, endpoint: UpstreamEndpoint, init: UpstreamRequestInit = {}, azureDefaultVersion = '2025-04-01-preview'): BuiltRequest {
-  if (!isOpenAiCompatible(target.type)) throw new UpstreamError('unsupported', `channel type ${target.type} is not supported by the upstream client yet`);
+export function buildUpstreamRequest(
+  target: UpstreamTarget,
+  endpoint: UpstreamEndpoint,
+  init: UpstreamRequestInit = {},
+  azureDefaultVersion = '2025-04-01-preview',
+): BuiltRequest {
+  if (!isOpenAiCompatible(target.type))
+    throw new UpstreamError('unsupported', `channel type ${target.type} is not supported by the upstream client yet`);
   const base = effectiveBaseUrl(target);
   const origin = parseOrigin(base);
   const method = init.method ?? (GET_ENDPOINTS.has(endpoint) ? 'GET' : 'POST');
@@ -58,7 +74,8 @@ export function buildUpstreamRequest(target: UpstreamTarget, endpoint: UpstreamE
   let url: URL;
 
   if (target.type === ChannelType.Azure) {
-    if (endpoint === 'billing_subscription' || endpoint === 'billing_usage') throw new UpstreamError('unsupported', 'Azure has no billing endpoint');
+    if (endpoint === 'billing_subscription' || endpoint === 'billing_usage')
+      throw new UpstreamError('unsupported', 'Azure has no billing endpoint');
     const apiVersion = target.other?.trim() || azureDefaultVersion;
     url =
       endpoint === 'models'
@@ -85,6 +102,27 @@ export function buildUpstreamRequest(target: UpstreamTarget, endpoint: UpstreamE
   for (const [name, value] of Object.entries(init.extraHeaders ?? {})) setHeader(headers, name, value, target.key);
   for (const [name, value] of Object.entries(target.headerOverride ?? {})) setHeader(headers, name, value, target.key);
   return { url: url.toString(), method, headers };
+}
+
+/**
+ * A POST to a provider with its own wire format (Anthropic, Gemini, ...): `path` (with its query) under the
+ * channel's base URL, the provider's auth headers, then the channel's header override. The same origin rule
+ * as every other call: the key never leaves the channel's host.
+ */
+export function buildProviderRequest(
+  target: UpstreamTarget,
+  path: string,
+  authHeaders: Record<string, string>,
+  stream: boolean,
+): BuiltRequest {
+  const base = effectiveBaseUrl(target);
+  const origin = parseOrigin(base);
+  const url = new URL(`${base}${path}`);
+  if (url.origin !== origin) throw new UpstreamError('unsupported', 'the upstream URL must stay on the channel base URL origin');
+  const headers: Record<string, string> = { accept: stream ? 'text/event-stream' : 'application/json', 'content-type': 'application/json' };
+  for (const [name, value] of Object.entries(authHeaders)) setHeader(headers, name, value, target.key);
+  for (const [name, value] of Object.entries(target.headerOverride ?? {})) setHeader(headers, name, value, target.key);
+  return { url: url.toString(), method: 'POST', headers };
 }
 
 /**
@@ -119,7 +157,8 @@ function parseOrigin(base: string): string {
   } catch {
     throw new UpstreamError('unsupported', base ? 'the channel base URL is not a valid URL' : 'the channel has no base URL');
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new UpstreamError('unsupported', 'the channel base URL must be http or https');
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+    throw new UpstreamError('unsupported', 'the channel base URL must be http or https');
   return parsed.origin;
 }
 

@@ -3,7 +3,13 @@ import { Agent, type Dispatcher } from 'undici';
 import { APP_CONFIG, type AppConfig } from '@gw/core';
 import { UpstreamExchange } from './upstream-exchange.js';
 import { buildBalanceRequest, buildUpstreamRequest, type BuiltRequest } from './upstream-url.js';
-import { UpstreamError, type UpstreamEndpoint, type UpstreamRequestInit, type UpstreamResponse, type UpstreamTarget } from './upstream.types.js';
+import {
+  UpstreamError,
+  type UpstreamEndpoint,
+  type UpstreamRequestInit,
+  type UpstreamResponse,
+  type UpstreamTarget,
+} from './upstream.types.js';
 
 /** Bounds the prepared calls kept per channel (one per model and stream mode in practice). */
 const PREPARED_PER_CHANNEL = 64;
@@ -71,7 +77,10 @@ export class UpstreamClient implements OnModuleDestroy {
       return prepared(buildUpstreamRequest(target, endpoint, init, this.azureDefaultApiVersion));
     }
     let perTarget = this.prepared.get(target);
-    if (!perTarget) this.prepared.set(target, (perTarget = new Map()));
+    if (!perTarget) {
+      perTarget = new Map();
+      this.prepared.set(target, perTarget);
+    }
     const key = `${endpoint}\n${init.stream ? 1 : 0}\n${init.model}`;
     let found = perTarget.get(key);
     if (!found) {
@@ -82,8 +91,16 @@ export class UpstreamClient implements OnModuleDestroy {
     return found;
   }
 
+  /** A request an adaptor built (buildProviderRequest, buildUpstreamRequest); same transport rules as send(). */
+  sendBuilt(built: BuiltRequest, init: UpstreamRequestInit = {}): Promise<UpstreamResponse> {
+    return this.dispatch(prepared(built), init);
+  }
+
   /** The provider's balance query (see buildBalanceRequest); same transport rules as send(). */
-  async sendBalance(target: UpstreamTarget, init: Pick<UpstreamRequestInit, 'signal' | 'headersTimeoutMs' | 'bodyTimeoutMs' | 'maxResponseBytes'> = {}): Promise<UpstreamResponse> {
+  async sendBalance(
+    target: UpstreamTarget,
+    init: Pick<UpstreamRequestInit, 'signal' | 'headersTimeoutMs' | 'bodyTimeoutMs' | 'maxResponseBytes'> = {},
+  ): Promise<UpstreamResponse> {
     return this.dispatch(prepared(buildBalanceRequest(target)), init);
   }
 
@@ -95,8 +112,16 @@ export class UpstreamClient implements OnModuleDestroy {
         origin: built.origin,
         path: built.path,
         method: built.method,
-        headers: built.headers,
-        body: built.method === 'POST' && init.body !== undefined ? JSON.stringify(init.body) : undefined,
+        // A raw body brings its own content type; the prepared headers are shared, so they are copied, not changed.
+        headers: init.rawBody ? { ...built.headers, 'content-type': init.rawBody.contentType } : built.headers,
+        body:
+          built.method !== 'POST'
+            ? undefined
+            : init.rawBody
+              ? init.rawBody.bytes
+              : init.body !== undefined
+                ? JSON.stringify(init.body)
+                : undefined,
         headersTimeout: init.headersTimeoutMs ?? this.headersTimeoutMs,
         bodyTimeout: init.bodyTimeoutMs ?? this.bodyTimeoutMs,
       },

@@ -19,7 +19,23 @@ export interface UpstreamTarget {
   organization?: string | null;
 }
 
-export type UpstreamEndpoint = 'chat' | 'completions' | 'embeddings' | 'models' | 'billing_subscription' | 'billing_usage';
+export type UpstreamEndpoint =
+  | 'chat'
+  | 'completions'
+  | 'embeddings'
+  | 'responses'
+  | 'responses_compact'
+  | 'images_generations'
+  | 'audio_speech'
+  | 'images_edits'
+  | 'audio_transcriptions'
+  | 'audio_translations'
+  | 'rerank'
+  | 'moderations'
+  | 'edits'
+  | 'models'
+  | 'billing_subscription'
+  | 'billing_usage';
 
 /**
  * What a call needs to be cancelled: an AbortSignal, or anything lighter with the same members (the relay
@@ -35,6 +51,8 @@ export interface UpstreamRequestInit {
   method?: 'GET' | 'POST';
   /** JSON body (serialised by the client). */
   body?: unknown;
+  /** A body sent as is with its own content type (multipart uploads); wins over `body`. */
+  rawBody?: { bytes: Buffer; contentType: string };
   /** The upstream model name (after mapping): used by Azure's deployment path and similar. */
   model?: string;
   stream?: boolean;

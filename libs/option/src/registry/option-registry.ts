@@ -201,6 +201,8 @@ const pricingOptions = {
   ModelRatio: json<Record<string, number>>(DEFAULT_MODEL_RATIO, numberMap),
   CompletionRatio: json<Record<string, number>>(DEFAULT_COMPLETION_RATIO, numberMap),
   CacheRatio: json<Record<string, number>>(DEFAULT_CACHE_RATIO, numberMap),
+  /** Prompt-cache write ratio per model (Anthropic cache creation); unlisted models use 1.25 as new-api does. */
+  CreateCacheRatio: json<Record<string, number>>({}, numberMap),
   ModelPrice: json<Record<string, number>>(DEFAULT_MODEL_PRICE, numberMap),
   GroupRatio: json<Record<string, number>>(DEFAULT_GROUP_RATIO, numberMap),
   UserUsableGroups: json<Record<string, string>>({ default: '默认分组', vip: 'vip分组' }, stringMap),

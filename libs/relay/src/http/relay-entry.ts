@@ -4,25 +4,20 @@ import proxyAddr from 'proxy-addr';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { APP_CONFIG, bodyErrorAnswer, isRelayPath, openAiError, type AppConfig } from '@gw/core';
+import { RelayError } from '../pipeline/relay-error.js';
 import { RelayPipeline } from '../pipeline/relay-pipeline.js';
-import type { RelayKind } from '../pipeline/relay-request.js';
+import type { RelayKind, RouteFacts } from '../pipeline/relay-request.js';
 import { applyRelayCors } from './cors.js';
 import { readJsonBody, type BodyParser } from './json-body.js';
+import { MULTIPART_KINDS } from '../pipeline/openai-request.js';
+import { MultipartError, readMultipart } from './multipart-body.js';
+import { matchRelayRoute } from './relay-routes.js';
 import { requestIdOf } from './request-id.js';
 import { sendJson } from './send-json.js';
 
-const ROUTES = new Map<string, RelayKind>([
-  ['/v1/chat/completions', 'chat'],
-  ['/v1/completions', 'completions'],
-  ['/v1/embeddings', 'embeddings'],
-]);
-
-/** Express's matching: case-insensitive, one trailing slash allowed. */
-function routeOf(path: string): RelayKind | undefined {
-  const found = ROUTES.get(path);
-  if (found) return found;
-  const trimmed = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
-  return ROUTES.get(trimmed.toLowerCase());
+function errorMessageOf(body: unknown): string {
+  const message = (body as { error?: { message?: unknown } })?.error?.message;
+  return typeof message === 'string' ? message : 'request body could not be read';
 }
 
 /** `?key=` is one of new-api's key carriers; a repeated key is no key (as with Express's query parser). */
@@ -78,25 +73,60 @@ export class RelayEntry implements OnApplicationBootstrap {
     if (!isRelayPath(path)) return false;
     requestIdOf(req, res);
     if (applyRelayCors(path, req, res)) return true;
-    const kind = req.method === 'POST' ? routeOf(path) : undefined;
-    if (!kind) return false;
+    const match = matchRelayRoute(req.method, path);
+    if (!match) return false;
     res.setHeader('X-Content-Type-Options', 'nosniff');
-    void this.relay(kind, req, res, path, q < 0 ? '' : url.slice(q + 1));
+    const query = q < 0 ? '' : url.slice(q + 1);
+    if ('notImplemented' in match) void this.notImplemented(req, res, query);
+    else void this.relay(match.kind, req, res, path, query, match.route);
     return true;
   }
 
-  private async relay(kind: RelayKind, req: IncomingMessage, res: ServerResponse, path: string, query: string): Promise<void> {
+  /** new-api's unimplemented OpenAI routes: 501 api_not_implemented for an authenticated caller. */
+  private async notImplemented(req: IncomingMessage, res: ServerResponse, query: string): Promise<void> {
+    req.resume();
+    try {
+      await this.pipeline.authenticateOnly({ req, ip: this.ipOf(req), queryKey: queryKey(query) });
+      sendJson(res, 501, openAiError('API not implemented', 'new_api_error', 'api_not_implemented'));
+    } catch (error) {
+      this.pipeline.renderError(res, error, 'openai');
+    }
+  }
+
+  private ipOf(req: IncomingMessage): string {
+    return this.trust ? proxyAddr(req, this.trust) : (req.socket.remoteAddress ?? '');
+  }
+
+  private async relay(
+    kind: RelayKind,
+    req: IncomingMessage,
+    res: ServerResponse,
+    path: string,
+    query: string,
+    route?: RouteFacts,
+  ): Promise<void> {
     let body: unknown;
     try {
-      body = await readJsonBody(req, res, this.limit, this.fallbackJson);
+      if (MULTIPART_KINDS.has(kind)) body = await readMultipart(req, this.limit);
+      else body = await readJsonBody(req, res, this.limit, this.fallbackJson);
     } catch (error) {
-      const answer = bodyErrorAnswer(error, path) ?? { status: 400, body: openAiError('request body could not be read', 'invalid_request_error', 'invalid_request') };
-      sendJson(res, answer.status, answer.body);
+      if (error instanceof MultipartError) {
+        sendJson(res, error.status, openAiError(error.message, 'invalid_request_error', 'invalid_request'));
+        return;
+      }
+      const answer = bodyErrorAnswer(error, path) ?? {
+        status: 400,
+        body: openAiError('request body could not be read', 'invalid_request_error', 'invalid_request'),
+      };
+      // Gemini clients read Google's error shape; the shared answer knows OpenAI's and Anthropic's.
+      if (kind === 'gemini')
+        this.pipeline.renderError(res, new RelayError(errorMessageOf(answer.body), answer.status, 'invalid_request'), 'gemini');
+      else sendJson(res, answer.status, answer.body);
       return;
     }
-    const ip = this.trust ? proxyAddr(req, this.trust) : (req.socket.remoteAddress ?? '');
+    const ip = this.ipOf(req);
     try {
-      await this.pipeline.handle(kind, { req, res, path, body, ip, queryKey: queryKey(query) });
+      await this.pipeline.handle(kind, { req, res, path, body, ip, queryKey: queryKey(query), route });
     } catch (error) {
       this.logger.error(`${path}: ${(error as Error)?.stack ?? String(error)}`);
       if (!res.headersSent) sendJson(res, 500, openAiError('internal server error', 'new_api_error', 'internal_error'));

@@ -40,6 +40,11 @@ export function buildConsumeLog(record: ConsumeRecord): NewLog {
     other.is_model_mapped = true;
     other.upstream_model_name = forward.upstreamModel;
   }
+  if (usage.cacheCreationTokens) {
+    other.cache_creation_tokens = usage.cacheCreationTokens;
+    other.cache_creation_ratio = price.createCacheRatio ?? 1;
+  }
+  if (forward.conversion) other.request_conversion = forward.conversion;
   if (typeof request.body.reasoning_effort === 'string') other.reasoning_effort = request.body.reasoning_effort;
   if (forward.interrupted) other.stream_status = { status: 'error', end_reason: forward.interrupted };
   const notes: string[] = [];

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { PriceInfo } from '../pricing/billing-formulas.js';
 import type { Usage } from '../stream/usage.js';
+import type { RouteFacts } from './relay-request.js';
 
 export type { PriceInfo };
 
@@ -13,6 +14,8 @@ export abstract class RelayPricing {
   abstract resolve(model: string, usingGroup: string, userGroup: string): PriceInfo | undefined;
   abstract preConsumeQuota(info: PriceInfo, promptTokens: number, maxTokens: number): number;
   abstract settleQuota(info: PriceInfo, usage: Usage): number;
+  /** A fixed-price model's charge for `factor` calls (images: count × size × quality). */
+  abstract perCallQuota(info: PriceInfo, factor: number): number;
   abstract usableGroups(userGroup: string): Record<string, string>;
   abstract countPromptTokens(model: string, body: unknown): number;
   abstract countTextTokens(model: string, text: string): number;
@@ -57,6 +60,8 @@ export interface RelayCall {
   ip: string;
   /** The `?key=` query parameter, one of new-api's key carriers. */
   queryKey?: string;
+  /** What the route's path says of the request (Gemini's model and stream mode). */
+  route?: RouteFacts;
 }
 
 /** What token authentication reads of a request. */

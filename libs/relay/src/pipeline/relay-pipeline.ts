@@ -14,7 +14,10 @@ import { ChannelSelection } from './channel-selection.js';
 import { ClientGone } from './client-gone.js';
 import { RelayAuthenticator, RelayPricing, RelayRateLimiter, type PriceInfo, type RelayCall, type RelayCaller } from './ports.js';
 import { RelayError, toRelayError } from './relay-error.js';
-import { parseRelayRequest, type RelayKind, type RelayRequest } from './relay-request.js';
+import { codecOf } from '../providers/registry.js';
+import type { FormatId } from '../providers/types.js';
+import { promptBodyOf, speechCharacters } from './openai-request.js';
+import { formatOfKind, parseRelayRequest, type RelayKind, type RelayRequest } from './relay-request.js';
 import { UpstreamCall, type ForwardResult } from './upstream-call.js';
 
 /** How long a shutdown waits for requests in flight to settle and log (streams may be cut after that). */
@@ -68,25 +71,39 @@ export class RelayPipeline implements OnModuleDestroy {
     this.inFlight++;
     try {
       const who = await (authenticate ? authenticate() : this.auth.authenticate(call));
-      const request = parseRelayRequest(kind, call.path, call.body);
+      const request = parseRelayRequest(kind, call.path, call.body, call.route);
       if (!who.playground) await this.rateLimiter.check(who.userId, who.requestedGroup || who.userGroup);
       const group = this.selection.usingGroup(who, request.model);
       const first = this.selection.first(who, group, request.model);
       const price = this.price(who, request.model, group);
-      const promptTokens = this.pricing.countPromptTokens(request.model, request.body);
+      const promptTokens =
+        request.kind === 'audio_speech' ? speechCharacters(request) : this.pricing.countPromptTokens(request.model, promptBodyOf(request));
       billing = new BillingSession(this.ledger, who.userId, who.tokenId);
-      await this.reserve(billing, who, this.pricing.preConsumeQuota(price, promptTokens, request.maxTokens));
+      const perCall = request.callFactor !== undefined && price.usePrice;
+      await this.reserve(
+        billing,
+        who,
+        perCall
+          ? this.pricing.perCallQuota(price, request.callFactor!)
+          : this.pricing.preConsumeQuota(price, promptTokens, request.maxTokens),
+      );
 
       const forward = await this.upstream.forward({
-        request, group, first, promptTokens, startedAt, res,
+        request,
+        group,
+        first,
+        promptTokens,
+        startedAt,
+        res,
         pinned: who.pinnedChannelId !== undefined,
         countText: (text) => this.pricing.countTextTokens(request.model, text),
         signal: gone,
         dropFields: who.playground ? ['group'] : undefined,
+        clientHeaders: req.headers,
       });
       if (!forward.ok) {
         await billing.refund();
-        this.fail(res, forward.error ?? new RelayError('upstream request failed', 502, 'do_request_failed'));
+        this.fail(res, forward.error ?? new RelayError('upstream request failed', 502, 'do_request_failed'), formatOfKind(kind));
         return;
       }
       if (!res.writableEnded) res.end();
@@ -94,11 +111,21 @@ export class RelayPipeline implements OnModuleDestroy {
       await this.settle({ billing, who, request, group, price, forward, requestId, ip: call.ip, startedAt });
     } catch (error) {
       await billing?.refund().catch((e: Error) => this.logger.error(`refund of ${requestId} failed: ${e.message}`));
-      this.fail(res, error);
+      this.fail(res, error, formatOfKind(kind));
     } finally {
       gone.release();
       if (--this.inFlight === 0) this.onDrained?.();
     }
+  }
+
+  /** Token authentication alone (routes that answer without relaying, such as the 501 ones). */
+  authenticateOnly(call: Pick<RelayCall, 'req' | 'ip' | 'queryKey'>): Promise<RelayCaller> {
+    return this.auth.authenticate(call);
+  }
+
+  /** An error in a client format's own shape, for the relay's other front doors. */
+  renderError(res: ServerResponse, error: unknown, format: FormatId): void {
+    this.fail(res, error, format);
   }
 
   /** Price of the model for this group, or new-api's 400 model_price_error (the 37.5 sentinel ratio when unset models are accepted). */
@@ -108,7 +135,14 @@ export class RelayPipeline implements OnModuleDestroy {
     if (!this.options.get('SelfUseModeEnabled') && !who.acceptUnsetModelRatioModel) {
       throw new RelayError(`model ${model} has no price or ratio set; ask the administrator to configure it`, 400, 'model_price_error');
     }
-    return { usePrice: false, modelPrice: -1, modelRatio: UNSET_MODEL_RATIO, completionRatio: 1, cacheRatio: 1, groupRatio: this.pricing.groupRatio(group, who.userGroup) };
+    return {
+      usePrice: false,
+      modelPrice: -1,
+      modelRatio: UNSET_MODEL_RATIO,
+      completionRatio: 1,
+      cacheRatio: 1,
+      groupRatio: this.pricing.groupRatio(group, who.userGroup),
+    };
   }
 
   private async reserve(billing: BillingSession, who: RelayCaller, amount: number): Promise<void> {
@@ -122,9 +156,24 @@ export class RelayPipeline implements OnModuleDestroy {
     }
   }
 
-  private async settle(s: { billing: BillingSession; who: RelayCaller; request: RelayRequest; group: string; price: PriceInfo; forward: ForwardResult; requestId: string; ip: string; startedAt: number }): Promise<void> {
+  private async settle(s: {
+    billing: BillingSession;
+    who: RelayCaller;
+    request: RelayRequest;
+    group: string;
+    price: PriceInfo;
+    forward: ForwardResult;
+    requestId: string;
+    ip: string;
+    startedAt: number;
+  }): Promise<void> {
     const usage = s.forward.usage ?? { promptTokens: 0, completionTokens: 0, cachedTokens: 0 };
-    const price = usage.promptTokens + usage.completionTokens === 0 ? 0 : this.pricing.settleQuota(s.price, usage);
+    const perCall = s.request.callFactor !== undefined && s.price.usePrice;
+    const price = perCall
+      ? this.pricing.perCallQuota(s.price, s.request.callFactor!)
+      : usage.promptTokens + usage.completionTokens === 0
+        ? 0
+        : this.pricing.settleQuota(s.price, usage);
     try {
       const outcome = await s.billing.settle(price);
       if (!outcome) return;
@@ -133,8 +182,16 @@ export class RelayPipeline implements OnModuleDestroy {
       if (outcome.charged > 0) this.notices.quotaChanged(s.who.userId);
       this.logs.record(
         buildConsumeLog({
-          caller: s.who, request: s.request, group: s.group, price: s.price, forward: s.forward, usage,
-          quota: outcome.charged, capped: outcome.capped, requestId: s.requestId, ip: s.ip,
+          caller: s.who,
+          request: s.request,
+          group: s.group,
+          price: s.price,
+          forward: s.forward,
+          usage,
+          quota: outcome.charged,
+          capped: outcome.capped,
+          requestId: s.requestId,
+          ip: s.ip,
           useTimeMs: performance.now() - s.startedAt,
         }),
       );
@@ -143,13 +200,19 @@ export class RelayPipeline implements OnModuleDestroy {
     }
   }
 
-  private fail(res: ServerResponse, error: unknown): void {
+  /** The error in the client's own format (OpenAI, Anthropic or Gemini error body). */
+  private fail(res: ServerResponse, error: unknown, format: FormatId): void {
     const relayError = toRelayError(error);
-    if (relayError.httpStatus >= 500 && !(error instanceof RelayError)) this.logger.error(`relay failed: ${(error as Error)?.stack ?? String(error)}`);
+    if (relayError.httpStatus >= 500 && !(error instanceof RelayError))
+      this.logger.error(`relay failed: ${(error as Error)?.stack ?? String(error)}`);
     if (res.headersSent) {
       if (!res.writableEnded) res.end();
       return;
     }
-    sendJson(res, relayError.httpStatus, relayError.body());
+    const body =
+      format === 'openai'
+        ? relayError.body()
+        : codecOf(format).errorBody(relayError.message, relayError.type, relayError.httpStatus, relayError.errorCode);
+    sendJson(res, relayError.httpStatus, body);
   }
 }

@@ -1,7 +1,30 @@
 import type { UpstreamEndpoint } from '@gw/upstream';
+import { codecOf } from '../providers/registry.js';
+import type { FormatId, HubRequest } from '../providers/types.js';
+import {
+  MULTIPART_KINDS,
+  OPENAI_OTHER_KINDS,
+  parseMultipart,
+  parseOpenAiOther,
+  withPathModel,
+  type MultipartKind,
+  type OpenAiOtherKind,
+} from './openai-request.js';
 import { badRequest } from './relay-error.js';
 
-export type RelayKind = 'chat' | 'completions' | 'embeddings';
+/** The relay's inbound request kinds: OpenAI's three text routes, Anthropic Messages and Gemini generateContent. */
+export type RelayKind = 'chat' | 'completions' | 'embeddings' | 'messages' | 'gemini' | OpenAiOtherKind | MultipartKind;
+
+/** The wire format a client of each kind speaks (its errors and answers come back in it). */
+export function formatOfKind(kind: RelayKind): FormatId {
+  return kind === 'messages' ? 'anthropic' : kind === 'gemini' ? 'gemini' : 'openai';
+}
+
+/** What the route itself says of a request (Gemini puts the model and the stream mode in the path). */
+export interface RouteFacts {
+  model?: string;
+  stream?: boolean;
+}
 
 /** The largest max_tokens accepted: far above any model's limit, far below integer overflow (threats M2). */
 export const MAX_OUTPUT_TOKENS = 10_000_000;
@@ -9,6 +32,10 @@ export const MAX_OUTPUT_TOKENS = 10_000_000;
 /** A client request, validated just enough to route and bill it; the body itself is forwarded as sent. */
 export interface RelayRequest {
   kind: RelayKind;
+  /** The client's wire format. */
+  format: FormatId;
+  /** The request as OpenAI chat, the hub every conversion starts from (the body itself for OpenAI clients). */
+  hub: HubRequest;
   endpoint: UpstreamEndpoint;
   /** The request path, for the log (`other.request_path`). */
   path: string;
@@ -19,6 +46,10 @@ export interface RelayRequest {
   includeUsage: boolean;
   /** max_tokens / max_completion_tokens / max_output_tokens, 0 when absent. */
   maxTokens: number;
+  /** Requests billed per call: the multiple of the model's fixed price (images: count × size × quality). */
+  callFactor?: number;
+  /** A multipart upload, forwarded re-encoded with the upstream model. */
+  multipart?: FormData;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -26,7 +57,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 function readMaxTokens(body: Record<string, unknown>): number {
-  for (const field of ['max_tokens', 'max_completion_tokens', 'max_output_tokens']) {
+  for (const field of ['max_tokens', 'max_completion_tokens', 'max_output_tokens', 'maxOutputTokens']) {
     const value = body[field];
     if (value === undefined || value === null) continue;
     if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) throw badRequest(`${field} must be a non-negative integer`);
@@ -37,7 +68,12 @@ function readMaxTokens(body: Record<string, unknown>): number {
 }
 
 /** Checks what routing and billing rely on; anything malformed is a 400, never a 500. */
-export function parseRelayRequest(kind: RelayKind, path: string, raw: unknown): RelayRequest {
+export function parseRelayRequest(kind: RelayKind, path: string, raw: unknown, route: RouteFacts = {}): RelayRequest {
+  if (kind === 'messages') return parseMessages(path, raw);
+  if (kind === 'gemini') return parseGemini(path, raw, route);
+  if (OPENAI_OTHER_KINDS.has(kind)) return parseOpenAiOther(kind as OpenAiOtherKind, path, raw);
+  if (MULTIPART_KINDS.has(kind)) return parseMultipart(kind as MultipartKind, path, raw);
+  if (kind === 'embeddings') raw = withPathModel(raw, route);
   if (!isObject(raw)) throw badRequest('request body must be a JSON object');
   const model = raw.model;
   if (typeof model !== 'string' || !model.trim()) throw badRequest('model is required', 'model_required');
@@ -51,12 +87,68 @@ export function parseRelayRequest(kind: RelayKind, path: string, raw: unknown): 
   if (options !== undefined && options !== null && !isObject(options)) throw badRequest('stream_options must be an object');
   return {
     kind,
-    endpoint: kind,
+    format: 'openai',
+    hub: raw,
+    endpoint: kind as 'chat' | 'completions' | 'embeddings',
     path,
     body: raw,
     model: model.trim(),
     stream,
     includeUsage: stream && isObject(options) && options.include_usage === true,
     maxTokens: kind === 'embeddings' ? 0 : readMaxTokens(raw),
+  };
+}
+
+function checkModel(model: unknown): string {
+  if (typeof model !== 'string' || !model.trim()) throw badRequest('model is required', 'model_required');
+  if (model.length > 256) throw badRequest('model name is too long');
+  return model.trim();
+}
+
+/** Anthropic Messages: model, messages and (optionally) max_tokens and stream, as Anthropic validates them. */
+function parseMessages(path: string, raw: unknown): RelayRequest {
+  if (!isObject(raw)) throw badRequest('request body must be a JSON object');
+  const model = checkModel(raw.model);
+  if (!Array.isArray(raw.messages)) throw badRequest('messages: field required');
+  if (raw.stream !== undefined && raw.stream !== null && typeof raw.stream !== 'boolean') throw badRequest('stream must be a boolean');
+  if (raw.system !== undefined && typeof raw.system !== 'string' && !Array.isArray(raw.system))
+    throw badRequest('system must be a string or an array of text blocks');
+  if (raw.tools !== undefined && !Array.isArray(raw.tools)) throw badRequest('tools must be an array');
+  const stream = raw.stream === true;
+  const maxTokens = readMaxTokens({ max_tokens: raw.max_tokens });
+  return {
+    kind: 'messages',
+    format: 'anthropic',
+    hub: codecOf('anthropic').requestToHub(raw, model, stream),
+    endpoint: 'chat',
+    path,
+    body: raw,
+    model,
+    stream,
+    includeUsage: false,
+    maxTokens,
+  };
+}
+
+/** Gemini generateContent: the model and the stream mode come from the path, the body holds contents. */
+function parseGemini(path: string, raw: unknown, route: RouteFacts): RelayRequest {
+  if (!isObject(raw)) throw badRequest('request body must be a JSON object');
+  const model = checkModel(route.model);
+  if (!Array.isArray(raw.contents)) throw badRequest('contents must be an array');
+  const config = raw.generationConfig;
+  if (config !== undefined && config !== null && !isObject(config)) throw badRequest('generationConfig must be an object');
+  const stream = route.stream === true;
+  const maxTokens = isObject(config) ? readMaxTokens({ maxOutputTokens: config.maxOutputTokens }) : 0;
+  return {
+    kind: 'gemini',
+    format: 'gemini',
+    hub: codecOf('gemini').requestToHub(raw, model, stream),
+    endpoint: 'chat',
+    path,
+    body: raw,
+    model,
+    stream,
+    includeUsage: false,
+    maxTokens,
   };
 }

@@ -47,7 +47,8 @@ export function buildUpstreamBody(
   if (dropFields) for (const field of dropFields) delete body[field];
   for (const field of channel.blockedFields) delete body[field];
   if (upstreamModel !== body.model) body.model = upstreamModel;
-  if (request.stream) {
+  // stream_options belongs to chat and completions (the Responses API reports usage in its last event).
+  if (request.stream && (request.kind === 'chat' || request.kind === 'completions')) {
     if (!STREAM_OPTIONS_TYPES.has(channel.type)) delete body.stream_options;
     else if (forceStreamOption) body.stream_options = { ...(body.stream_options as object | undefined), include_usage: true };
   }

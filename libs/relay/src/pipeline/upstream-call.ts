@@ -1,13 +1,20 @@
-import type { ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import { Inject, Injectable } from '@nestjs/common';
 import { ChannelHealthService, ChannelKeyService, type RelayChannel } from '@gw/channel';
 import { APP_CONFIG, type AppConfig } from '@gw/core';
 import { UpstreamClient, UpstreamError, type CancelSignal, type UpstreamResponse, type UpstreamTarget } from '@gw/upstream';
+import { ResponsesStreamWatcher } from '../providers/openai/responses-watcher.js';
+import { encodeMultipart } from '../http/multipart-body.js';
+import { relayAudioText } from '../stream/audio-text-responder.js';
+import { relayBinary } from '../stream/binary-responder.js';
+import { FormatStream } from '../stream/format-stream.js';
 import { relayJson } from '../stream/json-responder.js';
 import { SseTracker } from '../stream/sse-tracker.js';
 import { relayStream } from '../stream/stream-responder.js';
 import type { Usage } from '../stream/usage.js';
+import { adaptorOf } from '../providers/registry.js';
 import { ChannelSelection } from './channel-selection.js';
+import { FormatCall } from './format-call.js';
 import { RelayError } from './relay-error.js';
 import type { RelayRequest } from './relay-request.js';
 import { RetryPolicy } from './retry-policy.js';
@@ -27,6 +34,8 @@ export interface ForwardInput {
   startedAt: number;
   /** Body fields that must not reach the provider (the playground's `group`). */
   dropFields?: readonly string[];
+  /** The client's headers (adaptors pass a few on, such as anthropic-beta). */
+  clientHeaders?: IncomingHttpHeaders;
 }
 
 export interface ForwardResult {
@@ -44,9 +53,11 @@ export interface ForwardResult {
   error?: RelayError;
   /** The stream stopped early after delivery (client abort, upstream cut): billed for what was sent. */
   interrupted?: string;
+  /** The formats converted between (client's, provider's) when they differ: other.request_conversion. */
+  conversion?: string[];
 }
 
-interface Attempt extends Omit<ForwardResult, 'channel' | 'usedChannels'> {
+export interface Attempt extends Omit<ForwardResult, 'channel' | 'usedChannels'> {
   retryable: boolean;
   /** Which key of a multi-key channel was used (its failures disable that key only). */
   keyIndex?: number;
@@ -81,6 +92,7 @@ export class UpstreamCall {
     private readonly retry: RetryPolicy,
     private readonly health: ChannelHealthService,
     private readonly keys: ChannelKeyService,
+    private readonly formats: FormatCall,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -128,12 +140,24 @@ export class UpstreamCall {
         channelError: true,
       });
     }
+    const adaptor = adaptorOf(channel.type);
+    if (!adaptor) {
+      const message = `channel type ${channel.type} is not supported by the relay yet`;
+      return failed(new RelayError(message, 500, 'channel:unsupported_type'), true, { message, channelError: true });
+    }
+    if (request.format !== 'openai' || adaptor.format !== 'openai') {
+      // Adaptors read the key from channel.upstream: hand them the key this attempt chose (multi-key channels).
+      const keyed = target === channel.upstream ? channel : { ...channel, upstream: target };
+      return this.formats.attempt(keyed, adaptor, input, upstreamModel);
+    }
     const body = buildUpstreamBody(request, channel, upstreamModel, this.config.relay.forceStreamOption, input.dropFields);
 
     let response: UpstreamResponse;
     try {
+      const rawBody = request.multipart ? await encodeMultipart(request.multipart, upstreamModel) : undefined;
       response = await this.upstream.send(target, request.endpoint, {
         body,
+        rawBody,
         model: upstreamModel,
         stream: request.stream,
         signal: input.signal,
@@ -155,8 +179,27 @@ export class UpstreamCall {
       return failed(error, this.retry.shouldRetryStatus(response.status), { status: response.status, message: error.message });
     }
 
+    if (request.kind === 'audio_speech') {
+      // Speech is billed by its input characters (the prompt count), whatever audio comes back.
+      const sent = await relayBinary(response, input.res);
+      const interrupted = sent.error === undefined ? undefined : String((sent.error as Error)?.message ?? sent.error);
+      const usage = { promptTokens: input.promptTokens, completionTokens: 0, cachedTokens: 0 };
+      return {
+        ok: true,
+        upstreamModel,
+        usage,
+        localCount: false,
+        frtMs: Math.round(headersAt - input.startedAt),
+        retryable: false,
+        interrupted,
+      };
+    }
+
     if (request.stream && String(response.headers['content-type'] ?? '').includes('text/event-stream')) {
-      const tracker = new SseTracker(request.includeUsage, input.countText, input.promptTokens, request.kind === 'chat');
+      const tracker =
+        request.kind === 'responses'
+          ? new FormatStream(new ResponsesStreamWatcher(), undefined, input.promptTokens, input.countText)
+          : new SseTracker(request.includeUsage, input.countText, input.promptTokens, request.kind === 'chat');
       const outcome = await relayStream(response.body, input.res, tracker);
       const frtMs = Math.round((outcome.firstChunkAt ?? headersAt) - input.startedAt);
       if (outcome.error !== undefined && !outcome.delivered) {
@@ -182,7 +225,10 @@ export class UpstreamCall {
       const relayError = transportError(error);
       return failed(relayError, !aborted, aborted ? undefined : { message: relayError.message });
     }
-    const outcome = relayJson(text, input.res, input.promptTokens, input.countText);
+    const audio = request.kind === 'audio_transcriptions' || request.kind === 'audio_translations';
+    const outcome = audio
+      ? relayAudioText(text, input.res, String(response.headers['content-type'] ?? ''), input.countText)
+      : relayJson(text, input.res, input.promptTokens, input.countText);
     if ('errorText' in outcome) {
       // An error object with status 200: a failed call, retried like a 500 and never billed.
       const error = upstreamStatusError(outcome.errorText, 500, channel);

@@ -8,6 +8,8 @@ export interface PriceInfo {
   modelRatio: number;
   completionRatio: number;
   cacheRatio: number;
+  /** Ratio of prompt-cache writes (Anthropic cache creation); 1 when absent. */
+  createCacheRatio?: number;
   groupRatio: number;
 }
 
@@ -15,6 +17,7 @@ export interface BillableUsage {
   promptTokens: number;
   completionTokens: number;
   cachedTokens: number;
+  cacheCreationTokens?: number;
 }
 
 /** The model ratio new-api bills a model with no price or ratio at (self-use mode / accept-unset users). */
@@ -31,7 +34,13 @@ export function isFree(info: PriceInfo): boolean {
  * fixed price × QuotaPerUnit × group ratio. Both truncate toward zero, as new-api's int conversion does
  * (the settlement below rounds; the difference is settled anyway).
  */
-export function preConsumeQuota(info: PriceInfo, promptTokens: number, maxTokens: number, preConsumedTokens: number, quotaPerUnit: number): number {
+export function preConsumeQuota(
+  info: PriceInfo,
+  promptTokens: number,
+  maxTokens: number,
+  preConsumedTokens: number,
+  quotaPerUnit: number,
+): number {
   if (isFree(info)) return 0;
   if (info.usePrice) return Math.max(0, Math.trunc(info.modelPrice * quotaPerUnit * info.groupRatio));
   const tokens = Math.max(promptTokens, preConsumedTokens) + Math.max(0, maxTokens || 0);
@@ -40,7 +49,8 @@ export function preConsumeQuota(info: PriceInfo, promptTokens: number, maxTokens
 
 /**
  * The final charge (new-api calculateTextQuotaSummary), in exact decimals, rounded half away from zero.
- * Ratio mode: (prompt − cached + cached × cache ratio + completion × completion ratio) × model ratio ×
+ * Ratio mode: (prompt − cached − cache writes + cached × cache ratio + cache writes × create-cache ratio +
+ * completion × completion ratio) × model ratio ×
  * group ratio, at least 1 when the ratio is not 0. Price mode: price × QuotaPerUnit × group ratio.
  * No tokens at all: 0 in both modes (new-api charges nothing for an answer without usage).
  */
@@ -48,12 +58,23 @@ export function settleQuota(info: PriceInfo, usage: BillableUsage, quotaPerUnit:
   const prompt = nonNegative(usage.promptTokens);
   const completion = nonNegative(usage.completionTokens);
   if (prompt + completion === 0) return 0;
-  if (info.usePrice) return Math.max(0, roundExact(info.modelPrice * quotaPerUnit * info.groupRatio, () => mul(mul(dec(info.modelPrice), dec(quotaPerUnit)), dec(info.groupRatio))));
+  if (info.usePrice)
+    return Math.max(
+      0,
+      roundExact(info.modelPrice * quotaPerUnit * info.groupRatio, () =>
+        mul(mul(dec(info.modelPrice), dec(quotaPerUnit)), dec(info.groupRatio)),
+      ),
+    );
   if (info.modelRatio === 0 || info.groupRatio === 0) return 0;
   const cached = Math.min(nonNegative(usage.cachedTokens), prompt);
-  const approx = (prompt - cached + cached * info.cacheRatio + completion * info.completionRatio) * info.modelRatio * info.groupRatio;
+  const created = Math.min(nonNegative(usage.cacheCreationTokens ?? 0), prompt - cached);
+  const createRatio = info.createCacheRatio ?? 1;
+  const plain = prompt - cached - created;
+  const approx =
+    (plain + cached * info.cacheRatio + created * createRatio + completion * info.completionRatio) * info.modelRatio * info.groupRatio;
   const quota = roundExact(approx, () => {
-    const tokens = add(add(dec(prompt - cached), mul(dec(cached), dec(info.cacheRatio))), mul(dec(completion), dec(info.completionRatio)));
+    const cache = add(mul(dec(cached), dec(info.cacheRatio)), mul(dec(created), dec(createRatio)));
+    const tokens = add(add(dec(plain), cache), mul(dec(completion), dec(info.completionRatio)));
     return mul(tokens, mul(dec(info.modelRatio), dec(info.groupRatio)));
   });
   return Math.max(1, quota);
@@ -73,4 +94,14 @@ function roundExact(approx: number, exact: () => Decimal): number {
 
 function nonNegative(n: number): number {
   return Number.isFinite(n) && n > 0 ? Math.floor(n) : 0;
+}
+
+/** A fixed price × QuotaPerUnit × group ratio × factor (images per count, size and quality), rounded like a settlement. */
+export function perCallQuota(info: PriceInfo, factor: number, quotaPerUnit: number): number {
+  if (isFree(info) || !(factor > 0)) return 0;
+  const approx = info.modelPrice * quotaPerUnit * info.groupRatio * factor;
+  return Math.max(
+    0,
+    roundExact(approx, () => mul(mul(mul(dec(info.modelPrice), dec(quotaPerUnit)), dec(info.groupRatio)), dec(factor))),
+  );
 }

@@ -3,8 +3,7 @@ import type { OptionService } from '@gw/option';
 import { matchingModelName } from './model-names.js';
 import { PricingService } from './pricing.service.js';
 
-const service = (values: Record<string, unknown>) =>
-  new PricingService({ get: (key: string) => values[key] } as unknown as OptionService);
+const service = (values: Record<string, unknown>) => new PricingService({ get: (key: string) => values[key] } as unknown as OptionService);
 
 describe('PricingService', () => {
   const pricing = service({
@@ -13,6 +12,7 @@ describe('PricingService', () => {
     ModelRatio: { m: 2 },
     ModelPrice: {},
     CompletionRatio: {},
+    CreateCacheRatio: {},
     CacheRatio: {},
   });
 
@@ -29,7 +29,13 @@ describe('PricingService', () => {
   it('prices unpriced models at the 37.5 sentinel only when asked to', () => {
     expect(pricing.resolve('gpt-4o-new', 'vip', 'default')).toBeUndefined();
     expect(pricing.resolveOrUnset('gpt-4o-new', 'vip', 'default')).toEqual({
-      usePrice: false, modelPrice: -1, modelRatio: 37.5, completionRatio: 4, cacheRatio: 1, groupRatio: 0.8,
+      usePrice: false,
+      modelPrice: -1,
+      modelRatio: 37.5,
+      completionRatio: 4,
+      cacheRatio: 1,
+      createCacheRatio: 1.25,
+      groupRatio: 0.8,
     });
     expect(pricing.resolveOrUnset('m', 'default', 'default')).toMatchObject({ modelRatio: 2, completionRatio: 1 });
   });

@@ -1,10 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { OptionService } from '@gw/option';
-import { preConsumeQuota, settleQuota, UNSET_MODEL_RATIO, type BillableUsage, type PriceInfo } from './billing-formulas.js';
+import { perCallQuota, preConsumeQuota, settleQuota, UNSET_MODEL_RATIO, type BillableUsage, type PriceInfo } from './billing-formulas.js';
 import { builtInCompletionRatio, lookupModel } from './model-names.js';
 
 /** new-api labels a user's own group this way when it is not among the usable groups. */
 const USER_GROUP_DESCRIPTION = '用户分组';
+/** new-api's cache-write ratio for models without their own (Anthropic charges 1.25× input for 5-minute writes). */
+const DEFAULT_CREATE_CACHE_RATIO = 1.25;
 
 /**
  * Prices from the ratio options (in memory; no database access on the relay path). Group ratios are
@@ -37,10 +39,14 @@ export class PricingService {
     return settleQuota(info, usage, this.options.get('QuotaPerUnit'));
   }
 
+  perCallQuota(info: PriceInfo, factor: number): number {
+    return perCallQuota(info, factor, this.options.get('QuotaPerUnit'));
+  }
+
   /** Group → description: UserUsableGroups plus the user's own group (new-api GetUserUsableGroups). */
   usableGroups(userGroup: string): Record<string, string> {
     const groups = { ...this.options.get('UserUsableGroups') };
-    if (userGroup && !Object.prototype.hasOwnProperty.call(groups, userGroup)) groups[userGroup] = USER_GROUP_DESCRIPTION;
+    if (userGroup && !Object.hasOwn(groups, userGroup)) groups[userGroup] = USER_GROUP_DESCRIPTION;
     return groups;
   }
 
@@ -59,11 +65,12 @@ export class PricingService {
       modelRatio,
       completionRatio: this.completionRatio(model),
       cacheRatio: lookupModel(this.options.get('CacheRatio'), model) ?? 1,
+      createCacheRatio: lookupModel(this.options.get('CreateCacheRatio'), model) ?? DEFAULT_CREATE_CACHE_RATIO,
       groupRatio,
     };
   }
 }
 
 function lookupOwn<T>(map: Readonly<Record<string, T>>, key: string): T | undefined {
-  return Object.prototype.hasOwnProperty.call(map, key) ? map[key] : undefined;
+  return Object.hasOwn(map, key) ? map[key] : undefined;
 }

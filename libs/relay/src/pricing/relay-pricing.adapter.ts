@@ -26,6 +26,10 @@ export class RelayPricingAdapter extends RelayPricing {
     return this.pricing.settleQuota(info, usage);
   }
 
+  perCallQuota(info: PriceInfo, factor: number): number {
+    return this.pricing.perCallQuota(info, factor);
+  }
+
   usableGroups(userGroup: string): Record<string, string> {
     return this.pricing.usableGroups(userGroup);
   }

@@ -1,6 +1,5 @@
 import type { Readable } from 'node:stream';
 import type { ServerResponse } from 'node:http';
-import type { SseTracker } from './sse-tracker.js';
 
 /** new-api's SSE response headers. */
 const SSE_HEADERS = {
@@ -9,6 +8,12 @@ const SSE_HEADERS = {
   Connection: 'keep-alive',
   'X-Accel-Buffering': 'no',
 };
+
+/** Turns upstream bytes into what the client gets (the OpenAI tracker, or a format converter). */
+export interface StreamRewriter {
+  push(chunk: Buffer): string;
+  end(): string;
+}
 
 export interface StreamOutcome {
   /** Something was written to the client (no retry possible any more). */
@@ -24,7 +29,7 @@ export interface StreamOutcome {
  * paused while the client's socket buffer is full and resumed on 'drain'. The response head is written
  * with the first event, so a failure before it can still be retried on another channel.
  */
-export function relayStream(body: Readable, res: ServerResponse, tracker: SseTracker): Promise<StreamOutcome> {
+export function relayStream(body: Readable, res: ServerResponse, tracker: StreamRewriter): Promise<StreamOutcome> {
   return new Promise((resolve) => {
     const outcome: StreamOutcome = { delivered: false };
     let finished = false;

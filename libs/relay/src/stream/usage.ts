@@ -3,6 +3,8 @@ export interface Usage {
   promptTokens: number;
   completionTokens: number;
   cachedTokens: number;
+  /** Tokens written to the provider's prompt cache (Anthropic), billed at the cache-creation ratio. */
+  cacheCreationTokens?: number;
 }
 
 /** Upper bound for one count: anything above is a broken or hostile upstream (threats M2/M3). */
@@ -21,8 +23,11 @@ function count(value: unknown): number {
 export function readUsage(raw: unknown): Usage | undefined {
   if (typeof raw !== 'object' || raw === null) return undefined;
   const usage = raw as Record<string, unknown>;
-  const details = usage.prompt_tokens_details as Record<string, unknown> | undefined;
-  const promptTokens = count(usage.prompt_tokens ?? usage.input_tokens);
+  const details = (usage.prompt_tokens_details ?? usage.input_tokens_details) as Record<string, unknown> | undefined;
+  // Rerank answers (Jina) report only total_tokens: all of it is input.
+  const promptTokens = count(
+    usage.prompt_tokens ?? usage.input_tokens ?? (usage.completion_tokens === undefined ? usage.total_tokens : undefined),
+  );
   const completionTokens = count(usage.completion_tokens ?? usage.output_tokens);
   if (promptTokens === 0 && completionTokens === 0) return undefined;
   const cachedTokens = Math.min(count(details?.cached_tokens ?? usage.cached_tokens), promptTokens);
@@ -67,7 +72,8 @@ function matchingBrace(text: string, open: number): number {
   for (let i = open; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 92) i++; // backslash: skip the escaped character
+      if (c === 92)
+        i++; // backslash: skip the escaped character
       else if (c === 34) inString = false;
     } else if (c === 34) inString = true;
     else if (c === 123) depth++;

@@ -1,0 +1,223 @@
+import type { HubRequest, Json, ProviderSettings } from '../types.js';
+
+/**
+ * Gemini generateContent requests ⇄ OpenAI chat requests. Shapes: Google's Gemini API reference
+ * (contents[{role user|model, parts[text | inlineData | fileData | functionCall | functionResponse]}],
+ * systemInstruction, generationConfig, tools[{functionDeclarations}], toolConfig.functionCallingConfig,
+ * safetySettings[{category, threshold}]).
+ */
+
+const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The harm categories new-api sets a threshold for on every converted request. */
+const SAFETY_CATEGORIES = [
+  'HARM_CATEGORY_HARASSMENT',
+  'HARM_CATEGORY_HATE_SPEECH',
+  'HARM_CATEGORY_SEXUALLY_EXPLICIT',
+  'HARM_CATEGORY_DANGEROUS_CONTENT',
+  'HARM_CATEGORY_CIVIC_INTEGRITY',
+];
+const EFFORT_BUDGET: Record<string, number> = { minimal: 512, low: 1024, medium: 8192, high: 24576 };
+
+// ---------------------------------------------------------------- Gemini → hub
+
+export function geminiToHub(body: Json, model: string, stream: boolean): HubRequest {
+  const messages: Json[] = [];
+  const system = partsText(body.systemInstruction?.parts ?? body.system_instruction?.parts);
+  if (system) messages.push({ role: 'system', content: system });
+  // Gemini has no call ids: a call and its response are paired by function name, in order.
+  const pending = new Map<string, string[]>();
+  let callCount = 0;
+  for (const content of Array.isArray(body.contents) ? body.contents.filter(isObject) : []) {
+    const parts: Json[] = Array.isArray(content.parts) ? content.parts.filter(isObject) : [];
+    if (content.role === 'model') {
+      const message: Json = { role: 'assistant', content: '' };
+      const calls: Json[] = [];
+      for (const part of parts) {
+        if (typeof part.text === 'string' && !part.thought) message.content += part.text;
+        else if (isObject(part.functionCall)) {
+          const name = String(part.functionCall.name ?? '');
+          const id = `call_${++callCount}_${name}`;
+          pending.set(name, [...(pending.get(name) ?? []), id]);
+          calls.push({ id, type: 'function', function: { name, arguments: JSON.stringify(part.functionCall.args ?? {}) } });
+        }
+      }
+      if (calls.length) message.tool_calls = calls;
+      messages.push(message);
+      continue;
+    }
+    const userParts: Json[] = [];
+    for (const part of parts) {
+      if (isObject(part.functionResponse)) {
+        const name = String(part.functionResponse.name ?? '');
+        const id = pending.get(name)?.shift() ?? `call_${name}`;
+        messages.push({ role: 'tool', tool_call_id: id, content: JSON.stringify(part.functionResponse.response ?? {}) });
+      } else if (typeof part.text === 'string') userParts.push({ type: 'text', text: part.text });
+      else if (isObject(part.inlineData))
+        userParts.push({
+          type: 'image_url',
+          image_url: { url: `data:${part.inlineData.mimeType ?? 'image/png'};base64,${part.inlineData.data ?? ''}` },
+        });
+      else if (isObject(part.fileData) && typeof part.fileData.fileUri === 'string')
+        userParts.push({ type: 'image_url', image_url: { url: part.fileData.fileUri } });
+    }
+    if (userParts.length)
+      messages.push({
+        role: 'user',
+        content: userParts.every((p) => p.type === 'text') ? userParts.map((p) => p.text).join('\n') : userParts,
+      });
+  }
+  const hub: HubRequest = { model, messages, stream };
+  if (stream) hub.stream_options = { include_usage: true };
+  const config: Json = isObject(body.generationConfig) ? body.generationConfig : {};
+  if (typeof config.maxOutputTokens === 'number') hub.max_tokens = config.maxOutputTokens;
+  if (typeof config.temperature === 'number') hub.temperature = config.temperature;
+  if (typeof config.topP === 'number') hub.top_p = config.topP;
+  if (typeof config.topK === 'number') hub.top_k = config.topK;
+  if (Array.isArray(config.stopSequences) && config.stopSequences.length) hub.stop = config.stopSequences;
+  const budget = Number(config.thinkingConfig?.thinkingBudget);
+  if (Number.isFinite(budget) && budget > 0) hub.reasoning_effort = budget >= 24576 ? 'high' : budget >= 8192 ? 'medium' : 'low';
+  const declarations = (Array.isArray(body.tools) ? body.tools : []).flatMap((t: Json) =>
+    Array.isArray(t?.functionDeclarations) ? t.functionDeclarations : [],
+  );
+  if (declarations.length) {
+    hub.tools = declarations.filter(isObject).map((d: Json) => ({
+      type: 'function',
+      function: { name: d.name, description: d.description, parameters: d.parameters ?? { type: 'object', properties: {} } },
+    }));
+  }
+  const mode = body.toolConfig?.functionCallingConfig?.mode;
+  if (mode === 'ANY') hub.tool_choice = 'required';
+  else if (mode === 'NONE') hub.tool_choice = 'none';
+  else if (mode === 'AUTO') hub.tool_choice = 'auto';
+  return hub;
+}
+
+function partsText(parts: unknown): string {
+  if (!Array.isArray(parts)) return '';
+  return parts
+    .filter((p) => isObject(p) && typeof p.text === 'string')
+    .map((p) => p.text)
+    .join('\n');
+}
+
+// ---------------------------------------------------------------- hub → Gemini
+
+function hubText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content
+    .filter((p) => isObject(p) && p.type === 'text' && typeof p.text === 'string')
+    .map((p) => p.text)
+    .join('\n');
+}
+
+function hubParts(content: unknown): Json[] {
+  if (typeof content === 'string') return content ? [{ text: content }] : [];
+  const parts: Json[] = [];
+  for (const part of Array.isArray(content) ? content.filter(isObject) : []) {
+    if (part.type === 'text' && typeof part.text === 'string') parts.push({ text: part.text });
+    else if (part.type === 'image_url') {
+      const url = typeof part.image_url === 'string' ? part.image_url : part.image_url?.url;
+      if (typeof url !== 'string') continue;
+      const data = /^data:([^;,]+);base64,(.*)$/s.exec(url);
+      parts.push(data ? { inlineData: { mimeType: data[1], data: data[2] } } : { fileData: { mimeType: mimeOf(url), fileUri: url } });
+    }
+  }
+  return parts;
+}
+
+function mimeOf(url: string): string {
+  const ext = /\.([a-z0-9]+)(?:\?|$)/i.exec(url)?.[1]?.toLowerCase();
+  return ext === 'png' ? 'image/png' : ext === 'webp' ? 'image/webp' : ext === 'gif' ? 'image/gif' : 'image/jpeg';
+}
+
+function push(contents: Json[], role: 'user' | 'model', parts: Json[]): void {
+  if (!parts.length) return;
+  const last = contents[contents.length - 1];
+  if (last?.role === role) last.parts.push(...parts);
+  else contents.push({ role, parts });
+}
+
+export function hubToGemini(hub: HubRequest, _model: string, settings: ProviderSettings): Json {
+  const system: string[] = [];
+  const contents: Json[] = [];
+  const callNames = new Map<string, string>();
+  for (const message of Array.isArray(hub.messages) ? hub.messages.filter(isObject) : []) {
+    if (message.role === 'system' || message.role === 'developer') {
+      const text = hubText(message.content);
+      if (text) system.push(text);
+    } else if (message.role === 'assistant') {
+      const parts = hubParts(message.content);
+      for (const call of Array.isArray(message.tool_calls) ? message.tool_calls.filter(isObject) : []) {
+        const name = String(call.function?.name ?? '');
+        callNames.set(String(call.id ?? ''), name);
+        parts.push({ functionCall: { name, args: parseArgs(call.function?.arguments) } });
+      }
+      push(contents, 'model', parts);
+    } else if (message.role === 'tool') {
+      const name = callNames.get(String(message.tool_call_id ?? '')) ?? String(message.name ?? '');
+      const text = hubText(message.content);
+      push(contents, 'user', [{ functionResponse: { name, response: responseObject(text) } }]);
+    } else push(contents, 'user', hubParts(message.content));
+  }
+  const body: Json = { contents };
+  if (system.length) body.systemInstruction = { parts: [{ text: system.join('\n') }] };
+  const config: Json = {};
+  const maxTokens = hub.max_completion_tokens ?? hub.max_tokens;
+  if (typeof maxTokens === 'number' && maxTokens > 0) config.maxOutputTokens = maxTokens;
+  if (typeof hub.temperature === 'number') config.temperature = hub.temperature;
+  if (typeof hub.top_p === 'number') config.topP = hub.top_p;
+  if (typeof hub.top_k === 'number') config.topK = hub.top_k;
+  const stop = typeof hub.stop === 'string' ? [hub.stop] : Array.isArray(hub.stop) ? hub.stop : [];
+  if (stop.length) config.stopSequences = stop;
+  const budget = typeof hub.reasoning_effort === 'string' ? EFFORT_BUDGET[hub.reasoning_effort] : undefined;
+  if (budget) config.thinkingConfig = { thinkingBudget: budget, includeThoughts: true };
+  if (Object.keys(config).length) body.generationConfig = config;
+  if (Array.isArray(hub.tools) && hub.tools.length) {
+    const functionDeclarations = hub.tools
+      .filter((t: unknown) => isObject(t) && isObject(t.function))
+      .map((t: Json) => ({
+        name: t.function.name,
+        description: t.function.description,
+        ...(t.function.parameters ? { parameters: t.function.parameters } : {}),
+      }));
+    body.tools = [{ functionDeclarations }];
+  }
+  if (hub.tool_choice === 'required') body.toolConfig = { functionCallingConfig: { mode: 'ANY' } };
+  else if (hub.tool_choice === 'none') body.toolConfig = { functionCallingConfig: { mode: 'NONE' } };
+  else if (isObject(hub.tool_choice) && hub.tool_choice.function?.name) {
+    body.toolConfig = { functionCallingConfig: { mode: 'ANY', allowedFunctionNames: [hub.tool_choice.function.name] } };
+  }
+  body.safetySettings = safetySettings(settings);
+  return body;
+}
+
+/** gemini.safety_settings: a threshold per category, its `default` key for the rest, else BLOCK_NONE (new-api's default). */
+function safetySettings(settings: ProviderSettings): Json[] {
+  const configured = settings.get<Record<string, string>>('gemini.safety_settings') ?? {};
+  const fallback = typeof configured.default === 'string' ? configured.default : 'BLOCK_NONE';
+  return SAFETY_CATEGORIES.map((category) => ({
+    category,
+    threshold: typeof configured[category] === 'string' ? configured[category] : fallback,
+  }));
+}
+
+function parseArgs(text: unknown): Json {
+  if (typeof text !== 'string' || !text.trim()) return {};
+  try {
+    const value: unknown = JSON.parse(text);
+    return isObject(value) ? value : { value };
+  } catch {
+    return { raw: text };
+  }
+}
+
+function responseObject(text: string): Json {
+  try {
+    const value: unknown = JSON.parse(text);
+    return isObject(value) ? value : { content: value };
+  } catch {
+    return { content: text };
+  }
+}

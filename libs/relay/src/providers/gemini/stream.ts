@@ -1,0 +1,106 @@
+import type { Usage } from '../../stream/usage.js';
+import { parseJsonObject } from '../sse-events.js';
+import type { EncodeContext, HubChunk, Json, SseEvent, StreamDecoder, StreamEncoder } from '../types.js';
+import { finishReasonOf, geminiFinishOf, geminiUsage, parseArgs, toGeminiUsage } from './response.js';
+
+/**
+ * Gemini's `streamGenerateContent?alt=sse` ⇄ OpenAI chat chunks. Each event is a whole
+ * GenerateContentResponse holding the new parts; usageMetadata, when present, is cumulative (the totals
+ * so far), so the last one is the answer's usage and it is never summed across chunks.
+ */
+
+export class GeminiStreamDecoder implements StreamDecoder {
+  private last?: Usage;
+  private tools = 0;
+  private readonly id = `chatcmpl-${Date.now()}`;
+  private readonly created = Math.floor(Date.now() / 1000);
+
+  constructor(private readonly model: string) {}
+
+  decode(event: SseEvent): HubChunk[] {
+    const data = parseJsonObject(event.data);
+    if (!data) return [];
+    if (data.error) throw new Error(String(data.error.message ?? 'upstream stream error'));
+    const usage = geminiUsage(data.usageMetadata);
+    if (usage) this.last = usage;
+    const candidate = Array.isArray(data.candidates) ? data.candidates[0] : undefined;
+    const out: HubChunk[] = [];
+    for (const part of Array.isArray(candidate?.content?.parts) ? candidate.content.parts : []) {
+      if (typeof part?.text === 'string' && part.text)
+        out.push(this.chunk(part.thought ? { reasoning_content: part.text } : { content: part.text }));
+      else if (part?.functionCall) {
+        const index = this.tools++;
+        const name = String(part.functionCall.name ?? '');
+        out.push(
+          this.chunk({
+            tool_calls: [
+              {
+                index,
+                id: `call_${index + 1}_${name}`,
+                type: 'function',
+                function: { name, arguments: JSON.stringify(part.functionCall.args ?? {}) },
+              },
+            ],
+          }),
+        );
+      }
+    }
+    const finish = finishReasonOf(candidate?.finishReason, this.tools > 0);
+    if (finish) out.push(this.chunk({}, finish));
+    return out;
+  }
+
+  usage(): Usage | undefined {
+    return this.last;
+  }
+
+  private chunk(delta: Json, finish: string | null = null): HubChunk {
+    return {
+      id: this.id,
+      object: 'chat.completion.chunk',
+      created: this.created,
+      model: this.model,
+      choices: [{ index: 0, delta, finish_reason: finish }],
+    };
+  }
+}
+
+/** Writes hub chunks as Gemini SSE; tool calls go out whole (Gemini has no partial arguments) with the last chunk. */
+export class GeminiStreamEncoder implements StreamEncoder {
+  private finish: string | null = null;
+  private readonly calls = new Map<number, { name: string; args: string }>();
+
+  constructor(private readonly context: EncodeContext) {}
+
+  encode(chunk: HubChunk): string {
+    const parts: Json[] = [];
+    for (const choice of Array.isArray(chunk.choices) ? chunk.choices : []) {
+      const delta = choice?.delta ?? {};
+      if (typeof delta.reasoning_content === 'string' && delta.reasoning_content)
+        parts.push({ text: delta.reasoning_content, thought: true });
+      if (typeof delta.content === 'string' && delta.content) parts.push({ text: delta.content });
+      for (const call of Array.isArray(delta.tool_calls) ? delta.tool_calls : []) {
+        const index = Number(call?.index ?? 0);
+        const seen = this.calls.get(index) ?? { name: '', args: '' };
+        if (typeof call?.function?.name === 'string') seen.name ||= call.function.name;
+        if (typeof call?.function?.arguments === 'string') seen.args += call.function.arguments;
+        this.calls.set(index, seen);
+      }
+      if (choice?.finish_reason) this.finish = choice.finish_reason;
+    }
+    return parts.length ? this.frame(parts) : '';
+  }
+
+  end(usage: Usage): string {
+    const parts = [...this.calls.values()].map((call) => ({ functionCall: { name: call.name, args: parseArgs(call.args) } }));
+    return this.frame(parts, geminiFinishOf(this.finish), usage);
+  }
+
+  private frame(parts: Json[], finishReason?: string, usage?: Usage): string {
+    const candidate: Json = { content: { role: 'model', parts }, index: 0 };
+    if (finishReason) candidate.finishReason = finishReason;
+    const body: Json = { candidates: [candidate], modelVersion: this.context.model };
+    if (usage) body.usageMetadata = toGeminiUsage(usage);
+    return `data: ${JSON.stringify(body)}\r\n\r\n`;
+  }
+}

@@ -1,0 +1,32 @@
+import { ChannelType, channelTypeInfo } from '@gw/contracts';
+import { anthropicAdaptor, anthropicCodec } from './anthropic/index.js';
+import { geminiAdaptor, geminiCodec } from './gemini/index.js';
+import { openAiAdaptor, openAiCodec } from './openai/codec.js';
+import { responsesCodec } from './openai/responses-codec.js';
+import type { ChannelAdaptor, FormatCodec, FormatId } from './types.js';
+
+/**
+ * Which wire format each provider family speaks, and which adaptor calls each channel type. A new
+ * provider is a folder under providers/ and one line here. Types not listed that speak OpenAI's wire
+ * format (OpenAI, Azure, custom URL, DeepSeek, ...) use the OpenAI adaptor, as in new-api.
+ */
+const CODECS: Record<FormatId, FormatCodec> = {
+  openai: openAiCodec,
+  anthropic: anthropicCodec,
+  gemini: geminiCodec,
+  responses: responsesCodec,
+};
+
+const ADAPTORS = new Map<number, ChannelAdaptor>([
+  [ChannelType.Anthropic, anthropicAdaptor],
+  [ChannelType.Gemini, geminiAdaptor],
+]);
+
+export function codecOf(format: FormatId): FormatCodec {
+  return CODECS[format];
+}
+
+/** The adaptor of a channel type, or undefined when the relay cannot call that type yet. */
+export function adaptorOf(channelType: number): ChannelAdaptor | undefined {
+  return ADAPTORS.get(channelType) ?? (channelTypeInfo(channelType)?.openAiCompatible ? openAiAdaptor : undefined);
+}

@@ -1,0 +1,103 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { RelayChannel } from '@gw/channel';
+import type { BuiltRequest } from '@gw/upstream';
+import type { Usage } from '../stream/usage.js';
+
+/**
+ * The wire formats the relay speaks, on either side: what a client sends at its route, and what a
+ * channel's provider understands natively. OpenAI chat is the hub every conversion goes through.
+ * `responses` (OpenAI Responses) is inbound only: it reaches OpenAI channels by pass-through.
+ */
+export type FormatId = 'openai' | 'anthropic' | 'gemini' | 'responses';
+
+/**
+ * A JSON object off the wire, from a client or a provider. Loosely typed on purpose: converters read
+ * optional fields of many shapes defensively (every access is checked before use), and a precise type per
+ * provider version would be longer than the converters themselves.
+ */
+export type Json = Record<string, any>;
+
+/** OpenAI chat completion request, response and stream chunk: the hub format. */
+export type HubRequest = Json;
+export type HubResponse = Json;
+export type HubChunk = Json;
+
+/** One server-sent event as read off the wire. */
+export interface SseEvent {
+  event: string;
+  data: string;
+}
+
+/** Reads a provider's native stream, event by event, as hub chunks; keeps the usage it saw (last one wins). */
+export interface StreamDecoder {
+  /** Hub chunks for this event (none for bookkeeping events). Throws on an in-stream error event. */
+  decode(event: SseEvent): HubChunk[];
+  usage(): Usage | undefined;
+}
+
+/** Writes hub chunks in a client's own stream format. */
+export interface StreamEncoder {
+  encode(chunk: HubChunk): string;
+  /** Closes the stream with the final usage (upstream's, or counted here). */
+  end(usage: Usage): string;
+}
+
+/** What an encoder may need to know of the request it answers. */
+export interface EncodeContext {
+  model: string;
+  /** The local prompt estimate, for formats that announce input tokens before any usage arrives. */
+  promptTokens: number;
+  /** OpenAI clients that asked for the usage chunk (`stream_options.include_usage`). */
+  includeUsage: boolean;
+}
+
+/**
+ * Everything the relay knows of one wire format. The inbound half serves clients that speak it; the
+ * channel half talks to providers that speak it. Each format converts only to and from the hub, so N
+ * formats need 2N converters.
+ */
+export interface FormatCodec {
+  id: FormatId;
+  // ---- inbound: a client speaks this format ----
+  requestToHub(body: Record<string, unknown>, model: string, stream: boolean): HubRequest;
+  responseFromHub(response: HubResponse, usage: Usage, model: string): unknown;
+  streamEncoder(context: EncodeContext): StreamEncoder;
+  /** The error body this format's clients expect. */
+  errorBody(message: string, type: string, status: number, code: string | number | null): unknown;
+  // ---- channel side: a provider speaks this format ----
+  requestFromHub(request: HubRequest, model: string, settings: ProviderSettings): Record<string, unknown>;
+  /** A native answer as hub response and its usage (undefined when the provider sent none). */
+  responseToHub(native: Json, model: string): { response: HubResponse; usage?: Usage };
+  streamDecoder(model: string): StreamDecoder;
+  /** True when a native non-stream body is an error object and not an answer. */
+  isErrorBody(native: Json): boolean;
+}
+
+/** Runtime options a provider's conversion reads (claude.*, gemini.* options). */
+export interface ProviderSettings {
+  get<T = unknown>(key: string): T;
+}
+
+/** One upstream call an adaptor is asked to build. */
+export interface AdaptorCall {
+  channel: RelayChannel;
+  /** The upstream model name (after mapping). */
+  model: string;
+  stream: boolean;
+  settings: ProviderSettings;
+  /** The client's request headers (a few, such as anthropic-beta, are passed on to the provider). */
+  clientHeaders?: IncomingHttpHeaders;
+}
+
+/**
+ * A channel type's adaptor: where and how its provider is called, and in which format. Adding a
+ * provider is a folder with one of these (and, for a new wire format, its codec) plus a registration.
+ */
+export interface ChannelAdaptor {
+  /** The wire format the provider speaks for chat-like calls. */
+  format: FormatId;
+  /** URL, method and headers of a chat-like call (the body is the codec's). */
+  buildChatRequest(call: AdaptorCall): BuiltRequest;
+  /** Last touches to a native body before it is sent (default max tokens, safety settings...). */
+  finishBody?(body: Record<string, unknown>, call: AdaptorCall, converted: boolean): Record<string, unknown>;
+}

@@ -1,0 +1,86 @@
+import { StringDecoder } from 'node:string_decoder';
+import { SseEventReader } from '../providers/sse-events.js';
+import type { HubChunk, HubResponse, StreamDecoder, StreamEncoder } from '../providers/types.js';
+import type { Usage } from './usage.js';
+
+/** Delivered text kept for a local count is capped: beyond it the count is of what was kept. */
+const MAX_KEPT_CHARS = 4 * 1024 * 1024;
+
+/**
+ * A provider's stream on its way to a client of another format (decoder → hub chunks → encoder), or of the
+ * same format (bytes passed through untouched, the decoder only watching for usage). Same push/end contract
+ * as the OpenAI SseTracker, so relayStream serves both.
+ */
+export class FormatStream {
+  private readonly reader = new SseEventReader();
+  private readonly text = new StringDecoder('utf8');
+  private kept = '';
+
+  constructor(
+    private readonly decoder: StreamDecoder,
+    /** undefined: pass the provider's bytes through. */
+    private readonly encoder: StreamEncoder | undefined,
+    private readonly promptTokens: number,
+    private readonly countText: (text: string) => number,
+  ) {}
+
+  push(chunk: Buffer): string {
+    const text = this.text.write(chunk);
+    const out = this.feed(this.reader.push(text));
+    return this.encoder ? out : text;
+  }
+
+  end(): string {
+    const rest = this.text.end();
+    let out = this.feed(this.reader.push(rest));
+    out += this.feed(this.reader.end());
+    if (!this.encoder) return rest;
+    return out + this.encoder.end(this.finalUsage().usage);
+  }
+
+  /** The provider's usage (the last it reported), else a local count of what was delivered. */
+  finalUsage(): { usage: Usage; local: boolean } {
+    const usage = this.decoder.usage();
+    if (usage) return { usage, local: false };
+    return { usage: { promptTokens: this.promptTokens, completionTokens: this.countText(this.kept), cachedTokens: 0 }, local: true };
+  }
+
+  private feed(events: ReturnType<SseEventReader['push']>): string {
+    let out = '';
+    for (const event of events) {
+      for (const chunk of this.decoder.decode(event)) {
+        this.keep(chunk);
+        if (this.encoder) out += this.encoder.encode(chunk);
+      }
+    }
+    return out;
+  }
+
+  private keep(chunk: HubChunk): void {
+    if (this.kept.length > MAX_KEPT_CHARS) return;
+    for (const choice of Array.isArray(chunk.choices) ? chunk.choices : []) {
+      const delta = choice?.delta ?? {};
+      if (typeof delta.content === 'string') this.kept += delta.content;
+      if (typeof delta.reasoning_content === 'string') this.kept += delta.reasoning_content;
+      for (const call of Array.isArray(delta.tool_calls) ? delta.tool_calls : []) {
+        if (typeof call?.function?.name === 'string') this.kept += call.function.name;
+        if (typeof call?.function?.arguments === 'string') this.kept += call.function.arguments;
+      }
+    }
+  }
+}
+
+/** Text of a hub answer, for a local count when the provider sent no usage. */
+export function hubAnswerText(response: HubResponse): string {
+  let text = '';
+  for (const choice of Array.isArray(response.choices) ? response.choices : []) {
+    const message = choice?.message ?? {};
+    if (typeof message.content === 'string') text += message.content;
+    if (typeof message.reasoning_content === 'string') text += message.reasoning_content;
+    for (const call of Array.isArray(message.tool_calls) ? message.tool_calls : []) {
+      if (typeof call?.function?.name === 'string') text += call.function.name;
+      if (typeof call?.function?.arguments === 'string') text += call.function.arguments;
+    }
+  }
+  return text;
+}

@@ -1,0 +1,232 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { DEFAULT_REPLY } from '../fake-upstream/index.js';
+import { ERROR_INVALID_ARGUMENT, RESPONSE_FUNCTION_CALL, STREAM_TEXT } from '../fixtures/relay-formats/gemini.js';
+import { testDatabases } from '../support/databases.js';
+import { CLAUDE, expectRow, formatQuota, GEMINI, OPENAI, startFormatsFixture, type FormatsFixture } from './relay-formats-fixture.js';
+
+const json = (body: unknown) => ({ contentType: 'application/json', body: JSON.stringify(body) });
+const sse = (body: string) => ({ contentType: 'text/event-stream', body });
+const ASK = { contents: [{ role: 'user', parts: [{ text: 'hi' }] }] };
+
+/** Gemini's SSE data payloads, parsed. */
+function events(text: string): any[] {
+  return text
+    .split(/\r?\n/)
+    .filter((line) => line.startsWith('data: '))
+    .map((line) => JSON.parse(line.slice(6)));
+}
+
+describe.each(testDatabases())('relay: Gemini generateContent on %s', (kind) => {
+  let f: FormatsFixture;
+  const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+    fetch(`${f.gw.url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
+
+  beforeAll(async () => {
+    f = await startFormatsFixture(kind);
+  });
+  afterAll(async () => {
+    await f?.close();
+  });
+  beforeEach(() => f.up.reset());
+
+  describe('to a native Gemini channel (type 24): pass-through', () => {
+    it('takes the key from ?key=, calls the model path with x-goog-api-key and the body untouched', async () => {
+      const res = await post(`/v1beta/models/${GEMINI}:generateContent?key=${f.apiToken.key}`, ASK);
+      expect(res.status).toBe(200);
+      const body = await res.json();
+      expect(body.candidates[0].content.parts[0].text).toBe(DEFAULT_REPLY);
+      const sent = f.up.requests[0]!;
+      expect(sent.path).toBe(`/v1beta/models/${GEMINI}:generateContent`);
+      expect(sent.headers['x-goog-api-key']).toBe('gemini-up-key');
+      expect(sent.path).not.toContain('key=');
+      expect(sent.body).toEqual(ASK);
+      const usage = { prompt: 10, completion: 20 };
+      expectRow(await f.row(res.headers.get('x-oneapi-request-id')), {
+        model: GEMINI,
+        ...usage,
+        quota: formatQuota(usage),
+        stream: false,
+        path: `/v1beta/models/${GEMINI}:generateContent`,
+      });
+    });
+
+    it('streams with x-goog-api-key and counts the cumulative usage once (parity with non-stream)', async () => {
+      const res = await post(`/v1beta/models/${GEMINI}:streamGenerateContent?alt=sse`, ASK, { 'x-goog-api-key': f.apiToken.key });
+      expect(res.status).toBe(200);
+      const chunks = events(await res.text());
+      expect(chunks.map((c) => c.candidates[0].content.parts[0].text).join('')).toBe(DEFAULT_REPLY);
+      expect(f.up.requests[0]!.path).toBe(`/v1beta/models/${GEMINI}:streamGenerateContent?alt=sse`);
+      const usage = { prompt: 10, completion: 20 };
+      expectRow(await f.row(res.headers.get('x-oneapi-request-id')), {
+        model: GEMINI,
+        ...usage,
+        quota: formatQuota(usage),
+        stream: true,
+        path: `/v1beta/models/${GEMINI}:streamGenerateContent`,
+      });
+    });
+
+    it('bills thoughts as output and cached content at the cache ratio, stream and non-stream alike (fixtures)', async () => {
+      const usage = { prompt: 120, completion: 38, cached: 20 };
+      f.up.script({ times: 1, raw: json(RESPONSE_FUNCTION_CALL) });
+      const once = await post(`/v1/models/${GEMINI}:generateContent`, ASK, { 'x-goog-api-key': f.apiToken.key });
+      expect((await once.json()).candidates[0].content.parts[1].functionCall).toEqual({ name: 'get_weather', args: { location: 'Paris' } });
+      expectRow(await f.row(once.headers.get('x-oneapi-request-id')), {
+        model: GEMINI,
+        ...usage,
+        quota: formatQuota(usage),
+        stream: false,
+        path: `/v1/models/${GEMINI}:generateContent`,
+      });
+
+      f.up.script({ times: 1, raw: sse(STREAM_TEXT) });
+      const streamed = await post(`/v1beta/models/${GEMINI}:streamGenerateContent?alt=sse`, ASK, { 'x-goog-api-key': f.apiToken.key });
+      expect(events(await streamed.text())).toHaveLength(3);
+      expectRow(await f.row(streamed.headers.get('x-oneapi-request-id')), {
+        model: GEMINI,
+        ...usage,
+        quota: formatQuota(usage),
+        stream: true,
+        path: `/v1beta/models/${GEMINI}:streamGenerateContent`,
+      });
+    });
+
+    it("answers provider errors in Gemini's shape and refunds", async () => {
+      const before = await f.quota(f.user.id);
+      f.up.script({ times: 1, raw: { status: 400, ...json(ERROR_INVALID_ARGUMENT) } });
+      const res = await post(`/v1beta/models/${GEMINI}:generateContent`, ASK, { 'x-goog-api-key': f.apiToken.key });
+      expect(res.status).toBe(400);
+      expect(await res.json()).toEqual({ error: { code: 400, message: ERROR_INVALID_ARGUMENT.error.message, status: 'INVALID_ARGUMENT' } });
+      expect(await f.quota(f.user.id)).toBe(before);
+    });
+  });
+
+  describe('to other channel families: converted through OpenAI chat', () => {
+    it('converts a Gemini request to OpenAI chat and the answer back to Gemini', async () => {
+      const res = await post(
+        `/v1beta/models/${OPENAI}:generateContent`,
+        {
+          systemInstruction: { parts: [{ text: 'be brief' }] },
+          contents: [
+            { role: 'user', parts: [{ text: 'look' }, { inlineData: { mimeType: 'image/png', data: 'iVBORw0KGgo=' } }] },
+            { role: 'model', parts: [{ functionCall: { name: 'get_weather', args: { location: 'Paris' } } }] },
+            { role: 'user', parts: [{ functionResponse: { name: 'get_weather', response: { sky: 'clear' } } }] },
+          ],
+          generationConfig: { maxOutputTokens: 50, temperature: 0.2, stopSequences: ['END'] },
+          tools: [
+            {
+              functionDeclarations: [{ name: 'get_weather', parameters: { type: 'object', properties: { location: { type: 'string' } } } }],
+            },
+          ],
+        },
+        { 'x-goog-api-key': f.apiToken.key },
+      );
+      expect(res.status).toBe(200);
+      const body = await res.json();
+      expect(body.candidates[0]).toMatchObject({ content: { role: 'model', parts: [{ text: DEFAULT_REPLY }] }, finishReason: 'STOP' });
+      expect(body.usageMetadata).toEqual({ promptTokenCount: 10, candidatesTokenCount: 20, totalTokenCount: 30 });
+      const sent = f.up.requests[0]!;
+      expect(sent.path).toBe('/v1/chat/completions');
+      const callId = sent.body.messages[2].tool_calls[0].id;
+      expect(sent.body).toMatchObject({
+        model: OPENAI,
+        max_tokens: 50,
+        temperature: 0.2,
+        stop: ['END'],
+        messages: [
+          { role: 'system', content: 'be brief' },
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'look' },
+              { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } },
+            ],
+          },
+          { role: 'assistant', tool_calls: [{ type: 'function', function: { name: 'get_weather', arguments: '{"location":"Paris"}' } }] },
+          { role: 'tool', tool_call_id: callId, content: '{"sky":"clear"}' },
+        ],
+        tools: [{ type: 'function', function: { name: 'get_weather' } }],
+      });
+      const usage = { prompt: 10, completion: 20 };
+      expectRow(await f.row(res.headers.get('x-oneapi-request-id')), {
+        model: OPENAI,
+        ...usage,
+        quota: formatQuota(usage),
+        stream: false,
+        conversion: ['gemini', 'openai'],
+        path: `/v1beta/models/${OPENAI}:generateContent`,
+      });
+    });
+
+    it('streams a converted answer as Gemini chunks with the usage on the last (parity)', async () => {
+      const res = await post(`/v1beta/models/${OPENAI}:streamGenerateContent?alt=sse`, ASK, { 'x-goog-api-key': f.apiToken.key });
+      const chunks = events(await res.text());
+      expect(chunks.map((c) => c.candidates[0].content.parts.map((p: any) => p.text ?? '').join('')).join('')).toBe(DEFAULT_REPLY);
+      expect(chunks.at(-1)).toMatchObject({
+        candidates: [{ finishReason: 'STOP' }],
+        usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 20 },
+      });
+      const usage = { prompt: 10, completion: 20 };
+      expectRow(await f.row(res.headers.get('x-oneapi-request-id')), {
+        model: OPENAI,
+        ...usage,
+        quota: formatQuota(usage),
+        stream: true,
+        conversion: ['gemini', 'openai'],
+        path: `/v1beta/models/${OPENAI}:streamGenerateContent`,
+      });
+    });
+
+    it('reaches a Claude channel too (Gemini → hub → Anthropic), streamed and not, with the same usage', async () => {
+      const res = await post(`/v1beta/models/${CLAUDE}:generateContent`, ASK, { 'x-goog-api-key': f.apiToken.key });
+      expect((await res.json()).candidates[0].content.parts[0].text).toBe(DEFAULT_REPLY);
+      expect(f.up.requests[0]!.path).toBe('/v1/messages');
+      expect(f.up.requests[0]!.body).toMatchObject({
+        model: CLAUDE,
+        max_tokens: 8192,
+        messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }],
+      });
+      const usage = { prompt: 10, completion: 20 };
+      const want = { model: CLAUDE, ...usage, quota: formatQuota(usage), conversion: ['gemini', 'anthropic'] };
+      expectRow(await f.row(res.headers.get('x-oneapi-request-id')), {
+        ...want,
+        stream: false,
+        path: `/v1beta/models/${CLAUDE}:generateContent`,
+      });
+      const streamed = await post(`/v1beta/models/${CLAUDE}:streamGenerateContent?alt=sse`, ASK, { 'x-goog-api-key': f.apiToken.key });
+      const chunks = events(await streamed.text());
+      expect(chunks.map((c) => c.candidates[0].content.parts.map((p: { text?: string }) => p.text ?? '').join('')).join('')).toBe(
+        DEFAULT_REPLY,
+      );
+      expect(chunks.at(-1).usageMetadata).toMatchObject({ promptTokenCount: 10, candidatesTokenCount: 20 });
+      expectRow(await f.row(streamed.headers.get('x-oneapi-request-id')), {
+        ...want,
+        stream: true,
+        path: `/v1beta/models/${CLAUDE}:streamGenerateContent`,
+      });
+    });
+  });
+
+  describe('the route', () => {
+    it("refuses bad input and bad keys with Gemini's error shape", async () => {
+      const noContents = await post(`/v1beta/models/${GEMINI}:generateContent`, { prompt: 'x' }, { 'x-goog-api-key': f.apiToken.key });
+      expect(noContents.status).toBe(400);
+      expect(await noContents.json()).toEqual({ error: { code: 400, message: 'contents must be an array', status: 'INVALID_ARGUMENT' } });
+      const broken = await fetch(`${f.gw.url}/v1beta/models/${GEMINI}:generateContent`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-goog-api-key': f.apiToken.key },
+        body: '{oops',
+      });
+      expect(broken.status).toBe(400);
+      expect((await broken.json()).error).toMatchObject({ code: 400, status: 'INVALID_ARGUMENT' });
+      const badKey = await post(`/v1beta/models/${GEMINI}:generateContent?key=sk-nope`, ASK);
+      expect(badKey.status).toBe(401);
+      expect((await badKey.json()).error).toMatchObject({ code: 401, status: 'UNAUTHENTICATED' });
+      expect(f.up.requests).toHaveLength(0);
+    });
+  });
+});
