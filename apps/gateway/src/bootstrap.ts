@@ -4,6 +4,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DataSource } from 'typeorm';
 import type { AppConfig } from '@gw/core';
 import { runMigrations } from '@gw/database';
+import { GatewayMetrics, httpMetricsMiddleware, ReadinessService } from '@gw/ops';
 import { AppModule } from './app.module.js';
 import { consoleStaticMiddlewares } from './console/console-static.js';
 import { bodyParsers, noStoreOnApi } from './http/body-parsing.js';
@@ -29,6 +30,7 @@ export async function startGateway(config: AppConfig, options: { logger?: false 
   });
   app.disable('x-powered-by');
   app.set('trust proxy', config.http.trustedProxies.length ? config.http.trustedProxies : false);
+  app.use(httpMetricsMiddleware(app.get(GatewayMetrics)));
   app.use(noStoreOnApi);
   for (const middleware of bodyParsers(config.http.maxBodyBytes)) app.use(middleware);
   for (const { path, handler } of consoleStaticMiddlewares(config.console.staticDir)) app.use(path, handler);
@@ -36,6 +38,7 @@ export async function startGateway(config: AppConfig, options: { logger?: false 
 
   await runMigrations(app.get(DataSource));
   await app.listen(config.http.port, config.http.host);
+  app.get(ReadinessService).markReady();
 
   const address = app.getHttpServer().address();
   const port = typeof address === 'object' && address ? address.port : config.http.port;

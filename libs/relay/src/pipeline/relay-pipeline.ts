@@ -15,6 +15,7 @@ import { ClientGone } from './client-gone.js';
 import { RelayAuthenticator, RelayPricing, RelayRateLimiter, type PriceInfo, type RelayCall, type RelayCaller } from './ports.js';
 import { RelayError, toRelayError } from './relay-error.js';
 import { parseRelayRequest, type RelayKind, type RelayRequest } from './relay-request.js';
+import { RelayTrace } from './relay-trace.js';
 import { UpstreamCall, type ForwardResult } from './upstream-call.js';
 
 /** How long a shutdown waits for requests in flight to settle and log (streams may be cut after that). */
@@ -65,6 +66,7 @@ export class RelayPipeline implements OnModuleDestroy {
     const requestId = requestIdOf(req, res);
     let billing: BillingSession | undefined;
     const gone = new ClientGone(res);
+    const trace = RelayTrace.start(kind, requestId, startedAt);
     this.inFlight++;
     try {
       const who = await (authenticate ? authenticate() : this.auth.authenticate(call));
@@ -72,11 +74,13 @@ export class RelayPipeline implements OnModuleDestroy {
       if (!who.playground) await this.rateLimiter.check(who.userId, who.requestedGroup || who.userGroup);
       const group = this.selection.usingGroup(who, request.model);
       const first = this.selection.first(who, group, request.model);
+      trace?.routed(request.model, group, request.stream);
       const price = this.price(who, request.model, group);
       const promptTokens = this.pricing.countPromptTokens(request.model, request.body);
       billing = new BillingSession(this.ledger, who.userId, who.tokenId);
       await this.reserve(billing, who, this.pricing.preConsumeQuota(price, promptTokens, request.maxTokens));
 
+      trace?.forwarding();
       const forward = await this.upstream.forward({
         request, group, first, promptTokens, startedAt, res,
         pinned: who.pinnedChannelId !== undefined,
@@ -84,6 +88,7 @@ export class RelayPipeline implements OnModuleDestroy {
         signal: gone,
         dropFields: who.playground ? ['group'] : undefined,
       });
+      trace?.forwarded(forward);
       if (!forward.ok) {
         await billing.refund();
         this.fail(res, forward.error ?? new RelayError('upstream request failed', 502, 'do_request_failed'));
@@ -91,12 +96,14 @@ export class RelayPipeline implements OnModuleDestroy {
       }
       if (!res.writableEnded) res.end();
       if (!who.playground) this.rateLimiter.recordSuccess(who.userId, group);
-      await this.settle({ billing, who, request, group, price, forward, requestId, ip: call.ip, startedAt });
+      const charged = await this.settle({ billing, who, request, group, price, forward, requestId, ip: call.ip, startedAt });
+      trace?.charged(charged);
     } catch (error) {
       await billing?.refund().catch((e: Error) => this.logger.error(`refund of ${requestId} failed: ${e.message}`));
       this.fail(res, error);
     } finally {
       gone.release();
+      trace?.finish(res);
       if (--this.inFlight === 0) this.onDrained?.();
     }
   }
@@ -122,12 +129,12 @@ export class RelayPipeline implements OnModuleDestroy {
     }
   }
 
-  private async settle(s: { billing: BillingSession; who: RelayCaller; request: RelayRequest; group: string; price: PriceInfo; forward: ForwardResult; requestId: string; ip: string; startedAt: number }): Promise<void> {
+  private async settle(s: { billing: BillingSession; who: RelayCaller; request: RelayRequest; group: string; price: PriceInfo; forward: ForwardResult; requestId: string; ip: string; startedAt: number }): Promise<number> {
     const usage = s.forward.usage ?? { promptTokens: 0, completionTokens: 0, cachedTokens: 0 };
     const price = usage.promptTokens + usage.completionTokens === 0 ? 0 : this.pricing.settleQuota(s.price, usage);
     try {
       const outcome = await s.billing.settle(price);
-      if (!outcome) return;
+      if (!outcome) return 0;
       this.auth.applySpend(s.who.tokenId, outcome.charged);
       this.channelUsage.addUsedQuota(s.forward.channel.id, outcome.charged);
       if (outcome.charged > 0) this.notices.quotaChanged(s.who.userId);
@@ -138,8 +145,10 @@ export class RelayPipeline implements OnModuleDestroy {
           useTimeMs: performance.now() - s.startedAt,
         }),
       );
+      return outcome.charged;
     } catch (error) {
       this.logger.error(`settle of ${s.requestId} failed: ${(error as Error).message}`);
+      return 0;
     }
   }
 
