@@ -34,7 +34,6 @@ export async function startGateway(config: AppConfig, options: { logger?: false 
   app.use(noStoreOnApi);
   for (const middleware of bodyParsers(config.http.maxBodyBytes)) app.use(middleware);
   for (const { path, handler } of consoleStaticMiddlewares(config.console.staticDir)) app.use(path, handler);
-  app.enableShutdownHooks();
 
   await runMigrations(app.get(DataSource));
   await app.listen(config.http.port, config.http.host);

@@ -1,5 +1,6 @@
 import { ConfigError, loadConfig } from '@gw/core';
 import { startGateway } from './bootstrap.js';
+import { installGracefulShutdown } from './graceful-shutdown.js';
 
 async function main(): Promise<void> {
   let config;
@@ -13,6 +14,7 @@ async function main(): Promise<void> {
     throw error;
   }
   const gateway = await startGateway(config);
+  installGracefulShutdown(gateway, { timeoutMs: config.ops.shutdownTimeoutSeconds * 1000, exit: (code) => process.exit(code) });
   console.log(`gateway listening on ${gateway.url} (database: ${config.database.type}${config.redis ? ', redis' : ''})`);
 }
 
