@@ -4,7 +4,8 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DataSource } from 'typeorm';
 import type { AppConfig } from '@gw/core';
 import { runMigrations } from '@gw/database';
-import { GatewayMetrics, httpMetricsMiddleware, ReadinessService } from '@gw/ops';
+import { ReadinessService, setupOperations, type OperationsOptions } from '@gw/ops';
+import type { Logger as Pino } from 'pino';
 import { AppModule } from './app.module.js';
 import { consoleStaticMiddlewares } from './console/console-static.js';
 import { bodyParsers, noStoreOnApi } from './http/body-parsing.js';
@@ -14,6 +15,8 @@ export interface Gateway {
   /** The port actually bound (useful with PORT=0 in tests). */
   port: number;
   url: string;
+  /** The structured logger (JSON lines, LOG_LEVEL). */
+  logger: Pino;
   close(): Promise<void>;
 }
 
@@ -21,16 +24,20 @@ export interface Gateway {
  * Builds, migrates and starts the gateway. main.ts and the e2e tests both come through here, so the
  * tests exercise the same HTTP stack users get.
  */
-export async function startGateway(config: AppConfig, options: { logger?: false | ('error' | 'warn' | 'log')[] } = {}): Promise<Gateway> {
+export async function startGateway(
+  config: AppConfig,
+  options: { logger?: false | ('error' | 'warn' | 'log')[]; logDestination?: OperationsOptions['logDestination'] } = {},
+): Promise<Gateway> {
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
     bodyParser: false,
     // Literal segments before parameters, whatever the module order: `/api/user/logout` is never `/api/user/:id`.
     routeResolutionStrategy: 'specificity',
-    logger: options.logger ?? ['error', 'warn', 'log'],
+    // Held until the structured logger is in place, then written through it.
+    bufferLogs: true,
   });
   app.disable('x-powered-by');
   app.set('trust proxy', config.http.trustedProxies.length ? config.http.trustedProxies : false);
-  app.use(httpMetricsMiddleware(app.get(GatewayMetrics)));
+  const ops = setupOperations(app, config, { logLevels: options.logger, logDestination: options.logDestination });
   app.use(noStoreOnApi);
   for (const middleware of bodyParsers(config.http.maxBodyBytes)) app.use(middleware);
   for (const { path, handler } of consoleStaticMiddlewares(config.console.staticDir)) app.use(path, handler);
@@ -42,5 +49,14 @@ export async function startGateway(config: AppConfig, options: { logger?: false 
   const address = app.getHttpServer().address();
   const port = typeof address === 'object' && address ? address.port : config.http.port;
   const host = config.http.host === '0.0.0.0' ? '127.0.0.1' : config.http.host;
-  return { app, port, url: `http://${host}:${port}`, close: () => app.close() };
+  return {
+    app,
+    port,
+    url: `http://${host}:${port}`,
+    logger: ops.logger,
+    close: async () => {
+      await app.close();
+      ops.dispose();
+    },
+  };
 }

@@ -61,7 +61,7 @@ export function installGracefulShutdown(gateway: Gateway, options: ShutdownOptio
     }, AFTER_CUT_MS + (timedOut ? 0 : options.timeoutMs));
     hardStop.unref();
     try {
-      await app.close();
+      await gateway.close();
       clearTimeout(hardStop);
       logger.log(`stopped cleanly in ${Date.now() - started} ms`);
       options.exit(0);

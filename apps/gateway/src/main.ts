@@ -15,7 +15,7 @@ async function main(): Promise<void> {
   }
   const gateway = await startGateway(config);
   installGracefulShutdown(gateway, { timeoutMs: config.ops.shutdownTimeoutSeconds * 1000, exit: (code) => process.exit(code) });
-  console.log(`gateway listening on ${gateway.url} (database: ${config.database.type}${config.redis ? ', redis' : ''})`);
+  gateway.logger.info(`gateway listening on ${gateway.url} (database: ${config.database.type}${config.redis ? ', redis' : ''})`);
 }
 
 void main();

@@ -27,6 +27,8 @@ export interface RelayDoneEvent {
   promptTokens: number;
   completionTokens: number;
   quota: number;
+  /** The HTTP server that took the request: several gateways in one process (tests) keep their calls apart. */
+  origin?: unknown;
 }
 
 export const relayDoneChannel = diagnosticsChannel.channel('gw.relay.done');

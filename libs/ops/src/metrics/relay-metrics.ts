@@ -1,13 +1,21 @@
 import { Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
 import { relayDoneChannel, type RelayDoneEvent } from '@gw/core';
 import { GatewayMetrics } from './gateway-metrics.js';
 
 /** Turns each finished relay call (published by the relay) into counters and histograms, exactly once. */
 @Injectable()
 export class RelayMetrics implements OnModuleInit, OnModuleDestroy {
-  private readonly listener = (message: unknown) => this.record(message as RelayDoneEvent);
+  private readonly listener = (message: unknown) => {
+    const event = message as RelayDoneEvent;
+    // Another gateway in the same process (tests) publishes on the same channel.
+    if (event.origin === undefined || event.origin === this.host.httpAdapter?.getHttpServer()) this.record(event);
+  };
 
-  constructor(private readonly metrics: GatewayMetrics) {}
+  constructor(
+    private readonly metrics: GatewayMetrics,
+    private readonly host: HttpAdapterHost,
+  ) {}
 
   onModuleInit(): void {
     relayDoneChannel.subscribe(this.listener);

@@ -66,7 +66,7 @@ export class RelayPipeline implements OnModuleDestroy {
     const requestId = requestIdOf(req, res);
     let billing: BillingSession | undefined;
     const gone = new ClientGone(res);
-    const trace = RelayTrace.start(kind, requestId, startedAt);
+    const trace = RelayTrace.start(kind, requestId, startedAt, req);
     this.inFlight++;
     try {
       const who = await (authenticate ? authenticate() : this.auth.authenticate(call));

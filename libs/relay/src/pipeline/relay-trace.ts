@@ -1,4 +1,4 @@
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { publishRelayDone, relayDoneChannel, type RelayDoneEvent } from '@gw/core';
 import type { ForwardResult } from './upstream-call.js';
 
@@ -11,14 +11,15 @@ export class RelayTrace {
   private readonly event: RelayDoneEvent;
   private forwardAt = 0;
 
-  static start(kind: string, requestId: string, startedAt: number): RelayTrace | undefined {
-    return relayDoneChannel.hasSubscribers ? new RelayTrace(kind, requestId, startedAt) : undefined;
+  static start(kind: string, requestId: string, startedAt: number, req: IncomingMessage): RelayTrace | undefined {
+    return relayDoneChannel.hasSubscribers ? new RelayTrace(kind, requestId, startedAt, req) : undefined;
   }
 
-  private constructor(kind: string, requestId: string, private readonly startedAt: number) {
+  private constructor(kind: string, requestId: string, private readonly startedAt: number, req: IncomingMessage) {
     this.event = {
       requestId, kind, model: '', group: '', channelId: 0, usedChannels: [], ok: false, status: 0, stream: false,
       totalMs: 0, upstreamMs: 0, firstTokenMs: 0, promptTokens: 0, completionTokens: 0, quota: 0,
+      origin: (req.socket as { server?: unknown } | null)?.server,
     };
   }
 
