@@ -19,11 +19,18 @@ export interface GatewayChild {
   setupRoot(): Promise<ApiClient>;
 }
 
-export async function startGatewayChild(env: Record<string, string> = {}, main = BUILT_MAIN, cwd?: string): Promise<GatewayChild> {
+export interface ChildOptions {
+  main?: string;
+  cwd?: string;
+  /** Node flags before the entry (the image's CMD passes its V8 flags). */
+  nodeArgs?: string[];
+}
+
+export async function startGatewayChild(env: Record<string, string> = {}, { main = BUILT_MAIN, cwd, nodeArgs = [] }: ChildOptions = {}): Promise<GatewayChild> {
   const dataDir = mkdtempSync(join(tmpdir(), 'gw-child-'));
   const sqlitePath = join(dataDir, 'gw.db');
   let output = '';
-  const child = spawn(process.execPath, [main], {
+  const child = spawn(process.execPath, [...nodeArgs, main], {
     cwd,
     env: {
       PATH: process.env.PATH ?? '',
