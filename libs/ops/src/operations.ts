@@ -1,6 +1,7 @@
 import type { INestApplication, LogLevel } from '@nestjs/common';
 import type { DestinationStream, Logger as Pino } from 'pino';
 import type { AppConfig } from '@gw/core';
+import { serveApiDocs } from './docs/api-docs.js';
 import { createRootLogger, GatewayLogger, levelFromNest } from './logging/gateway-logger.js';
 import { relayAccessLog, requestLogging } from './logging/request-logging.js';
 import { GatewayMetrics } from './metrics/gateway-metrics.js';
@@ -30,6 +31,7 @@ export function setupOperations(app: INestApplication, config: AppConfig, option
   app.use(requestLogging(logger));
   app.use(httpMetricsMiddleware(app.get(GatewayMetrics)));
   const stopRelayLog = relayAccessLog(logger, app.getHttpServer());
+  if (config.ops.docsEnabled) serveApiDocs(app, config.version);
   return {
     logger,
     dispose() {
