@@ -1,7 +1,10 @@
 import { createServer, type Server } from 'node:http';
+import { createServer as createTcpServer } from 'node:net';
+import mysql from 'mysql2/promise';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ReadinessService } from '@gw/ops';
-import { createTestDatabase, testDatabases } from '../support/databases.js';
+import { createTestDatabase, testDatabases, type TestDatabase } from '../support/databases.js';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js';
 import { setupRoot, startTestGateway, type TestGateway } from '../support/test-gateway.js';
 import { waitFor } from './relay-fixture.js';
@@ -135,5 +138,68 @@ describe.skipIf(networked.length === 0).each(networked)('readiness when the data
       return r.status === 200 ? r : undefined;
     }, 'readiness to come back', 15_000);
     expect(up.body).toMatchObject({ ready: true, checks: { database: 'ok' } });
+  });
+});
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createTcpServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const port = (server.address() as { port: number }).port;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Takes the migration lock the gateway waits on (MySQL GET_LOCK, PostgreSQL advisory lock). */
+async function holdMigrationLock(db: TestDatabase): Promise<() => Promise<void>> {
+  const dsn = db.env.SQL_DSN!;
+  if (db.kind === 'mysql') {
+    const url = new URL(dsn);
+    const conn = await mysql.createConnection({ host: url.hostname, port: Number(url.port || 3306), user: decodeURIComponent(url.username), password: decodeURIComponent(url.password) });
+    await conn.query("SELECT GET_LOCK('gateway_migrations', 10)");
+    return async () => {
+      await conn.query("SELECT RELEASE_LOCK('gateway_migrations')");
+      await conn.end();
+    };
+  }
+  const client = new pg.Client({ connectionString: dsn });
+  await client.connect();
+  await client.query('SELECT pg_advisory_lock(724301)');
+  return async () => {
+    await client.query('SELECT pg_advisory_unlock(724301)');
+    await client.end();
+  };
+}
+
+describe.skipIf(networked.length === 0).each(networked)('readiness while migrations run on %s', (kind) => {
+  it('answers alive but not ready until the migrations are done, then ready on the same port', async () => {
+    const db = await createTestDatabase(kind);
+    const release = await holdMigrationLock(db);
+    const port = await freePort();
+    const starting = startTestGateway(kind, { PORT: String(port) }, db);
+    let gw: TestGateway | undefined;
+    try {
+      const probe = await waitFor(async () => {
+        const res = await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined);
+        return res ? { status: res.status, body: await res.json() } : undefined;
+      }, 'the port to answer during migrations', 10_000);
+      expect(probe).toEqual({ status: 503, body: { status: 'not ready', ready: false, phase: 'starting', checks: { database: 'migrating' } } });
+      expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
+      const api = await fetch(`http://127.0.0.1:${port}/api/status`);
+      expect(api.status).toBe(503);
+      expect(api.headers.get('retry-after')).toBe('5');
+    } finally {
+      await release();
+      gw = await starting;
+    }
+    try {
+      expect(gw.gateway.port).toBe(port);
+      expect((await readyz(gw)).status).toBe(200);
+    } finally {
+      await gw.close();
+      await db.drop();
+    }
   });
 });

@@ -9,6 +9,7 @@ import type { Logger as Pino } from 'pino';
 import { AppModule } from './app.module.js';
 import { consoleStaticMiddlewares } from './console/console-static.js';
 import { bodyParsers, noStoreOnApi } from './http/body-parsing.js';
+import { holdPortWhileStarting } from './startup-probe.js';
 
 export interface Gateway {
   app: NestExpressApplication;
@@ -42,8 +43,13 @@ export async function startGateway(
   for (const middleware of bodyParsers(config.http.maxBodyBytes)) app.use(middleware);
   for (const { path, handler } of consoleStaticMiddlewares(config.console.staticDir)) app.use(path, handler);
 
-  await runMigrations(app.get(DataSource));
-  await app.listen(config.http.port, config.http.host);
+  const probe = await holdPortWhileStarting(config.http.port, config.http.host);
+  try {
+    await runMigrations(app.get(DataSource));
+  } finally {
+    await probe.close();
+  }
+  await app.listen(probe.port, config.http.host);
   app.get(ReadinessService).markReady();
 
   const address = app.getHttpServer().address();
