@@ -16,7 +16,11 @@ const RULES: [RegExp, (match: string, ...groups: string[]) => string][] = [
   [/("(?:password|key|token|secret|access_token|client_secret|api_key|session)"\s*:\s*")[^"]{4,}"/gi, (_m, head) => `${head}[redacted]"`],
 ];
 
+/** One cheap test first: most log strings (ids, model names, plain messages) contain none of the rules' anchors. */
+const MAYBE_SECRET = /sk-|AIza|bearer|basic|:\/\/|=|"/i;
+
 export function scrubSecrets(text: string): string {
+  if (!MAYBE_SECRET.test(text)) return text;
   let out = text;
   for (const [pattern, replace] of RULES) out = out.replace(pattern, replace as (substring: string, ...args: unknown[]) => string);
   return out;
