@@ -11,7 +11,10 @@ import { waitFor } from './relay-fixture.js';
 
 async function readyz(gw: TestGateway) {
   const res = await fetch(`${gw.url}/readyz`);
-  return { status: res.status, body: (await res.json()) as { status: string; ready: boolean; phase: string; checks: Record<string, string> } };
+  return {
+    status: res.status,
+    body: (await res.json()) as { status: string; ready: boolean; phase: string; checks: Record<string, string> },
+  };
 }
 
 describe.each(testDatabases())('health endpoints on %s', (kind) => {
@@ -64,7 +67,20 @@ describe('/api/uptime/status', () => {
     kuma = createServer((req, res) => {
       res.setHeader('content-type', 'application/json');
       if (req.url === '/api/status-page/main') {
-        res.end(JSON.stringify({ publicGroupList: [{ id: 1, name: 'APIs', monitorList: [{ id: 7, name: 'OpenAI' }, { id: 8, name: 'Claude' }] }] }));
+        res.end(
+          JSON.stringify({
+            publicGroupList: [
+              {
+                id: 1,
+                name: 'APIs',
+                monitorList: [
+                  { id: 7, name: 'OpenAI' },
+                  { id: 8, name: 'Claude' },
+                ],
+              },
+            ],
+          }),
+        );
       } else if (req.url === '/api/status-page/heartbeat/main') {
         res.end(JSON.stringify({ heartbeatList: { 7: [{ status: 1 }], 8: [{ status: 0 }] }, uptimeList: { '7_24': 0.999, '8_24': 0.5 } }));
       } else {
@@ -95,7 +111,10 @@ describe('/api/uptime/status', () => {
     // The outbound client refuses loopback targets (SSRF rule): the group is listed with no monitors.
     expect(res.body).toEqual({ success: true, message: '', data: [{ categoryName: 'Providers', monitors: [] }] });
 
-    const bad = await root.put('/api/option/', { key: 'console_setting.uptime_kuma_groups', value: '[{"categoryName":"x","url":"ftp://a","slug":"s"}]' });
+    const bad = await root.put('/api/option/', {
+      key: 'console_setting.uptime_kuma_groups',
+      value: '[{"categoryName":"x","url":"ftp://a","slug":"s"}]',
+    });
     expect(bad.body.success).toBe(false);
   });
 });
@@ -124,19 +143,27 @@ describe.skipIf(networked.length === 0).each(networked)('readiness when the data
   it('is false while the database is unreachable and true again after it comes back', async () => {
     expect((await readyz(gw)).status).toBe(200);
     await proxy.down();
-    const down = await waitFor(async () => {
-      const r = await readyz(gw);
-      return r.status === 503 ? r : undefined;
-    }, 'readiness to fail', 10_000);
+    const down = await waitFor(
+      async () => {
+        const r = await readyz(gw);
+        return r.status === 503 ? r : undefined;
+      },
+      'readiness to fail',
+      10_000,
+    );
     expect(down.body.ready).toBe(false);
     expect(down.body.checks.database).toMatch(/^failed/);
     expect((await fetch(`${gw.url}/healthz`)).status).toBe(200);
 
     await proxy.up();
-    const up = await waitFor(async () => {
-      const r = await readyz(gw);
-      return r.status === 200 ? r : undefined;
-    }, 'readiness to come back', 15_000);
+    const up = await waitFor(
+      async () => {
+        const r = await readyz(gw);
+        return r.status === 200 ? r : undefined;
+      },
+      'readiness to come back',
+      15_000,
+    );
     expect(up.body).toMatchObject({ ready: true, checks: { database: 'ok' } });
   });
 });
@@ -157,7 +184,12 @@ async function holdMigrationLock(db: TestDatabase): Promise<() => Promise<void>>
   const dsn = db.env.SQL_DSN!;
   if (db.kind === 'mysql') {
     const url = new URL(dsn);
-    const conn = await mysql.createConnection({ host: url.hostname, port: Number(url.port || 3306), user: decodeURIComponent(url.username), password: decodeURIComponent(url.password) });
+    const conn = await mysql.createConnection({
+      host: url.hostname,
+      port: Number(url.port || 3306),
+      user: decodeURIComponent(url.username),
+      password: decodeURIComponent(url.password),
+    });
     await conn.query("SELECT GET_LOCK('gateway_migrations', 10)");
     return async () => {
       await conn.query("SELECT RELEASE_LOCK('gateway_migrations')");
@@ -181,11 +213,18 @@ describe.skipIf(networked.length === 0).each(networked)('readiness while migrati
     const starting = startTestGateway(kind, { PORT: String(port) }, db);
     let gw: TestGateway | undefined;
     try {
-      const probe = await waitFor(async () => {
-        const res = await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined);
-        return res ? { status: res.status, body: await res.json() } : undefined;
-      }, 'the port to answer during migrations', 10_000);
-      expect(probe).toEqual({ status: 503, body: { status: 'not ready', ready: false, phase: 'starting', checks: { database: 'migrating' } } });
+      const probe = await waitFor(
+        async () => {
+          const res = await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined);
+          return res ? { status: res.status, body: await res.json() } : undefined;
+        },
+        'the port to answer during migrations',
+        10_000,
+      );
+      expect(probe).toEqual({
+        status: 503,
+        body: { status: 'not ready', ready: false, phase: 'starting', checks: { database: 'migrating' } },
+      });
       expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
       const api = await fetch(`http://127.0.0.1:${port}/api/status`);
       expect(api.status).toBe(503);

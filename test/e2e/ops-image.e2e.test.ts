@@ -66,15 +66,22 @@ describe('the image steps, replayed without an engine', () => {
     for (const name of WORKSPACES) {
       mkdirSync(join(dir, 'frontends', name), { recursive: true });
       copyFileSync(join('frontends', name, 'package.json'), join(dir, 'frontends', name, 'package.json'));
-      if (existsSync(join('frontends', name, 'dist'))) cpSync(join('frontends', name, 'dist'), join(dir, 'frontends', name, 'dist'), { recursive: true });
+      if (existsSync(join('frontends', name, 'dist')))
+        cpSync(join('frontends', name, 'dist'), join(dir, 'frontends', name, 'dist'), { recursive: true });
     }
     cpSync('dist', join(dir, 'dist'), { recursive: true });
-    execFileSync('npm', ['ci', '--omit=dev', '--workspaces=false', '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund'], { cwd: dir, stdio: 'pipe' });
+    execFileSync('npm', ['ci', '--omit=dev', '--workspaces=false', '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund'], {
+      cwd: dir,
+      stdio: 'pipe',
+    });
     const native = 'node_modules/better-sqlite3/build/Release/better_sqlite3.node';
     mkdirSync(join(dir, 'node_modules/better-sqlite3/build/Release'), { recursive: true });
     copyFileSync(native, join(dir, native));
     const { nodeArgs, main } = imageCommand();
-    gw = await startGatewayChild({ NODE_ENV: 'production', DATA_DIR: join(dir, 'data'), SQLITE_PATH: join(dir, 'data', 'one-api.db') }, { main: resolve(dir, main), cwd: dir, nodeArgs });
+    gw = await startGatewayChild(
+      { NODE_ENV: 'production', DATA_DIR: join(dir, 'data'), SQLITE_PATH: join(dir, 'data', 'one-api.db') },
+      { main: resolve(dir, main), cwd: dir, nodeArgs },
+    );
   }, 300_000);
 
   afterAll(async () => {
@@ -97,7 +104,10 @@ describe('the image steps, replayed without an engine', () => {
     expect((await fetch(`${gw.url}/readyz`)).status).toBe(200);
     expect(existsSync(join(dir, 'data', 'one-api.db'))).toBe(true);
     // Production logs are JSON lines.
-    const line = gw.output().split('\n').find((l) => l.includes('gateway listening on'));
+    const line = gw
+      .output()
+      .split('\n')
+      .find((l) => l.includes('gateway listening on'));
     expect(JSON.parse(line!)).toMatchObject({ level: 'info', msg: expect.stringMatching(/^gateway listening on/) });
     gw.child.kill('SIGTERM');
     expect(await gw.exited).toEqual({ code: 0, signal: null });
@@ -109,7 +119,9 @@ describe.skipIf(engine() === undefined)('the image, built and run by a container
     const tool = engine()!;
     const tag = `ai-gateway-test:${Date.now()}`;
     execFileSync(tool, ['build', '-t', tag, '.'], { stdio: 'inherit', timeout: 1_200_000 });
-    const id = execFileSync(tool, ['run', '-d', '-p', '127.0.0.1::3000', '-e', 'SESSION_SECRET=image-test-secret', tag], { encoding: 'utf8' }).trim();
+    const id = execFileSync(tool, ['run', '-d', '-p', '127.0.0.1::3000', '-e', 'SESSION_SECRET=image-test-secret', tag], {
+      encoding: 'utf8',
+    }).trim();
     try {
       const deadline = Date.now() + 120_000;
       let health = '';

@@ -47,18 +47,29 @@ describe('log lines never carry a secret (canary scan at LOG_LEVEL=debug)', () =
 
     // Setup and logins, with a good and a wrong password.
     const anon = gw.client();
-    expect((await anon.post('/api/setup', { username: 'root', password: CANARY.rootPassword, confirmPassword: CANARY.rootPassword })).body.success).toBe(true);
+    expect(
+      (await anon.post('/api/setup', { username: 'root', password: CANARY.rootPassword, confirmPassword: CANARY.rootPassword })).body
+        .success,
+    ).toBe(true);
     expect((await gw.client().login('root', CANARY.wrongPassword)).body.success).toBe(false);
     const root = gw.client();
     expect((await root.login('root', CANARY.rootPassword)).body.success).toBe(true);
     secrets.set('rootSession', root.cookie!.replace(/^session=/, ''));
 
     // Secret options.
-    for (const [key, value] of [['SMTPToken', CANARY.smtpPassword], ['GitHubClientSecret', CANARY.githubSecret], ['EpayKey', CANARY.epayKey], ['ModelRatio', JSON.stringify({ [MODEL]: 1 })]]) {
+    for (const [key, value] of [
+      ['SMTPToken', CANARY.smtpPassword],
+      ['GitHubClientSecret', CANARY.githubSecret],
+      ['EpayKey', CANARY.epayKey],
+      ['ModelRatio', JSON.stringify({ [MODEL]: 1 })],
+    ]) {
       const saved = await root.put('/api/option/', { key, value });
       expect(saved.body.success, saved.text).toBe(true);
     }
-    const channel = await root.post('/api/channel/', { mode: 'single', channel: { type: 1, name: 'canary', key: CANARY.channelKey, models: MODEL, group: 'default', base_url: up.url } });
+    const channel = await root.post('/api/channel/', {
+      mode: 'single',
+      channel: { type: 1, name: 'canary', key: CANARY.channelKey, models: MODEL, group: 'default', base_url: up.url },
+    });
     expect(channel.body.success, channel.text).toBe(true);
 
     // A user with a token, a redemption code and a session of its own.
@@ -70,7 +81,9 @@ describe('log lines never carry a secret (canary scan at LOG_LEVEL=debug)', () =
     const code = codes.body.data[0] as string;
     secrets.set('redemptionCode', code);
     expect((await user.post('/api/user/topup', { key: code })).body.success).toBe(true);
-    expect((await user.post('/api/token/', { name: 'canary', remain_quota: 0, unlimited_quota: true, expired_time: -1 })).body.success).toBe(true);
+    expect(
+      (await user.post('/api/token/', { name: 'canary', remain_quota: 0, unlimited_quota: true, expired_time: -1 })).body.success,
+    ).toBe(true);
     const tokenId = (await user.get('/api/token/search?keyword=canary')).body.data.items[0].id;
     const key = (await user.post(`/api/token/${tokenId}/key`)).body.data.key as string;
     secrets.set('userToken', key);
@@ -80,7 +93,12 @@ describe('log lines never carry a secret (canary scan at LOG_LEVEL=debug)', () =
     // Relay: plain, streamed, a key that differs by one character, the ?key= carrier, an upstream error that echoes the channel key.
     const openai = new OpenAI({ apiKey: key, baseURL: `${gw.url}/v1`, maxRetries: 0 });
     await openai.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'hi' }] });
-    for await (const _chunk of await openai.chat.completions.create({ model: MODEL, stream: true, messages: [{ role: 'user', content: 'hi' }] })) void _chunk;
+    for await (const _chunk of await openai.chat.completions.create({
+      model: MODEL,
+      stream: true,
+      messages: [{ role: 'user', content: 'hi' }],
+    }))
+      void _chunk;
     const wrongKey = key.slice(0, -1) + (key.endsWith('a') ? 'b' : 'a');
     secrets.set('wrongKey', wrongKey);
     const wrong = await fetch(`${gw.url}/v1/chat/completions`, {
@@ -94,7 +112,8 @@ describe('log lines never carry a secret (canary scan at LOG_LEVEL=debug)', () =
     up.script({ path: '/v1/chat/completions', status: 401, errorMessage: `Incorrect API key provided: ${CANARY.channelKey}`, times: 1 });
     await openai.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'fail' }] }).catch(() => undefined);
     // Console calls authenticated by the access token (Authorization header).
-    if (access.body.success) await new ApiClient(gw.url).get('/api/user/self', { authorization: access.body.data, 'New-Api-User': String(user.userId) });
+    if (access.body.success)
+      await new ApiClient(gw.url).get('/api/user/self', { authorization: access.body.data, 'New-Api-User': String(user.userId) });
 
     const ds = gw.gateway.app.get(DataSource);
     const rows = (await ds.query('SELECT content, other FROM logs')) as { content: string; other: string }[];

@@ -68,15 +68,29 @@ describe.each(testDatabases())('metrics on %s', (kind) => {
     const labels = { kind: 'chat', model: CHAT, channel: String(channelId), group: 'default', status: '200' };
     const requestsBefore = sample(before, 'gateway_relay_requests_total', labels);
 
-    const answer = await f.openai(key).chat.completions.create({ model: CHAT, messages: [{ role: 'user', content: 'hi' }] }).withResponse();
+    const answer = await f
+      .openai(key)
+      .chat.completions.create({ model: CHAT, messages: [{ role: 'user', content: 'hi' }] })
+      .withResponse();
     await f.settled(answer.response.headers.get('x-oneapi-request-id'));
 
     const after = await scrape(f.gw.url);
     expect(sample(after, 'gateway_relay_requests_total', labels) - requestsBefore).toBe(1);
-    expect(sample(after, 'gateway_relay_tokens_total', { model: CHAT, type: 'prompt' }) - sample(before, 'gateway_relay_tokens_total', { model: CHAT, type: 'prompt' })).toBe(10);
-    expect(sample(after, 'gateway_relay_tokens_total', { model: CHAT, type: 'completion' }) - sample(before, 'gateway_relay_tokens_total', { model: CHAT, type: 'completion' })).toBe(20);
-    expect(sample(after, 'gateway_relay_quota_total', { model: CHAT }) - sample(before, 'gateway_relay_quota_total', { model: CHAT })).toBe(ratioQuota(CHAT));
-    expect(histogramCount(after, 'gateway_relay_overhead_seconds', { kind: 'chat' }) - histogramCount(before, 'gateway_relay_overhead_seconds', { kind: 'chat' })).toBe(1);
+    expect(
+      sample(after, 'gateway_relay_tokens_total', { model: CHAT, type: 'prompt' }) -
+        sample(before, 'gateway_relay_tokens_total', { model: CHAT, type: 'prompt' }),
+    ).toBe(10);
+    expect(
+      sample(after, 'gateway_relay_tokens_total', { model: CHAT, type: 'completion' }) -
+        sample(before, 'gateway_relay_tokens_total', { model: CHAT, type: 'completion' }),
+    ).toBe(20);
+    expect(sample(after, 'gateway_relay_quota_total', { model: CHAT }) - sample(before, 'gateway_relay_quota_total', { model: CHAT })).toBe(
+      ratioQuota(CHAT),
+    );
+    expect(
+      histogramCount(after, 'gateway_relay_overhead_seconds', { kind: 'chat' }) -
+        histogramCount(before, 'gateway_relay_overhead_seconds', { kind: 'chat' }),
+    ).toBe(1);
     expect(after.get('gateway_relay_overhead_seconds')?.type).toBe('HISTOGRAM');
     // Scraping twice does not count the request again.
     const again = await scrape(f.gw.url);
@@ -87,16 +101,26 @@ describe.each(testDatabases())('metrics on %s', (kind) => {
     const before = await scrape(f.gw.url);
     const stream = await f.openai(key).chat.completions.create({ model: CHAT, stream: true, messages: [{ role: 'user', content: 'hi' }] });
     for await (const _chunk of stream) void _chunk;
-    await expect(f.openai('sk-not-a-real-key').chat.completions.create({ model: CHAT, messages: [{ role: 'user', content: 'x' }] })).rejects.toThrow();
+    await expect(
+      f.openai('sk-not-a-real-key').chat.completions.create({ model: CHAT, messages: [{ role: 'user', content: 'x' }] }),
+    ).rejects.toThrow();
     const after = await scrape(f.gw.url);
-    expect(histogramCount(after, 'gateway_relay_first_token_seconds', { model: CHAT }) - histogramCount(before, 'gateway_relay_first_token_seconds', { model: CHAT })).toBe(1);
-    expect(sample(after, 'gateway_relay_requests_total', { kind: 'chat', model: '', channel: '', status: '401' }) - sample(before, 'gateway_relay_requests_total', { kind: 'chat', model: '', channel: '', status: '401' })).toBe(1);
+    expect(
+      histogramCount(after, 'gateway_relay_first_token_seconds', { model: CHAT }) -
+        histogramCount(before, 'gateway_relay_first_token_seconds', { model: CHAT }),
+    ).toBe(1);
+    expect(
+      sample(after, 'gateway_relay_requests_total', { kind: 'chat', model: '', channel: '', status: '401' }) -
+        sample(before, 'gateway_relay_requests_total', { kind: 'chat', model: '', channel: '', status: '401' }),
+    ).toBe(1);
   });
 
   it('exports route patterns, channel health, the log queue, the pool and process metrics, with no user or key label', async () => {
     await f.user.client.get('/api/user/self');
     const families = await scrape(f.gw.url);
-    expect(sample(families, 'gateway_http_requests_total', { route: '/api/user/self', method: 'GET', status: '200' })).toBeGreaterThanOrEqual(1);
+    expect(
+      sample(families, 'gateway_http_requests_total', { route: '/api/user/self', method: 'GET', status: '200' }),
+    ).toBeGreaterThanOrEqual(1);
     expect(sample(families, 'gateway_channel_enabled', { channel: String(channelId) })).toBe(1);
     expect(families.has('gateway_channel_response_time_seconds')).toBe(true);
     expect(families.has('gateway_log_batch_pending_rows')).toBe(true);

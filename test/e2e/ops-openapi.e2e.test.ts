@@ -6,7 +6,9 @@ const METHODS = ['get', 'post', 'put', 'delete', 'patch'] as const;
 
 /** Every (method, path) Express routes under /api, in OpenAPI's `{param}` form, the docs' own routes aside. */
 function expressApiRoutes(gw: TestGateway): Set<string> {
-  const express = gw.gateway.app.getHttpAdapter().getInstance() as { router: { stack: { route?: { path: unknown; methods: Record<string, boolean> } }[] } };
+  const express = gw.gateway.app.getHttpAdapter().getInstance() as {
+    router: { stack: { route?: { path: unknown; methods: Record<string, boolean> } }[] };
+  };
   const routes = new Set<string>();
   for (const layer of express.router.stack) {
     const route = layer.route;

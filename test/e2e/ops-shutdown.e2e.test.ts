@@ -15,11 +15,17 @@ const REPLY = Array.from({ length: 20 }, (_, i) => `w${i}`).join(' ');
 
 async function prepare(gw: GatewayChild, up: FakeUpstream): Promise<{ root: ApiClient; key: string; userId: number }> {
   const root = await gw.setupRoot();
-  for (const [key, value] of [['ModelRatio', { [MODEL]: 1 }], ['CompletionRatio', { [MODEL]: 1 }]] as const) {
+  for (const [key, value] of [
+    ['ModelRatio', { [MODEL]: 1 }],
+    ['CompletionRatio', { [MODEL]: 1 }],
+  ] as const) {
     const saved = await root.put('/api/option/', { key, value: JSON.stringify(value) });
     expect(saved.body.success, saved.text).toBe(true);
   }
-  const channel = await root.post('/api/channel/', { mode: 'single', channel: { type: 1, name: 'drain', key: 'sk-up-drain', models: MODEL, group: 'default', base_url: up.url } });
+  const channel = await root.post('/api/channel/', {
+    mode: 'single',
+    channel: { type: 1, name: 'drain', key: 'sk-up-drain', models: MODEL, group: 'default', base_url: up.url },
+  });
   expect(channel.body.success, channel.text).toBe(true);
   const created = await root.post('/api/token/', { name: 'drain', remain_quota: 0, unlimited_quota: true, expired_time: -1 });
   expect(created.body.success, created.text).toBe(true);
@@ -71,7 +77,12 @@ describe('graceful shutdown of the built gateway', () => {
       const result: StreamResult = { requestId: '', text: '', completed: false };
       try {
         const { data, response } = await openai.chat.completions
-          .create({ model: MODEL, stream: true, stream_options: { include_usage: true }, messages: [{ role: 'user', content: `hello ${i}` }] })
+          .create({
+            model: MODEL,
+            stream: true,
+            stream_options: { include_usage: true },
+            messages: [{ role: 'user', content: `hello ${i}` }],
+          })
           .withResponse();
         result.requestId = response.headers.get('x-oneapi-request-id') ?? '';
         let first = true;
@@ -105,7 +116,10 @@ describe('graceful shutdown of the built gateway', () => {
 
     const db = new Database(gw.sqlitePath, { readonly: true });
     try {
-      const rows = db.prepare('SELECT request_id, quota FROM logs WHERE type = 2 AND user_id = ?').all(userId) as { request_id: string; quota: number }[];
+      const rows = db.prepare('SELECT request_id, quota FROM logs WHERE type = 2 AND user_id = ?').all(userId) as {
+        request_id: string;
+        quota: number;
+      }[];
       const ids = results.map((r) => r.requestId).sort();
       expect(new Set(ids).size).toBe(STREAMS);
       expect(rows.map((r) => r.request_id).sort()).toEqual(ids);
@@ -128,7 +142,9 @@ describe('graceful shutdown of the built gateway', () => {
     const gw = await startGatewayChild({ SHUTDOWN_TIMEOUT: '60' });
     const { key } = await prepare(gw, up);
     const openai = new OpenAI({ apiKey: key, baseURL: `${gw.url}/v1`, maxRetries: 0 });
-    const { data } = await openai.chat.completions.create({ model: MODEL, stream: true, messages: [{ role: 'user', content: 'slow' }] }).withResponse();
+    const { data } = await openai.chat.completions
+      .create({ model: MODEL, stream: true, messages: [{ role: 'user', content: 'slow' }] })
+      .withResponse();
     const reading = (async () => {
       try {
         for await (const _chunk of data) void _chunk;

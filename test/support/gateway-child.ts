@@ -26,7 +26,10 @@ export interface ChildOptions {
   nodeArgs?: string[];
 }
 
-export async function startGatewayChild(env: Record<string, string> = {}, { main = BUILT_MAIN, cwd, nodeArgs = [] }: ChildOptions = {}): Promise<GatewayChild> {
+export async function startGatewayChild(
+  env: Record<string, string> = {},
+  { main = BUILT_MAIN, cwd, nodeArgs = [] }: ChildOptions = {},
+): Promise<GatewayChild> {
   const dataDir = mkdtempSync(join(tmpdir(), 'gw-child-'));
   const sqlitePath = join(dataDir, 'gw.db');
   let output = '';
@@ -45,7 +48,9 @@ export async function startGatewayChild(env: Record<string, string> = {}, { main
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const url = await new Promise<string>((resolve, reject) => {
@@ -62,11 +67,20 @@ export async function startGatewayChild(env: Record<string, string> = {}, { main
     void exited.then(({ code }) => reject(new Error(`gateway exited with ${code} before listening:\n${output}`)));
   });
   return {
-    child, url, dataDir, sqlitePath, exited,
+    child,
+    url,
+    dataDir,
+    sqlitePath,
+    exited,
     output: () => output,
     async setupRoot() {
       const anon = new ApiClient(url);
-      const setup = await anon.post('/api/setup', { ...ROOT, confirmPassword: ROOT.password, SelfUseModeEnabled: false, DemoSiteEnabled: false });
+      const setup = await anon.post('/api/setup', {
+        ...ROOT,
+        confirmPassword: ROOT.password,
+        SelfUseModeEnabled: false,
+        DemoSiteEnabled: false,
+      });
       if (!setup.body?.success) throw new Error(`setup failed: ${setup.text}`);
       const root = new ApiClient(url);
       const login = await root.login(ROOT.username, ROOT.password);

@@ -42,5 +42,12 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
   };
 
   await listen();
-  return { get port() { return port; }, down, up: listen, close: down };
+  return {
+    get port() {
+      return port;
+    },
+    down,
+    up: listen,
+    close: down,
+  };
 }

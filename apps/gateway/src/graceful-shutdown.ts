@@ -55,10 +55,13 @@ export function installGracefulShutdown(gateway: Gateway, options: ShutdownOptio
       logger.warn('deadline reached: closing the connections still open');
       server.closeAllConnections();
     }
-    const hardStop = setTimeout(() => {
-      logger.error('shutdown hooks did not finish in time: exiting');
-      options.exit(1);
-    }, AFTER_CUT_MS + (timedOut ? 0 : options.timeoutMs));
+    const hardStop = setTimeout(
+      () => {
+        logger.error('shutdown hooks did not finish in time: exiting');
+        options.exit(1);
+      },
+      AFTER_CUT_MS + (timedOut ? 0 : options.timeoutMs),
+    );
     hardStop.unref();
     try {
       await gateway.close();

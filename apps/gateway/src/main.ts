@@ -1,9 +1,9 @@
-import { ConfigError, loadConfig } from '@gw/core';
+import { type AppConfig, ConfigError, loadConfig } from '@gw/core';
 import { startGateway } from './bootstrap.js';
 import { installGracefulShutdown } from './graceful-shutdown.js';
 
 async function main(): Promise<void> {
-  let config;
+  let config: AppConfig;
   try {
     config = loadConfig();
   } catch (error) {

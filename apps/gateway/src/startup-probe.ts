@@ -23,7 +23,8 @@ export async function holdPortWhileStarting(port: number, host: string): Promise
     }
     res.statusCode = 503;
     res.setHeader('Retry-After', '5');
-    if (path === '/readyz') res.end(JSON.stringify({ status: 'not ready', ready: false, phase: 'starting', checks: { database: 'migrating' } }));
+    if (path === '/readyz')
+      res.end(JSON.stringify({ status: 'not ready', ready: false, phase: 'starting', checks: { database: 'migrating' } }));
     else res.end(JSON.stringify({ success: false, message: 'the gateway is starting, try again in a few seconds' }));
   });
   await new Promise<void>((resolve, reject) => {

@@ -27,7 +27,9 @@ function exposeZodContracts(app: INestApplication): void {
       const controller = wrapper.metatype as (new (...args: never[]) => unknown) | null;
       if (!controller?.prototype) continue;
       for (const method of Object.getOwnPropertyNames(controller.prototype)) {
-        const args = Reflect.getMetadata(ROUTE_ARGS_METADATA, controller, method) as Record<string, { pipes?: unknown[]; schema?: unknown }> | undefined;
+        const args = Reflect.getMetadata(ROUTE_ARGS_METADATA, controller, method) as
+          | Record<string, { pipes?: unknown[]; schema?: unknown }>
+          | undefined;
         for (const arg of Object.values(args ?? {})) {
           const pipe = arg.pipes?.find((p): p is ZodPipe<never> => p instanceof ZodPipe);
           if (pipe && !arg.schema) arg.schema = pipe.schema;
@@ -46,9 +48,14 @@ export function buildApiDocument(app: INestApplication, version: string): OpenAP
     .setVersion(version)
     .addCookieAuth('session', { type: 'apiKey', in: 'cookie', name: 'session' }, 'session')
     .addApiKey({ type: 'apiKey', in: 'header', name: 'New-Api-User' }, 'new-api-user')
-    .addApiKey({ type: 'apiKey', in: 'header', name: 'Authorization', description: 'access token from GET /api/user/token' }, 'access-token')
+    .addApiKey(
+      { type: 'apiKey', in: 'header', name: 'Authorization', description: 'access token from GET /api/user/token' },
+      'access-token',
+    )
     .build();
-  const document = SwaggerModule.createDocument(app, config, { operationIdFactory: (controller, method) => `${controller.replace(/Controller$/, '')}_${method}` });
+  const document = SwaggerModule.createDocument(app, config, {
+    operationIdFactory: (controller, method) => `${controller.replace(/Controller$/, '')}_${method}`,
+  });
   for (const [path, item] of Object.entries(document.paths)) {
     if (!path.startsWith('/api/')) {
       delete document.paths[path];

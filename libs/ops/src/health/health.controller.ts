@@ -27,7 +27,10 @@ export class HealthController {
   @NoEnvelope()
   async ready(@Res() res: Response): Promise<void> {
     const report = await this.readiness.report();
-    res.status(report.ready ? 200 : 503).setHeader('Cache-Control', 'no-store').json({ status: report.ready ? 'ready' : 'not ready', ...report });
+    res
+      .status(report.ready ? 200 : 503)
+      .setHeader('Cache-Control', 'no-store')
+      .json({ status: report.ready ? 'ready' : 'not ready', ...report });
   }
 
   /** new-api: database ping plus HTTP stats, for administrators. */

@@ -21,7 +21,18 @@ describe('UptimeKumaService', () => {
   it('maps each status page to monitors with 24 h uptime and the latest heartbeat', async () => {
     fetchMock.mockImplementation(async (url: string) => {
       if (url === 'https://status.example.com/api/status-page/main') {
-        return answer(200, { publicGroupList: [{ name: 'APIs', monitorList: [{ id: 1, name: 'OpenAI' }, { id: 2, name: 'Claude' }] }, { name: 'Empty', monitorList: [] }] });
+        return answer(200, {
+          publicGroupList: [
+            {
+              name: 'APIs',
+              monitorList: [
+                { id: 1, name: 'OpenAI' },
+                { id: 2, name: 'Claude' },
+              ],
+            },
+            { name: 'Empty', monitorList: [] },
+          ],
+        });
       }
       if (url === 'https://status.example.com/api/status-page/heartbeat/main') {
         return answer(200, { heartbeatList: { 1: [{ status: 1 }, { status: 0 }] }, uptimeList: { '1_24': 0.998 } });

@@ -12,7 +12,14 @@ type PinoLevel = OpsConfig['log']['level'];
 /** Nest's level list (as given to NestFactory) mapped to the most verbose pino level it allows. */
 export function levelFromNest(levels: false | LogLevel[]): PinoLevel {
   if (levels === false || levels.length === 0) return 'silent';
-  const order: [LogLevel, PinoLevel][] = [['verbose', 'trace'], ['debug', 'debug'], ['log', 'info'], ['warn', 'warn'], ['error', 'error'], ['fatal', 'fatal']];
+  const order: [LogLevel, PinoLevel][] = [
+    ['verbose', 'trace'],
+    ['debug', 'debug'],
+    ['log', 'info'],
+    ['warn', 'warn'],
+    ['error', 'error'],
+    ['fatal', 'fatal'],
+  ];
   for (const [nest, level] of order) if (levels.includes(nest)) return level;
   return 'info';
 }

@@ -24,7 +24,7 @@ export function requestLogging(logger: Pino) {
   const http = pinoHttp({
     logger,
     quietReqLogger: true,
-    genReqId: (req: IncomingMessage, res: ServerResponse) => {
+    genReqId: (_req: IncomingMessage, res: ServerResponse) => {
       const existing = res.getHeader(REQUEST_ID_HEADER);
       if (typeof existing === 'string' && existing) return existing;
       const id = newRequestId();
@@ -36,7 +36,8 @@ export function requestLogging(logger: Pino) {
       req: (req: { method: string; url: string; remoteAddress?: string }) => ({ method: req.method, url: scrubUrl(req.url) }),
       res: (res: { statusCode: number }) => ({ status: res.statusCode }),
     },
-    customLogLevel: (_req: IncomingMessage, res: ServerResponse, error?: Error) => (error || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
+    customLogLevel: (_req: IncomingMessage, res: ServerResponse, error?: Error) =>
+      error || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info',
     customSuccessMessage: () => 'request completed',
     customErrorMessage: () => 'request failed',
     autoLogging: { ignore: (req: IncomingMessage) => req.url === '/healthz' || req.url === '/readyz' || req.url === '/metrics' },
@@ -55,9 +56,19 @@ export function relayAccessLog(logger: Pino, server: unknown): () => void {
     const level = e.status >= 500 ? 'error' : e.status >= 400 ? 'warn' : 'info';
     logger[level](
       {
-        req_id: e.requestId, kind: e.kind, model: e.model || undefined, group: e.group || undefined, channel: e.channelId || undefined,
-        retries: Math.max(0, e.usedChannels.length - 1), status: e.status, stream: e.stream, ms: Math.round(e.totalMs),
-        upstream_ms: Math.round(e.upstreamMs), prompt_tokens: e.promptTokens, completion_tokens: e.completionTokens, quota: e.quota,
+        req_id: e.requestId,
+        kind: e.kind,
+        model: e.model || undefined,
+        group: e.group || undefined,
+        channel: e.channelId || undefined,
+        retries: Math.max(0, e.usedChannels.length - 1),
+        status: e.status,
+        stream: e.stream,
+        ms: Math.round(e.totalMs),
+        upstream_ms: Math.round(e.upstreamMs),
+        prompt_tokens: e.promptTokens,
+        completion_tokens: e.completionTokens,
+        quota: e.quota,
       },
       'relay completed',
     );

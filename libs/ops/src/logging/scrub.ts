@@ -11,7 +11,10 @@ const RULES: [RegExp, (match: string, ...groups: string[]) => string][] = [
   // Credentials inside URLs (DSNs, Redis, webhooks).
   [/(\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@]*:)[^\s@/]+@/gi, (_m, head) => `${head}[redacted]@`],
   // key=value pairs whose name says secret (query strings, form bodies, messages).
-  [/\b((?:api[_-]?key|key|token|access[_-]?token|secret|password|passwd|session|code)=)[^\s&"';,]{4,}/gi, (_m, name) => `${name}[redacted]`],
+  [
+    /\b((?:api[_-]?key|key|token|access[_-]?token|secret|password|passwd|session|code)=)[^\s&"';,]{4,}/gi,
+    (_m, name) => `${name}[redacted]`,
+  ],
   // JSON fields whose name says secret.
   [/("(?:password|key|token|secret|access_token|client_secret|api_key|session)"\s*:\s*")[^"]{4,}"/gi, (_m, head) => `${head}[redacted]"`],
 ];

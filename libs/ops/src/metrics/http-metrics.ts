@@ -13,7 +13,10 @@ export function routeLabel(req: Request): string {
 /** Counts and times every request Express serves (the relay's POST routes are counted by the relay metrics). */
 export function httpMetricsMiddleware(metrics: GatewayMetrics) {
   return (req: Request, res: Response, next: NextFunction): void => {
-    if (req.path === '/metrics') return next();
+    if (req.path === '/metrics') {
+      next();
+      return;
+    }
     const started = performance.now();
     res.once('finish', () => {
       const route = routeLabel(req);

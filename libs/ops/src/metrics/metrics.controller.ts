@@ -31,7 +31,11 @@ export class MetricsController {
       const header = req.headers.authorization ?? '';
       const given = header.startsWith('Bearer ') ? header.slice(7).trim() : '';
       if (!sameSecret(given, token)) {
-        res.status(401).setHeader('WWW-Authenticate', 'Bearer realm="metrics"').type('text/plain').send('a valid bearer token is required\n');
+        res
+          .status(401)
+          .setHeader('WWW-Authenticate', 'Bearer realm="metrics"')
+          .type('text/plain')
+          .send('a valid bearer token is required\n');
         return;
       }
     }

@@ -17,7 +17,9 @@ export function poolUsage(driver: unknown): { total: number; idle: number; waiti
   const d = driver as { master?: unknown; pool?: unknown; databaseConnection?: unknown };
   const pg = d.master as { totalCount?: number; idleCount?: number; waitingCount?: number } | undefined;
   if (pg && typeof pg.totalCount === 'number') return { total: pg.totalCount, idle: pg.idleCount ?? 0, waiting: pg.waitingCount ?? 0 };
-  const mysql = d.pool as { _allConnections?: { length: number }; _freeConnections?: { length: number }; _connectionQueue?: { length: number } } | undefined;
+  const mysql = d.pool as
+    | { _allConnections?: { length: number }; _freeConnections?: { length: number }; _connectionQueue?: { length: number } }
+    | undefined;
   if (mysql?._allConnections) {
     return { total: mysql._allConnections.length, idle: mysql._freeConnections?.length ?? 0, waiting: mysql._connectionQueue?.length ?? 0 };
   }

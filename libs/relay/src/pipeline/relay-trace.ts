@@ -15,10 +15,28 @@ export class RelayTrace {
     return relayDoneChannel.hasSubscribers ? new RelayTrace(kind, requestId, startedAt, req) : undefined;
   }
 
-  private constructor(kind: string, requestId: string, private readonly startedAt: number, req: IncomingMessage) {
+  private constructor(
+    kind: string,
+    requestId: string,
+    private readonly startedAt: number,
+    req: IncomingMessage,
+  ) {
     this.event = {
-      requestId, kind, model: '', group: '', channelId: 0, usedChannels: [], ok: false, status: 0, stream: false,
-      totalMs: 0, upstreamMs: 0, firstTokenMs: 0, promptTokens: 0, completionTokens: 0, quota: 0,
+      requestId,
+      kind,
+      model: '',
+      group: '',
+      channelId: 0,
+      usedChannels: [],
+      ok: false,
+      status: 0,
+      stream: false,
+      totalMs: 0,
+      upstreamMs: 0,
+      firstTokenMs: 0,
+      promptTokens: 0,
+      completionTokens: 0,
+      quota: 0,
       origin: (req.socket as { server?: unknown } | null)?.server,
     };
   }
