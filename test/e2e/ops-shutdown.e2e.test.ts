@@ -136,6 +136,60 @@ describe('graceful shutdown of the built gateway', () => {
     }
   }, 120_000);
 
+  it('at the deadline cuts the streams still open, and still settles and logs each of them once', async () => {
+    up.reset();
+    // Forty words at 500 ms: far longer than the 2 s the operator allows.
+    up.script({ path: '/v1/chat/completions', reply: Array.from({ length: 40 }, (_, i) => `w${i}`).join(' '), chunkDelayMs: 500 });
+    const gw = await startGatewayChild({ SHUTDOWN_TIMEOUT: '2' });
+    const { root, key, userId } = await prepare(gw, up);
+    const before = (await root.get('/api/user/self')).body.data as { quota: number; used_quota: number };
+    const openai = new OpenAI({ apiKey: key, baseURL: `${gw.url}/v1`, maxRetries: 0 });
+    const count = 10;
+    let started = 0;
+    let allStarted!: () => void;
+    const streaming = new Promise<void>((resolve) => (allStarted = resolve));
+    const runs = Array.from({ length: count }, async (): Promise<{ requestId: string; ended: 'complete' | 'cut' }> => {
+      const { data, response } = await openai.chat.completions
+        .create({ model: MODEL, stream: true, stream_options: { include_usage: true }, messages: [{ role: 'user', content: 'long' }] })
+        .withResponse();
+      const requestId = response.headers.get('x-oneapi-request-id') ?? '';
+      try {
+        let first = true;
+        for await (const _chunk of data) {
+          if (first && ++started === count) allStarted();
+          first = false;
+        }
+        return { requestId, ended: 'complete' };
+      } catch {
+        return { requestId, ended: 'cut' };
+      }
+    });
+    await streaming;
+    const signalled = Date.now();
+    gw.child.kill('SIGTERM');
+    const results = await Promise.all(runs);
+    expect(await gw.exited).toEqual({ code: 0, signal: null });
+    expect(Date.now() - signalled).toBeLessThan(10_000);
+    expect(results.every((r) => r.ended === 'cut')).toBe(true);
+
+    const db = new Database(gw.sqlitePath, { readonly: true });
+    try {
+      const rows = db.prepare('SELECT request_id, quota, other FROM logs WHERE type = 2 AND user_id = ?').all(userId) as {
+        request_id: string;
+        quota: number;
+        other: string;
+      }[];
+      expect(rows.map((r) => r.request_id).sort()).toEqual(results.map((r) => r.requestId).sort());
+      for (const row of rows) expect(JSON.parse(row.other).stream_status?.status).toBe('error');
+      const charged = rows.reduce((sum, r) => sum + Number(r.quota), 0);
+      const user = db.prepare('SELECT quota, used_quota FROM users WHERE id = ?').get(userId) as Record<string, number>;
+      expect(before.quota - Number(user.quota)).toBe(charged);
+      expect(Number(user.used_quota) - before.used_quota).toBe(charged);
+    } finally {
+      db.close();
+    }
+  }, 120_000);
+
   it('exits at once on a second SIGTERM', async () => {
     up.reset();
     up.script({ path: '/v1/chat/completions', reply: REPLY, chunkDelayMs: 2000 });
