@@ -3,6 +3,7 @@ import { loadConfig, type AppConfig } from '@gw/core';
 import { startGateway, type Gateway } from '../../apps/gateway/src/bootstrap.js';
 import { ApiClient } from './api-client.js';
 import { createTestDatabase, type TestDatabase, type TestDbKind } from './databases.js';
+import { testLogOptions } from './test-logs.js';
 
 export interface TestGateway {
   gateway: Gateway;
@@ -30,7 +31,7 @@ export async function startTestGateway(
   kind: TestDbKind,
   env: Record<string, string> = {},
   shared?: TestDatabase,
-  options: Parameters<typeof startGateway>[1] = { logger: ['error'] },
+  options: Parameters<typeof startGateway>[1] = testLogOptions(),
 ): Promise<TestGateway> {
   const db = shared ?? (await createTestDatabase(kind));
   // MariaDB runs with Redis when CI provides one, so the shared-cache paths are exercised too.

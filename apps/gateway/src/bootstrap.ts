@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import type { LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DataSource } from 'typeorm';
@@ -27,7 +28,7 @@ export interface Gateway {
  */
 export async function startGateway(
   config: AppConfig,
-  options: { logger?: false | ('error' | 'warn' | 'log')[]; logDestination?: OperationsOptions['logDestination'] } = {},
+  options: { logger?: false | LogLevel[]; logDestination?: OperationsOptions['logDestination'] } = {},
 ): Promise<Gateway> {
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
     bodyParser: false,
