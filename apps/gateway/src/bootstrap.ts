@@ -44,13 +44,14 @@ export async function startGateway(
   for (const middleware of bodyParsers(config.http.maxBodyBytes)) app.use(middleware);
   for (const { path, handler } of consoleStaticMiddlewares(config.console.staticDir)) app.use(path, handler);
 
-  const probe = await holdPortWhileStarting(config.http.port, config.http.host);
+  // PORT=0 (tests) names no port anyone could probe; holding one would only risk losing it in between.
+  const probe = config.http.port === 0 ? undefined : await holdPortWhileStarting(config.http.port, config.http.host);
   try {
     await runMigrations(app.get(DataSource));
   } finally {
-    await probe.close();
+    await probe?.close();
   }
-  await app.listen(probe.port, config.http.host);
+  await app.listen(config.http.port, config.http.host);
   app.get(ReadinessService).markReady();
 
   const address = app.getHttpServer().address();

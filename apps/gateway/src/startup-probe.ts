@@ -1,8 +1,6 @@
 import { createServer, type Server } from 'node:http';
 
 export interface StartupProbe {
-  /** The port actually bound (PORT=0 picks one); the application then listens on the same port. */
-  port: number;
   close(): Promise<void>;
 }
 
@@ -31,9 +29,7 @@ export async function holdPortWhileStarting(port: number, host: string): Promise
     server.once('error', reject);
     server.listen(port, host, () => resolve());
   });
-  const address = server.address();
   return {
-    port: typeof address === 'object' && address ? address.port : port,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
