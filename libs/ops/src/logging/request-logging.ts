@@ -15,6 +15,9 @@ function newRequestId(): string {
   return now + randomBytes(6).toString('base64url').slice(0, 8);
 }
 
+/** Console requests in flight, across every gateway of the process (the context store is process-wide). */
+let active = 0;
+
 /**
  * One access line per request Express serves, with a request id (the relay's own when it already set
  * one) that is also sent back in X-Oneapi-Request-Id and attached to every log line written while the
@@ -42,8 +45,18 @@ export function requestLogging(logger: Pino) {
     customErrorMessage: () => 'request failed',
     autoLogging: { ignore: (req: IncomingMessage) => req.url === '/healthz' || req.url === '/readyz' || req.url === '/metrics' },
   });
+  // An enabled AsyncLocalStorage makes Node 20 run a hook on every promise of the process, the relay's
+  // included (see sqlite-transactions.ts): the request context is switched off whenever no console
+  // request is in flight, and run() switches it back on.
   return (req: Request, res: Response, next: NextFunction): void => {
     http(req, res);
+    active++;
+    let released = false;
+    res.once('close', () => {
+      if (released) return;
+      released = true;
+      if (--active === 0) requestContext.disable();
+    });
     requestContext.run({ requestId: String(req.id) }, next);
   };
 }
