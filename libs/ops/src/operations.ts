@@ -29,7 +29,7 @@ export function setupOperations(app: INestApplication, config: AppConfig, option
   const logger = createRootLogger({ ...config.ops.log, level }, options.logDestination);
   app.useLogger(new GatewayLogger(logger));
   app.use(requestLogging(logger));
-  app.use(httpMetricsMiddleware(app.get(GatewayMetrics)));
+  if (config.ops.metrics.enabled) app.use(httpMetricsMiddleware(app.get(GatewayMetrics)));
   const stopRelayLog = relayAccessLog(logger, app.getHttpServer());
   if (config.ops.docsEnabled) serveApiDocs(app, config.version);
   return {

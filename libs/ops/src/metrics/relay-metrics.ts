@@ -1,6 +1,6 @@
-import { Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import { relayDoneChannel, type RelayDoneEvent } from '@gw/core';
+import { APP_CONFIG, type AppConfig, relayDoneChannel, type RelayDoneEvent } from '@gw/core';
 import { GatewayMetrics } from './gateway-metrics.js';
 
 /** Turns each finished relay call (published by the relay) into counters and histograms, exactly once. */
@@ -15,10 +15,12 @@ export class RelayMetrics implements OnModuleInit, OnModuleDestroy {
   constructor(
     private readonly metrics: GatewayMetrics,
     private readonly host: HttpAdapterHost,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
+  /** Only when metrics are on: with no listener the relay skips building its report altogether. */
   onModuleInit(): void {
-    relayDoneChannel.subscribe(this.listener);
+    if (this.config.ops.metrics.enabled) relayDoneChannel.subscribe(this.listener);
   }
 
   onModuleDestroy(): void {
