@@ -65,8 +65,8 @@ export function requestLogging(logger: Pino) {
 export function relayAccessLog(logger: Pino, server: unknown): () => void {
   const listener = (message: unknown) => {
     const e = message as RelayDoneEvent;
-    if (!logger.isLevelEnabled('info') || (e.origin !== undefined && e.origin !== server)) return;
     const level = e.status >= 500 ? 'error' : e.status >= 400 ? 'warn' : 'info';
+    if (!logger.isLevelEnabled(level) || (e.origin !== undefined && e.origin !== server)) return;
     logger[level](
       {
         req_id: e.requestId,
@@ -86,6 +86,8 @@ export function relayAccessLog(logger: Pino, server: unknown): () => void {
       'relay completed',
     );
   };
+  // Below warn nothing would be written: no listener, so the relay does not even build its report.
+  if (!logger.isLevelEnabled('warn')) return () => undefined;
   relayDoneChannel.subscribe(listener);
   return () => relayDoneChannel.unsubscribe(listener);
 }
