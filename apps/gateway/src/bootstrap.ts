@@ -39,7 +39,7 @@ export async function startGateway(
   });
   app.disable('x-powered-by');
   app.set('trust proxy', config.http.trustedProxies.length ? config.http.trustedProxies : false);
-  const ops = setupOperations(app, config, { logLevels: options.logger, logDestination: options.logDestination });
+  const ops = await setupOperations(app, config, { logLevels: options.logger, logDestination: options.logDestination });
   app.use(noStoreOnApi);
   for (const middleware of bodyParsers(config.http.maxBodyBytes)) app.use(middleware);
   for (const { path, handler } of consoleStaticMiddlewares(config.console.staticDir)) app.use(path, handler);

@@ -5,4 +5,3 @@ export { httpMetricsMiddleware } from './metrics/http-metrics.js';
 export { setupOperations, type Operations, type OperationsOptions } from './operations.js';
 export { GatewayLogger, createRootLogger, requestContext } from './logging/gateway-logger.js';
 export { scrubSecrets, scrubUrl } from './logging/scrub.js';
-export { buildApiDocument, serveApiDocs } from './docs/api-docs.js';

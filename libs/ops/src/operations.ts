@@ -1,7 +1,6 @@
 import type { INestApplication, LogLevel } from '@nestjs/common';
 import type { DestinationStream, Logger as Pino } from 'pino';
 import type { AppConfig } from '@gw/core';
-import { serveApiDocs } from './docs/api-docs.js';
 import { createRootLogger, GatewayLogger, levelFromNest } from './logging/gateway-logger.js';
 import { relayAccessLog, requestLogging } from './logging/request-logging.js';
 import { GatewayMetrics } from './metrics/gateway-metrics.js';
@@ -24,14 +23,15 @@ export interface Operations {
  * Puts the operations layer around an application before it listens: structured logs for Nest and
  * for every request (with its id), HTTP metrics, and the relay access log. Called once by the bootstrap.
  */
-export function setupOperations(app: INestApplication, config: AppConfig, options: OperationsOptions = {}): Operations {
+export async function setupOperations(app: INestApplication, config: AppConfig, options: OperationsOptions = {}): Promise<Operations> {
   const level = options.logLevels === undefined ? config.ops.log.level : levelFromNest(options.logLevels);
   const logger = createRootLogger({ ...config.ops.log, level }, options.logDestination);
   app.useLogger(new GatewayLogger(logger));
   app.use(requestLogging(logger));
   if (config.ops.metrics.enabled) app.use(httpMetricsMiddleware(app.get(GatewayMetrics)));
   const stopRelayLog = relayAccessLog(logger, app.getHttpServer());
-  if (config.ops.docsEnabled) serveApiDocs(app, config.version);
+  // Loaded only when wanted: the document generator is a sizeable module graph a default install never uses.
+  if (config.ops.docsEnabled) (await import('./docs/api-docs.js')).serveApiDocs(app, config.version);
   return {
     logger,
     dispose() {
