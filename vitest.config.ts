@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
-const libs = ['core', 'database', 'contracts', 'option', 'user', 'auth', 'channel', 'upstream', 'token', 'redemption', 'log', 'task', 'relay'];
+const libs = ['core', 'database', 'contracts', 'option', 'user', 'auth', 'channel', 'upstream', 'token', 'redemption', 'log', 'task', 'relay', 'ops'];
 const alias = Object.fromEntries(libs.map((lib) => [`@gw/${lib}`, fileURLToPath(new URL(`./libs/${lib}/src/index.ts`, import.meta.url))]));
 
 export default defineConfig({

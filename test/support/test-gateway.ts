@@ -3,6 +3,7 @@ import { loadConfig, type AppConfig } from '@gw/core';
 import { startGateway, type Gateway } from '../../apps/gateway/src/bootstrap.js';
 import { ApiClient } from './api-client.js';
 import { createTestDatabase, type TestDatabase, type TestDbKind } from './databases.js';
+import { testLogOptions } from './test-logs.js';
 
 export interface TestGateway {
   gateway: Gateway;
@@ -26,7 +27,12 @@ const TEST_ENV: Record<string, string> = {
 };
 
 /** Starts the real gateway (same bootstrap as main.ts) on a fresh database and a free port. */
-export async function startTestGateway(kind: TestDbKind, env: Record<string, string> = {}, shared?: TestDatabase): Promise<TestGateway> {
+export async function startTestGateway(
+  kind: TestDbKind,
+  env: Record<string, string> = {},
+  shared?: TestDatabase,
+  options: Parameters<typeof startGateway>[1] = testLogOptions(),
+): Promise<TestGateway> {
   const db = shared ?? (await createTestDatabase(kind));
   // MariaDB runs with Redis when CI provides one, so the shared-cache paths are exercised too.
   // Each gateway gets its own key prefix (unless the test shares one between instances) so suites running
@@ -36,7 +42,7 @@ export async function startTestGateway(kind: TestDbKind, env: Record<string, str
       ? { REDIS_CONN_STRING: process.env.TEST_REDIS_URL, REDIS_KEY_PREFIX: `gwtest:${randomBytes(4).toString('hex')}:` }
       : {};
   const config = loadConfig({ ...TEST_ENV, ...redis, ...db.env, ...env });
-  const gateway = await startGateway(config, { logger: ['error'] });
+  const gateway = await startGateway(config, options);
   return {
     gateway,
     config,

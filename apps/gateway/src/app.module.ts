@@ -6,6 +6,7 @@ import { CoreModule, type AppConfig } from '@gw/core';
 import { DatabaseModule } from '@gw/database';
 import { LogModule, logSchema } from '@gw/log';
 import { OptionModule, optionSchema } from '@gw/option';
+import { OpsModule } from '@gw/ops';
 import { RedemptionModule, redemptionSchema } from '@gw/redemption';
 import { RelayModule } from '@gw/relay';
 import { TokenModule, tokenSchema } from '@gw/token';
@@ -39,6 +40,7 @@ export class AppModule {
         RedemptionModule,
         LogModule,
         RelayModule,
+        OpsModule,
       ],
     };
   }

@@ -1,18 +1,24 @@
 import 'reflect-metadata';
+import type { LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DataSource } from 'typeorm';
 import type { AppConfig } from '@gw/core';
 import { runMigrations } from '@gw/database';
+import { ReadinessService, setupOperations, type OperationsOptions } from '@gw/ops';
+import type { Logger as Pino } from 'pino';
 import { AppModule } from './app.module.js';
 import { consoleStaticMiddlewares } from './console/console-static.js';
 import { bodyParsers, noStoreOnApi } from './http/body-parsing.js';
+import { holdPortWhileStarting } from './startup-probe.js';
 
 export interface Gateway {
   app: NestExpressApplication;
   /** The port actually bound (useful with PORT=0 in tests). */
   port: number;
   url: string;
+  /** The structured logger (JSON lines, LOG_LEVEL). */
+  logger: Pino;
   close(): Promise<void>;
 }
 
@@ -20,31 +26,49 @@ export interface Gateway {
  * Builds, migrates and starts the gateway. main.ts and the e2e tests both come through here, so the
  * tests exercise the same HTTP stack users get.
  */
-export async function startGateway(config: AppConfig, options: { logger?: false | ('error' | 'warn' | 'log')[] } = {}): Promise<Gateway> {
+export async function startGateway(
+  config: AppConfig,
+  options: { logger?: false | LogLevel[]; logDestination?: OperationsOptions['logDestination'] } = {},
+): Promise<Gateway> {
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
     bodyParser: false,
     // Literal segments before parameters, whatever the module order: `/api/user/logout` is never `/api/user/:id`.
     routeResolutionStrategy: 'specificity',
-    logger: options.logger ?? ['error', 'warn', 'log'],
+    // Held until the structured logger is in place, then written through it.
+    bufferLogs: true,
   });
   app.disable('x-powered-by');
   app.set('trust proxy', config.http.trustedProxies.length ? config.http.trustedProxies : false);
+  const ops = await setupOperations(app, config, { logLevels: options.logger, logDestination: options.logDestination });
   app.use(noStoreOnApi);
   for (const middleware of bodyParsers(config.http.maxBodyBytes)) app.use(middleware);
   for (const { path, handler } of consoleStaticMiddlewares(config.console.staticDir)) app.use(path, handler);
-  app.enableShutdownHooks();
 
+  // PORT=0 (tests) names no port anyone could probe; holding one would only risk losing it in between.
+  const probe = config.http.port === 0 ? undefined : await holdPortWhileStarting(config.http.port, config.http.host);
   try {
     await runMigrations(app.get(DataSource));
   } catch (error) {
     // Release the pool so a failed start (e.g. a schema it cannot adopt) leaves nothing open.
     await app.close().catch(() => undefined);
     throw error;
+  } finally {
+    await probe?.close();
   }
   await app.listen(config.http.port, config.http.host);
+  app.get(ReadinessService).markReady();
 
   const address = app.getHttpServer().address();
   const port = typeof address === 'object' && address ? address.port : config.http.port;
   const host = config.http.host === '0.0.0.0' ? '127.0.0.1' : config.http.host;
-  return { app, port, url: `http://${host}:${port}`, close: () => app.close() };
+  return {
+    app,
+    port,
+    url: `http://${host}:${port}`,
+    logger: ops.logger,
+    close: async () => {
+      await app.close();
+      ops.dispose();
+    },
+  };
 }

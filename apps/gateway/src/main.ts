@@ -1,6 +1,7 @@
 import { type AppConfig, ConfigError, loadConfig } from '@gw/core';
 import { SchemaMismatchError } from '@gw/database';
 import { type Gateway, startGateway } from './bootstrap.js';
+import { installGracefulShutdown } from './graceful-shutdown.js';
 
 async function main(): Promise<void> {
   let config: AppConfig;
@@ -24,7 +25,8 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  console.log(`gateway listening on ${gateway.url} (database: ${config.database.type}${config.redis ? ', redis' : ''})`);
+  installGracefulShutdown(gateway, { timeoutMs: config.ops.shutdownTimeoutSeconds * 1000, exit: (code) => process.exit(code) });
+  gateway.logger.info(`gateway listening on ${gateway.url} (database: ${config.database.type}${config.redis ? ', redis' : ''})`);
 }
 
 void main();

@@ -1,4 +1,4 @@
-export { loadConfig, type AppConfig, type RateLimitRule } from './config/app-config.js';
+export { loadConfig, LOG_LEVELS, type AppConfig, type OpsConfig, type RateLimitRule } from './config/app-config.js';
 export { APP_CONFIG, ConfigModule } from './config/config.module.js';
 export { ConfigError } from './config/env-reader.js';
 export type { DatabaseTarget, DatabaseType } from './config/database-dsn.js';
@@ -15,3 +15,4 @@ export * from './auth/principal.js';
 export { CriticalRateLimit, SearchRateLimit } from './rate-limit/rate-limit.decorators.js';
 export { RedisService } from './redis/redis.service.js';
 export * from './net/outbound.js';
+export { publishRelayDone, relayDoneChannel, type RelayDoneEvent } from './ops/relay-events.js';

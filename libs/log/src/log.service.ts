@@ -75,6 +75,11 @@ export class LogService implements OnModuleInit, BeforeApplicationShutdown {
     if (row.type === LogType.Consume) this.quotaData.add(row);
   }
 
+  /** Rows waiting for the next batch insert (the metrics' queue depth). */
+  get pendingRows(): number {
+    return this.batcher.size;
+  }
+
   /** Writes every buffered row. */
   flush(): Promise<void> {
     return this.batcher.flush();

@@ -43,6 +43,20 @@ export interface AppConfig {
   errorLogEnabled: boolean;
   /** Cloudflare Turnstile siteverify endpoint (TURNSTILE_VERIFY_URL; tests point it at a local fake). */
   turnstileVerifyUrl: string;
+  /** Operations: metrics, API docs, logging and shutdown. */
+  ops: OpsConfig;
+}
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+export interface OpsConfig {
+  /** `GET /metrics` answers only when enabled; with a token it also wants `Authorization: Bearer <token>`. */
+  metrics: { enabled: boolean; token?: string };
+  /** OpenAPI document and viewer at /api/docs. */
+  docsEnabled: boolean;
+  log: { level: (typeof LOG_LEVELS)[number]; pretty: boolean };
+  /** How long a SIGTERM waits for requests in flight before the process exits anyway. */
+  shutdownTimeoutSeconds: number;
 }
 
 const NODE_TYPES = ['master', 'slave'] as const;
@@ -113,6 +127,22 @@ export function loadConfig(env: RawEnv = process.env): AppConfig {
     generateDefaultToken: read.bool('GENERATE_DEFAULT_TOKEN', false),
     errorLogEnabled: read.bool('ERROR_LOG_ENABLED', false),
     turnstileVerifyUrl: read.url('TURNSTILE_VERIFY_URL', ['https:', 'http:']) ?? 'https://challenges.cloudflare.com/turnstile/v0/siteverify',
+    ops: readOps(read),
+  };
+}
+
+function readOps(read: EnvReader): OpsConfig {
+  const token = read.string('METRICS_TOKEN');
+  const development = read.string('NODE_ENV', 'production') === 'development';
+  return {
+    // A token alone switches metrics on: setting one and still getting 404 would surprise an operator.
+    metrics: { enabled: read.bool('METRICS_ENABLED', Boolean(token)), token: token || undefined },
+    docsEnabled: read.bool('API_DOCS_ENABLED', false),
+    log: {
+      level: read.oneOf('LOG_LEVEL', LOG_LEVELS, development ? 'debug' : 'info'),
+      pretty: read.oneOf('LOG_FORMAT', ['json', 'pretty'] as const, development ? 'pretty' : 'json') === 'pretty',
+    },
+    shutdownTimeoutSeconds: read.int('SHUTDOWN_TIMEOUT', 30, { min: 1, max: 3600 }),
   };
 }
 

@@ -36,6 +36,19 @@ const DEFAULT_CHATS = [
   { OpenCat: 'opencat://team/join?domain={address}&token={key}' },
 ];
 
+interface UptimeKumaGroup {
+  categoryName: string;
+  url: string;
+  slug: string;
+  description?: string;
+}
+
+const uptimeKumaGroups = (value: unknown) =>
+  Array.isArray(value) &&
+  value.every((g) => jsonObject(g) === undefined && typeof g.categoryName === 'string' && typeof g.slug === 'string' && typeof g.url === 'string' && httpUrlOrEmpty(g.url) === undefined)
+    ? undefined
+    : 'must be a JSON array of {categoryName, url, slug} with http(s) URLs';
+
 const DEFAULT_GROUP_RATIO = { default: 1, vip: 1, svip: 1 };
 
 const chatsList = (value: unknown) =>
@@ -134,6 +147,8 @@ const siteOptions = {
   'general_setting.ping_interval_enabled': bool(false),
   'general_setting.ping_interval_seconds': int(60, { min: 1, max: 600 }),
   Chats: json(DEFAULT_CHATS, chatsList),
+  /** Uptime Kuma status pages shown on the console (`[{categoryName, url, slug}]`), served through /api/uptime/status. */
+  'console_setting.uptime_kuma_groups': json<UptimeKumaGroup[]>([], uptimeKumaGroups),
   DisplayInCurrencyEnabled: bool(true),
   DisplayTokenStatEnabled: bool(true),
   DefaultCollapseSidebar: bool(false),

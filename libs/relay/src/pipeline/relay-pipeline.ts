@@ -18,6 +18,7 @@ import { codecOf } from '../providers/registry.js';
 import type { FormatId } from '../providers/types.js';
 import { promptBodyOf, speechCharacters } from './openai-request.js';
 import { formatOfKind, parseRelayRequest, type RelayKind, type RelayRequest } from './relay-request.js';
+import { RelayTrace } from './relay-trace.js';
 import { UpstreamCall, type ForwardResult } from './upstream-call.js';
 
 /** How long a shutdown waits for requests in flight to settle and log (streams may be cut after that). */
@@ -68,6 +69,7 @@ export class RelayPipeline implements OnModuleDestroy {
     const requestId = requestIdOf(req, res);
     let billing: BillingSession | undefined;
     const gone = new ClientGone(res);
+    const trace = RelayTrace.start(kind, requestId, startedAt, req);
     this.inFlight++;
     try {
       const who = await (authenticate ? authenticate() : this.auth.authenticate(call));
@@ -75,6 +77,7 @@ export class RelayPipeline implements OnModuleDestroy {
       if (!who.playground) await this.rateLimiter.check(who.userId, who.requestedGroup || who.userGroup);
       const group = this.selection.usingGroup(who, request.model);
       const first = this.selection.first(who, group, request.model);
+      trace?.routed(request.model, group, request.stream);
       const price = this.price(who, request.model, group);
       const promptTokens =
         request.kind === 'audio_speech' ? speechCharacters(request) : this.pricing.countPromptTokens(request.model, promptBodyOf(request));
@@ -88,6 +91,7 @@ export class RelayPipeline implements OnModuleDestroy {
           : this.pricing.preConsumeQuota(price, promptTokens, request.maxTokens),
       );
 
+      trace?.forwarding();
       const forward = await this.upstream.forward({
         request,
         group,
@@ -101,6 +105,7 @@ export class RelayPipeline implements OnModuleDestroy {
         dropFields: who.playground ? ['group'] : undefined,
         clientHeaders: req.headers,
       });
+      trace?.forwarded(forward);
       if (!forward.ok) {
         await billing.refund();
         this.fail(res, forward.error ?? new RelayError('upstream request failed', 502, 'do_request_failed'), formatOfKind(kind));
@@ -108,12 +113,14 @@ export class RelayPipeline implements OnModuleDestroy {
       }
       if (!res.writableEnded) res.end();
       if (!who.playground) this.rateLimiter.recordSuccess(who.userId, group);
-      await this.settle({ billing, who, request, group, price, forward, requestId, ip: call.ip, startedAt });
+      const charged = await this.settle({ billing, who, request, group, price, forward, requestId, ip: call.ip, startedAt });
+      trace?.charged(charged);
     } catch (error) {
       await billing?.refund().catch((e: Error) => this.logger.error(`refund of ${requestId} failed: ${e.message}`));
       this.fail(res, error, formatOfKind(kind));
     } finally {
       gone.release();
+      trace?.finish(res);
       if (--this.inFlight === 0) this.onDrained?.();
     }
   }
@@ -166,7 +173,7 @@ export class RelayPipeline implements OnModuleDestroy {
     requestId: string;
     ip: string;
     startedAt: number;
-  }): Promise<void> {
+  }): Promise<number> {
     const usage = s.forward.usage ?? { promptTokens: 0, completionTokens: 0, cachedTokens: 0 };
     const perCall = s.request.callFactor !== undefined && s.price.usePrice;
     const price = perCall
@@ -176,7 +183,7 @@ export class RelayPipeline implements OnModuleDestroy {
         : this.pricing.settleQuota(s.price, usage);
     try {
       const outcome = await s.billing.settle(price);
-      if (!outcome) return;
+      if (!outcome) return 0;
       this.auth.applySpend(s.who.tokenId, outcome.charged);
       this.channelUsage.addUsedQuota(s.forward.channel.id, outcome.charged);
       if (outcome.charged > 0) this.notices.quotaChanged(s.who.userId);
@@ -195,8 +202,10 @@ export class RelayPipeline implements OnModuleDestroy {
           useTimeMs: performance.now() - s.startedAt,
         }),
       );
+      return outcome.charged;
     } catch (error) {
       this.logger.error(`settle of ${s.requestId} failed: ${(error as Error).message}`);
+      return 0;
     }
   }
 

@@ -1,0 +1,113 @@
+import type { Server } from 'node:http';
+import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import { Gauge } from 'prom-client';
+import { DataSource } from 'typeorm';
+import { LogService } from '@gw/log';
+import { GatewayMetrics } from './gateway-metrics.js';
+
+interface ChannelRow {
+  id: number | string;
+  status: number | string;
+  response_time: number | string | null;
+}
+
+/** A pool's numbers as the drivers expose them (pg's Pool publicly, mysql2's through its internals). */
+export function poolUsage(driver: unknown): { total: number; idle: number; waiting: number } | undefined {
+  const d = driver as { master?: unknown; pool?: unknown; databaseConnection?: unknown };
+  const pg = d.master as { totalCount?: number; idleCount?: number; waitingCount?: number } | undefined;
+  if (pg && typeof pg.totalCount === 'number') return { total: pg.totalCount, idle: pg.idleCount ?? 0, waiting: pg.waitingCount ?? 0 };
+  const mysql = d.pool as
+    | { _allConnections?: { length: number }; _freeConnections?: { length: number }; _connectionQueue?: { length: number } }
+    | undefined;
+  if (mysql?._allConnections) {
+    return { total: mysql._allConnections.length, idle: mysql._freeConnections?.length ?? 0, waiting: mysql._connectionQueue?.length ?? 0 };
+  }
+  // SQLite: one connection, shared by every query.
+  if (d.databaseConnection) return { total: 1, idle: 0, waiting: 0 };
+  return undefined;
+}
+
+/**
+ * Gauges read when Prometheus scrapes rather than kept up to date on every request: channel health
+ * (one small query per scrape), the log batch queue, the database pool and open HTTP connections.
+ */
+@Injectable()
+export class StateCollectors implements OnModuleInit {
+  constructor(
+    private readonly metrics: GatewayMetrics,
+    private readonly dataSource: DataSource,
+    private readonly logs: LogService,
+    private readonly host: HttpAdapterHost,
+  ) {}
+
+  onModuleInit(): void {
+    const registers = [this.metrics.registry];
+    const dataSource = this.dataSource;
+    const logs = this.logs;
+    const host = this.host;
+
+    // Both channel gauges collect at the same scrape (prom-client runs collects concurrently): one query serves both.
+    let cached: { at: number; rows: Promise<ChannelRow[]> } | undefined;
+    const channels = (): Promise<ChannelRow[]> => {
+      if (!cached || Date.now() - cached.at > 1000) {
+        cached = { at: Date.now(), rows: dataSource.query('SELECT id, status, response_time FROM channels').catch(() => []) };
+      }
+      return cached.rows;
+    };
+    new Gauge({
+      name: 'gateway_channel_enabled',
+      help: 'Channel status: 1 enabled, 0 disabled (manually or automatically)',
+      labelNames: ['channel'] as const,
+      registers,
+      async collect() {
+        const rows = await channels();
+        this.reset();
+        for (const row of rows) this.set({ channel: String(row.id) }, Number(row.status) === 1 ? 1 : 0);
+      },
+    });
+    new Gauge({
+      name: 'gateway_channel_response_time_seconds',
+      help: 'Response time measured by the last channel test',
+      labelNames: ['channel'] as const,
+      registers,
+      async collect() {
+        const rows = await channels();
+        this.reset();
+        for (const row of rows) this.set({ channel: String(row.id) }, Number(row.response_time ?? 0) / 1000);
+      },
+    });
+    new Gauge({
+      name: 'gateway_log_batch_pending_rows',
+      help: 'Log rows waiting for the next batch insert',
+      registers,
+      collect() {
+        this.set(logs.pendingRows);
+      },
+    });
+    new Gauge({
+      name: 'gateway_db_pool_connections',
+      help: 'Database pool connections by state (total, idle, waiting requests)',
+      labelNames: ['state'] as const,
+      registers,
+      collect() {
+        const usage = poolUsage(dataSource.driver);
+        if (!usage) return;
+        this.set({ state: 'total' }, usage.total);
+        this.set({ state: 'idle' }, usage.idle);
+        this.set({ state: 'in_use' }, usage.total - usage.idle);
+        this.set({ state: 'waiting' }, usage.waiting);
+      },
+    });
+    new Gauge({
+      name: 'gateway_http_open_connections',
+      help: 'Open client connections',
+      registers,
+      async collect() {
+        const server = host.httpAdapter?.getHttpServer() as Server | undefined;
+        if (!server) return;
+        this.set(await new Promise<number>((resolve) => server.getConnections((_error, count) => resolve(count ?? 0))));
+      },
+    });
+  }
+}
