@@ -8,13 +8,14 @@ import { LogModule, logSchema } from '@gw/log';
 import { OptionModule, optionSchema } from '@gw/option';
 import { RedemptionModule, redemptionSchema } from '@gw/redemption';
 import { RelayModule } from '@gw/relay';
+import { TaskModule, taskSchema } from '@gw/task';
 import { TokenModule, tokenSchema } from '@gw/token';
 import { UpstreamModule } from '@gw/upstream';
 import { UserModule, userSchema } from '@gw/user';
 import { ConsoleModule } from './console/console.module.js';
 
 /** Every module's tables, in one place: the composition root hands them to the data source. */
-const schemas: { entities: Function[]; migrations: Function[] }[] = [databaseSchema, optionSchema, userSchema, authSchema, channelSchema, logSchema, redemptionSchema, tokenSchema];
+const schemas: { entities: Function[]; migrations: Function[] }[] = [databaseSchema, optionSchema, userSchema, authSchema, channelSchema, logSchema, redemptionSchema, tokenSchema, taskSchema];
 
 /** The composition root: wiring only, no rules. */
 @Module({})
@@ -39,6 +40,7 @@ export class AppModule {
         RedemptionModule,
         LogModule,
         RelayModule,
+        TaskModule,
       ],
     };
   }

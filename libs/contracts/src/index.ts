@@ -8,3 +8,4 @@ export * from './channel.contract.js';
 export * from './redemption.contract.js';
 export * from './token.contract.js';
 export * from './log.contract.js';
+export * from './task.contract.js';
