@@ -9,11 +9,20 @@ import { UserModule } from '@gw/user';
 import { MidjourneyEntity } from './midjourney/midjourney.entity.js';
 import { MjImageForwarder } from './midjourney/mj-image.forwarder.js';
 import { MjLogController } from './midjourney/mj-log.controller.js';
+import { MjLogService } from './midjourney/mj-log.service.js';
 import { MjPoller } from './midjourney/mj-poller.js';
 import { MjRelayController } from './midjourney/mj-relay.controller.js';
 import { MjRelayService } from './midjourney/mj-relay.service.js';
 import { MjRepository } from './midjourney/mj.repository.js';
 import { TaskEntity } from './generic/task.entity.js';
+import { SunoController } from './generic/suno/suno.controller.js';
+import { SunoProvider } from './generic/suno/suno.provider.js';
+import { TaskLogController } from './generic/task-log.controller.js';
+import { TaskLogService } from './generic/task-log.service.js';
+import { GenericTaskPoller } from './generic/task-poller.family.js';
+import { TASK_PROVIDERS } from './generic/task-provider.js';
+import { TaskRelayService } from './generic/task-relay.service.js';
+import { TaskRepository } from './generic/task.repository.js';
 import { TaskBilling } from './shared/task-billing.service.js';
 import { TaskGate } from './shared/task-gate.js';
 import { TaskPoller } from './shared/task-poller.service.js';
@@ -24,8 +33,24 @@ import { TaskPoller } from './shared/task-poller.service.js';
  */
 @Module({
   imports: [TypeOrmModule.forFeature([MidjourneyEntity, TaskEntity]), OptionModule, ChannelModule, TokenModule, UserModule, LogModule, RelayModule],
-  controllers: [MjRelayController, MjLogController],
-  providers: [TaskGate, TaskBilling, TaskPoller, MjRepository, MjRelayService, MjImageForwarder, MjPoller],
+  controllers: [MjRelayController, MjLogController, SunoController, TaskLogController],
+  providers: [
+    TaskGate,
+    TaskBilling,
+    TaskPoller,
+    MjRepository,
+    MjRelayService,
+    MjImageForwarder,
+    MjPoller,
+    MjLogService,
+    // One provider per `tasks` family: adding a family is a folder and a line here.
+    SunoProvider,
+    { provide: TASK_PROVIDERS, useFactory: (...providers: unknown[]) => providers, inject: [SunoProvider] },
+    TaskRepository,
+    TaskRelayService,
+    TaskLogService,
+    GenericTaskPoller,
+  ],
   exports: [TaskPoller],
 })
 export class TaskModule {}
