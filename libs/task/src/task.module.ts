@@ -15,6 +15,8 @@ import { MjRelayController } from './midjourney/mj-relay.controller.js';
 import { MjRelayService } from './midjourney/mj-relay.service.js';
 import { MjRepository } from './midjourney/mj.repository.js';
 import { TaskEntity } from './generic/task.entity.js';
+import { OpenAiVideoController } from './generic/openai-video/openai-video.controller.js';
+import { OpenAiVideoProvider } from './generic/openai-video/openai-video.provider.js';
 import { SunoController } from './generic/suno/suno.controller.js';
 import { SunoProvider } from './generic/suno/suno.provider.js';
 import { TaskLogController } from './generic/task-log.controller.js';
@@ -33,7 +35,7 @@ import { TaskPoller } from './shared/task-poller.service.js';
  */
 @Module({
   imports: [TypeOrmModule.forFeature([MidjourneyEntity, TaskEntity]), OptionModule, ChannelModule, TokenModule, UserModule, LogModule, RelayModule],
-  controllers: [MjRelayController, MjLogController, SunoController, TaskLogController],
+  controllers: [MjRelayController, MjLogController, SunoController, OpenAiVideoController, TaskLogController],
   providers: [
     TaskGate,
     TaskBilling,
@@ -45,7 +47,8 @@ import { TaskPoller } from './shared/task-poller.service.js';
     MjLogService,
     // One provider per `tasks` family: adding a family is a folder and a line here.
     SunoProvider,
-    { provide: TASK_PROVIDERS, useFactory: (...providers: unknown[]) => providers, inject: [SunoProvider] },
+    OpenAiVideoProvider,
+    { provide: TASK_PROVIDERS, useFactory: (...providers: unknown[]) => providers, inject: [SunoProvider, OpenAiVideoProvider] },
     TaskRepository,
     TaskRelayService,
     TaskLogService,

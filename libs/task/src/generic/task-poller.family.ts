@@ -26,7 +26,7 @@ export class GenericTaskPoller implements PollingFamily, OnModuleInit {
     private readonly poller: TaskPoller,
     @Inject(TASK_PROVIDERS) providers: TaskProvider[],
   ) {
-    this.providers = new Map(providers.map((provider) => [provider.platform, provider]));
+    this.providers = new Map(providers.flatMap((provider) => provider.polls.map((platform) => [platform, provider] as const)));
   }
 
   onModuleInit(): void {

@@ -23,6 +23,17 @@ export interface PlannedSubmit {
   model: string;
   action: string;
   body: Record<string, unknown>;
+  /** Multipliers of the per-call price (video: seconds, size), recorded in the billing context. */
+  ratios?: Record<string, number>;
+  /** The caller's task this one derives from (a remix): it runs on that task's channel. */
+  originTaskId?: string;
+}
+
+/** What the shared relay hands a provider's submit besides the plan. */
+export interface SubmitContext {
+  /** The id the client will know the task by (`task_…`), when the provider hides the upstream id. */
+  publicId: string;
+  origin?: TaskEntity;
 }
 
 /**
@@ -31,13 +42,19 @@ export interface PlannedSubmit {
  * the shared poller does the state machine and refunds.
  */
 export interface TaskProvider {
-  /** The `platform` column value. */
+  /** The provider's name (routes address it by this). */
   readonly platform: string;
+  /** `platform` values of the rows it polls (new-api stores video tasks under their channel type). */
+  readonly polls: readonly string[];
+  /** The `platform` column of a new row on this channel. */
+  platformOf(channel: RelayChannel): string;
+  /** True when clients get a `task_…` id of ours instead of the provider's. */
+  readonly publicIds: boolean;
   /** Channel types this provider serves. */
   readonly channelTypes: readonly number[];
   /** Reads a submit; throws TaskRelayError for a bad request. */
   plan(action: string, body: unknown): PlannedSubmit;
-  submit(channel: RelayChannel, planned: PlannedSubmit): Promise<SubmitOutcome>;
+  submit(channel: RelayChannel, planned: PlannedSubmit, context: SubmitContext): Promise<SubmitOutcome>;
   /** Reports for some unfinished rows of one channel (rows the provider does not mention stay as they are). */
   fetch(channel: RelayChannel, rows: TaskEntity[]): Promise<TaskReport[]>;
 }

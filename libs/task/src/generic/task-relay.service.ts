@@ -3,9 +3,11 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { nowSeconds } from '@gw/database';
 import { TaskBilling } from '../shared/task-billing.service.js';
 import { TaskRelayError } from '../shared/task-error.js';
-import { TaskGate } from '../shared/task-gate.js';
-import { TASK_PROVIDERS, type TaskProvider } from './task-provider.js';
-import { TaskStatus } from './task.entity.js';
+import { TaskGate, type TaskPrice } from '../shared/task-gate.js';
+import type { RelayChannel } from '@gw/channel';
+import { randomAlnum } from '@gw/user';
+import { TASK_PROVIDERS, type PlannedSubmit, type TaskProvider } from './task-provider.js';
+import { TaskStatus, type TaskEntity } from './task.entity.js';
 import { TaskRepository } from './task.repository.js';
 import { toTaskDto } from './task-view.js';
 
@@ -19,6 +21,13 @@ export interface TaskCall {
 export interface TaskAnswer {
   status: number;
   body: unknown;
+}
+
+/** The per-call quota times the plan's ratios (seconds, size …), truncated like new-api's int conversion. */
+export function withRatios(quota: number, ratios: Record<string, number> | undefined): number {
+  let total = quota;
+  for (const ratio of Object.values(ratios ?? {})) if (Number.isFinite(ratio) && ratio >= 0) total *= ratio;
+  return Math.max(0, Math.trunc(total));
 }
 
 /** new-api's TaskError body. */
@@ -53,26 +62,35 @@ export class TaskRelayService {
   async submit(platform: string, action: string, call: TaskCall): Promise<TaskAnswer> {
     const provider = this.provider(platform);
     const caller = await this.gate.authenticate(call.headers, call.ip);
-    let planned;
-    let price;
+    let planned: PlannedSubmit;
+    let price: TaskPrice;
+    let origin: TaskEntity | undefined;
     try {
       planned = provider.plan(action, call.body);
+      if (planned.originTaskId) {
+        origin = (await this.rows.findOwn(caller.userId, planned.originTaskId)) ?? undefined;
+        if (!origin) return taskError('task_not_exist', 'task_not_exist', 400);
+        // A derived task costs what its origin cost per call, times the origin's own ratios.
+        planned.ratios = { ...(origin.privateData?.billing_context?.other_ratios ?? {}), ...(planned.ratios ?? {}) };
+      }
       price = this.gate.price(caller, planned.model);
     } catch (error) {
       if (error instanceof TaskRelayError) return taskError(error.message, error.code, error.httpStatus);
       throw error;
     }
-    const channel = this.gate.channelFor(caller, planned.model, provider.channelTypes);
+    const channel = origin ? this.originChannel(origin) : this.gate.channelFor(caller, planned.model, provider.channelTypes);
+    const quota = withRatios(price.quota, planned.ratios);
     let charge;
     try {
-      charge = await this.billing.reserve(caller, price.quota);
+      charge = await this.billing.reserve(caller, quota);
     } catch (error) {
       if (error instanceof TaskRelayError) return taskError(error.message, error.code, error.httpStatus);
       throw error;
     }
+    const publicId = `task_${randomAlnum(32)}`;
     let outcome;
     try {
-      outcome = await provider.submit(channel, planned);
+      outcome = await provider.submit(channel, planned, { publicId, origin });
     } catch (error) {
       await charge.release();
       this.logger.warn(`${platform} channel #${channel.id}: ${(error as Error).message}`);
@@ -83,16 +101,17 @@ export class TaskRelayService {
       return taskError(outcome.message, outcome.code, outcome.status);
     }
     const now = nowSeconds();
+    const taskId = provider.publicIds ? publicId : outcome.upstreamId;
     try {
       await this.rows.insert({
         createdAt: now,
         updatedAt: now,
-        taskId: outcome.upstreamId,
-        platform,
+        taskId,
+        platform: provider.platformOf(channel),
         userId: caller.userId,
         group: caller.group,
         channelId: channel.id,
-        quota: price.quota,
+        quota,
         action: planned.action,
         status: TaskStatus.Submitted,
         failReason: '',
@@ -105,7 +124,7 @@ export class TaskRelayService {
           upstream_task_id: outcome.upstreamId,
           billing_source: 'wallet',
           token_id: caller.tokenId,
-          billing_context: { model_price: price.modelPrice, group_ratio: price.groupRatio, origin_model_name: planned.model, per_call_billing: true },
+          billing_context: { model_price: price.modelPrice, group_ratio: price.groupRatio, origin_model_name: planned.model, per_call_billing: true, other_ratios: planned.ratios },
         },
         data: null,
       });
@@ -119,10 +138,24 @@ export class TaskRelayService {
       modelName: planned.model,
       group: caller.group,
       ip: caller.recordIp ? call.ip : '',
-      content: `fixed price ${price.modelPrice.toFixed(2)}, group ratio ${price.groupRatio.toFixed(2)}, action ${planned.action}, task ${outcome.upstreamId}`,
-      other: { model_price: price.modelPrice, group_ratio: price.groupRatio, task_id: outcome.upstreamId, request_path: call.path },
+      content: `fixed price ${price.modelPrice.toFixed(2)}, group ratio ${price.groupRatio.toFixed(2)}, action ${planned.action}, task ${taskId}`,
+      other: { model_price: price.modelPrice, group_ratio: price.groupRatio, task_id: taskId, request_path: call.path, ...(planned.ratios ? { other_ratios: planned.ratios } : {}) },
     });
     return { status: outcome.status, body: outcome.body };
+  }
+
+  private originChannel(origin: TaskEntity) {
+    const channel = this.gate.channelById(origin.channelId);
+    if (!channel) throw new TaskRelayError('the channel of this task no longer exists', 400, 'channel_not_found');
+    if (channel.status !== 1) throw new TaskRelayError('the channel of this task is disabled', 403, 'channel_disabled');
+    return channel;
+  }
+
+  /** The caller's own task, for the provider-specific reads (video content). */
+  async ownTask(taskId: string, call: TaskCall): Promise<{ row: TaskEntity; channel: RelayChannel | undefined } | undefined> {
+    const caller = await this.gate.authenticate(call.headers, call.ip);
+    const row = await this.rows.findOwn(caller.userId, taskId);
+    return row ? { row, channel: this.gate.channelById(row.channelId) } : undefined;
   }
 
   async fetchOne(platform: string, taskId: string, call: TaskCall): Promise<TaskAnswer> {

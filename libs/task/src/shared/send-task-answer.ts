@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { Request, Response } from 'express';
 import { Logger } from '@nestjs/common';
 import { openAiError } from '@gw/core';
@@ -5,13 +6,21 @@ import { TaskRelayError } from './task-error.js';
 
 const logger = new Logger('TaskRelay');
 
+/** A JSON answer, or bytes streamed from the provider (a finished video). */
+export type TaskRouteAnswer = { status: number; body: unknown } | { status: number; stream: Readable; contentType: string };
+
 /**
  * Runs a task route and writes its answer: the family's own body on success, an OpenAI error body for
  * authentication, quota and routing refusals (as new-api's middleware answers them), a logged 500 otherwise.
  */
-export async function sendTaskAnswer(req: Request, res: Response, work: () => Promise<{ status: number; body: unknown }>): Promise<void> {
+export async function sendTaskAnswer(req: Request, res: Response, work: () => Promise<TaskRouteAnswer>): Promise<void> {
   try {
     const answer = await work();
+    if ('stream' in answer) {
+      res.status(answer.status).setHeader('Content-Type', answer.contentType);
+      answer.stream.on('error', () => res.destroy()).pipe(res);
+      return;
+    }
     res.status(answer.status).json(answer.body);
   } catch (error) {
     if (error instanceof TaskRelayError) {

@@ -23,7 +23,13 @@ function bearer(channel: RelayChannel): Record<string, string> {
 @Injectable()
 export class SunoProvider implements TaskProvider {
   readonly platform = 'suno';
+  readonly polls = ['suno'];
   readonly channelTypes = [SUNO_CHANNEL_TYPE];
+  readonly publicIds = false;
+
+  platformOf(): string {
+    return 'suno';
+  }
 
   plan(action: string, body: unknown): PlannedSubmit {
     const upper = action.toUpperCase();
