@@ -2,6 +2,8 @@ import { useTranslation } from 'react-i18next';
 import { PendingPage, registerNamespace, type RemoteAppProps } from '@console/kit';
 import { resources } from './i18n';
 import { TokensPage } from './features/tokens/TokensPage';
+import { DrawingLogPage } from './features/drawing/DrawingLogPage';
+import { TaskLogPage } from './features/task/TaskLogPage';
 
 // Registered when the shell first loads this remote, before any of its pages renders.
 registerNamespace('user', resources);
@@ -10,5 +12,7 @@ registerNamespace('user', resources);
 export default function App({ page }: RemoteAppProps) {
   const { t } = useTranslation('user');
   if (page === 'tokens') return <TokensPage />;
+  if (page === 'drawing') return <DrawingLogPage />;
+  if (page === 'tasks') return <TaskLogPage />;
   return <PendingPage title={t(`pages.${page}`, { defaultValue: page })} />;
 }
