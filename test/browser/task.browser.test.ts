@@ -42,7 +42,11 @@ describe.skipIf(skipReason !== null)('drawing and task logs in Chromium', () => 
   };
 
   const relay = async (path: string, body: unknown) => {
-    const res = await fetch(`${gateway.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body: JSON.stringify(body) });
+    const res = await fetch(`${gateway.url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+      body: JSON.stringify(body),
+    });
     return (await res.json()) as any;
   };
 
@@ -59,7 +63,8 @@ describe.skipIf(skipReason !== null)('drawing and task logs in Chromium', () => 
 
     // Set up and log in as root through the UI's own API, then seed channels, a token and tasks.
     const setup = await fetch(`${gateway.url}/api/setup`, {
-      method: 'POST', headers: { 'content-type': 'application/json' },
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ ...ROOT, confirmPassword: ROOT.password, SelfUseModeEnabled: false, DemoSiteEnabled: false }),
     });
     expect(((await setup.json()) as any).success).toBe(true);
@@ -74,14 +79,25 @@ describe.skipIf(skipReason !== null)('drawing and task logs in Chromium', () => 
     ]) {
       expect((await consoleCall(page, 'POST', '/api/channel/', { mode: 'single', channel })).success).toBe(true);
     }
-    expect((await consoleCall(page, 'POST', '/api/token/', { name: 'tasks', remain_quota: 0, unlimited_quota: true, expired_time: -1 })).success).toBe(true);
+    expect(
+      (await consoleCall(page, 'POST', '/api/token/', { name: 'tasks', remain_quota: 0, unlimited_quota: true, expired_time: -1 })).success,
+    ).toBe(true);
     const tokens = await consoleCall<{ items: { id: number }[] }>(page, 'GET', '/api/token/?p=1&size=10');
     key = (await consoleCall<{ key: string }>(page, 'POST', `/api/token/${tokens.data.items[0]!.id}/key`)).data.key;
-    await waitUntil(async () => (await relay('/mj/submit/imagine', { prompt: 'probe' })).code === 1, 'the routing table to see the new channels');
+    await waitUntil(
+      async () => (await relay('/mj/submit/imagine', { prompt: 'probe' })).code === 1,
+      'the routing table to see the new channels',
+    );
 
     ids.drawnOk = (await relay('/mj/submit/imagine', { prompt: 'a lighthouse at dusk' })).result;
     ids.drawnFailed = (await relay('/mj/submit/imagine', { prompt: 'a forbidden thing' })).result;
-    mj.update(ids.drawnOk, { status: 'SUCCESS', progress: '100%', imageUrl: `${mj.url}/images/${ids.drawnOk}.png`, submitTime: Date.now() - 30_000, finishTime: Date.now() });
+    mj.update(ids.drawnOk, {
+      status: 'SUCCESS',
+      progress: '100%',
+      imageUrl: `${mj.url}/images/${ids.drawnOk}.png`,
+      submitTime: Date.now() - 30_000,
+      finishTime: Date.now(),
+    });
     mj.update(ids.drawnFailed, { status: 'FAILURE', progress: '0%', failReason: 'prompt contains a banned word' });
     ids.songOk = (await relay('/suno/submit/music', { prompt: 'sea shanty' })).data;
     ids.songFailed = (await relay('/suno/submit/lyrics', { prompt: 'rain' })).data;

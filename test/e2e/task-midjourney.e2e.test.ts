@@ -19,8 +19,16 @@ describe.each(testDatabases())('Midjourney-proxy relay, polling and refunds on %
   let channelId: number;
 
   const submit = (route: string, body: unknown, headers: Record<string, string> = { 'mj-api-secret': key }, gw: TestGateway = fx.gw) =>
-    fetch(`${gw.url}${route}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) }).then(async (res) => ({ status: res.status, body: (await res.json()) as any }));
-  const get = (route: string, gw: TestGateway = fx.gw) => fetch(`${gw.url}${route}`, { headers: { authorization: `Bearer ${key}` } }).then(async (res) => ({ status: res.status, body: (await res.json()) as any }));
+    fetch(`${gw.url}${route}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    }).then(async (res) => ({ status: res.status, body: (await res.json()) as any }));
+  const get = (route: string, gw: TestGateway = fx.gw) =>
+    fetch(`${gw.url}${route}`, { headers: { authorization: `Bearer ${key}` } }).then(async (res) => ({
+      status: res.status,
+      body: (await res.json()) as any,
+    }));
   const poll = (gw: TestGateway = fx.gw) => gw.gateway.app.get(TaskPoller).runOnce();
   const refundLogs = async (...others: TestGateway[]) => {
     for (const gw of [fx.gw, ...others]) await gw.gateway.app.get(LogService).flush();
@@ -45,7 +53,11 @@ describe.each(testDatabases())('Midjourney-proxy relay, polling and refunds on %
   it('submits an imagine, charges the per-call price once, and polls it to success', async () => {
     const before = await fx.userRow(fx.user.id);
     const tokenBefore = await fx.tokenRow(tokenId);
-    const res = await submit('/mj/submit/imagine', { prompt: 'a red fox --fast', notifyHook: 'https://client.example/hook', accountFilter: { x: 1 } });
+    const res = await submit('/mj/submit/imagine', {
+      prompt: 'a red fox --fast',
+      notifyHook: 'https://client.example/hook',
+      accountFilter: { x: 1 },
+    });
     expect(res.status).toBe(200);
     expect(res.body.code).toBe(1);
     const mjId = res.body.result as string;
@@ -76,7 +88,13 @@ describe.each(testDatabases())('Midjourney-proxy relay, polling and refunds on %
     fetched = await get(`/mj/task/${mjId}/fetch`);
     expect(fetched.body).toMatchObject({ status: 'IN_PROGRESS', progress: '45%' });
 
-    mj.update(mjId, { status: 'SUCCESS', progress: '100%', imageUrl: `${mj.url}/images/${mjId}.png`, finishTime: Date.now(), buttons: [{ customId: 'MJ::JOB::upsample::1::abc', label: 'U1' }] });
+    mj.update(mjId, {
+      status: 'SUCCESS',
+      progress: '100%',
+      imageUrl: `${mj.url}/images/${mjId}.png`,
+      finishTime: Date.now(),
+      buttons: [{ customId: 'MJ::JOB::upsample::1::abc', label: 'U1' }],
+    });
     expect((await poll())?.midjourney?.succeeded).toBe(1);
     fetched = await get(`/mj/task/${mjId}/fetch`);
     expect(fetched.body).toMatchObject({ status: 'SUCCESS', progress: '100%', imageUrl: `${mj.url}/images/${mjId}.png` });
@@ -101,7 +119,13 @@ describe.each(testDatabases())('Midjourney-proxy relay, polling and refunds on %
     const own = await fx.user.client.get(`/api/mj/self?p=1&page_size=10&mj_id=${mjId}`);
     expect(own.body.success).toBe(true);
     expect(own.body.data.items).toHaveLength(1);
-    expect(own.body.data.items[0]).toMatchObject({ mj_id: mjId, status: 'SUCCESS', quota: IMAGINE, channel_id: channelId, action: 'IMAGINE' });
+    expect(own.body.data.items[0]).toMatchObject({
+      mj_id: mjId,
+      status: 'SUCCESS',
+      quota: IMAGINE,
+      channel_id: channelId,
+      action: 'IMAGINE',
+    });
     expect(own.body.data.items[0].token_id).toBeUndefined();
     const all = await fx.root.get(`/api/mj/?channel_id=${channelId}&page_size=100`);
     expect(all.body.data.total).toBeGreaterThanOrEqual(3);
@@ -158,7 +182,14 @@ describe.each(testDatabases())('Midjourney-proxy relay, polling and refunds on %
     expect(refused.body.code).toBe(24);
     expect(await fx.quota(fx.user.id)).toBe(before);
 
-    mj.nextSubmit((id) => ({ body: { code: 21, description: 'task exists', result: `dup-${id}`, properties: { status: 'SUCCESS', imageUrl: 'https://cdn.example/x.png' } } }));
+    mj.nextSubmit((id) => ({
+      body: {
+        code: 21,
+        description: 'task exists',
+        result: `dup-${id}`,
+        properties: { status: 'SUCCESS', imageUrl: 'https://cdn.example/x.png' },
+      },
+    }));
     const existing = await submit('/mj/submit/imagine', { prompt: 'again' });
     expect(existing.body.code).toBe(1);
     const row = await get(`/mj/task/${existing.body.result}/fetch`);
@@ -180,13 +211,23 @@ describe.each(testDatabases())('Midjourney-proxy relay, polling and refunds on %
   it('answers bad requests with new-api codes and never charges them', async () => {
     const before = await fx.quota(fx.user.id);
     expect((await submit('/mj/submit/imagine', { prompt: '' })).body).toMatchObject({ code: 4, description: 'prompt_is_required' });
-    expect((await submit('/mj/submit/change', { taskId: 'nope', action: 'UPSCALE', index: 1 })).body).toMatchObject({ code: 4, description: 'task_not_found' });
-    expect((await submit('/mj/submit/simple-change', { content: '123 X9' })).body).toMatchObject({ code: 4, description: 'content_parse_failed' });
+    expect((await submit('/mj/submit/change', { taskId: 'nope', action: 'UPSCALE', index: 1 })).body).toMatchObject({
+      code: 4,
+      description: 'task_not_found',
+    });
+    expect((await submit('/mj/submit/simple-change', { content: '123 X9' })).body).toMatchObject({
+      code: 4,
+      description: 'content_parse_failed',
+    });
     expect((await submit('/mj/submit/unknown', {})).body).toMatchObject({ code: 4 });
     const noKey = await submit('/mj/submit/imagine', { prompt: 'x' }, {});
     expect(noKey.status).toBe(401);
     expect(noKey.body.error.message).toMatch(/key/i);
-    const badJson = await fetch(`${fx.gw.url}/mj/submit/imagine`, { method: 'POST', headers: { 'content-type': 'application/json', 'mj-api-secret': key }, body: '{bad' });
+    const badJson = await fetch(`${fx.gw.url}/mj/submit/imagine`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'mj-api-secret': key },
+      body: '{bad',
+    });
     expect(badJson.status).toBe(400);
     expect((await get('/mj/task/missing/fetch')).body).toMatchObject({ code: 4, description: 'task_no_found' });
     expect(await fx.quota(fx.user.id)).toBe(before);

@@ -17,7 +17,11 @@ describe.each(testDatabases())('Suno relay, task polling and refunds on %s', (ki
   let channelId: number;
 
   const call = (method: 'GET' | 'POST', route: string, body?: unknown) =>
-    fetch(`${fx.gw.url}${route}`, { method, headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body: body === undefined ? undefined : JSON.stringify(body) }).then(async (res) => ({ status: res.status, body: (await res.json()) as any }));
+    fetch(`${fx.gw.url}${route}`, {
+      method,
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    }).then(async (res) => ({ status: res.status, body: (await res.json()) as any }));
   const poll = () => fx.gw.gateway.app.get(TaskPoller).runOnce();
 
   beforeAll(async () => {
@@ -50,7 +54,12 @@ describe.each(testDatabases())('Suno relay, task polling and refunds on %s', (ki
     suno.update(taskId, { status: 'IN_PROGRESS', progress: '30%' });
     await poll();
     expect((await call('GET', `/suno/fetch/${taskId}`)).body.data).toMatchObject({ status: 'IN_PROGRESS', progress: '30%' });
-    suno.update(taskId, { status: 'SUCCESS', progress: '100%', data: [{ audio_url: 'https://cdn.example/a.mp3' }], finish_time: 1_700_000_000 });
+    suno.update(taskId, {
+      status: 'SUCCESS',
+      progress: '100%',
+      data: [{ audio_url: 'https://cdn.example/a.mp3' }],
+      finish_time: 1_700_000_000,
+    });
     expect((await poll())?.tasks?.succeeded).toBe(1);
     fetched = await call('POST', '/suno/fetch', { ids: [taskId, 'someone-else'] });
     expect(fetched.body.data).toHaveLength(1);
@@ -76,15 +85,24 @@ describe.each(testDatabases())('Suno relay, task polling and refunds on %s', (ki
     expect((await poll())?.tasks).toMatchObject({ failed: 1, refunded: 1 });
     await poll();
     expect(await fx.quota(fx.user.id)).toBe(before);
-    expect((await call('GET', `/suno/fetch/${taskId}`)).body.data).toMatchObject({ status: 'FAILURE', progress: '100%', fail_reason: 'content policy' });
+    expect((await call('GET', `/suno/fetch/${taskId}`)).body.data).toMatchObject({
+      status: 'FAILURE',
+      progress: '100%',
+      fail_reason: 'content policy',
+    });
     await fx.gw.gateway.app.get(LogService).flush();
-    const refunds = (await fx.ds.getRepository('logs').find({ where: { userId: fx.user.id, type: 4 } })).filter((row: any) => String(row.other).includes('task_refund'));
+    const refunds = (await fx.ds.getRepository('logs').find({ where: { userId: fx.user.id, type: 4 } })).filter((row: any) =>
+      String(row.other).includes('task_refund'),
+    );
     expect(refunds).toHaveLength(1);
   });
 
   it('refuses bad submits without charging and keeps nothing of a refused one', async () => {
     const before = await fx.quota(fx.user.id);
-    expect((await call('POST', '/suno/submit/lyrics', { prompt: '' })).body).toMatchObject({ code: 'invalid_request', message: 'prompt_empty' });
+    expect((await call('POST', '/suno/submit/lyrics', { prompt: '' })).body).toMatchObject({
+      code: 'invalid_request',
+      message: 'prompt_empty',
+    });
     expect((await call('POST', '/suno/submit/video', {})).body).toMatchObject({ message: 'invalid_action' });
     suno.nextSubmit({ status: 200, body: { code: 'error', message: 'upstream is out of credits', data: null } });
     const refused = await call('POST', '/suno/submit/music', { prompt: 'x' });

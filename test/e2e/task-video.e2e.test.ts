@@ -67,7 +67,11 @@ describe.each(testDatabases())('OpenAI-compatible video generation on %s', (kind
 
   it('refunds a failed video once and charges nothing for a refused one', async () => {
     const before = await fx.quota(fx.user.id);
-    const res = await fetch(`${fx.gw.url}/v1/video/generations`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body: JSON.stringify({ model: MODEL, prompt: 'will fail' }) });
+    const res = await fetch(`${fx.gw.url}/v1/video/generations`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+      body: JSON.stringify({ model: MODEL, prompt: 'will fail' }),
+    });
     const created = (await res.json()) as any;
     expect(res.status).toBe(200);
     expect(await fx.quota(fx.user.id)).toBe(before - 4 * PER_SECOND);
@@ -81,7 +85,11 @@ describe.each(testDatabases())('OpenAI-compatible video generation on %s', (kind
     expect(read.error?.message).toBe('render crashed');
 
     await expect(client.videos.create({ model: MODEL, prompt: 'refuse me' })).rejects.toMatchObject({ status: 400 });
-    const missing = await fetch(`${fx.gw.url}/v1/videos`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body: JSON.stringify({ model: MODEL }) });
+    const missing = await fetch(`${fx.gw.url}/v1/videos`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+      body: JSON.stringify({ model: MODEL }),
+    });
     expect(missing.status).toBe(400);
     expect(((await missing.json()) as any).message).toBe('field prompt is required');
     await expect(client.videos.retrieve('task_missing')).rejects.toMatchObject({ status: 404 });

@@ -38,7 +38,10 @@ export interface FakeMidjourney {
 }
 
 /** A 1×1 PNG. */
-export const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+export const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);
 
 export async function startFakeMidjourney(secret = 'mj-upstream-secret'): Promise<FakeMidjourney> {
   const requests: FakeMjRequest[] = [];
@@ -78,8 +81,16 @@ export async function startFakeMidjourney(secret = 'mj-upstream-secret'): Promis
         return send(res, answer.status ?? 200, answer.body);
       }
       tasks.set(id, {
-        id, action: String(body?.action ?? submit[1]!.split('/')[1]!.toUpperCase()), prompt: String(body?.prompt ?? ''),
-        status: 'SUBMITTED', progress: '0%', imageUrl: '', failReason: '', submitTime: Date.now(), startTime: 0, finishTime: 0,
+        id,
+        action: String(body?.action ?? submit[1]!.split('/')[1]!.toUpperCase()),
+        prompt: String(body?.prompt ?? ''),
+        status: 'SUBMITTED',
+        progress: '0%',
+        imageUrl: '',
+        failReason: '',
+        submitTime: Date.now(),
+        startTime: 0,
+        finishTime: 0,
       });
       return send(res, 200, { code: 1, description: 'Submit success', result: id, properties: { discordInstanceId: '1' } });
     }

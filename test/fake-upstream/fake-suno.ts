@@ -45,7 +45,17 @@ export async function startFakeSuno(key = 'suno-upstream-key'): Promise<FakeSuno
     if (submit) {
       if (override) return send(res, override.status, override.body);
       const id = `suno-${++counter}-${Date.now()}`;
-      tasks.set(id, { task_id: id, action: submit[1]!.toUpperCase(), status: 'SUBMITTED', progress: '0%', fail_reason: '', submit_time: Math.floor(Date.now() / 1000), start_time: 0, finish_time: 0, data: null });
+      tasks.set(id, {
+        task_id: id,
+        action: submit[1]!.toUpperCase(),
+        status: 'SUBMITTED',
+        progress: '0%',
+        fail_reason: '',
+        submit_time: Math.floor(Date.now() / 1000),
+        start_time: 0,
+        finish_time: 0,
+        data: null,
+      });
       return send(res, 200, { code: 'success', message: '', data: id });
     }
     if (path === '/suno/fetch') {

@@ -37,8 +37,15 @@ export async function startFakeVideo(key = 'video-upstream-key'): Promise<FakeVi
   };
   const create = (body: any, from?: string): FakeVideo => {
     const video: FakeVideo = {
-      id: `video_${++counter}${Date.now()}`, object: 'video', model: String(body?.model ?? 'sora-2'), status: 'queued', progress: 0,
-      created_at: Math.floor(Date.now() / 1000), seconds: String(body?.seconds ?? '4'), size: String(body?.size ?? '720x1280'), prompt: String(body?.prompt ?? ''),
+      id: `video_${++counter}${Date.now()}`,
+      object: 'video',
+      model: String(body?.model ?? 'sora-2'),
+      status: 'queued',
+      progress: 0,
+      created_at: Math.floor(Date.now() / 1000),
+      seconds: String(body?.seconds ?? '4'),
+      size: String(body?.size ?? '720x1280'),
+      prompt: String(body?.prompt ?? ''),
     };
     if (from) video.remixed_from_video_id = from;
     videos.set(video.id, video);
@@ -53,7 +60,8 @@ export async function startFakeVideo(key = 'video-upstream-key'): Promise<FakeVi
     requests.push({ method: req.method ?? 'GET', path, headers: req.headers, body });
     if (req.headers.authorization !== `Bearer ${key}`) return send(res, 401, { error: { message: 'bad key', code: 'invalid_api_key' } });
     if (req.method === 'POST' && path === '/v1/videos') {
-      if (body?.prompt === 'refuse me') return send(res, 400, { error: { message: 'prompt rejected by moderation', code: 'moderation_blocked' } });
+      if (body?.prompt === 'refuse me')
+        return send(res, 400, { error: { message: 'prompt rejected by moderation', code: 'moderation_blocked' } });
       return send(res, 200, create(body));
     }
     const remix = /^\/v1\/videos\/([^/]+)\/remix$/.exec(path);

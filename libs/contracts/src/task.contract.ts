@@ -8,7 +8,12 @@ const intParam = (name: string) =>
     .regex(/^\d{1,15}$|^$/, `${name} must be a non-negative integer`)
     .transform((value) => (value === '' ? undefined : Number(value)))
     .optional();
-const idParam = (name: string) => z.string({ error: `${name} must be a single value` }).trim().max(191, `${name} is too long`).optional();
+const idParam = (name: string) =>
+  z
+    .string({ error: `${name} must be a single value` })
+    .trim()
+    .max(191, `${name} is too long`)
+    .optional();
 
 /**
  * GET /api/mj/ and /api/mj/self: start/end are unix milliseconds on submit_time (new-api stores drawing

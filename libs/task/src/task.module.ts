@@ -34,7 +34,15 @@ import { TaskPoller } from './shared/task-poller.service.js';
  * through the relay's token auth, prices and ledger; one poller (under the shared job lock) settles them.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([MidjourneyEntity, TaskEntity]), OptionModule, ChannelModule, TokenModule, UserModule, LogModule, RelayModule],
+  imports: [
+    TypeOrmModule.forFeature([MidjourneyEntity, TaskEntity]),
+    OptionModule,
+    ChannelModule,
+    TokenModule,
+    UserModule,
+    LogModule,
+    RelayModule,
+  ],
   controllers: [MjRelayController, MjLogController, SunoController, OpenAiVideoController, TaskLogController],
   providers: [
     TaskGate,

@@ -11,12 +11,26 @@ export class TaskLogController {
   @Get()
   @AdminRoute()
   listAll(@Query(body(TaskQuerySchema)) query: TaskQuery, @Query() raw: Record<string, unknown>) {
-    return this.tasks.list({ channelId: query.channel_id, taskId: query.task_id, platform: query.platform, start: query.start_timestamp, end: query.end_timestamp }, parsePage(raw), true);
+    return this.tasks.list(
+      {
+        channelId: query.channel_id,
+        taskId: query.task_id,
+        platform: query.platform,
+        start: query.start_timestamp,
+        end: query.end_timestamp,
+      },
+      parsePage(raw),
+      true,
+    );
   }
 
   @Get('self')
   @UserRoute()
   listOwn(@CurrentUser() principal: Principal, @Query(body(TaskQuerySchema)) query: TaskQuery, @Query() raw: Record<string, unknown>) {
-    return this.tasks.list({ userId: principal.id, taskId: query.task_id, platform: query.platform, start: query.start_timestamp, end: query.end_timestamp }, parsePage(raw), false);
+    return this.tasks.list(
+      { userId: principal.id, taskId: query.task_id, platform: query.platform, start: query.start_timestamp, end: query.end_timestamp },
+      parsePage(raw),
+      false,
+    );
   }
 }

@@ -10,6 +10,10 @@ export class TaskLogService {
 
   async list(filter: TaskListFilter, page: PageRequest, admin: boolean) {
     const [rows, total] = await this.rows.list(filter, page.offset, page.pageSize);
-    return toPage(rows.map((row) => toTaskDto(row, { withChannel: admin })), total, page);
+    return toPage(
+      rows.map((row) => toTaskDto(row, { withChannel: admin })),
+      total,
+      page,
+    );
   }
 }

@@ -86,7 +86,11 @@ export class GenericTaskPoller implements PollingFamily, OnModuleInit {
       updatedAt: now,
     };
     if (report.resultUrl) patch.privateData = { ...(row.privateData ?? {}), result_url: report.resultUrl };
-    const same = patch.status === row.status && patch.progress === row.progress && JSON.stringify(data ?? null) === JSON.stringify(row.data ?? null) && !report.resultUrl;
+    const same =
+      patch.status === row.status &&
+      patch.progress === row.progress &&
+      JSON.stringify(data ?? null) === JSON.stringify(row.data ?? null) &&
+      !report.resultUrl;
     if (same) return;
     if (await this.rows.updateRunning(row.id, patch)) {
       summary.updated++;

@@ -3,7 +3,12 @@ import type { TaskEntity } from './task.entity.js';
 
 /** A submit the provider accepted, or refused with its own words. */
 export type SubmitOutcome =
-  | { ok: true; upstreamId: string; /** The answer the client gets (the provider's, or one built in its shape). */ body: unknown; status: number }
+  | {
+      ok: true;
+      upstreamId: string /** The answer the client gets (the provider's, or one built in its shape). */;
+      body: unknown;
+      status: number;
+    }
   | { ok: false; status: number; code: string; message: string };
 
 /** Where a task stands at its provider. */

@@ -1,12 +1,12 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { nowSeconds } from '@gw/database';
-import { TaskBilling } from '../shared/task-billing.service.js';
+import { TaskBilling, type TaskCharge } from '../shared/task-billing.service.js';
 import { TaskRelayError } from '../shared/task-error.js';
 import { TaskGate, type TaskPrice } from '../shared/task-gate.js';
 import type { RelayChannel } from '@gw/channel';
 import { randomAlnum } from '@gw/user';
-import { TASK_PROVIDERS, type PlannedSubmit, type TaskProvider } from './task-provider.js';
+import { TASK_PROVIDERS, type PlannedSubmit, type SubmitOutcome, type TaskProvider } from './task-provider.js';
 import { TaskStatus, type TaskEntity } from './task.entity.js';
 import { TaskRepository } from './task.repository.js';
 import { toTaskDto } from './task-view.js';
@@ -80,7 +80,7 @@ export class TaskRelayService {
     }
     const channel = origin ? this.originChannel(origin) : this.gate.channelFor(caller, planned.model, provider.channelTypes);
     const quota = withRatios(price.quota, planned.ratios);
-    let charge;
+    let charge: TaskCharge;
     try {
       charge = await this.billing.reserve(caller, quota);
     } catch (error) {
@@ -88,7 +88,7 @@ export class TaskRelayService {
       throw error;
     }
     const publicId = `task_${randomAlnum(32)}`;
-    let outcome;
+    let outcome: SubmitOutcome;
     try {
       outcome = await provider.submit(channel, planned, { publicId, origin });
     } catch (error) {
@@ -119,12 +119,22 @@ export class TaskRelayService {
         startTime: 0,
         finishTime: 0,
         progress: '0%',
-        properties: { input: typeof planned.body.prompt === 'string' ? planned.body.prompt : '', origin_model_name: planned.model, upstream_model_name: planned.model },
+        properties: {
+          input: typeof planned.body.prompt === 'string' ? planned.body.prompt : '',
+          origin_model_name: planned.model,
+          upstream_model_name: planned.model,
+        },
         privateData: {
           upstream_task_id: outcome.upstreamId,
           billing_source: 'wallet',
           token_id: caller.tokenId,
-          billing_context: { model_price: price.modelPrice, group_ratio: price.groupRatio, origin_model_name: planned.model, per_call_billing: true, other_ratios: planned.ratios },
+          billing_context: {
+            model_price: price.modelPrice,
+            group_ratio: price.groupRatio,
+            origin_model_name: planned.model,
+            per_call_billing: true,
+            other_ratios: planned.ratios,
+          },
         },
         data: null,
       });
@@ -139,7 +149,13 @@ export class TaskRelayService {
       group: caller.group,
       ip: caller.recordIp ? call.ip : '',
       content: `fixed price ${price.modelPrice.toFixed(2)}, group ratio ${price.groupRatio.toFixed(2)}, action ${planned.action}, task ${taskId}`,
-      other: { model_price: price.modelPrice, group_ratio: price.groupRatio, task_id: taskId, request_path: call.path, ...(planned.ratios ? { other_ratios: planned.ratios } : {}) },
+      other: {
+        model_price: price.modelPrice,
+        group_ratio: price.groupRatio,
+        task_id: taskId,
+        request_path: call.path,
+        ...(planned.ratios ? { other_ratios: planned.ratios } : {}),
+      },
     });
     return { status: outcome.status, body: outcome.body };
   }
@@ -168,7 +184,8 @@ export class TaskRelayService {
   async fetchMany(platform: string, call: TaskCall): Promise<TaskAnswer> {
     const caller = await this.gate.authenticate(call.headers, call.ip);
     const ids = (call.body as { ids?: unknown } | undefined)?.ids;
-    if (!Array.isArray(ids) || ids.some((id) => typeof id !== 'string')) return taskError('ids must be a list of task ids', 'invalid_request');
+    if (!Array.isArray(ids) || ids.some((id) => typeof id !== 'string'))
+      return taskError('ids must be a list of task ids', 'invalid_request');
     const rows = (await this.rows.findOwnMany(caller.userId, (ids as string[]).slice(0, 1000))).filter((row) => row.platform === platform);
     return { status: 200, body: { code: 'success', message: '', data: rows.map((row) => toTaskDto(row, { withChannel: false })) } };
   }

@@ -20,7 +20,14 @@ export interface TaskPrivateData {
   result_url?: string;
   billing_source?: string;
   token_id?: number;
-  billing_context?: { model_price?: number; group_ratio?: number; model_ratio?: number; other_ratios?: Record<string, number>; origin_model_name?: string; per_call_billing?: boolean };
+  billing_context?: {
+    model_price?: number;
+    group_ratio?: number;
+    model_ratio?: number;
+    other_ratios?: Record<string, number>;
+    origin_model_name?: string;
+    per_call_billing?: boolean;
+  };
 }
 
 export interface TaskProperties {

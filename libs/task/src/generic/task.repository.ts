@@ -29,7 +29,12 @@ export class TaskRepository {
 
   findOwnMany(userId: number, taskIds: string[]): Promise<TaskEntity[]> {
     if (!taskIds.length) return Promise.resolve([]);
-    return this.rows.createQueryBuilder('t').where('t.user_id = :userId', { userId }).andWhere('t.task_id IN (:...taskIds)', { taskIds }).orderBy('t.id', 'DESC').getMany();
+    return this.rows
+      .createQueryBuilder('t')
+      .where('t.user_id = :userId', { userId })
+      .andWhere('t.task_id IN (:...taskIds)', { taskIds })
+      .orderBy('t.id', 'DESC')
+      .getMany();
   }
 
   /** Unfinished rows (new-api: progress not 100% and status neither SUCCESS nor FAILURE), oldest first. */

@@ -44,7 +44,11 @@ describe('Midjourney request rules', () => {
   it('forwards the body under the Mj options', () => {
     const body = { prompt: 'cat --fast --relax', notifyHook: 'h', accountFilter: {} };
     expect(forwardBody(body, { notify: false, accountFilter: false, modeClear: false })).toEqual({ prompt: 'cat --fast --relax' });
-    expect(forwardBody(body, { notify: true, accountFilter: true, modeClear: true })).toEqual({ prompt: 'cat  ', notifyHook: 'h', accountFilter: {} });
+    expect(forwardBody(body, { notify: true, accountFilter: true, modeClear: true })).toEqual({
+      prompt: 'cat  ',
+      notifyHook: 'h',
+      accountFilter: {},
+    });
   });
 
   it('drops a mode prefix from the forwarded path', () => {

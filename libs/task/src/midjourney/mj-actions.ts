@@ -4,10 +4,32 @@
  */
 
 export type MjRoute =
-  | 'imagine' | 'change' | 'simple-change' | 'describe' | 'blend' | 'modal' | 'shorten'
-  | 'upload-discord-images' | 'action' | 'video' | 'edits' | 'swap-face';
+  | 'imagine'
+  | 'change'
+  | 'simple-change'
+  | 'describe'
+  | 'blend'
+  | 'modal'
+  | 'shorten'
+  | 'upload-discord-images'
+  | 'action'
+  | 'video'
+  | 'edits'
+  | 'swap-face';
 
-export const MJ_SUBMIT_ROUTES: readonly MjRoute[] = ['imagine', 'change', 'simple-change', 'describe', 'blend', 'modal', 'shorten', 'upload-discord-images', 'action', 'video', 'edits'];
+export const MJ_SUBMIT_ROUTES: readonly MjRoute[] = [
+  'imagine',
+  'change',
+  'simple-change',
+  'describe',
+  'blend',
+  'modal',
+  'shorten',
+  'upload-discord-images',
+  'action',
+  'video',
+  'edits',
+];
 
 export const MjAction = {
   Imagine: 'IMAGINE',
@@ -147,7 +169,10 @@ export function parseCustomId(customId: string): { action: string; index: number
  * The body as forwarded: notifyHook only when MjNotifyEnabled, accountFilter only when
  * MjAccountFilterEnabled, and --fast/--relax/--turbo dropped from the prompt when MjModeClearEnabled.
  */
-export function forwardBody(body: Record<string, unknown>, flags: { notify: boolean; accountFilter: boolean; modeClear: boolean }): Record<string, unknown> {
+export function forwardBody(
+  body: Record<string, unknown>,
+  flags: { notify: boolean; accountFilter: boolean; modeClear: boolean },
+): Record<string, unknown> {
   const out = { ...body };
   if (!flags.accountFilter) delete out.accountFilter;
   if (!flags.notify) delete out.notifyHook;

@@ -45,6 +45,8 @@ export class MjImageForwarder {
       return;
     }
     res.status(200).setHeader('Content-Type', upstream.headers.get('content-type') || 'image/jpeg');
-    Readable.fromWeb(upstream.body as import('node:stream/web').ReadableStream).on('error', () => res.destroy()).pipe(res);
+    Readable.fromWeb(upstream.body as import('node:stream/web').ReadableStream)
+      .on('error', () => res.destroy())
+      .pipe(res);
   }
 }

@@ -11,12 +11,18 @@ export class MjLogController {
   @Get()
   @AdminRoute()
   listAll(@Query(body(MjQuerySchema)) query: MjQuery, @Query() raw: Record<string, unknown>) {
-    return this.logs.list({ channelId: query.channel_id, mjId: query.mj_id, start: query.start_timestamp, end: query.end_timestamp }, parsePage(raw));
+    return this.logs.list(
+      { channelId: query.channel_id, mjId: query.mj_id, start: query.start_timestamp, end: query.end_timestamp },
+      parsePage(raw),
+    );
   }
 
   @Get('self')
   @UserRoute()
   listOwn(@CurrentUser() principal: Principal, @Query(body(MjQuerySchema)) query: MjQuery, @Query() raw: Record<string, unknown>) {
-    return this.logs.list({ userId: principal.id, mjId: query.mj_id, start: query.start_timestamp, end: query.end_timestamp }, parsePage(raw));
+    return this.logs.list(
+      { userId: principal.id, mjId: query.mj_id, start: query.start_timestamp, end: query.end_timestamp },
+      parsePage(raw),
+    );
   }
 }

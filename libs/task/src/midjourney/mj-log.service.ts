@@ -15,6 +15,10 @@ export class MjLogService {
   async list(filter: MjListFilter, page: PageRequest) {
     const [rows, total] = await this.rows.list(filter, page.offset, page.pageSize);
     const forward = { enabled: this.options.get('MjForwardUrlEnabled'), serverAddress: this.options.get('ServerAddress') };
-    return toPage(rows.map((row) => toMjListItem(row, forward)), total, page);
+    return toPage(
+      rows.map((row) => toMjListItem(row, forward)),
+      total,
+      page,
+    );
   }
 }

@@ -6,7 +6,16 @@ import { TaskBilling } from '../shared/task-billing.service.js';
 import { TaskRelayError } from '../shared/task-error.js';
 import { TaskGate, type TaskCaller } from '../shared/task-gate.js';
 import { callUpstreamJson, joinUrl, type UpstreamJson } from '../shared/upstream-json.js';
-import { FREE_ACTIONS, forwardBody, MjAction, mjModelName, MjRequestError, planSubmit, type MjRoute } from './mj-actions.js';
+import {
+  FREE_ACTIONS,
+  forwardBody,
+  MjAction,
+  mjModelName,
+  MjRequestError,
+  planSubmit,
+  type MjRoute,
+  type MjSubmitPlan,
+} from './mj-actions.js';
 import { MjStatus, type MidjourneyEntity } from './midjourney.entity.js';
 import { MjRepository } from './mj.repository.js';
 import { toMjDto } from './mj-view.js';
@@ -90,8 +99,9 @@ export class MjRelayService {
     const body = call.body;
     if (!body || typeof body !== 'object' || Array.isArray(body)) return mjError('bind_request_body_failed');
     const request = body as Record<string, unknown>;
-    if (route === 'swap-face' && (!request.sourceBase64 || !request.targetBase64)) return mjError('sour_base64_and_target_base64_is_required');
-    let plan;
+    if (route === 'swap-face' && (!request.sourceBase64 || !request.targetBase64))
+      return mjError('sour_base64_and_target_base64_is_required');
+    let plan: MjSubmitPlan;
     try {
       plan = planSubmit(route, request);
     } catch (error) {
@@ -104,7 +114,8 @@ export class MjRelayService {
     if (plan.originId) {
       const origin = await this.rows.findOwn(caller.userId, plan.originId);
       if (!origin) return mjError('task_not_found');
-      if (this.options.get('MjActionCheckSuccessEnabled') && origin.status !== MjStatus.Success && route !== 'modal') return mjError('task_status_not_success');
+      if (this.options.get('MjActionCheckSuccessEnabled') && origin.status !== MjStatus.Success && route !== 'modal')
+        return mjError('task_status_not_success');
       const found = this.gate.channelById(origin.channelId);
       if (!found) return mjError('get_channel_info_failed');
       if (found.status !== 1) return mjError('the channel of this task is disabled');
@@ -119,7 +130,11 @@ export class MjRelayService {
 
     let upstream: UpstreamJson;
     try {
-      const flags = { notify: this.options.get('MjNotifyEnabled'), accountFilter: this.options.get('MjAccountFilterEnabled'), modeClear: this.options.get('MjModeClearEnabled') };
+      const flags = {
+        notify: this.options.get('MjNotifyEnabled'),
+        accountFilter: this.options.get('MjAccountFilterEnabled'),
+        modeClear: this.options.get('MjModeClearEnabled'),
+      };
       upstream = await callUpstreamJson(joinUrl(channel.baseUrl, upstreamPath(call.path)), {
         body: forwardBody(request, flags),
         headers: { 'mj-api-secret': channelSecret(channel) },
@@ -160,7 +175,12 @@ export class MjRelayService {
     };
     if (!accepted) {
       // Refused at submit: nothing to poll, nothing charged.
-      Object.assign(row, { failReason: answer.description || `upstream status ${upstream.status}`, status: MjStatus.Failure, progress: '100%', finishTime: now });
+      Object.assign(row, {
+        failReason: answer.description || `upstream status ${upstream.status}`,
+        status: MjStatus.Failure,
+        progress: '100%',
+        finishTime: now,
+      });
     }
     if (answer.code === 21 && answer.properties) {
       const status = answer.properties.status;
@@ -221,7 +241,8 @@ export class MjRelayService {
   async listByCondition(call: MjCall): Promise<MjAnswer> {
     const caller = await this.gate.authenticate(call.headers, call.ip);
     const ids = (call.body as { ids?: unknown } | undefined)?.ids;
-    if (ids !== undefined && (!Array.isArray(ids) || ids.some((id) => typeof id !== 'string'))) return mjError('ids must be a list of task ids');
+    if (ids !== undefined && (!Array.isArray(ids) || ids.some((id) => typeof id !== 'string')))
+      return mjError('ids must be a list of task ids');
     const rows = await this.rows.findOwnMany(caller.userId, ((ids as string[] | undefined) ?? []).slice(0, 1000));
     const flags = this.forwardFlags();
     return { status: 200, body: rows.map((row) => toMjDto(row, flags)) };
@@ -236,7 +257,11 @@ export class MjRelayService {
     if (!channel) return mjError('get_channel_info_failed');
     if (channel.status !== 1) return mjError('the channel of this task is disabled');
     try {
-      const upstream = await callUpstreamJson(joinUrl(channel.baseUrl, upstreamPath(call.path)), { method: 'GET', headers: { 'mj-api-secret': channelSecret(channel) }, timeoutMs: 30_000 });
+      const upstream = await callUpstreamJson(joinUrl(channel.baseUrl, upstreamPath(call.path)), {
+        method: 'GET',
+        headers: { 'mj-api-secret': channelSecret(channel) },
+        timeoutMs: 30_000,
+      });
       const answer = readProxyAnswer(upstream);
       return answer ? { status: upstream.status, body: upstream.body } : mjError('unmarshal_response_body_failed', 5);
     } catch {

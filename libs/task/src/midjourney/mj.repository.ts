@@ -33,7 +33,12 @@ export class MjRepository {
 
   findOwnMany(userId: number, mjIds: string[]): Promise<MidjourneyEntity[]> {
     if (!mjIds.length) return Promise.resolve([]);
-    return this.rows.createQueryBuilder('m').where('m.user_id = :userId', { userId }).andWhere('m.mj_id IN (:...mjIds)', { mjIds }).orderBy('m.id', 'DESC').getMany();
+    return this.rows
+      .createQueryBuilder('m')
+      .where('m.user_id = :userId', { userId })
+      .andWhere('m.mj_id IN (:...mjIds)', { mjIds })
+      .orderBy('m.id', 'DESC')
+      .getMany();
   }
 
   /** Unfinished rows (progress not 100%, as new-api reads them), oldest first. */

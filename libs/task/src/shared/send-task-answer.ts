@@ -24,7 +24,9 @@ export async function sendTaskAnswer(req: Request, res: Response, work: () => Pr
     res.status(answer.status).json(answer.body);
   } catch (error) {
     if (error instanceof TaskRelayError) {
-      res.status(error.httpStatus).json(openAiError(error.message, error.httpStatus >= 500 ? 'new_api_error' : 'invalid_request_error', error.code));
+      res
+        .status(error.httpStatus)
+        .json(openAiError(error.message, error.httpStatus >= 500 ? 'new_api_error' : 'invalid_request_error', error.code));
       return;
     }
     logger.error(`${req.method} ${req.path}: ${(error as Error)?.stack ?? String(error)}`);

@@ -52,7 +52,8 @@ export class TaskGate {
     let authorization = header(headers, 'authorization');
     const secret = header(headers, 'mj-api-secret');
     // Midjourney clients: the key in mj-api-secret when Authorization is empty or the placeholder.
-    if (secret && (!authorization || authorization.trim() === '' || authorization.trim() === 'midjourney-proxy')) authorization = `Bearer ${secret.trim()}`;
+    if (secret && (!authorization || authorization.trim() === '' || authorization.trim() === 'midjourney-proxy'))
+      authorization = `Bearer ${secret.trim()}`;
     try {
       const { token, user, pinnedChannelId } = await this.tokens.authenticate({ authorization }, ip);
       const caller: TaskCaller = {
@@ -83,7 +84,8 @@ export class TaskGate {
     const channel = caller.pinnedChannelId !== undefined ? this.router.get(caller.pinnedChannelId) : this.router.pick(caller.group, model);
     if (!channel) throw new TaskRelayError(`no available channel for model ${model} under group ${caller.group}`, 503, 'model_not_found');
     if (channel.status !== ChannelStatus.Enabled) throw new TaskRelayError(`channel #${channel.id} is disabled`, 403, 'channel_disabled');
-    if (types && !types.includes(channel.type)) throw new TaskRelayError(`channel #${channel.id} does not serve this kind of task`, 400, 'channel_type_mismatch');
+    if (types && !types.includes(channel.type))
+      throw new TaskRelayError(`channel #${channel.id} does not serve this kind of task`, 400, 'channel_type_mismatch');
     return channel;
   }
 
@@ -101,8 +103,20 @@ export class TaskGate {
     const info = this.pricing.resolve(model, caller.group, caller.userGroup);
     const perUnit = this.options.get('QuotaPerUnit');
     const groupRatio = this.pricing.groupRatio(caller.group);
-    if (info?.usePrice) return { quota: Math.max(0, Math.trunc(info.modelPrice * perUnit * groupRatio)), modelPrice: info.modelPrice, groupRatio, byRatio: false };
-    if (info) return { quota: Math.max(0, Math.trunc((info.modelRatio / 2) * perUnit * groupRatio)), modelPrice: info.modelRatio / 2, groupRatio, byRatio: true };
+    if (info?.usePrice)
+      return {
+        quota: Math.max(0, Math.trunc(info.modelPrice * perUnit * groupRatio)),
+        modelPrice: info.modelPrice,
+        groupRatio,
+        byRatio: false,
+      };
+    if (info)
+      return {
+        quota: Math.max(0, Math.trunc((info.modelRatio / 2) * perUnit * groupRatio)),
+        modelPrice: info.modelRatio / 2,
+        groupRatio,
+        byRatio: true,
+      };
     if (!this.options.get('SelfUseModeEnabled') && !caller.acceptUnsetModelRatioModel) {
       throw new TaskRelayError(`model ${model} has no price set; ask the administrator to configure it`, 400, 'model_price_error');
     }

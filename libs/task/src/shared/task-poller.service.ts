@@ -50,7 +50,10 @@ export class TaskPoller implements OnApplicationBootstrap, OnModuleDestroy {
 
   onApplicationBootstrap(): void {
     if (!this.config.node.isMaster || !this.config.jobs.updateTask) return;
-    const timer = setInterval(() => void this.runOnce().catch((e: Error) => this.logger.warn(`task polling: ${e.message}`)), this.config.jobs.taskPollIntervalSeconds * 1000);
+    const timer = setInterval(
+      () => void this.runOnce().catch((e: Error) => this.logger.warn(`task polling: ${e.message}`)),
+      this.config.jobs.taskPollIntervalSeconds * 1000,
+    );
     timer.unref();
     this.scheduler.addInterval(INTERVAL_NAME, timer);
   }

@@ -34,7 +34,13 @@ export function DrawingLogPage() {
   return (
     <Card title={t('drawing.title')}>
       {isAdmin && !status?.mj_notify_enabled && (
-        <Banner data-testid="callback-notice" type="info" closeIcon={null} description={t('drawing.callbackNotice')} style={{ marginBottom: 16 }} />
+        <Banner
+          data-testid="callback-notice"
+          type="info"
+          closeIcon={null}
+          description={t('drawing.callbackNotice')}
+          style={{ marginBottom: 16 }}
+        />
       )}
       <TaskFilters
         admin={isAdmin}

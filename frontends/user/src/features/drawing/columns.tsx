@@ -23,7 +23,11 @@ export interface DrawingActions {
 export function drawingColumns(t: TFunction, admin: boolean, actions: DrawingActions): ColumnProps<DrawingTask>[] {
   const columns: ColumnProps<DrawingTask>[] = [
     { title: t('columns.submitTime'), dataIndex: 'submit_time', render: (v: number) => formatMs(v) },
-    { title: t('columns.timeSpent'), key: 'spent', render: (_: unknown, row) => <TimeSpent start={row.submit_time / 1000} end={row.finish_time / 1000} /> },
+    {
+      title: t('columns.timeSpent'),
+      key: 'spent',
+      render: (_: unknown, row) => <TimeSpent start={row.submit_time / 1000} end={row.finish_time / 1000} />,
+    },
   ];
   if (admin) {
     columns.push({
@@ -37,7 +41,11 @@ export function drawingColumns(t: TFunction, admin: boolean, actions: DrawingAct
     });
   }
   columns.push(
-    { title: t('columns.type'), dataIndex: 'action', render: (v: string) => <Tag>{t(`action.${v}`, { defaultValue: t('action.other') })}</Tag> },
+    {
+      title: t('columns.type'),
+      dataIndex: 'action',
+      render: (v: string) => <Tag>{t(`action.${v}`, { defaultValue: t('action.other') })}</Tag>,
+    },
     {
       title: t('columns.taskId'),
       dataIndex: 'mj_id',
@@ -47,7 +55,11 @@ export function drawingColumns(t: TFunction, admin: boolean, actions: DrawingAct
         </Typography.Text>
       ),
     },
-    { title: t('columns.code'), dataIndex: 'code', render: (v: number) => <Tag color={CODE_COLOR[v] ?? 'grey'}>{t(`code.${v}`, { defaultValue: t('code.other') })}</Tag> },
+    {
+      title: t('columns.code'),
+      dataIndex: 'code',
+      render: (v: number) => <Tag color={CODE_COLOR[v] ?? 'grey'}>{t(`code.${v}`, { defaultValue: t('code.other') })}</Tag>,
+    },
     { title: t('columns.status'), dataIndex: 'status', render: (v: string) => <StatusTag status={v} /> },
     { title: t('columns.progress'), dataIndex: 'progress', render: (v: string) => <ProgressRing value={v} /> },
     {
@@ -62,14 +74,36 @@ export function drawingColumns(t: TFunction, admin: boolean, actions: DrawingAct
           t('none')
         ),
     },
-    { title: t('columns.prompt'), dataIndex: 'prompt', render: (v: string) => <Typography.Text ellipsis={{ showTooltip: true }} style={{ maxWidth: 220 }}>{v || '-'}</Typography.Text> },
-    { title: t('columns.promptEn'), dataIndex: 'prompt_en', render: (v: string) => <Typography.Text ellipsis={{ showTooltip: true }} style={{ maxWidth: 220 }}>{v || '-'}</Typography.Text> },
+    {
+      title: t('columns.prompt'),
+      dataIndex: 'prompt',
+      render: (v: string) => (
+        <Typography.Text ellipsis={{ showTooltip: true }} style={{ maxWidth: 220 }}>
+          {v || '-'}
+        </Typography.Text>
+      ),
+    },
+    {
+      title: t('columns.promptEn'),
+      dataIndex: 'prompt_en',
+      render: (v: string) => (
+        <Typography.Text ellipsis={{ showTooltip: true }} style={{ maxWidth: 220 }}>
+          {v || '-'}
+        </Typography.Text>
+      ),
+    },
     {
       title: t('columns.failReason'),
       dataIndex: 'fail_reason',
       render: (v: string) =>
         v ? (
-          <Typography.Text data-testid="fail-reason" link ellipsis={{ showTooltip: false }} style={{ maxWidth: 200 }} onClick={() => actions.showFailReason(v)}>
+          <Typography.Text
+            data-testid="fail-reason"
+            link
+            ellipsis={{ showTooltip: false }}
+            style={{ maxWidth: 200 }}
+            onClick={() => actions.showFailReason(v)}
+          >
             {v}
           </Typography.Text>
         ) : (

@@ -28,9 +28,23 @@ export function TaskFilters({ admin, idLabel, onQuery }: { admin: boolean; idLab
   return (
     <Space wrap style={{ marginBottom: 16 }}>
       {admin && (
-        <Input data-testid="filter-channel" placeholder={t('filters.channelId')} value={values.channelId} onChange={(v) => set({ channelId: v.replace(/\D/g, '') })} style={{ width: 140 }} showClear />
+        <Input
+          data-testid="filter-channel"
+          placeholder={t('filters.channelId')}
+          value={values.channelId}
+          onChange={(v) => set({ channelId: v.replace(/\D/g, '') })}
+          style={{ width: 140 }}
+          showClear
+        />
       )}
-      <Input data-testid="filter-id" placeholder={idLabel} value={values.id} onChange={(v) => set({ id: v.trim() })} style={{ width: 240 }} showClear />
+      <Input
+        data-testid="filter-id"
+        placeholder={idLabel}
+        value={values.id}
+        onChange={(v) => set({ id: v.trim() })}
+        style={{ width: 240 }}
+        showClear
+      />
       <DatePicker type="dateTime" placeholder={t('filters.start')} onChange={(date) => set({ start: toSeconds(date) })} />
       <DatePicker type="dateTime" placeholder={t('filters.end')} onChange={(date) => set({ end: toSeconds(date) })} />
       <Button data-testid="filter-query" type="primary" onClick={() => onQuery(values)}>

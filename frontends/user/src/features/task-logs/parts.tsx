@@ -23,7 +23,11 @@ export function ProgressRing({ value }: { value: string | null | undefined }) {
       <svg width="36" height="36" viewBox="0 0 36 36" role="img" aria-label={`${percent}%`}>
         <circle cx="18" cy="18" r={radius} fill="none" stroke="var(--semi-color-fill-1)" strokeWidth="4" />
         <circle
-          cx="18" cy="18" r={radius} fill="none" strokeWidth="4"
+          cx="18"
+          cy="18"
+          r={radius}
+          fill="none"
+          strokeWidth="4"
           stroke={percent === 100 ? 'var(--semi-color-success)' : 'var(--semi-color-primary)'}
           strokeDasharray={`${(percent / 100) * circumference} ${circumference}`}
           transform="rotate(-90 18 18)"
@@ -35,7 +39,14 @@ export function ProgressRing({ value }: { value: string | null | undefined }) {
 }
 
 const STATUS_COLOR: Record<string, TagColor> = {
-  SUCCESS: 'green', NOT_START: 'grey', SUBMITTED: 'yellow', QUEUED: 'yellow', IN_PROGRESS: 'blue', FAILURE: 'red', MODAL: 'orange', UNKNOWN: 'white',
+  SUCCESS: 'green',
+  NOT_START: 'grey',
+  SUBMITTED: 'yellow',
+  QUEUED: 'yellow',
+  IN_PROGRESS: 'blue',
+  FAILURE: 'red',
+  MODAL: 'orange',
+  UNKNOWN: 'white',
 };
 
 /** A task status as a coloured tag; empty means still being submitted. */
@@ -47,7 +58,22 @@ export function StatusTag({ status }: { status: string }) {
 
 /** A colour per channel id, so rows of one channel read alike. */
 export function channelColor(id: number): TagColor {
-  const colors: TagColor[] = ['amber', 'blue', 'cyan', 'green', 'indigo', 'light-blue', 'lime', 'orange', 'pink', 'purple', 'red', 'teal', 'violet', 'yellow'];
+  const colors: TagColor[] = [
+    'amber',
+    'blue',
+    'cyan',
+    'green',
+    'indigo',
+    'light-blue',
+    'lime',
+    'orange',
+    'pink',
+    'purple',
+    'red',
+    'teal',
+    'violet',
+    'yellow',
+  ];
   return colors[Math.abs(id) % colors.length]!;
 }
 
@@ -55,10 +81,12 @@ export function channelColor(id: number): TagColor {
 export function TextDialog({ title, text, onClose, testId }: { title: ReactNode; text: string | null; onClose(): void; testId: string }) {
   return (
     <Modal title={title} visible={text !== null} onCancel={onClose} footer={null} width={720}>
-      <Typography.Paragraph data-testid={testId} style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-all', fontFamily: 'monospace', maxHeight: 480, overflow: 'auto' }}>
+      <Typography.Paragraph
+        data-testid={testId}
+        style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-all', fontFamily: 'monospace', maxHeight: 480, overflow: 'auto' }}
+      >
         {text}
       </Typography.Paragraph>
     </Modal>
   );
 }
-

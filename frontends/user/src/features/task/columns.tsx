@@ -16,7 +16,11 @@ export function taskColumns(t: TFunction, admin: boolean, actions: TaskActions):
     { title: t('columns.submitTime'), dataIndex: 'submit_time', render: (v: number) => formatTimestamp(v) },
     { title: t('columns.finishTime'), dataIndex: 'finish_time', render: (v: number) => formatTimestamp(v) },
     { title: t('columns.progress'), dataIndex: 'progress', render: (v: string) => <ProgressRing value={v} /> },
-    { title: t('columns.timeSpent'), key: 'spent', render: (_: unknown, row) => <TimeSpent start={row.submit_time} end={row.finish_time} /> },
+    {
+      title: t('columns.timeSpent'),
+      key: 'spent',
+      render: (_: unknown, row) => <TimeSpent start={row.submit_time} end={row.finish_time} />,
+    },
   ];
   if (admin) {
     columns.push({
@@ -30,8 +34,16 @@ export function taskColumns(t: TFunction, admin: boolean, actions: TaskActions):
     });
   }
   columns.push(
-    { title: t('columns.platform'), dataIndex: 'platform', render: (v: string) => <Tag>{v === 'suno' ? t('platform.suno') : /^\d+$/.test(v) ? `#${v}` : t('platform.other')}</Tag> },
-    { title: t('columns.type'), dataIndex: 'action', render: (v: string) => <Tag>{KNOWN_ACTIONS.has(v) ? t(`action.${v}`) : t('action.other')}</Tag> },
+    {
+      title: t('columns.platform'),
+      dataIndex: 'platform',
+      render: (v: string) => <Tag>{v === 'suno' ? t('platform.suno') : /^\d+$/.test(v) ? `#${v}` : t('platform.other')}</Tag>,
+    },
+    {
+      title: t('columns.type'),
+      dataIndex: 'action',
+      render: (v: string) => <Tag>{KNOWN_ACTIONS.has(v) ? t(`action.${v}`) : t('action.other')}</Tag>,
+    },
     {
       title: t('columns.taskId'),
       dataIndex: 'task_id',
@@ -47,7 +59,13 @@ export function taskColumns(t: TFunction, admin: boolean, actions: TaskActions):
       dataIndex: 'fail_reason',
       render: (v: string) =>
         v ? (
-          <Typography.Text data-testid="fail-reason" link ellipsis={{ showTooltip: false }} style={{ maxWidth: 200 }} onClick={() => actions.showFailReason(v)}>
+          <Typography.Text
+            data-testid="fail-reason"
+            link
+            ellipsis={{ showTooltip: false }}
+            style={{ maxWidth: 200 }}
+            onClick={() => actions.showFailReason(v)}
+          >
             {v}
           </Typography.Text>
         ) : (

@@ -52,8 +52,13 @@ export class OpenAiVideoController {
         headers: { authorization: `Bearer ${own.channel.key.trim()}` },
         signal: AbortSignal.timeout(CONTENT_TIMEOUT_MS),
       }).catch(() => undefined);
-      if (!upstream || upstream.status !== 200 || !upstream.body) return taskError('the video could not be fetched from the provider', 'fetch_content_failed', 502);
-      return { status: 200, stream: Readable.fromWeb(upstream.body as ReadableStream), contentType: upstream.headers.get('content-type') || 'video/mp4' };
+      if (upstream?.status !== 200 || !upstream.body)
+        return taskError('the video could not be fetched from the provider', 'fetch_content_failed', 502);
+      return {
+        status: 200,
+        stream: Readable.fromWeb(upstream.body as ReadableStream),
+        contentType: upstream.headers.get('content-type') || 'video/mp4',
+      };
     });
   }
 }

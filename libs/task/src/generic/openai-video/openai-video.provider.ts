@@ -14,14 +14,37 @@ const LARGE_SIZES = new Set(['1792x1024', '1024x1792']);
 
 /** The provider's status word → ours (lenient: relays of other vendors use their own words). */
 export function videoStatus(word: unknown): string {
-  switch (String(word ?? '').trim().toLowerCase()) {
-    case 'queued': case 'pending': case 'submitted': case 'not_start': case 'preparing': case 'unknown': case 'created': case 'starting':
+  switch (
+    String(word ?? '')
+      .trim()
+      .toLowerCase()
+  ) {
+    case 'queued':
+    case 'pending':
+    case 'submitted':
+    case 'not_start':
+    case 'preparing':
+    case 'unknown':
+    case 'created':
+    case 'starting':
       return TaskStatus.Queued;
-    case 'processing': case 'in_progress': case 'running': case 'generating':
+    case 'processing':
+    case 'in_progress':
+    case 'running':
+    case 'generating':
       return TaskStatus.InProgress;
-    case 'completed': case 'complete': case 'success': case 'succeeded': case 'finished':
+    case 'completed':
+    case 'complete':
+    case 'success':
+    case 'succeeded':
+    case 'finished':
       return TaskStatus.Success;
-    case 'failed': case 'failure': case 'fail': case 'error': case 'cancelled': case 'canceled':
+    case 'failed':
+    case 'failure':
+    case 'fail':
+    case 'error':
+    case 'cancelled':
+    case 'canceled':
       return TaskStatus.Failure;
     default:
       return '';
@@ -52,18 +75,32 @@ export class OpenAiVideoProvider implements TaskProvider {
   }
 
   plan(action: string, body: unknown): PlannedSubmit {
-    if (!body || typeof body !== 'object' || Array.isArray(body)) throw new TaskRelayError('the request body must be a JSON object', 400, 'invalid_request');
+    if (!body || typeof body !== 'object' || Array.isArray(body))
+      throw new TaskRelayError('the request body must be a JSON object', 400, 'invalid_request');
     const request = { ...(body as Record<string, unknown>) };
     delete request.group;
-    if (typeof request.prompt !== 'string' || !request.prompt.trim()) throw new TaskRelayError('field prompt is required', 400, 'invalid_request');
+    if (typeof request.prompt !== 'string' || !request.prompt.trim())
+      throw new TaskRelayError('field prompt is required', 400, 'invalid_request');
     if (action.startsWith('remix:')) {
-      return { model: typeof request.model === 'string' && request.model ? request.model : 'sora-2', action: 'remix', body: request, originTaskId: action.slice('remix:'.length) };
+      return {
+        model: typeof request.model === 'string' && request.model ? request.model : 'sora-2',
+        action: 'remix',
+        body: request,
+        originTaskId: action.slice('remix:'.length),
+      };
     }
-    if (typeof request.model !== 'string' || !request.model.trim()) throw new TaskRelayError('field model is required', 400, 'invalid_request');
+    if (typeof request.model !== 'string' || !request.model.trim())
+      throw new TaskRelayError('field model is required', 400, 'invalid_request');
     const seconds = Number(request.seconds ?? request.duration ?? DEFAULT_SECONDS);
-    if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 600) throw new TaskRelayError('seconds must be a positive number of seconds', 400, 'invalid_request');
+    if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 600)
+      throw new TaskRelayError('seconds must be a positive number of seconds', 400, 'invalid_request');
     const size = typeof request.size === 'string' && request.size ? request.size : DEFAULT_SIZE;
-    return { model: request.model.trim(), action: 'generate', body: request, ratios: { seconds: Math.ceil(seconds), size: LARGE_SIZES.has(size) ? 1.666667 : 1 } };
+    return {
+      model: request.model.trim(),
+      action: 'generate',
+      body: request,
+      ratios: { seconds: Math.ceil(seconds), size: LARGE_SIZES.has(size) ? 1.666667 : 1 },
+    };
   }
 
   async submit(channel: RelayChannel, planned: PlannedSubmit, context: SubmitContext): Promise<SubmitOutcome> {
@@ -71,13 +108,21 @@ export class OpenAiVideoProvider implements TaskProvider {
     const path = planned.action === 'remix' ? `/v1/videos/${encodeURIComponent(upstreamOrigin ?? '')}/remix` : '/v1/videos';
     const body = { ...planned.body, model: channel.modelMapping[planned.model] ?? planned.model };
     if (planned.action === 'remix') delete (body as Record<string, unknown>).model;
-    const upstream = await callUpstreamJson(joinUrl(channel.baseUrl, path), { body, headers: { authorization: `Bearer ${channel.key.trim()}` } });
+    const upstream = await callUpstreamJson(joinUrl(channel.baseUrl, path), {
+      body,
+      headers: { authorization: `Bearer ${channel.key.trim()}` },
+    });
     const answer = (upstream.body ?? {}) as Record<string, unknown>;
     const upstreamId = typeof answer.id === 'string' && answer.id ? answer.id : typeof answer.task_id === 'string' ? answer.task_id : '';
     if (upstream.status >= 400 || !upstreamId) {
       const error = answer.error as { message?: unknown; code?: unknown } | undefined;
       const message = typeof error?.message === 'string' ? error.message : `upstream answered ${upstream.status}`;
-      return { ok: false, status: upstream.status >= 400 ? upstream.status : 502, code: typeof error?.code === 'string' ? error.code : 'fail_to_submit_task', message };
+      return {
+        ok: false,
+        status: upstream.status >= 400 ? upstream.status : 502,
+        code: typeof error?.code === 'string' ? error.code : 'fail_to_submit_task',
+        message,
+      };
     }
     return { ok: true, upstreamId, status: 200, body: { ...answer, id: context.publicId, task_id: context.publicId } };
   }
@@ -86,7 +131,11 @@ export class OpenAiVideoProvider implements TaskProvider {
     const reports: TaskReport[] = [];
     for (const row of rows) {
       const upstreamId = row.privateData?.upstream_task_id || row.taskId || '';
-      const upstream = await callUpstreamJson(joinUrl(channel.baseUrl, `/v1/videos/${encodeURIComponent(upstreamId)}`), { method: 'GET', headers: { authorization: `Bearer ${channel.key.trim()}` }, timeoutMs: 15_000 });
+      const upstream = await callUpstreamJson(joinUrl(channel.baseUrl, `/v1/videos/${encodeURIComponent(upstreamId)}`), {
+        method: 'GET',
+        headers: { authorization: `Bearer ${channel.key.trim()}` },
+        timeoutMs: 15_000,
+      });
       if (upstream.status !== 200 || !upstream.body || typeof upstream.body !== 'object') continue;
       const item = upstream.body as Record<string, unknown>;
       const status = videoStatus(item.status);

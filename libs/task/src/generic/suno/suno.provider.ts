@@ -34,37 +34,54 @@ export class SunoProvider implements TaskProvider {
   plan(action: string, body: unknown): PlannedSubmit {
     const upper = action.toUpperCase();
     if (!(SUNO_ACTIONS as readonly string[]).includes(upper)) throw new TaskRelayError('invalid_action', 400, 'invalid_request');
-    if (!body || typeof body !== 'object' || Array.isArray(body)) throw new TaskRelayError('the request body must be a JSON object', 400, 'invalid_request');
+    if (!body || typeof body !== 'object' || Array.isArray(body))
+      throw new TaskRelayError('the request body must be a JSON object', 400, 'invalid_request');
     const request = { ...(body as Record<string, unknown>) };
     if (upper === 'MUSIC' && !request.mv) request.mv = 'chirp-v3-0';
-    if (upper === 'LYRICS' && (typeof request.prompt !== 'string' || !request.prompt.trim())) throw new TaskRelayError('prompt_empty', 400, 'invalid_request');
+    if (upper === 'LYRICS' && (typeof request.prompt !== 'string' || !request.prompt.trim()))
+      throw new TaskRelayError('prompt_empty', 400, 'invalid_request');
     if (request.continue_clip_id && !request.task_id) throw new TaskRelayError('task id is empty', 400, 'invalid_request');
     return { model: `suno_${upper.toLowerCase()}`, action: upper, body: request };
   }
 
   async submit(channel: RelayChannel, planned: PlannedSubmit): Promise<SubmitOutcome> {
-    const upstream = await callUpstreamJson(joinUrl(channel.baseUrl, `/suno/submit/${planned.action.toLowerCase()}`), { body: planned.body, headers: bearer(channel) });
+    const upstream = await callUpstreamJson(joinUrl(channel.baseUrl, `/suno/submit/${planned.action.toLowerCase()}`), {
+      body: planned.body,
+      headers: bearer(channel),
+    });
     const envelope = (upstream.body ?? {}) as SunoEnvelope;
     if (upstream.status !== 200 || envelope.code !== 'success' || typeof envelope.data !== 'string' || !envelope.data) {
       const message = typeof envelope.message === 'string' && envelope.message ? envelope.message : `upstream answered ${upstream.status}`;
-      return { ok: false, status: upstream.status >= 400 ? upstream.status : 500, code: typeof envelope.code === 'string' ? envelope.code : 'fail_to_fetch_task', message };
+      return {
+        ok: false,
+        status: upstream.status >= 400 ? upstream.status : 500,
+        code: typeof envelope.code === 'string' ? envelope.code : 'fail_to_fetch_task',
+        message,
+      };
     }
     return { ok: true, upstreamId: envelope.data, status: 200, body: { code: 'success', message: '', data: envelope.data } };
   }
 
   async fetch(channel: RelayChannel, rows: TaskEntity[]): Promise<TaskReport[]> {
     const ids = rows.map((row) => row.taskId).filter((id): id is string => Boolean(id));
-    const upstream = await callUpstreamJson(joinUrl(channel.baseUrl, '/suno/fetch'), { body: { ids, action: '' }, headers: bearer(channel), timeoutMs: 15_000 });
+    const upstream = await callUpstreamJson(joinUrl(channel.baseUrl, '/suno/fetch'), {
+      body: { ids, action: '' },
+      headers: bearer(channel),
+      timeoutMs: 15_000,
+    });
     const envelope = (upstream.body ?? {}) as SunoEnvelope;
-    if (upstream.status !== 200 || envelope.code !== 'success' || !Array.isArray(envelope.data)) throw new Error(`suno fetch answered ${upstream.status}`);
-    return (envelope.data as Record<string, unknown>[]).filter((item) => item && typeof item.task_id === 'string').map((item) => ({
-      upstreamId: item.task_id as string,
-      status: typeof item.status === 'string' ? item.status : '',
-      progress: typeof item.progress === 'string' ? item.progress : '',
-      failReason: typeof item.fail_reason === 'string' ? item.fail_reason : '',
-      startTime: Number(item.start_time) || 0,
-      finishTime: Number(item.finish_time) || 0,
-      data: item.data,
-    }));
+    if (upstream.status !== 200 || envelope.code !== 'success' || !Array.isArray(envelope.data))
+      throw new Error(`suno fetch answered ${upstream.status}`);
+    return (envelope.data as Record<string, unknown>[])
+      .filter((item) => item && typeof item.task_id === 'string')
+      .map((item) => ({
+        upstreamId: item.task_id as string,
+        status: typeof item.status === 'string' ? item.status : '',
+        progress: typeof item.progress === 'string' ? item.progress : '',
+        failReason: typeof item.fail_reason === 'string' ? item.fail_reason : '',
+        startTime: Number(item.start_time) || 0,
+        finishTime: Number(item.finish_time) || 0,
+        data: item.data,
+      }));
   }
 }
