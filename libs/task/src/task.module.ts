@@ -15,6 +15,8 @@ import { MjRelayController } from './midjourney/mj-relay.controller.js';
 import { MjRelayService } from './midjourney/mj-relay.service.js';
 import { MjRepository } from './midjourney/mj.repository.js';
 import { TaskEntity } from './generic/task.entity.js';
+import { KlingController } from './generic/kling/kling.controller.js';
+import { KlingProvider } from './generic/kling/kling.provider.js';
 import { OpenAiVideoController } from './generic/openai-video/openai-video.controller.js';
 import { OpenAiVideoProvider } from './generic/openai-video/openai-video.provider.js';
 import { SunoController } from './generic/suno/suno.controller.js';
@@ -43,7 +45,7 @@ import { TaskPoller } from './shared/task-poller.service.js';
     LogModule,
     RelayModule,
   ],
-  controllers: [MjRelayController, MjLogController, SunoController, OpenAiVideoController, TaskLogController],
+  controllers: [MjRelayController, MjLogController, SunoController, OpenAiVideoController, KlingController, TaskLogController],
   providers: [
     TaskGate,
     TaskBilling,
@@ -56,7 +58,12 @@ import { TaskPoller } from './shared/task-poller.service.js';
     // One provider per `tasks` family: adding a family is a folder and a line here.
     SunoProvider,
     OpenAiVideoProvider,
-    { provide: TASK_PROVIDERS, useFactory: (...providers: unknown[]) => providers, inject: [SunoProvider, OpenAiVideoProvider] },
+    KlingProvider,
+    {
+      provide: TASK_PROVIDERS,
+      useFactory: (...providers: unknown[]) => providers,
+      inject: [SunoProvider, OpenAiVideoProvider, KlingProvider],
+    },
     TaskRepository,
     TaskRelayService,
     TaskLogService,

@@ -3,7 +3,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { nowSeconds } from '@gw/database';
 import { TaskBilling, type TaskCharge } from '../shared/task-billing.service.js';
 import { TaskRelayError } from '../shared/task-error.js';
-import { TaskGate, type TaskPrice } from '../shared/task-gate.js';
+import { TaskGate, type TaskCaller, type TaskPrice } from '../shared/task-gate.js';
 import type { RelayChannel } from '@gw/channel';
 import { randomAlnum } from '@gw/user';
 import { TASK_PROVIDERS, type PlannedSubmit, type SubmitOutcome, type TaskProvider } from './task-provider.js';
@@ -59,9 +59,26 @@ export class TaskRelayService {
     return provider;
   }
 
-  async submit(platform: string, action: string, call: TaskCall): Promise<TaskAnswer> {
-    const provider = this.provider(platform);
+  /**
+   * `/v1/video/generations`: the provider is the one serving the channel picked for the body's model
+   * (Kling, an OpenAI-compatible video API …), as new-api dispatches by channel type.
+   */
+  async submitByModel(action: string, call: TaskCall): Promise<TaskAnswer> {
     const caller = await this.gate.authenticate(call.headers, call.ip);
+    const model = (call.body as { model?: unknown } | undefined)?.model;
+    if (typeof model !== 'string' || !model.trim()) return taskError('field model is required', 'invalid_request');
+    const channel = this.gate.channelFor(caller, model.trim());
+    const provider = [...this.providers.values()].find((p) => p.channelTypes.includes(channel.type));
+    if (!provider) return taskError(`channel type ${channel.type} does not generate videos`, 'invalid_request');
+    return this.submitAs(provider, action, call, caller);
+  }
+
+  async submit(platform: string, action: string, call: TaskCall): Promise<TaskAnswer> {
+    return this.submitAs(this.provider(platform), action, call, await this.gate.authenticate(call.headers, call.ip));
+  }
+
+  private async submitAs(provider: TaskProvider, action: string, call: TaskCall, caller: TaskCaller): Promise<TaskAnswer> {
+    const platform = provider.platform;
     let planned: PlannedSubmit;
     let price: TaskPrice;
     let origin: TaskEntity | undefined;

@@ -20,10 +20,17 @@ export class OpenAiVideoController {
   constructor(private readonly tasks: TaskRelayService) {}
 
   /** JSON, or multipart form fields as the official SDKs send (reference files are not taken yet). */
-  @Post(['v1/videos', 'v1/video/generations'])
+  @Post('v1/videos')
   @UseInterceptors(NoFilesInterceptor(MULTIPART_LIMITS))
   submit(@Req() req: Request, @Res() res: Response): Promise<void> {
     return sendTaskAnswer(req, res, () => this.tasks.submit(PROVIDER, 'generate', callOf(req)));
+  }
+
+  /** The unified route: the model's channel type picks the provider (Kling, an OpenAI-compatible API …). */
+  @Post('v1/video/generations')
+  @UseInterceptors(NoFilesInterceptor(MULTIPART_LIMITS))
+  generate(@Req() req: Request, @Res() res: Response): Promise<void> {
+    return sendTaskAnswer(req, res, () => this.tasks.submitByModel('generate', callOf(req)));
   }
 
   @Post('v1/videos/:id/remix')

@@ -156,7 +156,9 @@ export class OpenAiVideoProvider implements TaskProvider {
 
 /** The OpenAI video object of a stored task: our status and progress over the provider's last answer. */
 export function toOpenAiVideo(row: TaskEntity): Record<string, unknown> {
-  const stored = row.data && typeof row.data === 'object' && !Array.isArray(row.data) ? (row.data as Record<string, unknown>) : {};
+  const data = row.data && typeof row.data === 'object' && !Array.isArray(row.data) ? (row.data as Record<string, unknown>) : {};
+  // Only an OpenAI-shaped provider answer is merged in (Kling and others keep their own shape in data).
+  const stored = data.object === 'video' ? data : {};
   const video: Record<string, unknown> = {
     object: 'video',
     model: row.properties?.origin_model_name ?? '',
@@ -169,5 +171,6 @@ export function toOpenAiVideo(row: TaskEntity): Record<string, unknown> {
   };
   if (row.status === TaskStatus.Failure) video.error = { message: row.failReason || 'task failed', code: 'task_failed' };
   if (row.finishTime && row.status === TaskStatus.Success) video.completed_at = row.finishTime;
+  if (row.privateData?.result_url) video.metadata = { url: row.privateData.result_url };
   return video;
 }
