@@ -40,7 +40,12 @@ describe.each(testDatabases())('Midjourney-proxy relay, polling and refunds on %
     mj = await startFakeMidjourney(SECRET);
     // The interval stays out of the way (an hour); passes are run by the tests.
     fx = await startRelayFixture(kind, { TASK_POLL_INTERVAL: '3600' });
-    channelId = await fx.channel({ type: 2, key: SECRET, base_url: mj.url, models: 'mj_imagine,mj_upscale,mj_variation,mj_describe' });
+    channelId = await fx.channel({
+      type: 2,
+      key: SECRET,
+      base_url: mj.url,
+      models: 'mj_imagine,mj_upscale,mj_variation,mj_describe,swap_face',
+    });
     const token = await fx.token({ remain_quota: 5_000_000 });
     key = token.key;
     tokenId = token.id;
@@ -231,6 +236,23 @@ describe.each(testDatabases())('Midjourney-proxy relay, polling and refunds on %
     expect(badJson.status).toBe(400);
     expect((await get('/mj/task/missing/fetch')).body).toMatchObject({ code: 4, description: 'task_no_found' });
     expect(await fx.quota(fx.user.id)).toBe(before);
+  });
+
+  it('swaps faces at the swap_face price and checks both images are given', async () => {
+    const before = await fx.quota(fx.user.id);
+    expect((await submit('/mj/insight-face/swap', { sourceBase64: 'a' })).body).toMatchObject({
+      code: 4,
+      description: 'sour_base64_and_target_base64_is_required',
+    });
+    const swap = await submit('/mj/insight-face/swap', {
+      sourceBase64: 'data:image/png;base64,AA',
+      targetBase64: 'data:image/png;base64,BB',
+    });
+    expect(swap.body.code).toBe(1);
+    expect(mj.requests.at(-1)!.path).toBe('/mj/insight-face/swap');
+    expect(await fx.quota(fx.user.id)).toBe(before - UPSCALE);
+    const row = (await fx.user.client.get(`/api/mj/self?mj_id=${swap.body.result}`)).body.data.items[0];
+    expect(row).toMatchObject({ action: 'SWAP_FACE', prompt: 'InsightFace', quota: UPSCALE });
   });
 
   it('fails and refunds a task past TASK_TIMEOUT_MINUTES', async () => {

@@ -124,7 +124,8 @@ export class MjRelayService {
     } else {
       channel = this.gate.channelFor(caller, model, MJ_CHANNEL_TYPES);
     }
-    const price = this.gate.price(caller, model);
+    // Face swap routes as new-api's `swap_face`; its default price is registered as mj_swap_face.
+    const price = this.gate.price(caller, model, model === 'swap_face' ? 'mj_swap_face' : model);
     const quota = FREE_ACTIONS.has(plan.action) ? 0 : price.quota;
     const charge = await this.billing.reserve(caller, quota);
 

@@ -99,8 +99,10 @@ export class TaskGate {
    * QuotaPerUnit × group ratio (new-api); neither: refused unless self-use mode or the user accepts
    * unpriced models (then the default per-call price of 0.1).
    */
-  price(caller: TaskCaller, model: string): TaskPrice {
-    const info = this.pricing.resolve(model, caller.group, caller.userGroup);
+  price(caller: TaskCaller, model: string, priceKey = model): TaskPrice {
+    const info =
+      this.pricing.resolve(priceKey, caller.group, caller.userGroup) ??
+      (priceKey === model ? undefined : this.pricing.resolve(model, caller.group, caller.userGroup));
     const perUnit = this.options.get('QuotaPerUnit');
     const groupRatio = this.pricing.groupRatio(caller.group);
     if (info?.usePrice)

@@ -9,7 +9,9 @@ export interface TaskActions {
   showFailReason(text: string): void;
 }
 
-const KNOWN_ACTIONS = new Set(['MUSIC', 'LYRICS', 'generate', 'remix']);
+const KNOWN_ACTIONS = new Set(['MUSIC', 'LYRICS', 'generate', 'textGenerate', 'remix']);
+/** Video tasks are stored under their channel type (new-api); the ones this gateway relays have names. */
+const PLATFORM_NAMES: Record<string, string> = { suno: 'Suno', '1': 'OpenAI', '50': 'Kling', '55': 'Sora' };
 
 export function taskColumns(t: TFunction, admin: boolean, actions: TaskActions): ColumnProps<TaskRow>[] {
   const columns: ColumnProps<TaskRow>[] = [
@@ -37,7 +39,7 @@ export function taskColumns(t: TFunction, admin: boolean, actions: TaskActions):
     {
       title: t('columns.platform'),
       dataIndex: 'platform',
-      render: (v: string) => <Tag>{v === 'suno' ? t('platform.suno') : /^\d+$/.test(v) ? `#${v}` : t('platform.other')}</Tag>,
+      render: (v: string) => <Tag>{PLATFORM_NAMES[v] ?? t('platform.other')}</Tag>,
     },
     {
       title: t('columns.type'),
