@@ -255,6 +255,26 @@ describe.each(testDatabases())('Midjourney-proxy relay, polling and refunds on %
     expect(row).toMatchObject({ action: 'SWAP_FACE', prompt: 'InsightFace', quota: UPSCALE });
   });
 
+  it('auto-disables a channel whose proxy has no account left (code 3), under the auto-disable rules', async () => {
+    const blendChannel = await fx.channel({ type: 2, key: SECRET, base_url: mj.url, models: 'mj_blend' });
+    await fx.setOption('AutomaticDisableChannelEnabled', 'true');
+    await fx.setOption('ChannelDisableFailureCount', '1');
+    const before = await fx.quota(fx.user.id);
+    mj.nextSubmit(() => ({ body: { code: 3, description: 'No available account instance', result: '' } }));
+    try {
+      const res = await submit('/mj/submit/blend', { base64Array: ['a', 'b'] });
+      expect(res.body.code).toBe(3);
+      await waitFor(async () => {
+        const channel = (await fx.root.get(`/api/channel/${blendChannel}`)).body.data;
+        return channel.status === 3 ? channel : undefined;
+      }, 'the channel to be auto-disabled');
+    } finally {
+      mj.nextSubmit(undefined);
+      await fx.setOption('AutomaticDisableChannelEnabled', 'false');
+    }
+    expect(await fx.quota(fx.user.id)).toBe(before);
+  });
+
   it('fails and refunds a task past TASK_TIMEOUT_MINUTES', async () => {
     const res = await submit('/mj/submit/imagine', { prompt: 'slow' });
     const mjId = res.body.result as string;

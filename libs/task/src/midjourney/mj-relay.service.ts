@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { Injectable, Logger } from '@nestjs/common';
-import type { RelayChannel } from '@gw/channel';
+import { ChannelHealthService, type RelayChannel } from '@gw/channel';
 import { OptionService } from '@gw/option';
 import { TaskBilling } from '../shared/task-billing.service.js';
 import { TaskRelayError } from '../shared/task-error.js';
@@ -88,6 +88,7 @@ export class MjRelayService {
     private readonly billing: TaskBilling,
     private readonly rows: MjRepository,
     private readonly options: OptionService,
+    private readonly health: ChannelHealthService,
   ) {}
 
   private forwardFlags() {
@@ -152,6 +153,9 @@ export class MjRelayService {
       return mjError(upstream.text ? 'unmarshal_response_body_failed' : 'empty_response_body', 5, 400);
     }
     const accepted = upstream.status === 200 && (answer.code === 1 || answer.code === 21 || answer.code === 22);
+    // Code 3: the proxy has no Midjourney account left; auto-disable rules decide whether the channel goes.
+    if (answer.code === 3)
+      this.health.reportRelayFailure(channel.id, { message: answer.description || 'No available account instance', channelError: true });
     const now = Date.now();
     const row: Partial<MidjourneyEntity> = {
       userId: caller.userId,
