@@ -179,4 +179,30 @@ describe.skipIf(skipReason !== null)('drawing and task logs in Chromium', () => 
     await waitUntil(async () => (await table.locator('tbody tr').count()) === 1, 'the filtered task list');
     await table.getByText('失败', { exact: true }).waitFor();
   });
+
+  it('shows a regular user only their own tasks, without the channel filter, column or callback notice', async () => {
+    expect((await consoleCall(page, 'POST', '/api/user/', { username: 'painter', password: 'painter-pass-1' })).success).toBe(true);
+    await page.getByTestId('task-table').waitFor();
+    await page.evaluate(() => localStorage.removeItem('user'));
+    await page.context().clearCookies();
+    await page.goto('/login');
+    await page.locator('input[name="username"]').fill('painter');
+    await page.locator('input[name="password"]').fill('painter-pass-1');
+    await page.getByTestId('login-submit').click();
+    await page.waitForURL('**/token');
+
+    await page.goto('/midjourney');
+    const table = page.getByTestId('drawing-table');
+    await table.waitFor();
+    await page.getByTestId('filter-id').waitFor();
+    expect(await page.getByTestId('filter-channel').count()).toBe(0);
+    expect(await page.getByTestId('callback-notice').count()).toBe(0);
+    expect(await table.getByText(ids.drawnOk).count()).toBe(0);
+    expect(await table.getByRole('columnheader', { name: '渠道' }).count()).toBe(0);
+
+    await page.goto('/task');
+    await page.getByTestId('task-table').waitFor();
+    expect(await page.getByTestId('task-table').getByText(ids.songOk).count()).toBe(0);
+    await browser.screenshot('task-03-user-view');
+  });
 });
