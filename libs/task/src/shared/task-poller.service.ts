@@ -5,6 +5,13 @@ import { JobLockService } from '@gw/database';
 
 const INTERVAL_NAME = 'task-polling';
 const LOCK_NAME = 'task-polling';
+/**
+ * A crashed poller's lease frees itself after this (a restart must not wait the default 30 minutes). A
+ * pass that runs longer may overlap another instance's: harmless, every settle and refund is guarded.
+ */
+const LOCK_TTL_MS = 5 * 60_000;
+/** A shutdown waits this long for a pass in progress to write its results. */
+const DRAIN_MS = 10_000;
 
 /** What one family did in a pass. */
 export interface PollSummary {
@@ -58,13 +65,17 @@ export class TaskPoller implements OnApplicationBootstrap, OnModuleDestroy {
     this.scheduler.addInterval(INTERVAL_NAME, timer);
   }
 
-  onModuleDestroy(): void {
+  async onModuleDestroy(): Promise<void> {
     if (this.scheduler.doesExist('interval', INTERVAL_NAME)) this.scheduler.deleteInterval(INTERVAL_NAME);
+    if (!this.running) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.running.catch(() => undefined), new Promise((resolve) => (timer = setTimeout(resolve, DRAIN_MS)))]);
+    clearTimeout(timer);
   }
 
   /** One pass over every family; undefined when another instance holds the lock. Never overlaps itself. */
   runOnce(nowMs = Date.now()): Promise<Record<string, PollSummary> | undefined> {
-    this.running ??= this.locks.exclusive(LOCK_NAME, () => this.pass(nowMs)).finally(() => (this.running = undefined));
+    this.running ??= this.locks.exclusive(LOCK_NAME, () => this.pass(nowMs), LOCK_TTL_MS).finally(() => (this.running = undefined));
     return this.running;
   }
 
