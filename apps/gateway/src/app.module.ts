@@ -3,19 +3,20 @@ import { ScheduleModule } from '@nestjs/schedule';
 import { AuthModule, authSchema } from '@gw/auth';
 import { ChannelModule, channelSchema } from '@gw/channel';
 import { CoreModule, type AppConfig } from '@gw/core';
-import { DatabaseModule } from '@gw/database';
+import { DatabaseModule, databaseSchema } from '@gw/database';
 import { LogModule, logSchema } from '@gw/log';
 import { OptionModule, optionSchema } from '@gw/option';
 import { OpsModule } from '@gw/ops';
 import { RedemptionModule, redemptionSchema } from '@gw/redemption';
 import { RelayModule } from '@gw/relay';
+import { TaskModule, taskSchema } from '@gw/task';
 import { TokenModule, tokenSchema } from '@gw/token';
 import { UpstreamModule } from '@gw/upstream';
 import { UserModule, userSchema } from '@gw/user';
 import { ConsoleModule } from './console/console.module.js';
 
 /** Every module's tables, in one place: the composition root hands them to the data source. */
-const schemas: { entities: Function[]; migrations: Function[] }[] = [optionSchema, userSchema, authSchema, channelSchema, logSchema, redemptionSchema, tokenSchema];
+const schemas: { entities: Function[]; migrations: Function[] }[] = [databaseSchema, optionSchema, userSchema, authSchema, channelSchema, logSchema, redemptionSchema, tokenSchema, taskSchema];
 
 /** The composition root: wiring only, no rules. */
 @Module({})
@@ -41,6 +42,7 @@ export class AppModule {
         LogModule,
         RelayModule,
         OpsModule,
+        TaskModule,
       ],
     };
   }

@@ -3,6 +3,8 @@ import { PendingPage, registerNamespace, type RemoteAppProps } from '@console/ki
 import { resources } from './i18n';
 import { TokensPage } from './features/tokens/TokensPage';
 import { SecuritySection } from './features/security/SecuritySection';
+import { DrawingLogPage } from './features/drawing/DrawingLogPage';
+import { TaskLogPage } from './features/task/TaskLogPage';
 
 // Registered when the shell first loads this remote, before any of its pages renders.
 registerNamespace('user', resources);
@@ -13,5 +15,7 @@ export default function App({ page }: RemoteAppProps) {
   if (page === 'tokens') return <TokensPage />;
   // Until the personal page lands: it mounts <SecuritySection /> in its own layout.
   if (page === 'personal') return <SecuritySection />;
+  if (page === 'drawing') return <DrawingLogPage />;
+  if (page === 'tasks') return <TaskLogPage />;
   return <PendingPage title={t(`pages.${page}`, { defaultValue: page })} />;
 }

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { APP_CONFIG, BusinessError, type AppConfig } from '@gw/core';
+import { JobLockService } from '@gw/database';
 import { OptionService } from '@gw/option';
 import { isOpenAiCompatible } from '@gw/upstream';
 import { ChannelStatus } from './channel.entity.js';
@@ -10,7 +11,6 @@ import { ChannelBalanceService } from './channel-balance.service.js';
 import { ChannelHealthService } from './channel-health.service.js';
 import { ChannelNotifyService } from './channel-notify.service.js';
 import { ChannelTestService, type ChannelTestResult } from './channel-test.service.js';
-import { JobLockService } from './job-lock.service.js';
 import { testedKeyIndex } from './multi-key.js';
 
 const INTERVAL_NAME = 'channel-health-check';

@@ -19,11 +19,9 @@ import { ChannelUsageService } from './channel-usage.service.js';
 import { ChannelEntity } from './channel.entity.js';
 import { ChannelRepository } from './channel.repository.js';
 import { ChannelNotifyService } from './channel-notify.service.js';
-import { JobLockEntity } from './job-lock.entity.js';
-import { JobLockService } from './job-lock.service.js';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([ChannelEntity, AbilityEntity, JobLockEntity, UserEntity]), OptionModule, UserModule],
+  imports: [TypeOrmModule.forFeature([ChannelEntity, AbilityEntity, UserEntity]), OptionModule, UserModule],
   controllers: [ChannelOpsController, ChannelController, ChannelModelsController],
   providers: [
     ChannelRepository,
@@ -32,7 +30,6 @@ import { JobLockService } from './job-lock.service.js';
     ChannelKeyService,
     ChannelMultiKeyService,
     ChannelNotifyService,
-    JobLockService,
     ChannelHealthService,
     ChannelUsageService,
     ChannelService,

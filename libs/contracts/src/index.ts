@@ -9,3 +9,4 @@ export * from './redemption.contract.js';
 export * from './token.contract.js';
 export * from './log.contract.js';
 export * from './account-security.contract.js';
+export * from './task.contract.js';

@@ -3,6 +3,8 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '@gw/core';
 import { dataSourceOptions, type SchemaParts } from './data-source-options.js';
+import { JobLockEntity } from './job-lock.entity.js';
+import { JobLockService } from './job-lock.service.js';
 import { SqliteCheckpointService } from './sqlite-checkpoint.service.js';
 import { serializeSqliteTransactions } from './sqlite-transactions.js';
 
@@ -31,8 +33,11 @@ export class DatabaseModule {
           inject: [APP_CONFIG],
           useFactory: (config: AppConfig) => ({ ...dataSourceOptions(config.database, parts), retryAttempts: 2, retryDelay: 1000 }),
         }),
+        TypeOrmModule.forFeature([JobLockEntity]),
       ],
-      providers: [SqliteTransactionQueue, SqliteCheckpointService],
+      providers: [SqliteTransactionQueue, SqliteCheckpointService, JobLockService],
+      // Every module's scheduled jobs take the same leader lock (one instance at a time, with or without Redis).
+      exports: [JobLockService],
     };
   }
 }

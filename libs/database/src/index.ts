@@ -1,3 +1,6 @@
+import { JobLockEntity } from './job-lock.entity.js';
+import { CreateJobLocks1732262403200 } from './migrations/1732262403200-create-job-locks.js';
+
 export { DatabaseModule } from './database.module.js';
 export { dataSourceOptions, type SchemaParts } from './data-source-options.js';
 export { runMigrations } from './migrator.js';
@@ -6,3 +9,10 @@ export { col, index, createTable, addColumn } from './migration-columns.js';
 export { bigintNumber, floatNumber, intBoolean, jsonColumn, nowSeconds } from './transformers.js';
 export { runOutsideTransactions, serializeSqliteTransactions } from './sqlite-transactions.js';
 export { wideParam } from './wide-param.js';
+export { JobLockService } from './job-lock.service.js';
+
+/** The database lib's own table: the scheduled jobs' leader leases. */
+export const databaseSchema = {
+  entities: [JobLockEntity],
+  migrations: [CreateJobLocks1732262403200],
+};

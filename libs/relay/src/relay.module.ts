@@ -43,6 +43,6 @@ import { ModelRateLimiter } from './rate-limit/index.js';
     RelayPipeline,
     ModelList,
   ],
-  exports: [],
+  exports: [QuotaLedger, PricingService],
 })
 export class RelayModule {}

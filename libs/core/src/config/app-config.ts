@@ -36,6 +36,14 @@ export interface AppConfig {
     pollingIntervalSeconds: number;
     batchUpdateEnabled: boolean;
     batchUpdateIntervalSeconds: number;
+    /** UPDATE_TASK: poll unfinished Midjourney/Suno/video tasks (master node only). */
+    updateTask: boolean;
+    /** TASK_QUERY_LIMIT: unfinished tasks read per polling pass. */
+    taskQueryLimit: number;
+    /** TASK_TIMEOUT_MINUTES: unfinished tasks older than this are failed and refunded (0 = never). */
+    taskTimeoutMinutes: number;
+    /** TASK_POLL_INTERVAL: seconds between polling passes (new-api: 15). */
+    taskPollIntervalSeconds: number;
   };
   notify: { limitCount: number; limitDurationMinutes: number };
   console: { staticDir: string; remotes: Record<'admin' | 'user' | 'playground', string> };
@@ -111,6 +119,10 @@ export function loadConfig(env: RawEnv = process.env): AppConfig {
       pollingIntervalSeconds: read.int('POLLING_INTERVAL', 0, { min: 0 }),
       batchUpdateEnabled: read.bool('BATCH_UPDATE_ENABLED', false),
       batchUpdateIntervalSeconds: read.int('BATCH_UPDATE_INTERVAL', 5, { min: 1 }),
+      updateTask: read.bool('UPDATE_TASK', true),
+      taskQueryLimit: read.int('TASK_QUERY_LIMIT', 1000, { min: 1, max: 100_000 }),
+      taskTimeoutMinutes: read.int('TASK_TIMEOUT_MINUTES', 1440, { min: 0 }),
+      taskPollIntervalSeconds: read.int('TASK_POLL_INTERVAL', 15, { min: 1, max: 3600 }),
     },
     notify: {
       limitCount: read.int('NOTIFY_LIMIT_COUNT', 2, { min: 0 }),

@@ -105,6 +105,14 @@ export class QuotaLedger {
   }
 
   /**
+   * Runs another module's plan in one ledger transaction (the task module refunds a failed task and
+   * marks it refunded in the same commit, so the refund happens exactly once).
+   */
+  transact<R>(plan: () => Plan<R>): Promise<R> {
+    return this.run(plan);
+  }
+
+  /**
    * On SQLite, plans issued in the same event-loop turn are committed together: one BEGIN IMMEDIATE …
    * COMMIT for the batch, each plan in its own savepoint, run one after another. Every conditional
    * update still sees the balances left by the plans before it, so nothing changes for concurrent

@@ -1,5 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
-import { col, createTable } from '@gw/database';
+import { col, createTable } from '../migration-columns.js';
 
 /** Leases for scheduled jobs, so that only one of the instances sharing a database runs them. */
 export class CreateJobLocks1732262403200 implements MigrationInterface {

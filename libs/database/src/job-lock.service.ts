@@ -35,13 +35,16 @@ export class JobLockService {
     return this.redis.key(`lock:${name}:${this.databaseHash}`);
   }
 
-  /** Runs `work` if this instance gets the lock; undefined when another run holds it. */
-  async exclusive<T>(name: string, work: () => Promise<T>): Promise<T | undefined> {
+  /**
+   * Runs `work` if this instance gets the lock; undefined when another run holds it. `ttlMs` bounds how
+   * long a crashed holder blocks the job: short jobs (task polling every 15 s) pass a short one.
+   */
+  async exclusive<T>(name: string, work: () => Promise<T>, ttlMs = LOCK_TTL_MS): Promise<T | undefined> {
     const client = this.redis.client;
     if (client) {
       const key = this.redisKey(name);
       const token = randomUUID();
-      if ((await client.set(key, token, 'PX', LOCK_TTL_MS, 'NX').catch(() => null)) !== 'OK') return undefined;
+      if ((await client.set(key, token, 'PX', ttlMs, 'NX').catch(() => null)) !== 'OK') return undefined;
       try {
         return await work();
       } finally {
@@ -49,7 +52,7 @@ export class JobLockService {
         await client.eval("if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end", 1, key, token).catch(() => undefined);
       }
     }
-    if (!(await this.acquire(name))) return undefined;
+    if (!(await this.acquire(name, ttlMs))) return undefined;
     try {
       return await work();
     } finally {
@@ -57,19 +60,19 @@ export class JobLockService {
     }
   }
 
-  private async acquire(name: string): Promise<boolean> {
+  private async acquire(name: string, ttlMs: number): Promise<boolean> {
     const now = Date.now();
     const holder = this.instanceId;
     const taken = await this.rows
       .createQueryBuilder()
       .update(JobLockEntity)
-      .set({ holder, expiresAt: now + LOCK_TTL_MS })
+      .set({ holder, expiresAt: now + ttlMs })
       .where('name = :name', { name })
       .andWhere(new Brackets((w) => w.where('expires_at < :now', { now }).orWhere('holder = :holder', { holder })))
       .execute();
     if ((taken.affected ?? 0) > 0) return true;
     try {
-      await this.rows.insert({ name, holder, expiresAt: now + LOCK_TTL_MS });
+      await this.rows.insert({ name, holder, expiresAt: now + ttlMs });
       return true;
     } catch {
       // The row exists and someone else's lease is still running.

@@ -1,5 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
-import { bigintNumber } from '@gw/database';
+import { bigintNumber } from './transformers.js';
 
 /** A lease on a scheduled job (ours, not new-api's): whoever holds an unexpired row runs the job. */
 @Entity({ name: 'job_locks' })

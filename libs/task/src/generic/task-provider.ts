@@ -1,0 +1,68 @@
+import type { RelayChannel } from '@gw/channel';
+import type { TaskEntity } from './task.entity.js';
+
+/** A submit the provider accepted, or refused with its own words. */
+export type SubmitOutcome =
+  | {
+      ok: true;
+      upstreamId: string /** The answer the client gets (the provider's, or one built in its shape). */;
+      body: unknown;
+      status: number;
+    }
+  | { ok: false; status: number; code: string; message: string };
+
+/** Where a task stands at its provider. */
+export interface TaskReport {
+  upstreamId: string;
+  status: string;
+  progress: string;
+  failReason: string;
+  resultUrl?: string;
+  startTime?: number;
+  finishTime?: number;
+  data?: unknown;
+}
+
+/** A validated submit: the model it is routed and priced under and the body to forward. */
+export interface PlannedSubmit {
+  model: string;
+  action: string;
+  body: Record<string, unknown>;
+  /** Multipliers of the per-call price (video: seconds, size), recorded in the billing context. */
+  ratios?: Record<string, number>;
+  /** The caller's task this one derives from (a remix): it runs on that task's channel. */
+  originTaskId?: string;
+}
+
+/** What the shared relay hands a provider's submit besides the plan. */
+export interface SubmitContext {
+  /** The id the client will know the task by (`task_…`), when the provider hides the upstream id. */
+  publicId: string;
+  origin?: TaskEntity;
+}
+
+/**
+ * One provider family of the `tasks` table (Suno, a video API …). Adding a family is one folder with one
+ * of these: the shared relay does authentication, routing, pricing, the charge, the row and the answer;
+ * the shared poller does the state machine and refunds.
+ */
+export interface TaskProvider {
+  /** The provider's name (routes address it by this). */
+  readonly platform: string;
+  /** `platform` values of the rows it polls (new-api stores video tasks under their channel type). */
+  readonly polls: readonly string[];
+  /** The `platform` column of a new row on this channel. */
+  platformOf(channel: RelayChannel): string;
+  /** True when clients get a `task_…` id of ours instead of the provider's. */
+  readonly publicIds: boolean;
+  /** Channel types this provider serves. */
+  readonly channelTypes: readonly number[];
+  /** Reads a submit; throws TaskRelayError for a bad request. */
+  plan(action: string, body: unknown): PlannedSubmit;
+  submit(channel: RelayChannel, planned: PlannedSubmit, context: SubmitContext): Promise<SubmitOutcome>;
+  /** Reports for some unfinished rows of one channel (rows the provider does not mention stay as they are). */
+  fetch(channel: RelayChannel, rows: TaskEntity[]): Promise<TaskReport[]>;
+}
+
+/** Injection token of the registered providers. */
+export const TASK_PROVIDERS = Symbol('TASK_PROVIDERS');

@@ -1,0 +1,40 @@
+import type { Readable } from 'node:stream';
+import type { Request, Response } from 'express';
+import { Logger } from '@nestjs/common';
+import { openAiError } from '@gw/core';
+import { TaskRelayError } from './task-error.js';
+
+const logger = new Logger('TaskRelay');
+
+/** A JSON answer, or bytes streamed from the provider (a finished video). */
+export type TaskRouteAnswer = { status: number; body: unknown } | { status: number; stream: Readable; contentType: string };
+
+/**
+ * Runs a task route and writes its answer: the family's own body on success, an OpenAI error body for
+ * authentication, quota and routing refusals (as new-api's middleware answers them), a logged 500 otherwise.
+ */
+export async function sendTaskAnswer(req: Request, res: Response, work: () => Promise<TaskRouteAnswer>): Promise<void> {
+  try {
+    const answer = await work();
+    if ('stream' in answer) {
+      res.status(answer.status).setHeader('Content-Type', answer.contentType);
+      answer.stream.on('error', () => res.destroy()).pipe(res);
+      return;
+    }
+    res.status(answer.status).json(answer.body);
+  } catch (error) {
+    if (error instanceof TaskRelayError) {
+      res
+        .status(error.httpStatus)
+        .json(openAiError(error.message, error.httpStatus >= 500 ? 'new_api_error' : 'invalid_request_error', error.code));
+      return;
+    }
+    logger.error(`${req.method} ${req.path}: ${(error as Error)?.stack ?? String(error)}`);
+    if (!res.headersSent) res.status(500).json(openAiError('internal server error', 'new_api_error', 'internal_error'));
+    else res.end();
+  }
+}
+
+export function callOf(req: Request) {
+  return { headers: req.headers, ip: req.ip ?? req.socket.remoteAddress ?? '', body: req.body as unknown, path: req.path };
+}

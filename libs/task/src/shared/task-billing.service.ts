@@ -1,0 +1,127 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { ChannelUsageService } from '@gw/channel';
+import { LogService, LogType, type NewLog } from '@gw/log';
+import { QuotaLedger, releasePlan, type Plan } from '@gw/relay';
+import { TokenAuthService } from '@gw/token';
+import { UserNotifyService, UserService } from '@gw/user';
+import type { TaskCaller } from './task-gate.js';
+import { TaskRelayError } from './task-error.js';
+
+/** The two task tables; a closed set, so the names can be written into SQL. */
+export type TaskTable = 'midjourneys' | 'tasks';
+
+/** What a refund needs to know of the task row. */
+export interface RefundTarget {
+  table: TaskTable;
+  id: number;
+  userId: number;
+  tokenId: number;
+  quota: number;
+  /** For the log row. */
+  model: string;
+  channelId: number;
+  reason: string;
+}
+
+/** A charge taken before the upstream call: kept when the provider accepts the task, else given back. */
+export interface TaskCharge {
+  readonly quota: number;
+  /** The provider accepted: counters, channel usage and the consume log. */
+  commit(log: Omit<NewLog, 'userId' | 'username' | 'type' | 'quota' | 'tokenId' | 'tokenName'>): Promise<void>;
+  /** The provider refused or could not be reached. */
+  release(): Promise<void>;
+}
+
+/**
+ * Status guard of a failure: only a row not yet finished may become FAILURE, and the refund commits in
+ * the same transaction as that move, so two pollers (or a poller and a timeout sweep, or a restart in
+ * between) can never pay a task back twice.
+ */
+function* failAndRefundPlan(target: RefundTarget): Plan<boolean> {
+  const moved = yield {
+    sql: `UPDATE ${target.table} SET status = 'FAILURE', progress = '100%' WHERE id = :id AND (status IS NULL OR (status <> 'FAILURE' AND status <> 'SUCCESS'))`,
+    params: { id: target.id },
+  };
+  if (moved !== 1) return { commit: false, value: false };
+  if (target.quota > 0) yield* releasePlan(target.userId, target.tokenId, target.quota);
+  return { commit: true, value: true };
+}
+
+/**
+ * Task money through the relay's one ledger: the per-call price is reserved before the submit, kept
+ * (used_quota, request_count, channel usage, consume log) when the provider accepts, released when it
+ * does not, and refunded exactly once when the task later fails.
+ */
+@Injectable()
+export class TaskBilling {
+  private readonly logger = new Logger('TaskBilling');
+
+  constructor(
+    private readonly ledger: QuotaLedger,
+    private readonly tokens: TokenAuthService,
+    private readonly channelUsage: ChannelUsageService,
+    private readonly logs: LogService,
+    private readonly notices: UserNotifyService,
+    private readonly users: UserService,
+  ) {}
+
+  async reserve(caller: TaskCaller, quota: number): Promise<TaskCharge> {
+    if (quota > 0) {
+      const outcome = await this.ledger.reserve(caller.userId, caller.tokenId, quota);
+      if (outcome === 'user_quota') throw new TaskRelayError('insufficient user quota', 403, 'insufficient_user_quota');
+      if (outcome === 'token_quota') {
+        void this.tokens.markExhausted(caller.tokenId).catch(() => undefined);
+        throw new TaskRelayError('insufficient token quota', 403, 'pre_consume_token_quota_failed');
+      }
+    }
+    let done = false;
+    return {
+      quota,
+      commit: async (log) => {
+        if (done) return;
+        done = true;
+        const outcome = await this.ledger.settle(caller.userId, caller.tokenId, quota, quota);
+        this.tokens.applySpend(caller.tokenId, outcome.charged);
+        if (log.channelId) this.channelUsage.addUsedQuota(log.channelId, outcome.charged);
+        if (outcome.charged > 0) this.notices.quotaChanged(caller.userId);
+        this.logs.record({
+          ...log,
+          userId: caller.userId,
+          username: caller.username,
+          type: LogType.Consume,
+          quota: outcome.charged,
+          tokenId: caller.tokenId,
+          tokenName: caller.tokenName,
+        });
+      },
+      release: async () => {
+        if (done) return;
+        done = true;
+        if (quota > 0) await this.ledger.release(caller.userId, caller.tokenId, quota);
+      },
+    };
+  }
+
+  /** Marks the task FAILURE and gives its quota back; false when it was already finished (nothing paid). */
+  async failAndRefund(target: RefundTarget): Promise<boolean> {
+    const refunded = await this.ledger.transact(() => failAndRefundPlan(target));
+    if (!refunded) return false;
+    if (target.quota > 0) {
+      this.tokens.applySpend(target.tokenId, -target.quota);
+      const user = await this.users.findById(target.userId).catch(() => null);
+      this.logs.record({
+        userId: target.userId,
+        username: user?.username ?? '',
+        type: LogType.System,
+        content: `task failed (${target.reason || 'no reason given'}); refunded ${target.quota} quota`,
+        modelName: target.model,
+        tokenId: target.tokenId,
+        channelId: target.channelId,
+        quota: target.quota,
+        other: { task_refund: true, task_table: target.table, task_row_id: target.id },
+      });
+      this.logger.log(`${target.table} #${target.id}: failed, ${target.quota} quota refunded to user ${target.userId}`);
+    }
+    return true;
+  }
+}

@@ -1,0 +1,98 @@
+import OpenAI from 'openai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TaskPoller } from '@gw/task';
+import { startFakeVideo, VIDEO_BYTES, type FakeVideoServer } from '../fake-upstream/fake-video.js';
+import { testDatabases } from '../support/databases.js';
+import { startRelayFixture, type RelayFixture } from './relay-fixture.js';
+
+const KEY = 'video-upstream-key';
+const MODEL = 'sora-2';
+/** sora-2 priced at $0.1 per second here: 0.1 × 500000 = 50000 quota per second. */
+const PER_SECOND = 50_000;
+
+describe.each(testDatabases())('OpenAI-compatible video generation on %s', (kind) => {
+  let fx: RelayFixture;
+  let up: FakeVideoServer;
+  let key: string;
+  let client: OpenAI;
+  const poll = () => fx.gw.gateway.app.get(TaskPoller).runOnce();
+
+  beforeAll(async () => {
+    up = await startFakeVideo(KEY);
+    fx = await startRelayFixture(kind, { TASK_POLL_INTERVAL: '3600' });
+    await fx.setOption('ModelPrice', { [MODEL]: 0.1 });
+    await fx.channel({ type: 55, key: KEY, base_url: up.url, models: MODEL });
+    key = (await fx.token({ remain_quota: 5_000_000 })).key;
+    client = new OpenAI({ apiKey: key, baseURL: `${fx.gw.url}/v1`, maxRetries: 0 });
+  });
+  afterAll(async () => {
+    await fx?.close();
+    await up?.close();
+  });
+
+  it('creates a video with the official client, bills per second, polls it to completion and serves the bytes', async () => {
+    const before = await fx.quota(fx.user.id);
+    const video = await client.videos.create({ model: MODEL, prompt: 'a fox in the snow', seconds: '8', size: '720x1280' });
+    expect(video.id).toMatch(/^task_[A-Za-z0-9]{32}$/);
+    expect(video.status).toBe('queued');
+    expect(await fx.quota(fx.user.id)).toBe(before - 8 * PER_SECOND);
+    const upstreamId = [...up.videos.keys()].at(-1)!;
+    expect(up.requests.at(-1)!.body).toMatchObject({ model: MODEL, prompt: 'a fox in the snow', seconds: '8' });
+
+    up.update(upstreamId, { status: 'in_progress', progress: 40 });
+    await poll();
+    let read = await client.videos.retrieve(video.id);
+    expect(read).toMatchObject({ id: video.id, status: 'in_progress', progress: 40 });
+
+    up.update(upstreamId, { status: 'completed', progress: 100, completed_at: Math.floor(Date.now() / 1000) });
+    expect((await poll())?.tasks?.succeeded).toBe(1);
+    read = await client.videos.retrieve(video.id);
+    expect(read).toMatchObject({ status: 'completed', progress: 100 });
+    const content = await client.videos.downloadContent(video.id);
+    expect(Buffer.from(await content.arrayBuffer())).toEqual(VIDEO_BYTES);
+    // The same task through the other route family.
+    const generic = await fetch(`${fx.gw.url}/v1/video/generations/${video.id}`, { headers: { authorization: `Bearer ${key}` } });
+    expect(((await generic.json()) as any).status).toBe('completed');
+    expect(await fx.quota(fx.user.id)).toBe(before - 8 * PER_SECOND);
+
+    // A remix runs on the original's channel, at the original's length.
+    const remix = await client.videos.remix(video.id, { prompt: 'now at night' });
+    expect(remix.id).toMatch(/^task_/);
+    expect(up.requests.at(-1)!.path).toBe(`/v1/videos/${upstreamId}/remix`);
+    expect(await fx.quota(fx.user.id)).toBe(before - 16 * PER_SECOND);
+
+    const log = await fx.user.client.get(`/api/task/self?task_id=${video.id}`);
+    expect(log.body.data.items[0]).toMatchObject({ platform: '55', status: 'SUCCESS', quota: 8 * PER_SECOND });
+  });
+
+  it('refunds a failed video once and charges nothing for a refused one', async () => {
+    const before = await fx.quota(fx.user.id);
+    const res = await fetch(`${fx.gw.url}/v1/video/generations`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+      body: JSON.stringify({ model: MODEL, prompt: 'will fail' }),
+    });
+    const created = (await res.json()) as any;
+    expect(res.status).toBe(200);
+    expect(await fx.quota(fx.user.id)).toBe(before - 4 * PER_SECOND);
+    const upstreamId = [...up.videos.keys()].at(-1)!;
+    up.update(upstreamId, { status: 'failed', error: { message: 'render crashed', code: 'internal' } });
+    expect((await poll())?.tasks).toMatchObject({ failed: 1, refunded: 1 });
+    await poll();
+    expect(await fx.quota(fx.user.id)).toBe(before);
+    const read = await client.videos.retrieve(created.id);
+    expect(read.status).toBe('failed');
+    expect(read.error?.message).toBe('render crashed');
+
+    await expect(client.videos.create({ model: MODEL, prompt: 'refuse me' })).rejects.toMatchObject({ status: 400 });
+    const missing = await fetch(`${fx.gw.url}/v1/videos`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+      body: JSON.stringify({ model: MODEL }),
+    });
+    expect(missing.status).toBe(400);
+    expect(((await missing.json()) as any).message).toBe('field prompt is required');
+    await expect(client.videos.retrieve('task_missing')).rejects.toMatchObject({ status: 404 });
+    expect(await fx.quota(fx.user.id)).toBe(before);
+  });
+});
