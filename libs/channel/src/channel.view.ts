@@ -1,38 +1,7 @@
+import type { ChannelView } from '@gw/contracts';
 import type { ChannelEntity } from './channel.entity.js';
 
-/** A channel as new-api's console reads it; `key` is always '' (keys never leave the server). */
-export interface ChannelView {
-  id: number;
-  type: number;
-  key: '';
-  openai_organization: string | null;
-  test_model: string | null;
-  status: number;
-  name: string;
-  weight: number;
-  created_time: number;
-  test_time: number;
-  response_time: number;
-  base_url: string;
-  other: string;
-  balance: number;
-  balance_updated_time: number;
-  models: string;
-  group: string;
-  used_quota: number;
-  model_mapping: string;
-  status_code_mapping: string;
-  priority: number;
-  auto_ban: number;
-  other_info: string;
-  tag: string | null;
-  setting: string;
-  param_override: string;
-  header_override: string;
-  max_input_tokens: number;
-  remark: string | null;
-  channel_info: { is_multi_key: boolean; multi_key_size: number; multi_key_status_list: null; multi_key_polling_index: number; multi_key_mode: string };
-}
+export type { ChannelView };
 
 export function toChannelView(row: ChannelEntity): ChannelView {
   return {

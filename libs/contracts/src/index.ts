@@ -5,6 +5,7 @@ export * from './channel-types.js';
 export * from './user.contract.js';
 export * from './account.contract.js';
 export * from './channel.contract.js';
+export * from './channel-view.contract.js';
 export * from './redemption.contract.js';
 export * from './token.contract.js';
 export * from './log.contract.js';
