@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { PendingPage, registerNamespace, type RemoteAppProps } from '@console/kit';
 import { resources } from './i18n';
 import { UsersPage } from './features/users/UsersPage';
+import { ChannelsPage } from './features/channels/ChannelsPage';
 
 // Registered when the shell first loads this remote, before any of its pages renders.
 registerNamespace('admin', resources);
@@ -10,5 +11,6 @@ registerNamespace('admin', resources);
 export default function App({ page }: RemoteAppProps) {
   const { t } = useTranslation('admin');
   if (page === 'users') return <UsersPage />;
+  if (page === 'channels') return <ChannelsPage />;
   return <PendingPage title={t(`pages.${page}`, { defaultValue: page })} />;
 }

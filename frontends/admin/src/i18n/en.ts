@@ -1,6 +1,10 @@
+import { channelsEn } from './channels.en';
+
 export const en = {
   pages: { users: 'User management', channels: 'Channels', redemptions: 'Redemption codes', settings: 'System settings' },
   cancel: 'Cancel',
+  close: 'Close',
+  channels: channelsEn,
   submit: 'Submit',
   users: {
     title: 'User management', add: 'Add user', edit: 'Edit user', keyword: 'Search by ID, username, display name or email',

@@ -1,10 +1,12 @@
+import { channelsZh } from './channels.zh';
 import type { en } from './en';
-
-type Messages<T> = { [K in keyof T]: T[K] extends string ? string : Messages<T[K]> };
+import type { Messages } from './messages';
 
 export const zh: Messages<typeof en> = {
   pages: { users: '用户管理', channels: '渠道', redemptions: '兑换码管理', settings: '系统设置' },
   cancel: '取消',
+  close: '关闭',
+  channels: channelsZh,
   submit: '提交',
   users: {
     title: '用户管理', add: '添加用户', edit: '编辑用户', keyword: '支持搜索用户的 ID、用户名、显示名称和邮箱地址',

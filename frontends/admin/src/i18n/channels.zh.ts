@@ -1,0 +1,58 @@
+import type { Messages } from './messages';
+import type { channelsEn } from './channels.en';
+
+export const channelsZh: Messages<typeof channelsEn> = {
+  title: '渠道管理', add: '添加渠道', edit: '编辑渠道', editTag: '编辑标签 {{tag}}', columns: '列设置', resetColumns: '显示全部列',
+  idSort: 'ID 排序', tagMode: '标签聚合', tagRow: '标签：{{tag}}（{{count}}）', enabledOf: '已启用 {{enabled}}/{{total}}',
+  seconds: '{{value}} 秒', untested: '未测试', testedAt: '测试于 {{time}}', usedQuota: '已用额度', clickToUpdateBalance: '点击更新余额',
+  unknownType: '未知类型 {{type}}',
+  search: { keyword: '搜索渠道的 ID、名称、密钥和 API 地址', model: '模型关键字', group: '分组' },
+  column: { name: '名称', group: '分组', type: '类型', status: '状态', responseTime: '响应时间', balance: '已用/剩余', priority: '优先级', weight: '权重', tag: '标签' },
+  status: { enabled: '已启用', disabled: '已禁用', autoDisabled: '自动禁用', unknown: '未知状态' },
+  action: {
+    test: '测试', testModel: '选模型…', enable: '启用', disable: '禁用', edit: '编辑', copy: '复制', delete: '删除',
+    enableAll: '启用全部', disableAll: '禁用全部', testAll: '测试所有渠道', updateBalances: '更新所有已启用渠道余额',
+    removeDisabled: '删除禁用渠道', fix: '修复数据库一致性',
+  },
+  confirm: {
+    delete: '确定是否要删除此渠道？', copy: '确定复制此渠道（相同密钥与配置）？', testAll: '确定测试所有已启用渠道？',
+    updateBalances: '确定更新所有渠道余额？', removeDisabled: '确定删除所有已禁用渠道？此操作不可撤销。',
+    fix: '确定修复数据库一致性？', batchDelete: '确定删除所选的 {{count}} 个渠道？',
+    v1Title: 'API 地址以 /v1 结尾', v1: '网关会自动添加 /v1，这样通常会重复。仍要保存吗？',
+  },
+  batch: {
+    title: '批量操作（{{count}}）', tag: '设置标签', enable: '启用所选', disable: '禁用所选', delete: '删除所选',
+    tagHint: '为所选的 {{count}} 个渠道设置同一个标签。', tagged: '已为 {{count}} 个渠道设置标签 {{tag}}', enabled: '已启用 {{count}} 个渠道',
+    disabled: '已禁用 {{count}} 个渠道', deleted: '已删除 {{count}} 个渠道',
+  },
+  field: {
+    type: '类型', name: '名称', namePlaceholder: '请为渠道命名', key: '密钥', keyEditHint: '留空则保持原密钥',
+    keyLines: '请输入密钥，一行一个', keyMode: '密钥模式', keyModes: { single: '单个密钥', batch: '批量（每行一个渠道）', multi: '多密钥（单个渠道）' },
+    keyModeHint: { single: '使用此密钥创建一个渠道。', batch: '每一行创建一个配置相同的渠道。', multi: '一个渠道包含所有行的密钥，每次请求使用其中一个。' },
+    multiKeyMode: '密钥选择方式', multiKeyModes: { random: '随机', polling: '轮询' }, multiKeyHint: '多密钥渠道为每次请求选择密钥的方式。',
+    baseUrl: 'API 地址', baseUrlDefault: '留空则使用 {{url}}', baseUrlRequired: '此类型必填',
+    azureEndpoint: 'AZURE_OPENAI_ENDPOINT', azureHint: 'https://<资源名>.openai.azure.com', azureVersion: '默认 API 版本',
+    customHint: '完整的请求地址，{model} 会被替换为模型名', other: '附加参数',
+    organization: '组织', organizationHint: '作为 OpenAI-Organization 发送（可选）', groups: '分组',
+    models: '模型', modelsPlaceholder: '请选择该渠道所支持的模型', fillRelated: '填入相关模型', fillAll: '填入所有模型',
+    fetchUpstream: '获取模型列表', clearModels: '清除所有模型', customModels: '输入自定义模型名称，逗号分隔', add: '填入',
+    modelMapping: '模型重定向', modelMappingPlaceholder: '{"请求中的模型": "实际转发的模型"}',
+    modelMappingHint: 'JSON 对象：客户端请求的模型 → 发给上游的模型', fillTemplate: '填入模板',
+    tagMappingPlaceholder: '留空则保持各渠道原有的重定向', testModel: '默认测试模型', testModelHint: '渠道测试使用；留空则使用第一个模型',
+    autoBan: '失败时自动禁用', remark: '备注', statusCodeMapping: '状态码复写', statusCodeMappingHint: 'JSON：上游状态码 → 返回给客户端的状态码',
+    paramOverride: '参数覆盖', paramOverrideHint: '合并进每个请求体的 JSON', headerOverride: '请求头覆盖',
+    headerOverrideHint: 'JSON：发往上游的请求头', newTag: '标签名', newTagHint: '留空则解散标签',
+  },
+  error: {
+    nameAndKey: '请填写渠道名称和渠道密钥！', models: '请至少选择一个模型！', modelMapping: '模型映射必须是合法的 JSON 格式！',
+    json: '不是合法的 JSON 字符串', priority: '优先级必须是整数', weight: '权重必须是非负整数',
+    duplicateModels: '部分模型已存在', someExist: '以下模型已存在：{{models}}', tagRequired: '请输入标签',
+    noChanges: '没有任何修改', keyForFetch: '请填写密钥', rootForFetch: '仅超级管理员可以用新密钥获取模型；请先保存再获取',
+  },
+  created: '已创建 {{count}} 个渠道', updated: '渠道更新成功！', saved: '保存成功', deleted: '渠道已删除', copied: '已复制为渠道 #{{id}}',
+  enabled: '渠道已启用', disabled: '渠道已禁用', tagEnabled: '标签 {{tag}} 的渠道已全部启用', tagDisabled: '标签 {{tag}} 的渠道已全部禁用',
+  tagSaved: '已更新 {{count}} 个渠道', tagEditHint: '修改会应用到该标签的所有渠道；未改动的字段保持不变。',
+  tested: '渠道 {{name}} {{model}} 测试成功，耗时 {{seconds}} 秒', testFailed: '测试失败', testAllStarted: '已开始在后台测试所有渠道，请稍后刷新查看结果',
+  balanceUpdated: '渠道 {{name}} 余额：${{balance}}', balancesUpdated: '已更新 {{count}} 个渠道余额', removedDisabled: '已删除 {{count}} 个禁用渠道',
+  fixed: '已修复 {{success}} 个渠道，失败 {{fails}} 个', fetched: '已获取 {{count}} 个模型',
+};
