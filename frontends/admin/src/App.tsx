@@ -3,6 +3,7 @@ import { PendingPage, registerNamespace, type RemoteAppProps } from '@console/ki
 import { resources } from './i18n';
 import { UsersPage } from './features/users/UsersPage';
 import { ChannelsPage } from './features/channels/ChannelsPage';
+import { RedemptionsPage } from './features/redemptions/RedemptionsPage';
 
 // Registered when the shell first loads this remote, before any of its pages renders.
 registerNamespace('admin', resources);
@@ -12,5 +13,6 @@ export default function App({ page }: RemoteAppProps) {
   const { t } = useTranslation('admin');
   if (page === 'users') return <UsersPage />;
   if (page === 'channels') return <ChannelsPage />;
+  if (page === 'redemptions') return <RedemptionsPage />;
   return <PendingPage title={t(`pages.${page}`, { defaultValue: page })} />;
 }

@@ -1,9 +1,11 @@
+import { redemptionsEn } from './redemptions.en';
 import { channelsEn } from './channels.en';
 
 export const en = {
   pages: { users: 'User management', channels: 'Channels', redemptions: 'Redemption codes', settings: 'System settings' },
   cancel: 'Cancel',
   close: 'Close',
+  redemptions: redemptionsEn,
   channels: channelsEn,
   submit: 'Submit',
   users: {

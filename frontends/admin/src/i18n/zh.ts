@@ -1,3 +1,4 @@
+import { redemptionsZh } from './redemptions.zh';
 import { channelsZh } from './channels.zh';
 import type { en } from './en';
 import type { Messages } from './messages';
@@ -6,6 +7,7 @@ export const zh: Messages<typeof en> = {
   pages: { users: '用户管理', channels: '渠道', redemptions: '兑换码管理', settings: '系统设置' },
   cancel: '取消',
   close: '关闭',
+  redemptions: redemptionsZh,
   channels: channelsZh,
   submit: '提交',
   users: {
