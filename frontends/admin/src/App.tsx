@@ -4,6 +4,7 @@ import { resources } from './i18n';
 import { UsersPage } from './features/users/UsersPage';
 import { ChannelsPage } from './features/channels/ChannelsPage';
 import { RedemptionsPage } from './features/redemptions/RedemptionsPage';
+import { SettingsPage } from './features/settings/SettingsPage';
 
 // Registered when the shell first loads this remote, before any of its pages renders.
 registerNamespace('admin', resources);
@@ -14,5 +15,6 @@ export default function App({ page }: RemoteAppProps) {
   if (page === 'users') return <UsersPage />;
   if (page === 'channels') return <ChannelsPage />;
   if (page === 'redemptions') return <RedemptionsPage />;
+  if (page === 'settings') return <SettingsPage />;
   return <PendingPage title={t(`pages.${page}`, { defaultValue: page })} />;
 }

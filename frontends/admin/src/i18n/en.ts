@@ -1,3 +1,4 @@
+import { settingsEn } from './settings.en';
 import { redemptionsEn } from './redemptions.en';
 import { channelsEn } from './channels.en';
 
@@ -6,6 +7,7 @@ export const en = {
   cancel: 'Cancel',
   close: 'Close',
   redemptions: redemptionsEn,
+  settings: settingsEn,
   channels: channelsEn,
   submit: 'Submit',
   users: {

@@ -10,5 +10,6 @@ export const redemptionsEn = {
   confirm: { delete: 'Delete this redemption code?', removeInvalid: 'Delete every used, disabled or expired code?' },
   error: { quota: 'quota must not be negative', count: 'count must be between 1 and 100', expiry: 'the expiry time must be in the future' },
   updated: 'Redemption code updated', enabled: 'Redemption code enabled', disabled: 'Redemption code disabled', deleted: 'Redemption code deleted',
+  copied: 'Copied to the clipboard!',
   removedInvalid: '{{count}} invalid codes deleted',
 };

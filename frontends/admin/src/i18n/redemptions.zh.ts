@@ -13,5 +13,6 @@ export const redemptionsZh: Messages<typeof redemptionsEn> = {
   confirm: { delete: '确定是否要删除此兑换码？', removeInvalid: '确定清除所有已使用、已禁用或已过期的兑换码？' },
   error: { quota: '额度不能为负数', count: '生成数量必须在 1 到 100 之间', expiry: '过期时间不能早于当前时间' },
   updated: '兑换码更新成功！', enabled: '兑换码已启用', disabled: '兑换码已禁用', deleted: '兑换码已删除',
+  copied: '已复制到剪贴板！',
   removedInvalid: '已清除 {{count}} 个失效兑换码',
 };

@@ -1,3 +1,4 @@
+import { settingsZh } from './settings.zh';
 import { redemptionsZh } from './redemptions.zh';
 import { channelsZh } from './channels.zh';
 import type { en } from './en';
@@ -8,6 +9,7 @@ export const zh: Messages<typeof en> = {
   cancel: '取消',
   close: '关闭',
   redemptions: redemptionsZh,
+  settings: settingsZh,
   channels: channelsZh,
   submit: '提交',
   users: {

@@ -16,7 +16,7 @@ export function KeysModal({ keys, onClose }: { keys: string[] | null; onClose():
           <Button onClick={() => downloadKeys(list, `redemption-codes-${Date.now()}.txt`)} data-testid="redemption-keys-download">
             {t('redemptions.download')}
           </Button>
-          <Button onClick={() => void copyText(list.join('\n'))} data-testid="redemption-keys-copy-all">
+          <Button onClick={() => void copyText(list.join('\n'), t('redemptions.copied'))} data-testid="redemption-keys-copy-all">
             {t('redemptions.copyAll')}
           </Button>
           <Button theme="solid" onClick={onClose}>
@@ -32,7 +32,7 @@ export function KeysModal({ keys, onClose }: { keys: string[] | null; onClose():
             <Typography.Text code style={{ wordBreak: 'break-all', flex: 1 }}>
               {key}
             </Typography.Text>
-            <Button size="small" onClick={() => void copyText(key)} data-testid="redemption-key-copy">
+            <Button size="small" onClick={() => void copyText(key, t('redemptions.copied'))} data-testid="redemption-key-copy">
               {t('redemptions.action.copy')}
             </Button>
           </div>

@@ -38,7 +38,7 @@ export function RedemptionsPage() {
 
   const actions = useMemo<RedemptionActions>(
     () => ({
-      copy: (code) => void copyText(code.key),
+      copy: (code) => void copyText(code.key, t('redemptions.copied')),
       setStatus: (code, enabled) =>
         void redemptionsApi.setStatus(code.id, enabled ? 1 : 2).then(
           (saved) => {
