@@ -18,7 +18,7 @@ export const channelsEn = {
     v1Title: 'Base URL ends with /v1', v1: 'The gateway adds /v1 itself, so this URL usually doubles it. Save anyway?',
   },
   batch: {
-    title: 'Batch ({{count}})', tag: 'Set tag', enable: 'Enable selected', disable: 'Disable selected', delete: 'Delete selected',
+    title: '{{count}} selected:', tag: 'Set tag', enable: 'Enable selected', disable: 'Disable selected', delete: 'Delete selected',
     tagHint: 'Set one tag on the {{count}} selected channels.', tagged: '{{count}} channels tagged {{tag}}', enabled: '{{count}} channels enabled',
     disabled: '{{count}} channels disabled', deleted: '{{count}} channels deleted',
   },

@@ -21,7 +21,7 @@ export const channelsZh: Messages<typeof channelsEn> = {
     v1Title: 'API 地址以 /v1 结尾', v1: '网关会自动添加 /v1，这样通常会重复。仍要保存吗？',
   },
   batch: {
-    title: '批量操作（{{count}}）', tag: '设置标签', enable: '启用所选', disable: '禁用所选', delete: '删除所选',
+    title: '已选 {{count}} 个：', tag: '设置标签', enable: '启用所选', disable: '禁用所选', delete: '删除所选',
     tagHint: '为所选的 {{count}} 个渠道设置同一个标签。', tagged: '已为 {{count}} 个渠道设置标签 {{tag}}', enabled: '已启用 {{count}} 个渠道',
     disabled: '已禁用 {{count}} 个渠道', deleted: '已删除 {{count}} 个渠道',
   },

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { Button, Dropdown, Space, Typography } from '@console/kit';
+import { Button, Space, Typography } from '@console/kit';
 import { Popconfirm, Switch } from '@console/kit/data';
 
 export interface ToolbarActions {
@@ -54,27 +54,21 @@ export function ChannelsToolbar({ actions, selectedCount, idSort, tagMode, onIdS
       <Confirmed title={t('channels.confirm.fix')} onConfirm={actions.fixAbilities} testId="channels-fix">
         {t('channels.action.fix')}
       </Confirmed>
-      <Dropdown
-        trigger="click"
-        render={
-          <Dropdown.Menu>
-            <Dropdown.Item disabled={none} onClick={actions.batchTag} data-testid="batch-tag">
-              {t('channels.batch.tag')}
-            </Dropdown.Item>
-            <Dropdown.Item disabled={none} onClick={() => actions.batchStatus(true)} data-testid="batch-enable">
-              {t('channels.batch.enable')}
-            </Dropdown.Item>
-            <Dropdown.Item disabled={none} onClick={() => actions.batchStatus(false)} data-testid="batch-disable">
-              {t('channels.batch.disable')}
-            </Dropdown.Item>
-            <Dropdown.Item disabled={none} type="danger" onClick={actions.batchRemove} data-testid="batch-delete">
-              {t('channels.batch.delete')}
-            </Dropdown.Item>
-          </Dropdown.Menu>
-        }
-      >
-        <Button data-testid="channels-batch">{t('channels.batch.title', { count: selectedCount })}</Button>
-      </Dropdown>
+      <Space spacing={4} data-testid="channels-batch">
+        <Typography.Text type="tertiary">{t('channels.batch.title', { count: selectedCount })}</Typography.Text>
+        <Button disabled={none} onClick={actions.batchTag} data-testid="batch-tag">
+          {t('channels.batch.tag')}
+        </Button>
+        <Button disabled={none} onClick={() => actions.batchStatus(true)} data-testid="batch-enable">
+          {t('channels.batch.enable')}
+        </Button>
+        <Button disabled={none} type="warning" onClick={() => actions.batchStatus(false)} data-testid="batch-disable">
+          {t('channels.batch.disable')}
+        </Button>
+        <Button disabled={none} type="danger" onClick={actions.batchRemove} data-testid="batch-delete">
+          {t('channels.batch.delete')}
+        </Button>
+      </Space>
       <Button onClick={actions.columns} data-testid="channels-columns">
         {t('channels.columns')}
       </Button>

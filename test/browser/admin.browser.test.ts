@@ -1,0 +1,250 @@
+/// <reference lib="dom" />
+// The admin remote in Chromium against the built gateway and a fake OpenAI upstream: channels (drawer,
+// inline priority, test, tag mode, batch disable), redemption codes, settings, and a common user kept out.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { startFakeUpstream } from '../fake-upstream/index.js';
+import { chromiumSkipReason, launchConsoleBrowser, type ConsoleBrowser } from './support/chromium.js';
+import { consoleCall } from './support/console-api.js';
+import { startGatewayProcess, type GatewayProcess } from './support/gateway-process.js';
+
+const skipReason = chromiumSkipReason();
+if (skipReason) console.warn(`[browser suite skipped] ${skipReason}`);
+
+const ROOT = { username: 'root', password: 'browser-pass-123' };
+const MODEL = 'gpt-4o-mini';
+
+interface ChannelRow {
+  id: number;
+  name: string;
+  status: number;
+  priority: number;
+  tag: string | null;
+  response_time: number;
+}
+
+describe.skipIf(skipReason !== null)('admin remote in Chromium', () => {
+  let gateway: GatewayProcess;
+  let upstream: Awaited<ReturnType<typeof startFakeUpstream>>;
+  let browser: ConsoleBrowser;
+  let page: Page;
+
+  const channelsTable = () => page.getByTestId('channels-table');
+  const rowOf = (table: Locator, text: string) => table.locator('tr', { hasText: text });
+  const channelsNamed = async (keyword: string) =>
+    (await consoleCall<{ items: ChannelRow[] }>(page, 'GET', `/api/channel/search?keyword=${encodeURIComponent(keyword)}`)).data.items;
+  const numberInput = (testId: string) => page.locator(`input[data-testid="${testId}"], [data-testid="${testId}"] input`).first();
+
+  async function login(username: string, password: string) {
+    await page.goto('/login');
+    await page.locator('input[name="username"]').fill(username);
+    await page.locator('input[name="password"]').fill(password);
+    await page.getByTestId('login-submit').click();
+    await page.waitForURL('**/token');
+  }
+
+  beforeAll(async () => {
+    upstream = await startFakeUpstream();
+    gateway = await startGatewayProcess();
+    const setup = await fetch(`${gateway.url}/api/setup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ...ROOT, confirmPassword: ROOT.password, SelfUseModeEnabled: false, DemoSiteEnabled: false }),
+    });
+    expect(((await setup.json()) as { success: boolean }).success).toBe(true);
+    browser = await launchConsoleBrowser(gateway.url);
+    page = browser.page;
+    page.setDefaultTimeout(15_000);
+    await login(ROOT.username, ROOT.password);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await gateway?.close();
+    await upstream?.close();
+  });
+
+  afterEach(async (context) => {
+    if (context.task.result?.state === 'fail') await browser.screenshot(`admin-failed-${context.task.name.replace(/\W+/g, '-')}`);
+  });
+
+  it('adds a channel through the drawer and sees it in the list', async () => {
+    await page.goto('/channel');
+    await page.getByTestId('add-channel').click();
+    // The drawer refuses an empty form with the spec's message before calling the server.
+    await page.getByTestId('channel-submit').click();
+    await page.getByText('请填写渠道名称和渠道密钥！').waitFor();
+
+    await page.getByTestId('channel-name').fill('browser-channel');
+    await page.getByTestId('channel-key').fill('sk-browser-channel');
+    await page.getByTestId('channel-base-url').fill(`${upstream.url}/`);
+    await page.getByTestId('custom-models').fill(`${MODEL}, gpt-4o`);
+    await page.getByTestId('custom-models').press('Enter');
+    await page.getByTestId('channel-submit').click();
+    await page.getByText('已创建 1 个渠道').waitFor();
+
+    await rowOf(channelsTable(), 'browser-channel').waitFor();
+    const [created] = await channelsNamed('browser-channel');
+    // The trailing slash was stripped and both models were kept.
+    const full = await consoleCall<{ base_url: string; models: string }>(page, 'GET', `/api/channel/${created!.id}`);
+    expect(full.data).toMatchObject({ base_url: upstream.url, models: `${MODEL},gpt-4o` });
+    await browser.screenshot('admin-01-channel-added');
+  });
+
+  it('edits the priority inline and tests the channel against the fake upstream', async () => {
+    const [channel] = await channelsNamed('browser-channel');
+    const priority = numberInput(`channel-priority-${channel!.id}`);
+    await priority.fill('7');
+    await priority.press('Enter');
+    await page.getByText('保存成功').first().waitFor();
+    expect((await channelsNamed('browser-channel'))[0]!.priority).toBe(7);
+
+    const response = page.getByTestId(`channel-response-${channel!.id}`);
+    expect(await response.innerText()).toBe('未测试');
+    await page.getByTestId(`channel-test-${channel!.id}`).click();
+    await page.getByText('测试成功', { exact: false }).first().waitFor();
+    await expect.poll(async () => response.innerText()).toMatch(/^\d+\.\d{2} 秒$/);
+    expect((await channelsNamed('browser-channel'))[0]!.response_time).toBeGreaterThan(0);
+    expect(upstream.requests.some((request) => request.path.startsWith('/v1/chat/completions'))).toBe(true);
+    await browser.screenshot('admin-02-channel-tested');
+  });
+
+  it('groups channels by tag in tag mode and disables a whole tag', async () => {
+    for (const name of ['tagged-a', 'tagged-b']) {
+      const created = await consoleCall(page, 'POST', '/api/channel/', {
+        mode: 'single',
+        channel: { type: 1, name, key: `sk-${name}`, base_url: upstream.url, models: MODEL, tag: 'browser-tag' },
+      });
+      expect(created.success, created.message).toBe(true);
+    }
+    await page.reload();
+    await page.getByTestId('channels-tag-mode').click();
+    await channelsTable().getByText('标签：browser-tag（2）').waitFor();
+    expect(await page.evaluate(() => localStorage.getItem('tag-mode'))).toBe('true');
+    await page.getByTestId('tag-disable-browser-tag').click();
+    await page.getByText('标签 browser-tag 的渠道已全部禁用').waitFor();
+    expect((await channelsNamed('tagged-')).map((channel) => channel.status)).toEqual([2, 2]);
+    await browser.screenshot('admin-03-tag-mode');
+
+    await page.getByTestId('tag-enable-browser-tag').click();
+    await page.getByText('标签 browser-tag 的渠道已全部启用').waitFor();
+    await page.getByTestId('channels-tag-mode').click();
+    await rowOf(channelsTable(), 'tagged-a').waitFor();
+  });
+
+  it('disables a batch of selected channels', async () => {
+    for (const name of ['tagged-a', 'tagged-b']) await rowOf(channelsTable(), name).locator('.semi-checkbox').first().click();
+    await page.getByTestId('channels-batch').getByText('已选 2 个：').waitFor();
+    await page.getByTestId('batch-disable').click();
+    await page.getByText('已禁用 2 个渠道').waitFor();
+    expect((await channelsNamed('tagged-')).map((channel) => channel.status)).toEqual([2, 2]);
+    expect((await channelsNamed('browser-channel'))[0]!.status).toBe(1);
+    await rowOf(channelsTable(), 'tagged-a').getByText('已禁用').waitFor();
+    await browser.screenshot('admin-04-batch-disabled');
+  });
+
+  it('creates three redemption codes and copies one', async () => {
+    await page.goto('/redemption');
+    await page.getByTestId('add-redemption').click();
+    await page.getByTestId('redemption-name').fill('browser-code');
+    const count = numberInput('redemption-count');
+    await count.fill('3');
+    await page.getByTestId('redemption-submit').click();
+    const keys = page.getByTestId('redemption-keys');
+    await keys.waitFor();
+    const shown = (await keys.locator('code').allInnerTexts()).map((key) => key.trim());
+    expect(shown).toHaveLength(3);
+    await page.getByTestId('redemption-key-copy').nth(1).click();
+    await page.getByText('已复制到剪贴板！').first().waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(shown[1]);
+    await browser.screenshot('admin-05-redemption-keys');
+    await page.locator('.semi-modal').getByRole('button', { name: '关闭' }).click();
+
+    const table = page.getByTestId('redemptions-table');
+    await expect.poll(async () => table.locator('tr', { hasText: 'browser-code' }).count()).toBe(3);
+    const listed = await consoleCall<{ items: { key: string; name: string }[] }>(page, 'GET', '/api/redemption/search?keyword=browser-code');
+    expect(listed.data.items.map((item) => item.key).sort()).toEqual([...shown].sort());
+  });
+
+  it('shows the channels page in English', async () => {
+    await page.goto('/channel');
+    await page.getByTestId('language-menu').click();
+    await page.getByTestId('language-en').click();
+    await page.getByTestId('add-channel').getByText('Add channel').waitFor();
+    await page.getByText('Tag mode', { exact: true }).waitFor();
+    await browser.screenshot('admin-06-channels-en');
+    await page.getByTestId('language-menu').click();
+    await page.getByTestId('language-zh').click();
+    await page.getByTestId('add-channel').getByText('添加渠道').waitFor();
+  });
+
+  it('changes SystemName in the other tab and sees it in the top bar', async () => {
+    await page.goto('/setting?tab=other');
+    const name = page.getByTestId('option-SystemName');
+    await name.waitFor();
+    // Saving what is already stored changes nothing and says so.
+    await page.getByTestId('section-site-save').click();
+    await page.getByText('你似乎并没有修改什么').waitFor();
+
+    await name.fill('Browser Gateway');
+    await page.getByTestId('section-site-save').click();
+    await page.getByText('保存成功').first().waitFor();
+    await page.locator('header').getByText('Browser Gateway').waitFor();
+    const options = await consoleCall<{ key: string; value: string }[]>(page, 'GET', '/api/option/');
+    expect(options.data.find((option) => option.key === 'SystemName')?.value).toBe('Browser Gateway');
+    await browser.screenshot('admin-08-system-name');
+  });
+
+  it('refuses invalid JSON in a ratio field and saves nothing', async () => {
+    const before = (await consoleCall<{ key: string; value: string }[]>(page, 'GET', '/api/option/')).data.find((option) => option.key === 'ModelRatio')?.value;
+    const saves: string[] = [];
+    const onRequest = (request: { method(): string; url(): string }) => {
+      if (request.method() === 'PUT' && new URL(request.url()).pathname.startsWith('/api/option')) saves.push(request.url());
+    };
+    page.on('request', onRequest);
+    try {
+      await page.goto('/setting?tab=operation');
+      const ratio = page.getByTestId('option-ModelRatio');
+      await ratio.waitFor();
+      await ratio.fill('{"gpt-4o": 2.5,');
+      await page.getByTestId('section-ratios').getByText('ModelRatio：不是合法的 JSON 字符串').waitFor();
+      await page.getByTestId('section-ratios-save').click();
+      await page.locator('.semi-toast-content').getByText('ModelRatio：不是合法的 JSON 字符串').waitFor();
+      await browser.screenshot('admin-09-invalid-ratio');
+    } finally {
+      page.off('request', onRequest);
+    }
+    expect(saves).toEqual([]);
+    const after = (await consoleCall<{ key: string; value: string }[]>(page, 'GET', '/api/option/')).data.find((option) => option.key === 'ModelRatio')?.value;
+    expect(after).toBe(before);
+  });
+
+  it('shows the settings tabs in English', async () => {
+    await page.goto('/setting?tab=ratelimit');
+    await page.getByTestId('language-menu').click();
+    await page.getByTestId('language-en').click();
+    await page.getByText('Model request rate limit').first().waitFor();
+    await page.getByText('Rate limits', { exact: true }).waitFor();
+    await page.getByTestId('language-menu').click();
+    await page.getByTestId('language-zh').click();
+    await page.getByText('模型请求速率限制').first().waitFor();
+  });
+
+  it('gives a common user no admin page', async () => {
+    const created = await consoleCall(page, 'POST', '/api/user/', { username: 'plain', password: 'plain-pass-123', display_name: 'plain' });
+    expect(created.success, created.message).toBe(true);
+    await page.evaluate(async () => {
+      await fetch('/api/user/logout');
+      localStorage.removeItem('user');
+    });
+    await login('plain', 'plain-pass-123');
+    for (const path of ['/channel', '/redemption', '/user', '/setting']) {
+      await page.goto(path);
+      await page.getByText('您无权访问此页面').waitFor();
+      expect(await page.getByTestId('channels-table').count()).toBe(0);
+    }
+    const refused = await consoleCall(page, 'GET', '/api/channel/');
+    expect(refused.success).toBe(false);
+    await browser.screenshot('admin-07-common-user');
+  });
+});
