@@ -27,7 +27,7 @@ export function ChannelsPage() {
   const [columnsOpen, setColumnsOpen] = useState(false);
 
   useEffect(() => {
-    channelsApi.groups().then(setGroups, () => undefined);
+    channelsApi.groups().then((list) => setGroups(Array.isArray(list) ? list : []), () => undefined);
   }, []);
 
   const { reload, patchRow } = query;
