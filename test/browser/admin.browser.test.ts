@@ -230,6 +230,29 @@ describe.skipIf(skipReason !== null)('admin remote in Chromium', () => {
     await page.getByText('模型请求速率限制').first().waitFor();
   });
 
+  it('draws the console with the @semi-bot theme in light and dark mode', async () => {
+    await page.goto('/channel');
+    await page.getByTestId('add-channel').waitFor();
+    const tokens = () =>
+      page.evaluate(() => {
+        const style = getComputedStyle(document.body);
+        const button = getComputedStyle(document.querySelector('[data-testid="add-channel"]')!);
+        return { brand: style.getPropertyValue('--semi-brand-5').trim(), background: style.getPropertyValue('--semi-color-bg-0').trim(), button: button.backgroundColor };
+      });
+    const light = await tokens();
+    // The theme package's palette (Semi's own default has no brand tokens and blue-5 = 0,100,250).
+    expect(light.brand.replace(/\s/g, '')).toBe('0,119,250');
+    expect(light.button).toBe('rgb(0, 119, 250)');
+    await page.getByTestId('theme-switch').click();
+    expect(await page.evaluate(() => document.body.getAttribute('theme-mode'))).toBe('dark');
+    const dark = await tokens();
+    expect(dark.background).not.toBe(light.background);
+    expect(dark.button).not.toBe(light.button);
+    await browser.screenshot('admin-10-dark-channels');
+    await page.getByTestId('theme-switch').click();
+    expect(await page.evaluate(() => document.body.getAttribute('theme-mode'))).toBeNull();
+  });
+
   it('gives a common user no admin page', async () => {
     const created = await consoleCall(page, 'POST', '/api/user/', { username: 'plain', password: 'plain-pass-123', display_name: 'plain' });
     expect(created.success, created.message).toBe(true);

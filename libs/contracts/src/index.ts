@@ -9,3 +9,4 @@ export * from './channel-view.contract.js';
 export * from './redemption.contract.js';
 export * from './token.contract.js';
 export * from './log.contract.js';
+export * from './mail.contract.js';

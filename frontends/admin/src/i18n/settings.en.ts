@@ -14,6 +14,7 @@ export const settingsEn = {
   login: { confirmDisableTitle: 'Disable password login?', confirmDisable: 'Users without a third-party login will no longer be able to sign in. Continue?' },
   oidc: { discover: 'Fetch from Well-Known URL', badUrl: 'the Well-Known URL must start with http:// or https://', failed: 'get OIDC config failed, check network and Well-Known URL', filled: 'Endpoints filled in from the discovery document; save to keep them' },
   payment: { needsServerAddress: 'Please set the server address (General) before the payment settings' },
+  smtp: { test: 'Send test mail', testTo: 'Recipient', needsEmail: 'please enter an email address', sent: 'Test mail sent to {{email}}' },
   turnstile: { needsKeys: 'Set the Turnstile site key and secret key before turning the check on' },
   ratio: {
     view: { json: 'Model ratio settings', table: 'Visual ratio settings', unset: 'Models without ratios' },

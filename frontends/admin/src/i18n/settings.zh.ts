@@ -17,6 +17,7 @@ export const settingsZh: Messages<typeof settingsEn> = {
   login: { confirmDisableTitle: '确定关闭密码登录？', confirmDisable: '没有第三方登录方式的用户将无法登录。是否继续？' },
   oidc: { discover: '从 Well-Known URL 获取', badUrl: 'Well-Known URL 必须以 http:// 或 https:// 开头', failed: '获取 OIDC 配置失败，请检查网络状况和 Well-Known URL 是否正确', filled: '已从发现文档填入端点，保存后生效' },
   payment: { needsServerAddress: '请先填写服务器地址（通用设置）' },
+  smtp: { test: '发送测试邮件', testTo: '收件地址', needsEmail: '请输入邮箱地址', sent: '测试邮件已发送至 {{email}}' },
   turnstile: { needsKeys: '开启 Turnstile 校验前请先填写 Site Key 和 Secret Key' },
   ratio: {
     view: { json: '模型倍率设置', table: '可视化倍率设置', unset: '未设置倍率模型' },

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Button, Modal, Toast } from '@console/kit';
+import { Button, Input, Modal, Toast } from '@console/kit';
+import { optionsApi } from '../api';
 import { NumberField, Section, SwitchField, TextAreaField, TextField } from '../fields';
 import { optionLabel } from '../label';
 import type { Settings } from '../useSettings';
@@ -67,6 +68,33 @@ function OidcDiscovery({ settings }: { settings: Settings }) {
   );
 }
 
+/** Sends a test mail with the saved SMTP settings (save them first). */
+function SmtpTest() {
+  const { t } = useTranslation('admin');
+  const [email, setEmail] = useState('');
+  const [busy, setBusy] = useState(false);
+  const send = async () => {
+    if (!email.trim()) return Toast.error(t('settings.smtp.needsEmail'));
+    setBusy(true);
+    try {
+      await optionsApi.smtpTest(email.trim());
+      Toast.success(t('settings.smtp.sent', { email: email.trim() }));
+    } catch {
+      // Already reported by the API client.
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <>
+      <Input value={email} onChange={setEmail} placeholder={t('settings.smtp.testTo')} style={{ width: 220 }} />
+      <Button loading={busy} onClick={() => void send()}>
+        {t('settings.smtp.test')}
+      </Button>
+    </>
+  );
+}
+
 /** ?tab=system (root): site address, payment, login and registration, mail, third-party logins, bot check. */
 export function SystemSections({ settings }: { settings: Settings }) {
   const { t } = useTranslation('admin');
@@ -110,7 +138,7 @@ export function SystemSections({ settings }: { settings: Settings }) {
       <Section title={t('settings.section.emailDomain')} settings={settings} keys={EMAIL_DOMAIN}>
         <Fields settings={settings} keys={EMAIL_DOMAIN} t={t} />
       </Section>
-      <Section title={t('settings.section.smtp')} settings={settings} keys={SMTP}>
+      <Section title={t('settings.section.smtp')} settings={settings} keys={SMTP} extra={<SmtpTest />}>
         <Fields settings={settings} keys={SMTP} t={t} />
       </Section>
       <Section title="OIDC" settings={settings} keys={OIDC} extra={<OidcDiscovery settings={settings} />}>
