@@ -20,7 +20,7 @@ export const settingsEn = {
     view: { json: 'Model ratio settings', table: 'Visual ratio settings', unset: 'Models without ratios' },
     jsonTitle: 'Ratios and prices (JSON)', reset: 'Reset model ratios', resetConfirm: 'Restore the default model ratios and prices?', resetDone: 'Model ratios reset to the defaults',
     tableTitle: 'Model prices', tableHint: 'Per token: set a model ratio (and a completion ratio). Per request: set a fixed price, which clears the ratios.',
-    model: 'Model', perRequest: 'Price per request ($)', modelRatio: 'Model ratio', completionRatio: 'Completion ratio', tokenPrice: 'Input price',
+    model: 'Model', perRequest: 'Price per request ($)', modelRatio: 'Model ratio', completionRatio: 'Completion ratio', tokenPrice: 'Price per 1M input tokens ($)',
     search: 'Search models', newModel: 'New model name', add: 'Add', nameExists: 'model name already exists', notNumber: 'please enter a number',
     missing: 'set a price or a ratio', batchSelect: 'please select models first', batchValue: 'Value', batchSet: 'Set for selected ({{count}})',
     batchDone: '{{count}} models updated; save to keep them', discard: 'Discard changes', discardConfirm: 'Discard the unsaved changes of the table?',

@@ -23,7 +23,7 @@ export const settingsZh: Messages<typeof settingsEn> = {
     view: { json: '模型倍率设置', table: '可视化倍率设置', unset: '未设置倍率模型' },
     jsonTitle: '倍率与价格（JSON）', reset: '重置模型倍率', resetConfirm: '确定恢复默认的模型倍率与价格？', resetDone: '模型倍率已重置为默认值',
     tableTitle: '模型价格', tableHint: '按量计费：填写模型倍率（和补全倍率）。按次计费：填写固定价格，倍率将被清空。',
-    model: '模型', perRequest: '按次价格（$）', modelRatio: '模型倍率', completionRatio: '补全倍率', tokenPrice: '输入价格',
+    model: '模型', perRequest: '按次价格（$）', modelRatio: '模型倍率', completionRatio: '补全倍率', tokenPrice: '每百万输入 tokens 价格（$）',
     search: '搜索模型', newModel: '新模型名称', add: '添加', nameExists: '模型名称已存在', notNumber: '请输入数字',
     missing: '请填写价格或倍率', batchSelect: '请先选择模型', batchValue: '数值', batchSet: '批量设置（{{count}}）',
     batchDone: '已更新 {{count}} 个模型，保存后生效', discard: '放弃修改', discardConfirm: '放弃表格中未保存的修改？',

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Button, Card, Input, Space, Toast, Typography } from '@console/kit';
 import { Popconfirm, Select, Table, type ColumnProps } from '@console/kit/data';
 import type { Settings } from '../useSettings';
-import { isNumeric, readMaps, rowProblem, toMaps, toRows, withPrice, type PriceRow } from './price-table';
+import { isNumeric, ratioFromTokenPrice, readMaps, rowProblem, toMaps, toRows, tokenPriceFromRatio, withPrice, type PriceRow } from './price-table';
 
 const KEYS = ['ModelPrice', 'ModelRatio', 'CompletionRatio'] as const;
 type BatchField = 'price' | 'ratio' | 'completionRatio';
@@ -15,6 +15,8 @@ export function PriceTableEditor({ settings }: { settings: Settings }) {
   const [filter, setFilter] = useState('');
   const [newName, setNewName] = useState('');
   const [selected, setSelected] = useState<string[]>([]);
+  /** What was typed in the per-1M-token price column, until the ratio is edited directly. */
+  const [typedPrices, setTypedPrices] = useState<Record<string, string>>({});
   const [batchField, setBatchField] = useState<BatchField>('ratio');
   const [batchValue, setBatchValue] = useState('');
   const { ModelPrice, ModelRatio, CompletionRatio } = settings.stored;
@@ -28,7 +30,10 @@ export function PriceTableEditor({ settings }: { settings: Settings }) {
       value={row[field]}
       disabled={field !== 'price' && row.price.trim() !== ''}
       validateStatus={isNumeric(row[field]) ? 'default' : 'error'}
-      onChange={(value) => update(row.name, (current) => (field === 'price' ? withPrice(current, value) : { ...current, [field]: value }))}
+      onChange={(value) => {
+        if (field === 'ratio') setTypedPrices(({ [row.name]: _typed, ...rest }) => rest);
+        update(row.name, (current) => (field === 'price' ? withPrice(current, value) : { ...current, [field]: value }));
+      }}
       style={{ width: 120 }}
       data-testid={`price-${field}-${row.name}`}
     />
@@ -42,7 +47,21 @@ export function PriceTableEditor({ settings }: { settings: Settings }) {
       {
         title: t('settings.ratio.tokenPrice'),
         key: 'usd',
-        render: (_, row) => (row.price || !row.ratio || !isNumeric(row.ratio) ? '-' : `$${(Number(row.ratio) * 2).toFixed(4)} / 1M`),
+        // Per token by price: the USD price of 1M input tokens, kept as the ratio (price / 2).
+        render: (_, row) => (
+          <Input
+            size="small"
+            value={typedPrices[row.name] ?? (row.ratio && isNumeric(row.ratio) ? String(tokenPriceFromRatio(Number(row.ratio))) : '')}
+            disabled={row.price.trim() !== ''}
+            validateStatus={isNumeric(typedPrices[row.name] ?? '') ? 'default' : 'error'}
+            onChange={(value) => {
+              setTypedPrices((current) => ({ ...current, [row.name]: value }));
+              if (value.trim() !== '' && isNumeric(value)) update(row.name, (current) => ({ ...current, ratio: String(ratioFromTokenPrice(Number(value))) }));
+            }}
+            suffix="/ 1M"
+            style={{ width: 140 }}
+          />
+        ),
       },
       {
         title: '',
