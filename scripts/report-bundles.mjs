@@ -87,7 +87,17 @@ async function scriptsFor(browser, origin, route, loggedIn) {
     if (request.resourceType() === 'script') scripts.add(path);
     if (path.startsWith('/remotes/') || path === '/api/console/remotes') remoteCalls.add(path);
   });
+  let lastRequestAt = Date.now();
+  page.on('request', () => {
+    lastRequestAt = Date.now();
+  });
   await page.goto(`${origin}${route}`, { waitUntil: 'networkidle' });
+  // A console route loads its remote, then the page's own chunks, after the shell has booted: the visit is
+  // over once a remote was fetched and nothing new was requested for a second (at most 15 s).
+  const deadline = Date.now() + 15_000;
+  while (loggedIn && Date.now() < deadline && (remoteCalls.size < 2 || Date.now() - lastRequestAt < 1_000)) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
   await page.close();
   return { scripts, remoteCalls };
 }
