@@ -35,8 +35,12 @@ function appSizes(app) {
 const CONTENT_TYPES = { '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json', '.html': 'text/html' };
 // [remote, route]: every admin page is measured, each against the per-page budget.
 const REMOTE_ROUTES = [
-  ['admin', '/user'], ['admin', '/channel'], ['admin', '/redemption'], ['admin', '/setting'],
-  ['user', '/token'], ['playground', '/playground'],
+  ['admin', '/user'],
+  ['admin', '/channel'],
+  ['admin', '/redemption'],
+  ['admin', '/setting'],
+  ['user', '/token'],
+  ['playground', '/playground'],
 ];
 const PAGE_BUDGET_KB = 150;
 const EMPTY_PAGE = { items: [], total: 0, page: 1, page_size: 10 };
@@ -143,12 +147,18 @@ const loads = existsSync(join('frontends', 'shell', 'dist')) ? await measureLoad
 if (loads) {
   const { firstLoad, remotes } = loads;
   const verdict = firstLoad.gzip / 1024 <= FIRST_LOAD_BUDGET_KB ? 'within' : 'OVER';
-  console.log(`shell first load (/login, ${firstLoad.files} scripts): ${kb(firstLoad.raw)} raw, ${kb(firstLoad.gzip)} gzip — ${verdict} the ${FIRST_LOAD_BUDGET_KB} kB gzip budget`);
+  console.log(
+    `shell first load (/login, ${firstLoad.files} scripts): ${kb(firstLoad.raw)} raw, ${kb(firstLoad.gzip)} gzip — ${verdict} the ${FIRST_LOAD_BUDGET_KB} kB gzip budget`,
+  );
   console.log(`remote requests on /login: ${firstLoad.remoteCalls.length === 0 ? 'none' : firstLoad.remoteCalls.join(', ')}`);
   for (const { name, route, added, fromRemote } of remotes) {
     const within = added.gzip / 1024 <= PAGE_BUDGET_KB ? 'within' : 'OVER';
-    console.log(`  visiting ${route.padEnd(11)} adds ${kb(added.gzip).padStart(9)} gzip (${added.files} scripts), ${kb(fromRemote.gzip)} of it from remote ${name} — ${within} ${PAGE_BUDGET_KB} kB`);
+    console.log(
+      `  visiting ${route.padEnd(11)} adds ${kb(added.gzip).padStart(9)} gzip (${added.files} scripts), ${kb(fromRemote.gzip)} of it from remote ${name} — ${within} ${PAGE_BUDGET_KB} kB`,
+    );
   }
 } else {
-  console.log(`shell first load: not measured (${existsSync(join('frontends', 'shell', 'dist')) ? `${CHROMIUM} missing` : 'shell not built'})`);
+  console.log(
+    `shell first load: not measured (${existsSync(join('frontends', 'shell', 'dist')) ? `${CHROMIUM} missing` : 'shell not built'})`,
+  );
 }

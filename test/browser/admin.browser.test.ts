@@ -100,10 +100,10 @@ describe.skipIf(skipReason !== null)('admin remote in Chromium', () => {
     expect((await channelsNamed('browser-channel'))[0]!.priority).toBe(7);
 
     const response = page.getByTestId(`channel-response-${channel!.id}`);
-    expect(await response.innerText()).toBe('未测试');
+    expect((await response.textContent())?.trim()).toBe('未测试');
     await page.getByTestId(`channel-test-${channel!.id}`).click();
     await page.getByText('测试成功', { exact: false }).first().waitFor();
-    await expect.poll(async () => response.innerText()).toMatch(/^\d+\.\d{2} 秒$/);
+    await expect.poll(async () => (await response.textContent())?.trim()).toMatch(/^\d+\.\d{2} 秒$/);
     expect((await channelsNamed('browser-channel'))[0]!.response_time).toBeGreaterThan(0);
     expect(upstream.requests.some((request) => request.path.startsWith('/v1/chat/completions'))).toBe(true);
     await browser.screenshot('admin-02-channel-tested');
@@ -162,7 +162,11 @@ describe.skipIf(skipReason !== null)('admin remote in Chromium', () => {
 
     const table = page.getByTestId('redemptions-table');
     await expect.poll(async () => table.locator('tr', { hasText: 'browser-code' }).count()).toBe(3);
-    const listed = await consoleCall<{ items: { key: string; name: string }[] }>(page, 'GET', '/api/redemption/search?keyword=browser-code');
+    const listed = await consoleCall<{ items: { key: string; name: string }[] }>(
+      page,
+      'GET',
+      '/api/redemption/search?keyword=browser-code',
+    );
     expect(listed.data.items.map((item) => item.key).sort()).toEqual([...shown].sort());
   });
 
@@ -196,7 +200,9 @@ describe.skipIf(skipReason !== null)('admin remote in Chromium', () => {
   });
 
   it('refuses invalid JSON in a ratio field and saves nothing', async () => {
-    const before = (await consoleCall<{ key: string; value: string }[]>(page, 'GET', '/api/option/')).data.find((option) => option.key === 'ModelRatio')?.value;
+    const before = (await consoleCall<{ key: string; value: string }[]>(page, 'GET', '/api/option/')).data.find(
+      (option) => option.key === 'ModelRatio',
+    )?.value;
     const saves: string[] = [];
     const onRequest = (request: { method(): string; url(): string }) => {
       if (request.method() === 'PUT' && new URL(request.url()).pathname.startsWith('/api/option')) saves.push(request.url());
@@ -215,7 +221,9 @@ describe.skipIf(skipReason !== null)('admin remote in Chromium', () => {
       page.off('request', onRequest);
     }
     expect(saves).toEqual([]);
-    const after = (await consoleCall<{ key: string; value: string }[]>(page, 'GET', '/api/option/')).data.find((option) => option.key === 'ModelRatio')?.value;
+    const after = (await consoleCall<{ key: string; value: string }[]>(page, 'GET', '/api/option/')).data.find(
+      (option) => option.key === 'ModelRatio',
+    )?.value;
     expect(after).toBe(before);
   });
 
@@ -237,7 +245,11 @@ describe.skipIf(skipReason !== null)('admin remote in Chromium', () => {
       page.evaluate(() => {
         const style = getComputedStyle(document.body);
         const button = getComputedStyle(document.querySelector('[data-testid="add-channel"]')!);
-        return { brand: style.getPropertyValue('--semi-brand-5').trim(), background: style.getPropertyValue('--semi-color-bg-0').trim(), button: button.backgroundColor };
+        return {
+          brand: style.getPropertyValue('--semi-brand-5').trim(),
+          background: style.getPropertyValue('--semi-color-bg-0').trim(),
+          button: button.backgroundColor,
+        };
       });
     const light = await tokens();
     // The theme package's palette (Semi's own default has no brand tokens and blue-5 = 0,100,250).

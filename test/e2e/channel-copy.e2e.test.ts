@@ -20,12 +20,21 @@ describe.each(testDatabases())('channel copy on %s', (kind) => {
     await gw?.close();
   });
 
-  const keyOf = async (id: number) => ((await db.query(`SELECT ${kind === 'mysql' ? '`key`' : '"key"'} AS k FROM channels WHERE id = ${id}`)) as { k: string }[])[0]?.k;
+  const keyOf = async (id: number) =>
+    ((await db.query(`SELECT ${kind === 'mysql' ? '`key`' : '"key"'} AS k FROM channels WHERE id = ${id}`)) as { k: string }[])[0]?.k;
 
   it('copies key, models, groups and tag with a suffixed name and a reset balance', async () => {
     const created = await root.post('/api/channel/', {
       mode: 'single',
-      channel: { type: 1, name: 'origin', key: 'sk-copy-origin', models: 'gpt-4o,gpt-4o-mini', group: 'default,vip', tag: 'blue', priority: 7 },
+      channel: {
+        type: 1,
+        name: 'origin',
+        key: 'sk-copy-origin',
+        models: 'gpt-4o,gpt-4o-mini',
+        group: 'default,vip',
+        tag: 'blue',
+        priority: 7,
+      },
     });
     const id = created.body.data.ids[0] as number;
     await db.query(`UPDATE channels SET balance = 12.5, used_quota = 999, response_time = 300 WHERE id = ${id}`);
@@ -37,7 +46,17 @@ describe.each(testDatabases())('channel copy on %s', (kind) => {
     expect(copyId).not.toBe(id);
 
     const view = (await root.get(`/api/channel/${copyId}`)).body.data;
-    expect(view).toMatchObject({ name: 'origin_复制', models: 'gpt-4o,gpt-4o-mini', group: 'default,vip', tag: 'blue', priority: 7, balance: 0, used_quota: 0, response_time: 0, key: '' });
+    expect(view).toMatchObject({
+      name: 'origin_复制',
+      models: 'gpt-4o,gpt-4o-mini',
+      group: 'default,vip',
+      tag: 'blue',
+      priority: 7,
+      balance: 0,
+      used_quota: 0,
+      response_time: 0,
+      key: '',
+    });
     expect(await keyOf(copyId)).toBe('sk-copy-origin');
     const abilities = (await db.query(`SELECT COUNT(*) AS n FROM abilities WHERE channel_id = ${copyId}`)) as { n: number | string }[];
     expect(Number(abilities[0]!.n)).toBe(4);

@@ -17,7 +17,10 @@ describe('console POST routes answer 200', () => {
   });
 
   it('creates a channel, tags it, fixes abilities and deletes a batch with 200', async () => {
-    const created = await root.post('/api/channel/', { mode: 'single', channel: { type: 1, name: 'status', key: 'sk-status', models: 'gpt-4o' } });
+    const created = await root.post('/api/channel/', {
+      mode: 'single',
+      channel: { type: 1, name: 'status', key: 'sk-status', models: 'gpt-4o' },
+    });
     expect(created.status).toBe(200);
     expect(created.body.success).toBe(true);
     const id = created.body.data.ids[0] as number;

@@ -36,14 +36,21 @@ describe('SMTP test mail', () => {
   });
 
   it('refuses before SMTP is configured and for a bad address', async () => {
-    expect((await root.post('/api/option/smtp_test', { email: 'ops@example.com' })).body).toMatchObject({ success: false, message: expect.stringContaining('SMTP is not configured') });
+    expect((await root.post('/api/option/smtp_test', { email: 'ops@example.com' })).body).toMatchObject({
+      success: false,
+      message: expect.stringContaining('SMTP is not configured'),
+    });
     const bad = await root.post('/api/option/smtp_test', { email: 'not-an-email' });
     expect(bad.status).toBe(200);
     expect(bad.body).toMatchObject({ success: false, message: 'invalid email address' });
   });
 
   it('sends one mail with the saved settings', async () => {
-    for (const [key, value] of Object.entries({ SMTPServer: '127.0.0.1', SMTPPort: String((smtp.server.address() as AddressInfo).port), SMTPFrom: 'noreply@example.com' })) {
+    for (const [key, value] of Object.entries({
+      SMTPServer: '127.0.0.1',
+      SMTPPort: String((smtp.server.address() as AddressInfo).port),
+      SMTPFrom: 'noreply@example.com',
+    })) {
       expect((await root.put('/api/option/', { key, value })).body.success, key).toBe(true);
     }
     const sent = await root.post('/api/option/smtp_test', { email: 'ops@example.com' });

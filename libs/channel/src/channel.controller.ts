@@ -1,11 +1,5 @@
 import { Body, Controller, Delete, Get, Param, Post, Put, Query } from '@nestjs/common';
-import {
-  AdminRoute,
-  body,
-  CurrentUser,
-  SearchRateLimit,
-  type Principal,
-} from '@gw/core';
+import { AdminRoute, body, CurrentUser, SearchRateLimit, type Principal } from '@gw/core';
 import {
   BatchTagSchema,
   builtInModelList,
@@ -23,7 +17,6 @@ import { ChannelStatus } from './channel.entity.js';
 import { channelId } from './channel-input.js';
 import { ChannelService } from './channel.service.js';
 import { ChannelCopyService } from './channel-copy.service.js';
-
 
 /** new-api's `/api/channel` (admin); the static paths come before `/:id`. */
 @Controller('api/channel')

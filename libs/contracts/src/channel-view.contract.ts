@@ -34,9 +34,14 @@ export interface ChannelView {
   header_override: string;
   max_input_tokens: number;
   remark: string | null;
-  channel_info: { is_multi_key: boolean; multi_key_size: number; multi_key_status_list: null; multi_key_polling_index: number; multi_key_mode: string };
+  channel_info: {
+    is_multi_key: boolean;
+    multi_key_size: number;
+    multi_key_status_list: null;
+    multi_key_polling_index: number;
+    multi_key_mode: string;
+  };
 }
-
 
 /** GET /api/channel/ and /api/channel/search: one page plus the count of channels per type. */
 export interface ChannelPage {

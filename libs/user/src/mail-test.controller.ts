@@ -22,7 +22,11 @@ export class MailTestController {
   async send(@Body(body(SmtpTestSchema)) input: SmtpTestRequest) {
     if (!this.mail.configured) throw new BusinessError('SMTP is not configured: save the SMTP server first');
     const site = this.options.get('SystemName');
-    await this.mail.send(input.email, `${site}: SMTP test`, `<p>This is a test mail from ${escapeHtml(site)}. Your SMTP settings work.</p>`);
+    await this.mail.send(
+      input.email,
+      `${site}: SMTP test`,
+      `<p>This is a test mail from ${escapeHtml(site)}. Your SMTP settings work.</p>`,
+    );
     return withMessage('test mail sent');
   }
 }

@@ -23,7 +23,14 @@ export function ChannelsFilters({ groups, onSearch }: { groups: string[]; onSear
         style={{ width: 240 }}
         data-testid="channel-keyword"
       />
-      <Input value={search.model} onChange={set('model')} onEnterPress={submit} placeholder={t('channels.search.model')} showClear style={{ width: 180 }} />
+      <Input
+        value={search.model}
+        onChange={set('model')}
+        onEnterPress={submit}
+        placeholder={t('channels.search.model')}
+        showClear
+        style={{ width: 180 }}
+      />
       <Select
         value={search.group || undefined}
         onChange={(value) => set('group')(typeof value === 'string' ? value : '')}

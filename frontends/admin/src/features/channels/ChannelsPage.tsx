@@ -27,7 +27,10 @@ export function ChannelsPage() {
   const [columnsOpen, setColumnsOpen] = useState(false);
 
   useEffect(() => {
-    channelsApi.groups().then((list) => setGroups(Array.isArray(list) ? list : []), () => undefined);
+    channelsApi.groups().then(
+      (list) => setGroups(Array.isArray(list) ? list : []),
+      () => undefined,
+    );
   }, []);
 
   const { reload, patchRow } = query;
@@ -87,7 +90,12 @@ export function ChannelsPage() {
       <ChannelDrawer channelId={editingId} groups={groups} onClose={closeDrawer} onSaved={() => void reload()} />
       <TagDrawer tag={editingTag} groups={groups} onClose={closeTag} onSaved={() => void reload()} />
       <BatchTagModal count={selected.length} visible={batchTagOpen} onSubmit={submitBatchTag} onClose={() => setBatchTagOpen(false)} />
-      <ColumnsModal visible={columnsOpen} hidden={state.hiddenColumns} onChange={state.setHiddenColumns} onClose={() => setColumnsOpen(false)} />
+      <ColumnsModal
+        visible={columnsOpen}
+        hidden={state.hiddenColumns}
+        onChange={state.setHiddenColumns}
+        onClose={() => setColumnsOpen(false)}
+      />
     </Card>
   );
 }

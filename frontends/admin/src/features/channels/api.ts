@@ -68,7 +68,8 @@ export const channelsApi = {
   groups: () => api.get<string[]>('/api/group/'),
   builtInModels: () => api.get<{ id: string }[]>('/api/channel/models'),
   enabledModels: () => api.get<string[]>('/api/channel/models_enabled'),
-  create: (body: { mode: CreateMode; multi_key_mode?: string; channel: ChannelPayload }) => api.post<{ ids: number[] }>('/api/channel/', body),
+  create: (body: { mode: CreateMode; multi_key_mode?: string; channel: ChannelPayload }) =>
+    api.post<{ ids: number[] }>('/api/channel/', body),
   update: (channel: Partial<ChannelPayload> & { id: number; status?: number }) => api.put<ChannelView>('/api/channel/', channel),
   remove: (id: number) => api.delete<null>(`/api/channel/${id}`),
   removeMany: (ids: number[]) => api.post<number>('/api/channel/batch', { ids }),
@@ -88,5 +89,6 @@ export const channelsApi = {
     (await apiEnvelope<unknown, { balance: number }>('GET', `/api/channel/update_balance/${id}`)).balance,
   updateAllBalances: () => api.get<{ updated: number }>('/api/channel/update_balance'),
   fetchModelsOf: (id: number) => api.get<string[]>(`/api/channel/fetch_models/${id}`),
-  fetchModels: (type: number, baseUrl: string, key: string) => api.post<string[]>('/api/channel/fetch_models', { type, base_url: baseUrl, key }),
+  fetchModels: (type: number, baseUrl: string, key: string) =>
+    api.post<string[]>('/api/channel/fetch_models', { type, base_url: baseUrl, key }),
 };

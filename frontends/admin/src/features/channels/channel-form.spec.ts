@@ -5,10 +5,35 @@ import { groupByTag, responseTimeColor, statusReason } from './channel-rows';
 
 const channel = (over: Partial<ChannelView>): ChannelView =>
   ({
-    id: 1, type: 1, key: '', openai_organization: null, test_model: null, status: 1, name: 'c', weight: 0, created_time: 0,
-    test_time: 0, response_time: 0, base_url: '', other: '', balance: 0, balance_updated_time: 0, models: 'gpt-4o', group: 'default',
-    used_quota: 0, model_mapping: '', status_code_mapping: '', priority: 0, auto_ban: 1, other_info: '', tag: null, setting: '',
-    param_override: '', header_override: '', max_input_tokens: 0, remark: null,
+    id: 1,
+    type: 1,
+    key: '',
+    openai_organization: null,
+    test_model: null,
+    status: 1,
+    name: 'c',
+    weight: 0,
+    created_time: 0,
+    test_time: 0,
+    response_time: 0,
+    base_url: '',
+    other: '',
+    balance: 0,
+    balance_updated_time: 0,
+    models: 'gpt-4o',
+    group: 'default',
+    used_quota: 0,
+    model_mapping: '',
+    status_code_mapping: '',
+    priority: 0,
+    auto_ban: 1,
+    other_info: '',
+    tag: null,
+    setting: '',
+    param_override: '',
+    header_override: '',
+    max_input_tokens: 0,
+    remark: null,
     channel_info: { is_multi_key: false, multi_key_size: 0, multi_key_status_list: null, multi_key_polling_index: 0, multi_key_mode: '' },
     ...over,
   }) as ChannelView;
@@ -30,10 +55,29 @@ describe('channel form', () => {
   });
 
   it('builds the create body: trailing slash stripped, type defaults, compact JSON, multi-key mode', () => {
-    const body = toPayload({ ...filled(), type: 18, base_url: 'https://x.test/ ', model_mapping: '{\n "a": "b"\n}', groups: ['default', 'vip'] });
-    expect(body).toEqual({ mode: 'single', channel: expect.objectContaining({ base_url: 'https://x.test', other: 'v2.1', model_mapping: '{"a":"b"}', group: 'default,vip', key: 'sk-1', auto_ban: 1 }) });
+    const body = toPayload({
+      ...filled(),
+      type: 18,
+      base_url: 'https://x.test/ ',
+      model_mapping: '{\n "a": "b"\n}',
+      groups: ['default', 'vip'],
+    });
+    expect(body).toEqual({
+      mode: 'single',
+      channel: expect.objectContaining({
+        base_url: 'https://x.test',
+        other: 'v2.1',
+        model_mapping: '{"a":"b"}',
+        group: 'default,vip',
+        key: 'sk-1',
+        auto_ban: 1,
+      }),
+    });
     expect(toPayload({ ...filled(), keyMode: 'batch' }).mode).toBe('batch');
-    expect(toPayload({ ...filled(), keyMode: 'multi', multiKeyMode: 'polling' })).toMatchObject({ mode: 'multi_to_single', multi_key_mode: 'polling' });
+    expect(toPayload({ ...filled(), keyMode: 'multi', multiKeyMode: 'polling' })).toMatchObject({
+      mode: 'multi_to_single',
+      multi_key_mode: 'polling',
+    });
     expect(toPayload({ ...filled(), key: '  ' }, 7).channel).not.toHaveProperty('key');
     expect(toPayload(filled(), 7).channel.id).toBe(7);
   });
@@ -66,7 +110,10 @@ describe('channel rows', () => {
 
   it('colours response times and reads the auto-disable reason', () => {
     expect([0, 900, 2500, 4000, 9000].map(responseTimeColor)).toEqual(['grey', 'green', 'lime', 'yellow', 'red']);
-    expect(statusReason(channel({ other_info: '{"status_reason":"401 bad key","status_time":5}' }))).toEqual({ reason: '401 bad key', time: 5 });
+    expect(statusReason(channel({ other_info: '{"status_reason":"401 bad key","status_time":5}' }))).toEqual({
+      reason: '401 bad key',
+      time: 5,
+    });
     expect(statusReason(channel({ other_info: 'garbage' }))).toBeNull();
   });
 });

@@ -30,13 +30,34 @@ export interface ChannelForm {
 /** spec 001 §9: type 1, group default, auto-ban on, priority and weight 0. */
 export function emptyForm(): ChannelForm {
   return {
-    type: 1, name: '', key: '', base_url: '', other: '', openai_organization: '', models: [], groups: ['default'],
-    model_mapping: '', status_code_mapping: '', param_override: '', header_override: '', test_model: '',
-    auto_ban: true, priority: 0, weight: 0, tag: '', remark: '', keyMode: 'single', multiKeyMode: 'random',
+    type: 1,
+    name: '',
+    key: '',
+    base_url: '',
+    other: '',
+    openai_organization: '',
+    models: [],
+    groups: ['default'],
+    model_mapping: '',
+    status_code_mapping: '',
+    param_override: '',
+    header_override: '',
+    test_model: '',
+    auto_ban: true,
+    priority: 0,
+    weight: 0,
+    tag: '',
+    remark: '',
+    keyMode: 'single',
+    multiKeyMode: 'random',
   };
 }
 
-const split = (text: string) => text.split(',').map((item) => item.trim()).filter(Boolean);
+const split = (text: string) =>
+  text
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
 
 export function formFromChannel(channel: ChannelView): ChannelForm {
   return {
@@ -83,8 +104,13 @@ export function isJsonObjectText(text: string): boolean {
 
 /** The message keys (admin namespace) a form can be refused with before it is sent. */
 export type FormProblem =
-  | 'channels.error.nameAndKey' | 'channels.error.models' | 'channels.error.modelMapping' | 'channels.error.json'
-  | 'channels.error.priority' | 'channels.error.weight' | 'channels.error.duplicateModels';
+  | 'channels.error.nameAndKey'
+  | 'channels.error.models'
+  | 'channels.error.modelMapping'
+  | 'channels.error.json'
+  | 'channels.error.priority'
+  | 'channels.error.weight'
+  | 'channels.error.duplicateModels';
 
 /** Client-side checks of spec 001 §5; the server repeats them with the same messages. */
 export function validateForm(form: ChannelForm, creating: boolean): FormProblem | null {

@@ -20,7 +20,15 @@ export type ChannelRow = ChannelView | TagRow;
 export const isTagRow = (row: ChannelRow): row is TagRow => 'isTag' in row;
 
 const shared = <T>(values: T[]): T | null => (values.length > 0 && values.every((value) => value === values[0]) ? values[0] : null);
-const union = (lists: string[]) => [...new Set(lists.flatMap((list) => list.split(',')).map((item) => item.trim()).filter(Boolean))].join(',');
+const union = (lists: string[]) =>
+  [
+    ...new Set(
+      lists
+        .flatMap((list) => list.split(','))
+        .map((item) => item.trim())
+        .filter(Boolean),
+    ),
+  ].join(',');
 
 /**
  * Tag mode: channels without a tag stay top-level rows; the others are folded under one row per tag,
@@ -36,7 +44,18 @@ export function groupByTag(channels: ChannelView[]): ChannelRow[] {
     }
     let tagRow = byTag.get(channel.tag);
     if (!tagRow) {
-      tagRow = { id: -(byTag.size + 1), isTag: true, tag: channel.tag, children: [], priority: null, weight: null, group: '', models: '', used_quota: 0, enabledCount: 0 };
+      tagRow = {
+        id: -(byTag.size + 1),
+        isTag: true,
+        tag: channel.tag,
+        children: [],
+        priority: null,
+        weight: null,
+        group: '',
+        models: '',
+        used_quota: 0,
+        enabledCount: 0,
+      };
       byTag.set(channel.tag, tagRow);
       rows.push(tagRow);
     }

@@ -153,7 +153,8 @@ export function channelColumns(t: TFunction<'admin'>, actions: ChannelActions, h
     {
       title: t('channels.column.type'),
       key: 'type',
-      render: (_, row) => (isTagRow(row) ? null : <Tag color="white">{channelTypeInfo(row.type)?.name ?? t('channels.unknownType', { type: row.type })}</Tag>),
+      render: (_, row) =>
+        isTagRow(row) ? null : <Tag color="white">{channelTypeInfo(row.type)?.name ?? t('channels.unknownType', { type: row.type })}</Tag>,
     },
     {
       title: t('channels.column.status'),
@@ -167,7 +168,11 @@ export function channelColumns(t: TFunction<'admin'>, actions: ChannelActions, h
           <StatusTag channel={row} t={t} />
         ),
     },
-    { title: t('channels.column.responseTime'), key: 'response_time', render: (_, row) => (isTagRow(row) ? null : <ResponseTime channel={row} t={t} />) },
+    {
+      title: t('channels.column.responseTime'),
+      key: 'response_time',
+      render: (_, row) => (isTagRow(row) ? null : <ResponseTime channel={row} t={t} />),
+    },
     {
       title: t('channels.column.balance'),
       key: 'balance',
@@ -178,7 +183,12 @@ export function channelColumns(t: TFunction<'admin'>, actions: ChannelActions, h
           </Tooltip>
           {!isTagRow(row) && (
             <Tooltip content={t('channels.clickToUpdateBalance')}>
-              <Tag color="white" style={{ cursor: 'pointer' }} onClick={() => actions.updateBalance(row)} data-testid={`channel-balance-${row.id}`}>
+              <Tag
+                color="white"
+                style={{ cursor: 'pointer' }}
+                onClick={() => actions.updateBalance(row)}
+                data-testid={`channel-balance-${row.id}`}
+              >
                 ${row.balance.toFixed(2)}
               </Tag>
             </Tooltip>
@@ -191,9 +201,19 @@ export function channelColumns(t: TFunction<'admin'>, actions: ChannelActions, h
       key: 'priority',
       render: (_, row) =>
         isTagRow(row) ? (
-          <InlineNumber value={row.priority} min={-999} onSave={(value) => actions.saveTagNumber(row, 'priority', value)} testId={`tag-priority-${row.tag}`} />
+          <InlineNumber
+            value={row.priority}
+            min={-999}
+            onSave={(value) => actions.saveTagNumber(row, 'priority', value)}
+            testId={`tag-priority-${row.tag}`}
+          />
         ) : (
-          <InlineNumber value={row.priority} min={-999} onSave={(value) => actions.saveNumber(row, 'priority', value)} testId={`channel-priority-${row.id}`} />
+          <InlineNumber
+            value={row.priority}
+            min={-999}
+            onSave={(value) => actions.saveNumber(row, 'priority', value)}
+            testId={`channel-priority-${row.id}`}
+          />
         ),
     },
     {
@@ -201,17 +221,32 @@ export function channelColumns(t: TFunction<'admin'>, actions: ChannelActions, h
       key: 'weight',
       render: (_, row) =>
         isTagRow(row) ? (
-          <InlineNumber value={row.weight} min={0} onSave={(value) => actions.saveTagNumber(row, 'weight', value)} testId={`tag-weight-${row.tag}`} />
+          <InlineNumber
+            value={row.weight}
+            min={0}
+            onSave={(value) => actions.saveTagNumber(row, 'weight', value)}
+            testId={`tag-weight-${row.tag}`}
+          />
         ) : (
-          <InlineNumber value={row.weight} min={0} onSave={(value) => actions.saveNumber(row, 'weight', value)} testId={`channel-weight-${row.id}`} />
+          <InlineNumber
+            value={row.weight}
+            min={0}
+            onSave={(value) => actions.saveNumber(row, 'weight', value)}
+            testId={`channel-weight-${row.id}`}
+          />
         ),
     },
-    { title: t('channels.column.tag'), key: 'tag', render: (_, row) => (!isTagRow(row) && row.tag ? <Tag color={groupColor(row.tag)}>{row.tag}</Tag> : null) },
+    {
+      title: t('channels.column.tag'),
+      key: 'tag',
+      render: (_, row) => (!isTagRow(row) && row.tag ? <Tag color={groupColor(row.tag)}>{row.tag}</Tag> : null),
+    },
     {
       title: '',
       key: 'actions',
       fixed: 'right',
-      render: (_, row) => (isTagRow(row) ? <TagRowActions tag={row} actions={actions} t={t} /> : <ChannelRowActions channel={row} actions={actions} t={t} />),
+      render: (_, row) =>
+        isTagRow(row) ? <TagRowActions tag={row} actions={actions} t={t} /> : <ChannelRowActions channel={row} actions={actions} t={t} />,
     },
   ];
   return columns.filter((column) => !hidden.includes(String(column.key)));

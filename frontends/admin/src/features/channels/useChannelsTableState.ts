@@ -12,7 +12,11 @@ export function useChannelsTableState() {
   const [page, setPage] = useState(1);
   const [pageSize, setPageSizeState] = useState(readPageSize);
   const [query, setQuery] = useState<ChannelQuery>(() => ({
-    keyword: '', group: '', model: '', idSort: readFlag(STORAGE_KEYS.idSort), tagMode: readFlag(TAG_MODE_KEY),
+    keyword: '',
+    group: '',
+    model: '',
+    idSort: readFlag(STORAGE_KEYS.idSort),
+    tagMode: readFlag(TAG_MODE_KEY),
   }));
   const [hiddenColumns, setHiddenColumnsState] = useState<string[]>(() => readJson<string[]>(STORAGE_KEYS.channelsTableColumns) ?? []);
   const [selected, setSelected] = useState<number[]>([]);
@@ -41,7 +45,20 @@ export function useChannelsTableState() {
     setHiddenColumnsState(keys);
   };
 
-  return { page, setPage, pageSize, setPageSize, query, applySearch, setIdSort, setTagMode, hiddenColumns, setHiddenColumns, selected, setSelected };
+  return {
+    page,
+    setPage,
+    pageSize,
+    setPageSize,
+    query,
+    applySearch,
+    setIdSort,
+    setTagMode,
+    hiddenColumns,
+    setHiddenColumns,
+    selected,
+    setSelected,
+  };
 }
 
 export type ChannelsTableState = ReturnType<typeof useChannelsTableState>;

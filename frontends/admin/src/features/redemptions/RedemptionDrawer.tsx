@@ -35,10 +35,15 @@ export function RedemptionDrawer({ codeId, onClose, onCreated, onSaved }: Redemp
     setForm(null);
     if (codeId === null) return;
     if (codeId === 0) return setForm(EMPTY);
-    redemptionsApi.get(codeId).then((code) => setForm({ name: code.name, quota: code.quota, count: 1, expired_time: code.expired_time }), onClose);
+    redemptionsApi
+      .get(codeId)
+      .then((code) => setForm({ name: code.name, quota: code.quota, count: 1, expired_time: code.expired_time }), onClose);
   }, [codeId, onClose]);
 
-  const set = <K extends keyof RedemptionForm>(key: K) => (value: RedemptionForm[K]) => setForm((current) => (current ? { ...current, [key]: value } : current));
+  const set =
+    <K extends keyof RedemptionForm>(key: K) =>
+    (value: RedemptionForm[K]) =>
+      setForm((current) => (current ? { ...current, [key]: value } : current));
 
   const submit = async () => {
     if (!form) return;
@@ -49,10 +54,20 @@ export function RedemptionDrawer({ codeId, onClose, onCreated, onSaved }: Redemp
     try {
       if (creating) {
         // An empty name becomes the formatted quota on the server (spec 001 §5).
-        const keys = await redemptionsApi.create({ name: form.name.trim(), quota: form.quota, count: form.count, expired_time: form.expired_time });
+        const keys = await redemptionsApi.create({
+          name: form.name.trim(),
+          quota: form.quota,
+          count: form.count,
+          expired_time: form.expired_time,
+        });
         onCreated(keys);
       } else {
-        await redemptionsApi.update({ id: codeId as number, name: form.name.trim() || renderQuota(form.quota), quota: form.quota, expired_time: form.expired_time });
+        await redemptionsApi.update({
+          id: codeId as number,
+          name: form.name.trim() || renderQuota(form.quota),
+          quota: form.quota,
+          expired_time: form.expired_time,
+        });
         Toast.success(t('redemptions.updated'));
       }
       onSaved();
@@ -99,11 +114,27 @@ export function RedemptionDrawer({ codeId, onClose, onCreated, onSaved }: Redemp
               </Space>
             }
           >
-            <InputNumber value={form.quota} min={0} precision={0} step={100000} onChange={(value) => set('quota')(Number(value) || 0)} style={{ width: '100%' }} data-testid="redemption-quota" />
+            <InputNumber
+              value={form.quota}
+              min={0}
+              precision={0}
+              step={100000}
+              onChange={(value) => set('quota')(Number(value) || 0)}
+              style={{ width: '100%' }}
+              data-testid="redemption-quota"
+            />
           </FormRow>
           {creating && (
             <FormRow label={t('redemptions.count')} hint={t('redemptions.countHint')}>
-              <InputNumber value={form.count} min={1} max={100} precision={0} onChange={(value) => set('count')(Number(value) || 1)} style={{ width: '100%' }} data-testid="redemption-count" />
+              <InputNumber
+                value={form.count}
+                min={1}
+                max={100}
+                precision={0}
+                onChange={(value) => set('count')(Number(value) || 1)}
+                style={{ width: '100%' }}
+                data-testid="redemption-count"
+              />
             </FormRow>
           )}
           <FormRow label={t('redemptions.column.expires')} hint={t('redemptions.expiryHint')}>

@@ -35,7 +35,9 @@ export function redemptionColumns(t: TFunction<'admin'>, actions: RedemptionActi
       key: 'used',
       render: (_, code) =>
         code.used_user_id ? (
-          <Typography.Text>{t('redemptions.redeemedBy', { user: code.used_user_id, time: formatTimestamp(code.redeemed_time) })}</Typography.Text>
+          <Typography.Text>
+            {t('redemptions.redeemedBy', { user: code.used_user_id, time: formatTimestamp(code.redeemed_time) })}
+          </Typography.Text>
         ) : (
           '-'
         ),

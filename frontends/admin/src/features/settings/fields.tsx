@@ -36,9 +36,17 @@ export function SwitchField({ settings, name, label, hint, onToggle }: FieldProp
   const apply = (next: boolean) => settings.set(name, String(next));
   return (
     <div style={{ ...fieldStyle, display: 'flex', alignItems: 'center', gap: 8 }}>
-      <Switch checked={checked} onChange={(next) => (onToggle ? onToggle(next, () => apply(next)) : apply(next))} data-testid={`option-${name}`} />
+      <Switch
+        checked={checked}
+        onChange={(next) => (onToggle ? onToggle(next, () => apply(next)) : apply(next))}
+        data-testid={`option-${name}`}
+      />
       <Typography.Text>{label}</Typography.Text>
-      {hint && <Typography.Text type="tertiary" size="small">{hint}</Typography.Text>}
+      {hint && (
+        <Typography.Text type="tertiary" size="small">
+          {hint}
+        </Typography.Text>
+      )}
     </div>
   );
 }
@@ -79,13 +87,25 @@ export function NumberField({ settings, name, label, hint }: FieldProps) {
 export function SelectField({ settings, name, label, hint, options }: FieldProps & { options: { label: string; value: string }[] }) {
   return (
     <Label label={label} hint={hint}>
-      <Select value={settings.draft[name] ?? ''} onChange={(value) => settings.set(name, String(value))} optionList={options} style={{ width: '100%' }} />
+      <Select
+        value={settings.draft[name] ?? ''}
+        onChange={(value) => settings.set(name, String(value))}
+        optionList={options}
+        style={{ width: '100%' }}
+      />
     </Label>
   );
 }
 
 /** Long text; JSON options say at once when the text does not parse (spec: 'not a valid JSON string'). */
-export function TextAreaField({ settings, name, label, hint, rows = 4, placeholder }: FieldProps & { rows?: number; placeholder?: string }) {
+export function TextAreaField({
+  settings,
+  name,
+  label,
+  hint,
+  rows = 4,
+  placeholder,
+}: FieldProps & { rows?: number; placeholder?: string }) {
   const { t } = useTranslation('admin');
   const value = settings.draft[name] ?? '';
   const invalid = JSON_OPTIONS.has(name) && checkOption(name, value) !== null;
@@ -97,7 +117,10 @@ export function TextAreaField({ settings, name, label, hint, rows = 4, placehold
     }
   };
   return (
-    <Label label={label} hint={invalid ? <Typography.Text type="danger">{t('settings.invalid.json', { key: name })}</Typography.Text> : hint}>
+    <Label
+      label={label}
+      hint={invalid ? <Typography.Text type="danger">{t('settings.invalid.json', { key: name })}</Typography.Text> : hint}
+    >
       <TextArea
         value={value}
         onChange={(next) => settings.set(name, next)}
@@ -117,7 +140,15 @@ export function TextAreaField({ settings, name, label, hint, rows = 4, placehold
 }
 
 /** One titled block of options with its own save button (saves only its keys that changed). */
-export function Section({ title, settings, keys, children, extra, onSave, testId }: {
+export function Section({
+  title,
+  settings,
+  keys,
+  children,
+  extra,
+  onSave,
+  testId,
+}: {
   title: string;
   settings: Settings;
   keys: readonly string[];
@@ -132,7 +163,11 @@ export function Section({ title, settings, keys, children, extra, onSave, testId
     <Card title={title} style={{ marginBottom: 16 }} data-testid={testId}>
       {children}
       <Space>
-        <Button theme="solid" onClick={() => void (onSave ? onSave() : settings.save(keys))} data-testid={testId ? `${testId}-save` : undefined}>
+        <Button
+          theme="solid"
+          onClick={() => void (onSave ? onSave() : settings.save(keys))}
+          data-testid={testId ? `${testId}-save` : undefined}
+        >
           {t('settings.save', { section: title })}
         </Button>
         {extra}

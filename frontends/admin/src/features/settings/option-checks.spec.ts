@@ -18,7 +18,10 @@ describe('option checks', () => {
   it('counts only real changes; an empty secret keeps the stored one', () => {
     const stored = { SystemName: 'A', Logo: '', SMTPToken: '' };
     expect(changedKeys(['SystemName', 'Logo', 'SMTPToken'], stored, { SystemName: 'A', Logo: '', SMTPToken: '' })).toEqual([]);
-    expect(changedKeys(['SystemName', 'Logo', 'SMTPToken'], stored, { SystemName: 'B', Logo: '', SMTPToken: 'secret' })).toEqual(['SystemName', 'SMTPToken']);
+    expect(changedKeys(['SystemName', 'Logo', 'SMTPToken'], stored, { SystemName: 'B', Logo: '', SMTPToken: 'secret' })).toEqual([
+      'SystemName',
+      'SMTPToken',
+    ]);
   });
 
   it('normalises JSON so formatting alone is no change', () => {

@@ -5,8 +5,20 @@
 
 /** Options whose value is JSON text. */
 export const JSON_OPTIONS = new Set([
-  'GroupRatio', 'UserUsableGroups', 'ModelPrice', 'ModelRatio', 'CacheRatio', 'CompletionRatio', 'Chats', 'TopupGroupRatio', 'PayMethods',
-  'ModelRequestRateLimitGroup', 'gemini.safety_settings', 'gemini.version_settings', 'claude.model_headers_settings', 'claude.default_max_tokens',
+  'GroupRatio',
+  'UserUsableGroups',
+  'ModelPrice',
+  'ModelRatio',
+  'CacheRatio',
+  'CompletionRatio',
+  'Chats',
+  'TopupGroupRatio',
+  'PayMethods',
+  'ModelRequestRateLimitGroup',
+  'gemini.safety_settings',
+  'gemini.version_settings',
+  'claude.model_headers_settings',
+  'claude.default_max_tokens',
 ]);
 
 /** Numeric options and their ranges (the option registry's, as the spec names them). */
@@ -39,14 +51,30 @@ export const NUMBER_RANGES: Record<string, { min?: number; max?: number; integer
 
 /** Options that take a URL (http or https), or nothing. */
 export const URL_OPTIONS = new Set([
-  'ServerAddress', 'WorkerUrl', 'TopUpLink', 'general_setting.docs_link', 'PayAddress', 'CustomCallbackAddress', 'oidc.well_known',
-  'oidc.authorization_endpoint', 'oidc.token_endpoint', 'oidc.user_info_endpoint', 'WeChatServerAddress',
+  'ServerAddress',
+  'WorkerUrl',
+  'TopUpLink',
+  'general_setting.docs_link',
+  'PayAddress',
+  'CustomCallbackAddress',
+  'oidc.well_known',
+  'oidc.authorization_endpoint',
+  'oidc.token_endpoint',
+  'oidc.user_info_endpoint',
+  'WeChatServerAddress',
 ]);
 
 /** Write-only options: the server never returns them, so an empty field means "keep", never "clear". */
 export const SECRET_OPTIONS = new Set([
-  'GitHubClientSecret', 'LinuxDOClientSecret', 'WeChatServerToken', 'TelegramBotToken', 'oidc.client_secret', 'TurnstileSecretKey', 'SMTPToken',
-  'WorkerValidKey', 'EpayKey',
+  'GitHubClientSecret',
+  'LinuxDOClientSecret',
+  'WeChatServerToken',
+  'TelegramBotToken',
+  'oidc.client_secret',
+  'TurnstileSecretKey',
+  'SMTPToken',
+  'WorkerValidKey',
+  'EpayKey',
 ]);
 
 export type CheckProblem = { key: string; message: 'json' | 'number' | 'range' | 'url'; min?: number; max?: number };
@@ -63,7 +91,8 @@ export function checkOption(key: string, value: string): CheckProblem | null {
   if (range) {
     const n = Number(value);
     if (value.trim() === '' || !Number.isFinite(n) || (range.integer && !Number.isInteger(n))) return { key, message: 'number' };
-    if ((range.min !== undefined && n < range.min) || (range.max !== undefined && n > range.max)) return { key, message: 'range', min: range.min, max: range.max };
+    if ((range.min !== undefined && n < range.min) || (range.max !== undefined && n > range.max))
+      return { key, message: 'range', min: range.min, max: range.max };
   }
   if (URL_OPTIONS.has(key) && value !== '' && !/^https?:\/\/\S+$/i.test(value)) return { key, message: 'url' };
   return null;

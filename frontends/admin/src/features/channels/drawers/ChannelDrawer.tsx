@@ -20,7 +20,9 @@ const TYPE_OPTIONS = CHANNEL_TYPES.map((type) => ({ label: `${type.name} (${type
 
 /** Asks before saving a base URL ending in /v1: the gateway appends the path itself, so it usually doubles. */
 const confirmV1 = (title: string, content: string, okText: string, cancelText: string) =>
-  new Promise<boolean>((resolve) => Modal.confirm({ title, content, okText, cancelText, onOk: () => resolve(true), onCancel: () => resolve(false) }));
+  new Promise<boolean>((resolve) =>
+    Modal.confirm({ title, content, okText, cancelText, onOk: () => resolve(true), onCancel: () => resolve(false) }),
+  );
 
 /** Add or edit one channel with the fields its type needs (spec 001 §2, §5). */
 export function ChannelDrawer({ channelId, groups, onClose, onSaved }: ChannelDrawerProps) {
@@ -34,17 +36,27 @@ export function ChannelDrawer({ channelId, groups, onClose, onSaved }: ChannelDr
   useEffect(() => {
     setForm(null);
     if (channelId === null) return;
-    channelsApi.builtInModels().then((list) => setAllModels(list.map((model) => model.id)), () => undefined);
+    channelsApi.builtInModels().then(
+      (list) => setAllModels(list.map((model) => model.id)),
+      () => undefined,
+    );
     if (channelId === 0) return setForm(emptyForm());
     channelsApi.get(channelId).then((channel) => setForm(formFromChannel(channel)), onClose);
   }, [channelId, onClose]);
 
-  const set = <K extends keyof ChannelForm>(key: K) => (value: ChannelForm[K]) => setForm((current) => (current ? { ...current, [key]: value } : current));
+  const set =
+    <K extends keyof ChannelForm>(key: K) =>
+    (value: ChannelForm[K]) =>
+      setForm((current) => (current ? { ...current, [key]: value } : current));
   const info = form ? channelTypeInfo(form.type) : undefined;
 
   const fetchUpstream = async (): Promise<string[]> => {
     if (!form) return [];
-    const key = form.key.split('\n').map((line) => line.trim()).find(Boolean) ?? '';
+    const key =
+      form.key
+        .split('\n')
+        .map((line) => line.trim())
+        .find(Boolean) ?? '';
     if (!creating && !key) return channelsApi.fetchModelsOf(channelId as number);
     if (!key) {
       Toast.error(t('channels.error.keyForFetch'));
@@ -61,7 +73,8 @@ export function ChannelDrawer({ channelId, groups, onClose, onSaved }: ChannelDr
     if (!form) return;
     const problem = validateForm(form, creating);
     if (problem) return Toast.error(t(problem));
-    if (endsWithV1(form.base_url) && !(await confirmV1(t('channels.confirm.v1Title'), t('channels.confirm.v1'), t('submit'), t('cancel')))) return;
+    if (endsWithV1(form.base_url) && !(await confirmV1(t('channels.confirm.v1Title'), t('channels.confirm.v1'), t('submit'), t('cancel'))))
+      return;
     setSaving(true);
     try {
       const body = toPayload(form, creating ? undefined : (channelId as number));
@@ -101,7 +114,14 @@ export function ChannelDrawer({ channelId, groups, onClose, onSaved }: ChannelDr
       ) : (
         <>
           <FormRow label={t('channels.field.type')}>
-            <Select filter value={form.type} onChange={(value) => set('type')(Number(value))} optionList={TYPE_OPTIONS} style={{ width: '100%' }} data-testid="channel-type" />
+            <Select
+              filter
+              value={form.type}
+              onChange={(value) => set('type')(Number(value))}
+              optionList={TYPE_OPTIONS}
+              style={{ width: '100%' }}
+              data-testid="channel-type"
+            />
           </FormRow>
           <FormRow label={t('channels.field.name')}>
             <Input value={form.name} onChange={set('name')} placeholder={t('channels.field.namePlaceholder')} data-testid="channel-name" />
@@ -135,17 +155,42 @@ export function ChannelDrawer({ channelId, groups, onClose, onSaved }: ChannelDr
           )}
           <FormRow label={t('channels.field.key')} hint={creating ? info?.keyHelp : t('channels.field.keyEditHint')}>
             {creating && form.keyMode !== 'single' ? (
-              <TextArea value={form.key} onChange={set('key')} placeholder={t('channels.field.keyLines')} autosize={{ minRows: 3, maxRows: 10 }} data-testid="channel-key" />
+              <TextArea
+                value={form.key}
+                onChange={set('key')}
+                placeholder={t('channels.field.keyLines')}
+                autosize={{ minRows: 3, maxRows: 10 }}
+                data-testid="channel-key"
+              />
             ) : (
-              <Input mode="password" value={form.key} onChange={set('key')} placeholder={info?.keyHelp ?? t('channels.field.key')} data-testid="channel-key" />
+              <Input
+                mode="password"
+                value={form.key}
+                onChange={set('key')}
+                placeholder={info?.keyHelp ?? t('channels.field.key')}
+                data-testid="channel-key"
+              />
             )}
           </FormRow>
-          <FormRow label={form.type === 3 ? t('channels.field.azureEndpoint') : t('channels.field.baseUrl')} hint={baseUrlHint(form.type, info?.baseUrl, t)}>
-            <Input value={form.base_url} onChange={set('base_url')} placeholder={info?.baseUrl || 'https://'} data-testid="channel-base-url" />
+          <FormRow
+            label={form.type === 3 ? t('channels.field.azureEndpoint') : t('channels.field.baseUrl')}
+            hint={baseUrlHint(form.type, info?.baseUrl, t)}
+          >
+            <Input
+              value={form.base_url}
+              onChange={set('base_url')}
+              placeholder={info?.baseUrl || 'https://'}
+              data-testid="channel-base-url"
+            />
           </FormRow>
           {(info?.otherHelp || form.other) && (
             <FormRow label={form.type === 3 ? t('channels.field.azureVersion') : t('channels.field.other')} hint={info?.otherHelp}>
-              <Input value={form.other} onChange={set('other')} placeholder={info?.otherDefault ?? (form.type === 3 ? '2025-04-01-preview' : '')} data-testid="channel-other" />
+              <Input
+                value={form.other}
+                onChange={set('other')}
+                placeholder={info?.otherDefault ?? (form.type === 3 ? '2025-04-01-preview' : '')}
+                data-testid="channel-other"
+              />
             </FormRow>
           )}
           {form.type === 1 && (
@@ -164,7 +209,13 @@ export function ChannelDrawer({ channelId, groups, onClose, onSaved }: ChannelDr
               style={{ width: '100%' }}
             />
           </FormRow>
-          <ModelsField models={form.models} onChange={set('models')} relatedModels={info?.models ?? []} allModels={allModels} fetchUpstream={fetchUpstream} />
+          <ModelsField
+            models={form.models}
+            onChange={set('models')}
+            relatedModels={info?.models ?? []}
+            allModels={allModels}
+            fetchUpstream={fetchUpstream}
+          />
           <JsonField
             label={t('channels.field.modelMapping')}
             value={form.model_mapping}
@@ -180,7 +231,13 @@ export function ChannelDrawer({ channelId, groups, onClose, onSaved }: ChannelDr
           <Space wrap style={{ marginBottom: 16 }} spacing={24}>
             <Space vertical align="start" spacing={4}>
               <span>{t('channels.column.priority')}</span>
-              <InputNumber value={form.priority} min={-999} precision={0} onChange={(value) => set('priority')(Number(value) || 0)} data-testid="channel-priority" />
+              <InputNumber
+                value={form.priority}
+                min={-999}
+                precision={0}
+                onChange={(value) => set('priority')(Number(value) || 0)}
+                data-testid="channel-priority"
+              />
             </Space>
             <Space vertical align="start" spacing={4}>
               <span>{t('channels.column.weight')}</span>
@@ -204,7 +261,13 @@ export function ChannelDrawer({ channelId, groups, onClose, onSaved }: ChannelDr
             placeholder='{"400": "500"}'
             hint={t('channels.field.statusCodeMappingHint')}
           />
-          <JsonField label={t('channels.field.paramOverride')} value={form.param_override} onChange={set('param_override')} placeholder='{"temperature": 0}' hint={t('channels.field.paramOverrideHint')} />
+          <JsonField
+            label={t('channels.field.paramOverride')}
+            value={form.param_override}
+            onChange={set('param_override')}
+            placeholder='{"temperature": 0}'
+            hint={t('channels.field.paramOverrideHint')}
+          />
           <JsonField
             label={t('channels.field.headerOverride')}
             value={form.header_override}

@@ -22,9 +22,22 @@ export function JsonField({ label, value, onChange, placeholder, hint, template,
     <FormRow
       label={label}
       hint={valid ? hint : <Typography.Text type="danger">{t('channels.error.json')}</Typography.Text>}
-      extra={template ? <Typography.Text link onClick={() => onChange(template)}>{t('channels.field.fillTemplate')}</Typography.Text> : undefined}
+      extra={
+        template ? (
+          <Typography.Text link onClick={() => onChange(template)}>
+            {t('channels.field.fillTemplate')}
+          </Typography.Text>
+        ) : undefined
+      }
     >
-      <TextArea value={value} onChange={onChange} placeholder={placeholder} autosize={{ minRows: 2, maxRows: 10 }} validateStatus={valid ? 'default' : 'error'} data-testid={testId} />
+      <TextArea
+        value={value}
+        onChange={onChange}
+        placeholder={placeholder}
+        autosize={{ minRows: 2, maxRows: 10 }}
+        validateStatus={valid ? 'default' : 'error'}
+        data-testid={testId}
+      />
     </FormRow>
   );
 }

@@ -48,18 +48,26 @@ export function ModelsField({ models, onChange, relatedModels, allModels, fetchU
             <Button size="small" onClick={() => onChange([...new Set([...models, ...relatedModels])])} data-testid="fill-related-models">
               {t('channels.field.fillRelated')}
             </Button>
-            <Button size="small" onClick={() => onChange([...new Set([...models, ...allModels])])}>{t('channels.field.fillAll')}</Button>
+            <Button size="small" onClick={() => onChange([...new Set([...models, ...allModels])])}>
+              {t('channels.field.fillAll')}
+            </Button>
             <Button size="small" loading={fetching} onClick={() => void fetchModels()} data-testid="fetch-upstream-models">
               {t('channels.field.fetchUpstream')}
             </Button>
-            <Button size="small" type="danger" onClick={() => onChange([])}>{t('channels.field.clearModels')}</Button>
+            <Button size="small" type="danger" onClick={() => onChange([])}>
+              {t('channels.field.clearModels')}
+            </Button>
           </Space>
           <Input
             value={custom}
             onChange={setCustom}
             onEnterPress={addCustom}
             placeholder={t('channels.field.customModels')}
-            addonAfter={<Button size="small" theme="borderless" onClick={addCustom}>{t('channels.field.add')}</Button>}
+            addonAfter={
+              <Button size="small" theme="borderless" onClick={addCustom}>
+                {t('channels.field.add')}
+              </Button>
+            }
             data-testid="custom-models"
           />
         </Space>

@@ -17,7 +17,11 @@ interface TagForm {
 }
 
 const same = (a: string[], b: string[]) => a.length === b.length && a.every((item, index) => item === b[index]);
-const split = (text: string) => text.split(',').map((item) => item.trim()).filter(Boolean);
+const split = (text: string) =>
+  text
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
 
 /**
  * Edits every channel of one tag at once (spec 001 §5): only what changed is sent, an empty new tag
@@ -30,15 +34,30 @@ export function TagDrawer({ tag, groups, onClose, onSaved }: { tag: TagRow | nul
   const initial = tag ? { models: split(tag.models), groups: split(tag.group) } : null;
 
   useEffect(() => {
-    setForm(tag ? { new_tag: tag.tag, models: split(tag.models), groups: split(tag.group), model_mapping: '', priority: tag.priority, weight: tag.weight } : null);
+    setForm(
+      tag
+        ? {
+            new_tag: tag.tag,
+            models: split(tag.models),
+            groups: split(tag.group),
+            model_mapping: '',
+            priority: tag.priority,
+            weight: tag.weight,
+          }
+        : null,
+    );
   }, [tag]);
 
-  const set = <K extends keyof TagForm>(key: K) => (value: TagForm[K]) => setForm((current) => (current ? { ...current, [key]: value } : current));
+  const set =
+    <K extends keyof TagForm>(key: K) =>
+    (value: TagForm[K]) =>
+      setForm((current) => (current ? { ...current, [key]: value } : current));
 
   const submit = async () => {
     if (!form || !tag || !initial) return;
     if (!isJsonObjectText(form.model_mapping)) return Toast.error(t('channels.error.modelMapping'));
-    if (form.priority !== null && (!Number.isInteger(form.priority) || form.priority < -999)) return Toast.error(t('channels.error.priority'));
+    if (form.priority !== null && (!Number.isInteger(form.priority) || form.priority < -999))
+      return Toast.error(t('channels.error.priority'));
     if (form.weight !== null && (!Number.isInteger(form.weight) || form.weight < 0)) return Toast.error(t('channels.error.weight'));
     const edit: TagEdit = {
       tag: tag.tag,
@@ -115,11 +134,21 @@ export function TagDrawer({ tag, groups, onClose, onSaved }: { tag: TagRow | nul
           <Space spacing={24}>
             <Space vertical align="start" spacing={4}>
               <span>{t('channels.column.priority')}</span>
-              <InputNumber value={form.priority ?? ''} min={-999} precision={0} onChange={(value) => set('priority')(value === '' ? null : Number(value))} />
+              <InputNumber
+                value={form.priority ?? ''}
+                min={-999}
+                precision={0}
+                onChange={(value) => set('priority')(value === '' ? null : Number(value))}
+              />
             </Space>
             <Space vertical align="start" spacing={4}>
               <span>{t('channels.column.weight')}</span>
-              <InputNumber value={form.weight ?? ''} min={0} precision={0} onChange={(value) => set('weight')(value === '' ? null : Number(value))} />
+              <InputNumber
+                value={form.weight ?? ''}
+                min={0}
+                precision={0}
+                onChange={(value) => set('weight')(value === '' ? null : Number(value))}
+              />
             </Space>
           </Space>
         </>

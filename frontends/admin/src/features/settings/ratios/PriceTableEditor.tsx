@@ -3,7 +3,17 @@ import { useTranslation } from 'react-i18next';
 import { Button, Card, Input, Space, Toast, Typography } from '@console/kit';
 import { Popconfirm, Select, Table, type ColumnProps } from '@console/kit/data';
 import type { Settings } from '../useSettings';
-import { isNumeric, ratioFromTokenPrice, readMaps, rowProblem, toMaps, toRows, tokenPriceFromRatio, withPrice, type PriceRow } from './price-table';
+import {
+  isNumeric,
+  ratioFromTokenPrice,
+  readMaps,
+  rowProblem,
+  toMaps,
+  toRows,
+  tokenPriceFromRatio,
+  withPrice,
+  type PriceRow,
+} from './price-table';
 
 const KEYS = ['ModelPrice', 'ModelRatio', 'CompletionRatio'] as const;
 type BatchField = 'price' | 'ratio' | 'completionRatio';
@@ -23,7 +33,8 @@ export function PriceTableEditor({ settings }: { settings: Settings }) {
 
   useEffect(() => setRows(toRows(readMaps({ ModelPrice, ModelRatio, CompletionRatio }))), [ModelPrice, ModelRatio, CompletionRatio]);
 
-  const update = (name: string, change: (row: PriceRow) => PriceRow) => setRows((current) => current.map((row) => (row.name === name ? change(row) : row)));
+  const update = (name: string, change: (row: PriceRow) => PriceRow) =>
+    setRows((current) => current.map((row) => (row.name === name ? change(row) : row)));
   const cell = (field: BatchField) => (_: unknown, row: PriceRow) => (
     <Input
       size="small"
@@ -40,38 +51,39 @@ export function PriceTableEditor({ settings }: { settings: Settings }) {
   );
 
   const columns: ColumnProps<PriceRow>[] = [
-      { title: t('settings.ratio.model'), dataIndex: 'name' },
-      { title: t('settings.ratio.perRequest'), key: 'price', render: cell('price') },
-      { title: t('settings.ratio.modelRatio'), key: 'ratio', render: cell('ratio') },
-      { title: t('settings.ratio.completionRatio'), key: 'completionRatio', render: cell('completionRatio') },
-      {
-        title: t('settings.ratio.tokenPrice'),
-        key: 'usd',
-        // Per token by price: the USD price of 1M input tokens, kept as the ratio (price / 2).
-        render: (_, row) => (
-          <Input
-            size="small"
-            value={typedPrices[row.name] ?? (row.ratio && isNumeric(row.ratio) ? String(tokenPriceFromRatio(Number(row.ratio))) : '')}
-            disabled={row.price.trim() !== ''}
-            validateStatus={isNumeric(typedPrices[row.name] ?? '') ? 'default' : 'error'}
-            onChange={(value) => {
-              setTypedPrices((current) => ({ ...current, [row.name]: value }));
-              if (value.trim() !== '' && isNumeric(value)) update(row.name, (current) => ({ ...current, ratio: String(ratioFromTokenPrice(Number(value))) }));
-            }}
-            suffix="/ 1M"
-            style={{ width: 140 }}
-          />
-        ),
-      },
-      {
-        title: '',
-        key: 'actions',
-        render: (_, row) => (
-          <Button size="small" type="danger" onClick={() => setRows((current) => current.filter((item) => item.name !== row.name))}>
-            {t('channels.action.delete')}
-          </Button>
-        ),
-      },
+    { title: t('settings.ratio.model'), dataIndex: 'name' },
+    { title: t('settings.ratio.perRequest'), key: 'price', render: cell('price') },
+    { title: t('settings.ratio.modelRatio'), key: 'ratio', render: cell('ratio') },
+    { title: t('settings.ratio.completionRatio'), key: 'completionRatio', render: cell('completionRatio') },
+    {
+      title: t('settings.ratio.tokenPrice'),
+      key: 'usd',
+      // Per token by price: the USD price of 1M input tokens, kept as the ratio (price / 2).
+      render: (_, row) => (
+        <Input
+          size="small"
+          value={typedPrices[row.name] ?? (row.ratio && isNumeric(row.ratio) ? String(tokenPriceFromRatio(Number(row.ratio))) : '')}
+          disabled={row.price.trim() !== ''}
+          validateStatus={isNumeric(typedPrices[row.name] ?? '') ? 'default' : 'error'}
+          onChange={(value) => {
+            setTypedPrices((current) => ({ ...current, [row.name]: value }));
+            if (value.trim() !== '' && isNumeric(value))
+              update(row.name, (current) => ({ ...current, ratio: String(ratioFromTokenPrice(Number(value))) }));
+          }}
+          suffix="/ 1M"
+          style={{ width: 140 }}
+        />
+      ),
+    },
+    {
+      title: '',
+      key: 'actions',
+      render: (_, row) => (
+        <Button size="small" type="danger" onClick={() => setRows((current) => current.filter((item) => item.name !== row.name))}>
+          {t('channels.action.delete')}
+        </Button>
+      ),
+    },
   ];
 
   const addModel = () => {
@@ -87,7 +99,13 @@ export function PriceTableEditor({ settings }: { settings: Settings }) {
     if (!batchValue.trim()) return Toast.error(t('settings.ratio.batchValue'));
     if (!isNumeric(batchValue)) return Toast.error(t('settings.ratio.notNumber'));
     setRows((current) =>
-      current.map((row) => (selected.includes(row.name) ? (batchField === 'price' ? withPrice(row, batchValue) : { ...row, price: '', [batchField]: batchValue }) : row)),
+      current.map((row) =>
+        selected.includes(row.name)
+          ? batchField === 'price'
+            ? withPrice(row, batchValue)
+            : { ...row, price: '', [batchField]: batchValue }
+          : row,
+      ),
     );
     Toast.success(t('settings.ratio.batchDone', { count: selected.length }));
   };
@@ -112,7 +130,14 @@ export function PriceTableEditor({ settings }: { settings: Settings }) {
       <Typography.Paragraph type="tertiary">{t('settings.ratio.tableHint')}</Typography.Paragraph>
       <Space wrap style={{ marginBottom: 12 }}>
         <Input value={filter} onChange={setFilter} placeholder={t('settings.ratio.search')} showClear style={{ width: 200 }} />
-        <Input value={newName} onChange={setNewName} onEnterPress={addModel} placeholder={t('settings.ratio.newModel')} style={{ width: 200 }} data-testid="price-new-model" />
+        <Input
+          value={newName}
+          onChange={setNewName}
+          onEnterPress={addModel}
+          placeholder={t('settings.ratio.newModel')}
+          style={{ width: 200 }}
+          data-testid="price-new-model"
+        />
         <Button onClick={addModel}>{t('settings.ratio.add')}</Button>
         <Select
           value={batchField}
@@ -140,7 +165,10 @@ export function PriceTableEditor({ settings }: { settings: Settings }) {
         <Button theme="solid" onClick={() => void save()} data-testid="price-table-save">
           {t('settings.save', { section: t('settings.ratio.tableTitle') })}
         </Button>
-        <Popconfirm title={t('settings.ratio.discardConfirm')} onConfirm={() => setRows(toRows(readMaps({ ModelPrice, ModelRatio, CompletionRatio })))}>
+        <Popconfirm
+          title={t('settings.ratio.discardConfirm')}
+          onConfirm={() => setRows(toRows(readMaps({ ModelPrice, ModelRatio, CompletionRatio })))}
+        >
           <span style={{ display: 'inline-block' }}>
             <Button>{t('settings.ratio.discard')}</Button>
           </span>

@@ -17,11 +17,12 @@ export function UnsetModels({ settings }: { settings: Settings }) {
 
   const maps = readMaps(settings.stored);
   const missing = modelsWithoutRatio(enabled, maps);
-  const valueOf = (name: string) => values[name] ?? { ratio: '', price: '' };
-  const setValue = (name: string, field: 'ratio' | 'price', value: string) => setValues((current) => ({ ...current, [name]: { ...valueOf(name), [field]: value } }));
+  const draftFor = (name: string) => values[name] ?? { ratio: '', price: '' };
+  const setValue = (name: string, field: 'ratio' | 'price', value: string) =>
+    setValues((current) => ({ ...current, [name]: { ...draftFor(name), [field]: value } }));
 
   const save = async (name: string) => {
-    const { ratio, price } = valueOf(name);
+    const { ratio, price } = draftFor(name);
     if (!isNumeric(ratio) || !isNumeric(price)) return Toast.error(t('settings.ratio.notNumber'));
     if (!ratio.trim() && !price.trim()) return Toast.error(t('settings.ratio.missing'));
     if (price.trim()) await settings.save(['ModelPrice'], { ModelPrice: JSON.stringify({ ...maps.ModelPrice, [name]: Number(price) }) });
@@ -39,8 +40,20 @@ export function UnsetModels({ settings }: { settings: Settings }) {
             <Typography.Text strong style={{ minWidth: 200, display: 'inline-block' }}>
               {name}
             </Typography.Text>
-            <Input size="small" value={valueOf(name).ratio} onChange={(value) => setValue(name, 'ratio', value)} placeholder={t('settings.ratio.modelRatio')} style={{ width: 120 }} />
-            <Input size="small" value={valueOf(name).price} onChange={(value) => setValue(name, 'price', value)} placeholder={t('settings.ratio.perRequest')} style={{ width: 120 }} />
+            <Input
+              size="small"
+              value={draftFor(name).ratio}
+              onChange={(value) => setValue(name, 'ratio', value)}
+              placeholder={t('settings.ratio.modelRatio')}
+              style={{ width: 120 }}
+            />
+            <Input
+              size="small"
+              value={draftFor(name).price}
+              onChange={(value) => setValue(name, 'price', value)}
+              placeholder={t('settings.ratio.perRequest')}
+              style={{ width: 120 }}
+            />
             <Button size="small" onClick={() => void save(name)}>
               {t('settings.ratio.add')}
             </Button>

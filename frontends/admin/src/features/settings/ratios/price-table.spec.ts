@@ -18,7 +18,11 @@ describe('price table', () => {
   it('writes rows back to the three maps', () => {
     const rows = toRows(maps);
     rows.push({ name: 'new-model', price: '', ratio: '2', completionRatio: '' });
-    expect(toMaps(rows)).toEqual({ ModelPrice: { mj_imagine: 0.1 }, ModelRatio: { 'gpt-4o': 1.25, 'new-model': 2 }, CompletionRatio: { 'gpt-4o': 4 } });
+    expect(toMaps(rows)).toEqual({
+      ModelPrice: { mj_imagine: 0.1 },
+      ModelRatio: { 'gpt-4o': 1.25, 'new-model': 2 },
+      CompletionRatio: { 'gpt-4o': 4 },
+    });
   });
 
   it('accepts numbers only and needs a price or a ratio', () => {
@@ -28,7 +32,12 @@ describe('price table', () => {
     expect(rowProblem({ name: 'x', price: 'abc', ratio: '', completionRatio: '' })).toBe('number');
     expect(rowProblem({ name: 'x', price: '', ratio: '', completionRatio: '1' })).toBe('missing');
     expect(rowProblem({ name: 'x', price: '', ratio: '1', completionRatio: '' })).toBeNull();
-    expect(withPrice({ name: 'x', price: '', ratio: '1', completionRatio: '2' }, '0.5')).toEqual({ name: 'x', price: '0.5', ratio: '', completionRatio: '' });
+    expect(withPrice({ name: 'x', price: '', ratio: '1', completionRatio: '2' }, '0.5')).toEqual({
+      name: 'x',
+      price: '0.5',
+      ratio: '',
+      completionRatio: '',
+    });
   });
 
   it('lists enabled models without a price or ratio', () => {

@@ -29,11 +29,17 @@ const parseMap = (text: string | undefined): Record<string, number> => {
 };
 
 export function readMaps(options: Record<string, string>): RatioMaps {
-  return { ModelPrice: parseMap(options.ModelPrice), ModelRatio: parseMap(options.ModelRatio), CompletionRatio: parseMap(options.CompletionRatio) };
+  return {
+    ModelPrice: parseMap(options.ModelPrice),
+    ModelRatio: parseMap(options.ModelRatio),
+    CompletionRatio: parseMap(options.CompletionRatio),
+  };
 }
 
 export function toRows(maps: RatioMaps): PriceRow[] {
-  const names = [...new Set([...Object.keys(maps.ModelPrice), ...Object.keys(maps.ModelRatio), ...Object.keys(maps.CompletionRatio)])].sort();
+  const names = [
+    ...new Set([...Object.keys(maps.ModelPrice), ...Object.keys(maps.ModelRatio), ...Object.keys(maps.CompletionRatio)]),
+  ].sort();
   const text = (value: number | undefined) => (value === undefined ? '' : String(value));
   return names.map((name) => ({
     name,

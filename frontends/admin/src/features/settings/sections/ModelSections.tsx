@@ -3,9 +3,20 @@ import { NumberField, Section, SwitchField, TextAreaField } from '../fields';
 import { optionLabel } from '../label';
 import type { Settings } from '../useSettings';
 
-const RATE_LIMIT = ['ModelRequestRateLimitEnabled', 'ModelRequestRateLimitDurationMinutes', 'ModelRequestRateLimitCount', 'ModelRequestRateLimitSuccessCount', 'ModelRequestRateLimitGroup'] as const;
+const RATE_LIMIT = [
+  'ModelRequestRateLimitEnabled',
+  'ModelRequestRateLimitDurationMinutes',
+  'ModelRequestRateLimitCount',
+  'ModelRequestRateLimitSuccessCount',
+  'ModelRequestRateLimitGroup',
+] as const;
 const GEMINI = ['gemini.safety_settings', 'gemini.version_settings'] as const;
-const CLAUDE = ['claude.model_headers_settings', 'claude.default_max_tokens', 'claude.thinking_adapter_enabled', 'claude.thinking_adapter_budget_tokens_percentage'] as const;
+const CLAUDE = [
+  'claude.model_headers_settings',
+  'claude.default_max_tokens',
+  'claude.thinking_adapter_enabled',
+  'claude.thinking_adapter_budget_tokens_percentage',
+] as const;
 const GLOBAL = ['global.pass_through_request_enabled'] as const;
 
 /** ?tab=ratelimit: per-user model request limits (spec 001 §5: duration ≥ 0, count ≥ 0, success count ≥ 1). */
@@ -16,9 +27,20 @@ export function RateLimitSections({ settings }: { settings: Settings }) {
     <Section title={t('settings.section.rateLimit')} settings={settings} keys={RATE_LIMIT} testId="section-ratelimit">
       <SwitchField settings={settings} name="ModelRequestRateLimitEnabled" label={label('ModelRequestRateLimitEnabled')} />
       <NumberField settings={settings} name="ModelRequestRateLimitDurationMinutes" label={label('ModelRequestRateLimitDurationMinutes')} />
-      <NumberField settings={settings} name="ModelRequestRateLimitCount" label={label('ModelRequestRateLimitCount')} hint={t('settings.hint.rateLimitCount')} />
+      <NumberField
+        settings={settings}
+        name="ModelRequestRateLimitCount"
+        label={label('ModelRequestRateLimitCount')}
+        hint={t('settings.hint.rateLimitCount')}
+      />
       <NumberField settings={settings} name="ModelRequestRateLimitSuccessCount" label={label('ModelRequestRateLimitSuccessCount')} />
-      <TextAreaField settings={settings} name="ModelRequestRateLimitGroup" label={label('ModelRequestRateLimitGroup')} hint={t('settings.hint.rateLimitGroup')} placeholder='{"vip": [200, 100]}' />
+      <TextAreaField
+        settings={settings}
+        name="ModelRequestRateLimitGroup"
+        label={label('ModelRequestRateLimitGroup')}
+        hint={t('settings.hint.rateLimitGroup')}
+        placeholder='{"vip": [200, 100]}'
+      />
     </Section>
   );
 }

@@ -7,21 +7,49 @@ import { NumberField, Section, SelectField, SwitchField, TextAreaField, TextFiel
 import { optionLabel } from '../label';
 import type { Settings } from '../useSettings';
 
-const GENERAL = ['TopUpLink', 'general_setting.docs_link', 'QuotaPerUnit', 'RetryTimes', 'general_setting.quota_display_type', 'DisplayInCurrencyEnabled', 'DisplayTokenStatEnabled', 'DefaultCollapseSidebar', 'DemoSiteEnabled', 'SelfUseModeEnabled'] as const;
-const DRAWING = ['DrawingEnabled', 'MjNotifyEnabled', 'MjAccountFilterEnabled', 'MjForwardUrlEnabled', 'MjModeClearEnabled', 'MjActionCheckSuccessEnabled'] as const;
+const GENERAL = [
+  'TopUpLink',
+  'general_setting.docs_link',
+  'QuotaPerUnit',
+  'RetryTimes',
+  'general_setting.quota_display_type',
+  'DisplayInCurrencyEnabled',
+  'DisplayTokenStatEnabled',
+  'DefaultCollapseSidebar',
+  'DemoSiteEnabled',
+  'SelfUseModeEnabled',
+] as const;
+const DRAWING = [
+  'DrawingEnabled',
+  'MjNotifyEnabled',
+  'MjAccountFilterEnabled',
+  'MjForwardUrlEnabled',
+  'MjModeClearEnabled',
+  'MjActionCheckSuccessEnabled',
+] as const;
 const SENSITIVE = ['CheckSensitiveEnabled', 'CheckSensitiveOnPromptEnabled', 'SensitiveWords'] as const;
 const LOG = ['LogConsumeEnabled', 'LogRetentionDays'] as const;
 const DASHBOARD = ['DataExportEnabled', 'DataExportInterval', 'DataExportDefaultTime'] as const;
 const MONITOR = [
-  'ChannelDisableThreshold', 'QuotaRemindThreshold', 'AutomaticDisableChannelEnabled', 'AutomaticEnableChannelEnabled', 'AutomaticDisableKeywords',
-  'AutomaticDisableStatusCodes', 'AutomaticRetryStatusCodes', 'ChannelDisableFailureCount', 'ChannelDisableFailureWindowMinutes',
-  'monitor_setting.auto_test_channel_enabled', 'monitor_setting.auto_test_channel_minutes',
+  'ChannelDisableThreshold',
+  'QuotaRemindThreshold',
+  'AutomaticDisableChannelEnabled',
+  'AutomaticEnableChannelEnabled',
+  'AutomaticDisableKeywords',
+  'AutomaticDisableStatusCodes',
+  'AutomaticRetryStatusCodes',
+  'ChannelDisableFailureCount',
+  'ChannelDisableFailureWindowMinutes',
+  'monitor_setting.auto_test_channel_enabled',
+  'monitor_setting.auto_test_channel_minutes',
 ] as const;
 const QUOTA = ['QuotaForNewUser', 'PreConsumedQuota', 'QuotaForInviter', 'QuotaForInvitee'] as const;
 const CHATS = ['Chats'] as const;
 
 const switches = (settings: Settings, keys: readonly string[], t: ReturnType<typeof useTranslation<'admin'>>['t']) =>
-  keys.filter((key) => key.endsWith('Enabled') || key.endsWith('_enabled')).map((key) => <SwitchField key={key} settings={settings} name={key} label={optionLabel(t, key)} />);
+  keys
+    .filter((key) => key.endsWith('Enabled') || key.endsWith('_enabled'))
+    .map((key) => <SwitchField key={key} settings={settings} name={key} label={optionLabel(t, key)} />);
 
 const oneMonthAgo = () => {
   const date = new Date();
@@ -90,7 +118,12 @@ export function OperationSections({ settings }: { settings: Settings }) {
       </Section>
       <Section title={t('settings.section.log')} settings={settings} keys={LOG}>
         {switches(settings, LOG, t)}
-        <NumberField settings={settings} name="LogRetentionDays" label={label('LogRetentionDays')} hint={t('settings.hint.LogRetentionDays')} />
+        <NumberField
+          settings={settings}
+          name="LogRetentionDays"
+          label={label('LogRetentionDays')}
+          hint={t('settings.hint.LogRetentionDays')}
+        />
         <LogCleanup />
       </Section>
       <Section title={t('settings.section.dashboard')} settings={settings} keys={DASHBOARD}>
@@ -108,9 +141,24 @@ export function OperationSections({ settings }: { settings: Settings }) {
         {MONITOR.filter((key) => !key.endsWith('Enabled') && !key.endsWith('_enabled') && !key.startsWith('Automatic')).map((key) => (
           <NumberField key={key} settings={settings} name={key} label={label(key)} />
         ))}
-        <TextAreaField settings={settings} name="AutomaticDisableKeywords" label={label('AutomaticDisableKeywords')} hint={t('settings.hint.onePerLine')} />
-        <TextField settings={settings} name="AutomaticDisableStatusCodes" label={label('AutomaticDisableStatusCodes')} hint={t('settings.hint.statusCodes')} />
-        <TextField settings={settings} name="AutomaticRetryStatusCodes" label={label('AutomaticRetryStatusCodes')} hint={t('settings.hint.statusCodes')} />
+        <TextAreaField
+          settings={settings}
+          name="AutomaticDisableKeywords"
+          label={label('AutomaticDisableKeywords')}
+          hint={t('settings.hint.onePerLine')}
+        />
+        <TextField
+          settings={settings}
+          name="AutomaticDisableStatusCodes"
+          label={label('AutomaticDisableStatusCodes')}
+          hint={t('settings.hint.statusCodes')}
+        />
+        <TextField
+          settings={settings}
+          name="AutomaticRetryStatusCodes"
+          label={label('AutomaticRetryStatusCodes')}
+          hint={t('settings.hint.statusCodes')}
+        />
       </Section>
       <Section title={t('settings.section.chats')} settings={settings} keys={CHATS}>
         <TextAreaField settings={settings} name="Chats" label={label('Chats')} rows={8} hint={t('settings.hint.Chats')} />

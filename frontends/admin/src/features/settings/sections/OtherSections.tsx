@@ -38,7 +38,13 @@ export function OtherSections({ settings }: { settings: Settings }) {
         <TextField settings={settings} name="Logo" label={optionLabel(t, 'Logo')} placeholder="https://…/logo.png" />
       </Section>
       {CONTENT.map((key) => (
-        <Section key={key} title={optionLabel(t, key)} settings={settings} keys={[key]} extra={<PreviewButton text={settings.draft[key] ?? ''} />}>
+        <Section
+          key={key}
+          title={optionLabel(t, key)}
+          settings={settings}
+          keys={[key]}
+          extra={<PreviewButton text={settings.draft[key] ?? ''} />}
+        >
           <TextAreaField settings={settings} name={key} label={optionLabel(t, key)} rows={6} hint={t(`settings.hint.${key}`)} />
         </Section>
       ))}

@@ -8,11 +8,29 @@ import type { Settings } from '../useSettings';
 import { EXTRA_SYSTEM_SECTIONS } from './extra-system-sections';
 
 const GENERAL = ['ServerAddress', 'WorkerUrl', 'WorkerValidKey', 'AllowPrivateOutboundUrls'] as const;
-const PAYMENT = ['PayAddress', 'EpayId', 'EpayKey', 'Price', 'USDExchangeRate', 'MinTopUp', 'CustomCallbackAddress', 'TopupGroupRatio', 'PayMethods'] as const;
+const PAYMENT = [
+  'PayAddress',
+  'EpayId',
+  'EpayKey',
+  'Price',
+  'USDExchangeRate',
+  'MinTopUp',
+  'CustomCallbackAddress',
+  'TopupGroupRatio',
+  'PayMethods',
+] as const;
 const LOGIN = ['PasswordLoginEnabled', 'PasswordRegisterEnabled', 'EmailVerificationEnabled', 'RegisterEnabled'] as const;
 const EMAIL_DOMAIN = ['EmailDomainRestrictionEnabled', 'EmailAliasRestrictionEnabled', 'EmailDomainWhitelist'] as const;
 const SMTP = ['SMTPServer', 'SMTPPort', 'SMTPAccount', 'SMTPFrom', 'SMTPToken', 'SMTPSSLEnabled'] as const;
-const OIDC = ['oidc.enabled', 'oidc.well_known', 'oidc.client_id', 'oidc.client_secret', 'oidc.authorization_endpoint', 'oidc.token_endpoint', 'oidc.user_info_endpoint'] as const;
+const OIDC = [
+  'oidc.enabled',
+  'oidc.well_known',
+  'oidc.client_id',
+  'oidc.client_secret',
+  'oidc.authorization_endpoint',
+  'oidc.token_endpoint',
+  'oidc.user_info_endpoint',
+] as const;
 const GITHUB = ['GitHubOAuthEnabled', 'GitHubClientId', 'GitHubClientSecret'] as const;
 const LINUXDO = ['LinuxDOOAuthEnabled', 'LinuxDOClientId', 'LinuxDOClientSecret', 'LinuxDOMinimumTrustLevel'] as const;
 const WECHAT = ['WeChatAuthEnabled', 'WeChatServerAddress', 'WeChatServerToken', 'WeChatAccountQRCodeImageURL'] as const;
@@ -27,7 +45,11 @@ function Fields({ settings, keys, t }: { settings: Settings; keys: readonly stri
       {keys.map((key) =>
         key.endsWith('Enabled') || key.endsWith('.enabled') ? (
           <SwitchField key={key} settings={settings} name={key} label={optionLabel(t, key)} />
-        ) : key === 'SMTPPort' || key === 'Price' || key === 'USDExchangeRate' || key === 'MinTopUp' || key === 'LinuxDOMinimumTrustLevel' ? (
+        ) : key === 'SMTPPort' ||
+          key === 'Price' ||
+          key === 'USDExchangeRate' ||
+          key === 'MinTopUp' ||
+          key === 'LinuxDOMinimumTrustLevel' ? (
           <NumberField key={key} settings={settings} name={key} label={optionLabel(t, key)} />
         ) : key === 'TopupGroupRatio' || key === 'PayMethods' ? (
           <TextAreaField key={key} settings={settings} name={key} label={optionLabel(t, key)} />
@@ -106,7 +128,8 @@ export function SystemSections({ settings }: { settings: Settings }) {
   };
   const saveTurnstile = async () => {
     // Turning the check on without a site key would lock every visitor out of login and registration.
-    if (settings.draft.TurnstileCheckEnabled === 'true' && !(settings.draft.TurnstileSiteKey ?? '').trim()) return Toast.error(t('settings.turnstile.needsKeys'));
+    if (settings.draft.TurnstileCheckEnabled === 'true' && !(settings.draft.TurnstileSiteKey ?? '').trim())
+      return Toast.error(t('settings.turnstile.needsKeys'));
     return settings.save(TURNSTILE);
   };
   const confirmPasswordLogin = (next: boolean, apply: () => void) => {
@@ -123,7 +146,12 @@ export function SystemSections({ settings }: { settings: Settings }) {
   return (
     <>
       <Section title={t('settings.section.general')} settings={settings} keys={GENERAL}>
-        <TextField settings={settings} name="ServerAddress" label={optionLabel(t, 'ServerAddress')} placeholder="https://gateway.example.com" />
+        <TextField
+          settings={settings}
+          name="ServerAddress"
+          label={optionLabel(t, 'ServerAddress')}
+          placeholder="https://gateway.example.com"
+        />
         <TextField settings={settings} name="WorkerUrl" label={optionLabel(t, 'WorkerUrl')} placeholder="https://" />
         <TextField settings={settings} name="WorkerValidKey" label={optionLabel(t, 'WorkerValidKey')} />
         <SwitchField settings={settings} name="AllowPrivateOutboundUrls" label={optionLabel(t, 'AllowPrivateOutboundUrls')} />
@@ -132,7 +160,12 @@ export function SystemSections({ settings }: { settings: Settings }) {
         <Fields settings={settings} keys={PAYMENT} t={t} />
       </Section>
       <Section title={t('settings.section.login')} settings={settings} keys={LOGIN}>
-        <SwitchField settings={settings} name="PasswordLoginEnabled" label={optionLabel(t, 'PasswordLoginEnabled')} onToggle={confirmPasswordLogin} />
+        <SwitchField
+          settings={settings}
+          name="PasswordLoginEnabled"
+          label={optionLabel(t, 'PasswordLoginEnabled')}
+          onToggle={confirmPasswordLogin}
+        />
         <Fields settings={settings} keys={LOGIN.slice(1)} t={t} />
       </Section>
       <Section title={t('settings.section.emailDomain')} settings={settings} keys={EMAIL_DOMAIN}>
