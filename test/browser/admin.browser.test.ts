@@ -227,6 +227,31 @@ describe.skipIf(skipReason !== null)('admin remote in Chromium', () => {
     expect(after).toBe(before);
   });
 
+  it('edits model prices in the visual table: numbers only, unique names', async () => {
+    await page.goto('/setting?tab=operation');
+    await page.getByText('可视化倍率设置', { exact: true }).click();
+    const newModel = page.getByTestId('price-new-model');
+    await newModel.fill('gpt-4o');
+    await newModel.press('Enter');
+    await page.getByText('模型名称已存在').waitFor();
+
+    await newModel.fill('browser-model');
+    await newModel.press('Enter');
+    const ratio = page.getByTestId('price-ratio-browser-model');
+    await ratio.fill('abc');
+    await page.getByTestId('price-table-save').click();
+    await page.getByText('browser-model: 请输入数字').waitFor();
+
+    await ratio.fill('2.5');
+    await page.getByTestId('price-table-save').click();
+    await page.getByText('保存成功').first().waitFor();
+    const options = await consoleCall<{ key: string; value: string }[]>(page, 'GET', '/api/option/');
+    const ratios = JSON.parse(options.data.find((option) => option.key === 'ModelRatio')!.value) as Record<string, number>;
+    expect(ratios['browser-model']).toBe(2.5);
+    expect(ratios['gpt-4o']).toBeGreaterThan(0);
+    await browser.screenshot('admin-11-price-table');
+  });
+
   it('shows the settings tabs in English', async () => {
     await page.goto('/setting?tab=ratelimit');
     await page.getByTestId('language-menu').click();
