@@ -1,6 +1,10 @@
 /// <reference lib="dom" />
 // The admin remote in Chromium against the built gateway and a fake OpenAI upstream: channels (drawer,
 // inline priority, test, tag mode, batch disable), redemption codes, settings, and a common user kept out.
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { extname, join, normalize, resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { startFakeUpstream } from '../fake-upstream/index.js';
@@ -265,7 +269,12 @@ describe.skipIf(skipReason !== null)('admin remote in Chromium', () => {
 
   it('draws the console with the @semi-bot theme in light and dark mode', async () => {
     await page.goto('/channel');
-    await page.getByTestId('add-channel').waitFor();
+    await page
+      .getByTestId('add-channel')
+      .waitFor()
+      .catch((error: Error) => {
+        throw new Error(`${error.message}\nremote requests: ${remote.requests.join(', ')}\npage errors: ${browser.errors.join(' | ')}`);
+      });
     const tokens = () =>
       page.evaluate(() => {
         const style = getComputedStyle(document.body);
@@ -306,5 +315,81 @@ describe.skipIf(skipReason !== null)('admin remote in Chromium', () => {
     const refused = await consoleCall(page, 'GET', '/api/channel/');
     expect(refused.success).toBe(false);
     await browser.screenshot('admin-07-common-user');
+  });
+});
+
+/** Serves a built remote from its own origin with CORS, as a CDN would. */
+async function serveRemote(dir: string): Promise<{ url: string; requests: string[]; close(): Promise<void> }> {
+  const requests: string[] = [];
+  const server = createServer((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    requests.push(path);
+    const file = join(dir, normalize(path).replace(/^([/\\])+/, ''));
+    if (!file.startsWith(dir) || !existsSync(file) || !statSync(file).isFile()) {
+      res.writeHead(404, { 'Access-Control-Allow-Origin': '*' });
+      return res.end();
+    }
+    const types: Record<string, string> = { '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json' };
+    res.writeHead(200, { 'Content-Type': types[extname(file)] ?? 'application/octet-stream', 'Access-Control-Allow-Origin': '*' });
+    res.end(readFileSync(file));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    requests,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+describe.skipIf(skipReason !== null)('admin remote served from another origin', () => {
+  let remote: Awaited<ReturnType<typeof serveRemote>>;
+  let gateway: GatewayProcess;
+  let browser: ConsoleBrowser;
+
+  beforeAll(async () => {
+    remote = await serveRemote(resolve('frontends/admin/dist'));
+    const previous = process.env.CONSOLE_REMOTE_ADMIN_URL;
+    process.env.CONSOLE_REMOTE_ADMIN_URL = `${remote.url}/mf-manifest.json`;
+    try {
+      gateway = await startGatewayProcess();
+    } finally {
+      if (previous === undefined) delete process.env.CONSOLE_REMOTE_ADMIN_URL;
+      else process.env.CONSOLE_REMOTE_ADMIN_URL = previous;
+    }
+    await fetch(`${gateway.url}/api/setup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ...ROOT, confirmPassword: ROOT.password, SelfUseModeEnabled: false, DemoSiteEnabled: false }),
+    });
+    browser = await launchConsoleBrowser(gateway.url);
+    browser.page.setDefaultTimeout(15_000);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await gateway?.close();
+    await remote?.close();
+  });
+
+  it('loads the channels and settings pages, and their lazy chunks, from the remote origin', async () => {
+    const page = browser.page;
+    await page.goto('/login');
+    await page.locator('input[name="username"]').fill(ROOT.username);
+    await page.locator('input[name="password"]').fill(ROOT.password);
+    await page.getByTestId('login-submit').click();
+    await page.waitForURL('**/token');
+    await page.goto('/channel');
+    await page
+      .getByTestId('add-channel')
+      .waitFor()
+      .catch((error: Error) => {
+        throw new Error(`${error.message}\nremote requests: ${remote.requests.join(', ')}\npage errors: ${browser.errors.join(' | ')}`);
+      });
+    await page.goto('/setting?tab=other');
+    await page.getByTestId('option-SystemName').waitFor();
+    expect(remote.requests).toContain('/mf-manifest.json');
+    // The entry and at least the two pages' own chunks came from the remote's origin, not the gateway's.
+    expect(remote.requests.filter((path) => path.endsWith('.js')).length).toBeGreaterThanOrEqual(3);
+    expect(browser.errors).toEqual([]);
   });
 });
