@@ -269,12 +269,7 @@ describe.skipIf(skipReason !== null)('admin remote in Chromium', () => {
 
   it('draws the console with the @semi-bot theme in light and dark mode', async () => {
     await page.goto('/channel');
-    await page
-      .getByTestId('add-channel')
-      .waitFor()
-      .catch((error: Error) => {
-        throw new Error(`${error.message}\nremote requests: ${remote.requests.join(', ')}\npage errors: ${browser.errors.join(' | ')}`);
-      });
+    await page.getByTestId('add-channel').waitFor();
     const tokens = () =>
       page.evaluate(() => {
         const style = getComputedStyle(document.body);
