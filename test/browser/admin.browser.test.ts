@@ -147,6 +147,37 @@ describe.skipIf(skipReason !== null)('admin remote in Chromium', () => {
     await browser.screenshot('admin-04-batch-disabled');
   });
 
+  it('edits a channel and a tag through their drawers', async () => {
+    const [channel] = await channelsNamed('browser-channel');
+    await page.getByTestId(`channel-edit-${channel!.id}`).click();
+    const name = page.getByTestId('channel-name');
+    await name.waitFor();
+    expect(await name.inputValue()).toBe('browser-channel');
+    // The key is never sent to the console; an empty key keeps the stored one.
+    expect(await page.getByTestId('channel-key').inputValue()).toBe('');
+    await name.fill('browser-channel-edited');
+    await page.getByTestId('channel-model-mapping').fill('{"gpt-3.5-turbo": ');
+    await page.getByTestId('channel-submit').click();
+    await page.getByText('模型映射必须是合法的 JSON 格式！').first().waitFor();
+    await page.getByTestId('channel-model-mapping').fill('{"gpt-3.5-turbo": "gpt-4o-mini"}');
+    await page.getByTestId('channel-submit').click();
+    await page.getByText('渠道更新成功！').waitFor();
+    const full = await consoleCall<{ name: string; model_mapping: string }>(page, 'GET', `/api/channel/${channel!.id}`);
+    expect(full.data).toMatchObject({ name: 'browser-channel-edited', model_mapping: '{"gpt-3.5-turbo":"gpt-4o-mini"}' });
+
+    await page.getByTestId('channels-tag-mode').click();
+    await page.getByTestId('tag-edit-browser-tag').click();
+    await page.getByTestId('tag-submit').click();
+    await page.getByText('没有任何修改').waitFor();
+    await page.getByTestId('tag-new-name').fill('renamed-tag');
+    await page.getByTestId('tag-submit').click();
+    await page.getByText('已更新 2 个渠道').waitFor();
+    await channelsTable().getByText('标签：renamed-tag（2）').waitFor();
+    expect((await channelsNamed('tagged-')).map((row) => row.tag)).toEqual(['renamed-tag', 'renamed-tag']);
+    await page.getByTestId('channels-tag-mode').click();
+    await browser.screenshot('admin-04b-drawers');
+  });
+
   it('creates three redemption codes and copies one', async () => {
     await page.goto('/redemption');
     await page.getByTestId('add-redemption').click();
