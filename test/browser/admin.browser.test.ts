@@ -262,6 +262,18 @@ describe.skipIf(skipReason !== null)('admin remote in Chromium', () => {
     expect(after).toBe(before);
   });
 
+  it('cleans up logs older than the chosen date, one month ago by default', async () => {
+    await page.goto('/setting?tab=operation');
+    const cleanup = page.getByTestId('log-cleanup');
+    await cleanup.waitFor();
+    const request = page.waitForRequest((req) => req.method() === 'DELETE' && new URL(req.url()).pathname.startsWith('/api/log'));
+    await cleanup.click();
+    const target = Number(new URL((await request).url()).searchParams.get('target_timestamp'));
+    const monthAgo = Date.now() / 1000 - 30 * 86_400;
+    expect(Math.abs(target - monthAgo)).toBeLessThan(3 * 86_400);
+    await page.getByText(/已清理 \d+ 条日志/).waitFor();
+  });
+
   it('edits model prices in the visual table: numbers only, unique names', async () => {
     await page.goto('/setting?tab=operation');
     await page.getByText('可视化倍率设置', { exact: true }).click();
