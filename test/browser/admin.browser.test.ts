@@ -205,6 +205,27 @@ describe.skipIf(skipReason !== null)('admin remote in Chromium', () => {
     expect(listed.data.items.map((item) => item.key).sort()).toEqual([...shown].sort());
   });
 
+  it('disables, enables and edits an unused redemption code', async () => {
+    const table = page.getByTestId('redemptions-table');
+    const row = table.locator('tr', { hasText: 'browser-code' }).first();
+    await row.getByRole('button', { name: '禁用' }).click();
+    await page.getByText('兑换码已禁用').waitFor();
+    await row.getByText('已禁用').waitFor();
+    // Only an unused code can be edited (spec 001 §4).
+    expect(await row.getByRole('button', { name: '编辑' }).isDisabled()).toBe(true);
+    await row.getByRole('button', { name: '启用' }).click();
+    await page.getByText('兑换码已启用').waitFor();
+    await row.getByText('未使用').waitFor();
+
+    await row.getByRole('button', { name: '编辑' }).click();
+    const name = page.getByTestId('redemption-name');
+    await expect.poll(async () => name.inputValue()).toBe('browser-code');
+    await name.fill('edited-code');
+    await page.getByTestId('redemption-submit').click();
+    await page.getByText('兑换码更新成功！').waitFor();
+    await table.getByText('edited-code').waitFor();
+  });
+
   it('shows the channels page in English', async () => {
     await page.goto('/channel');
     await page.getByTestId('language-menu').click();
