@@ -1,8 +1,13 @@
 // One Rsbuild config shape for the shell and the three remotes; each app only says what differs.
 import { defineConfig, type RsbuildConfig } from '@rsbuild/core';
 import { pluginReact } from '@rsbuild/plugin-react';
+import { pluginSass } from '@rsbuild/plugin-sass';
+import { SemiRspackPlugin } from '@douyinfe/semi-rspack-plugin';
 import { pluginModuleFederation } from '@module-federation/rsbuild-plugin';
 import type { SharedModuleMeta, SharedSingleton } from '../mf/shared.ts';
+
+/** The console's Semi theme package (DESIGN.md): its tokens replace Semi's defaults in light and dark mode. */
+export const SEMI_THEME = '@semi-bot/semi-theme-default';
 
 export type ConsoleAppName = 'shell' | 'admin' | 'user' | 'playground';
 
@@ -32,6 +37,10 @@ export function defineConsoleApp(options: ConsoleAppOptions): RsbuildConfig {
   return defineConfig({
     plugins: [
       pluginReact(),
+      // Semi's component styles are compiled from SCSS with the design card's theme tokens (the plugin
+      // rewrites Semi's .css imports to .scss). Every app applies it: the shared Semi comes from whichever
+      // app loads it first.
+      pluginSass(),
       pluginModuleFederation({
         name: options.name === 'shell' ? 'console_shell' : `console_${options.name}`,
         exposes: options.exposes,
@@ -46,6 +55,11 @@ export function defineConsoleApp(options: ConsoleAppOptions): RsbuildConfig {
     source: {
       entry: { index: './src/index.ts' },
       define: options.define,
+    },
+    tools: {
+      rspack: (_config, { appendPlugins }) => {
+        appendPlugins(new SemiRspackPlugin({ theme: SEMI_THEME }));
+      },
     },
     html: { title: options.title ?? 'AI Gateway', template: isShell ? './index.html' : undefined },
     // A remote's chunks must resolve against wherever its manifest was fetched from, not the shell's origin.

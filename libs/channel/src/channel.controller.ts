@@ -1,11 +1,5 @@
 import { Body, Controller, Delete, Get, Param, Post, Put, Query } from '@nestjs/common';
-import {
-  AdminRoute,
-  body,
-  CurrentUser,
-  SearchRateLimit,
-  type Principal,
-} from '@gw/core';
+import { AdminRoute, body, CurrentUser, SearchRateLimit, type Principal } from '@gw/core';
 import {
   BatchTagSchema,
   builtInModelList,
@@ -22,13 +16,16 @@ import type { z } from 'zod';
 import { ChannelStatus } from './channel.entity.js';
 import { channelId } from './channel-input.js';
 import { ChannelService } from './channel.service.js';
-
+import { ChannelCopyService } from './channel-copy.service.js';
 
 /** new-api's `/api/channel` (admin); the static paths come before `/:id`. */
 @Controller('api/channel')
 @AdminRoute()
 export class ChannelController {
-  constructor(private readonly channels: ChannelService) {}
+  constructor(
+    private readonly channels: ChannelService,
+    private readonly copies: ChannelCopyService,
+  ) {}
 
   @Get()
   list(@Query() query: Record<string, unknown>) {
@@ -94,6 +91,15 @@ export class ChannelController {
   @Post('fix')
   fix() {
     return this.channels.fixAbilities();
+  }
+
+  /** `?suffix=` (default "_复制") and `?reset_balance=false` as new-api. */
+  @Post('copy/:id')
+  copy(@Param('id') id: string, @Query('suffix') suffix?: string, @Query('reset_balance') resetBalance?: string) {
+    return this.copies.copy(channelId(id), {
+      suffix: typeof suffix === 'string' ? suffix : undefined,
+      resetBalance: resetBalance !== 'false' && resetBalance !== '0',
+    });
   }
 
   @Get(':id')

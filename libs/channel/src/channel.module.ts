@@ -4,6 +4,7 @@ import { OptionModule } from '@gw/option';
 import { UserEntity, UserHooks, UserModule } from '@gw/user';
 import { AbilityEntity } from './ability.entity.js';
 import { ChannelController } from './channel.controller.js';
+import { ChannelCopyService } from './channel-copy.service.js';
 import { ChannelModelsController } from './channel-models.controller.js';
 import { ChannelOpsController } from './channel-ops.controller.js';
 import { ChannelHealthService } from './channel-health.service.js';
@@ -26,6 +27,7 @@ import { ChannelNotifyService } from './channel-notify.service.js';
   providers: [
     ChannelRepository,
     ChannelRouter,
+    ChannelCopyService,
     ChannelStatusService,
     ChannelKeyService,
     ChannelMultiKeyService,

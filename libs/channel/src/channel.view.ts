@@ -1,42 +1,8 @@
+import type { ChannelView } from '@gw/contracts';
 import type { ChannelEntity } from './channel.entity.js';
 import { parseChannelInfo, splitKeys, type ChannelInfo } from './multi-key.js';
 
-/** A channel as new-api's console reads it; `key` is always '' (keys never leave the server). */
-export interface ChannelView {
-  id: number;
-  type: number;
-  key: '';
-  openai_organization: string | null;
-  test_model: string | null;
-  status: number;
-  name: string;
-  weight: number;
-  created_time: number;
-  test_time: number;
-  response_time: number;
-  base_url: string;
-  other: string;
-  balance: number;
-  balance_updated_time: number;
-  models: string;
-  group: string;
-  used_quota: number;
-  model_mapping: string;
-  status_code_mapping: string;
-  priority: number;
-  auto_ban: number;
-  other_info: string;
-  tag: string | null;
-  setting: string;
-  param_override: string;
-  header_override: string;
-  max_input_tokens: number;
-  remark: string | null;
-  /** Multi-key state (new-api's shape): mode, size, per-key status/reason/time by key position. */
-  channel_info: ChannelInfo;
-  /** new-api's other settings (JSON text: azure_responses_version, vertex_key_type, allow_service_tier, ...). */
-  settings: string;
-}
+export type { ChannelView };
 
 export function toChannelView(row: ChannelEntity): ChannelView {
   return {

@@ -15,10 +15,11 @@ import { UserSelfService } from './user-self.service.js';
 import { UserEntity } from './user.entity.js';
 import { UserRepository } from './user.repository.js';
 import { UserService } from './user.service.js';
+import { MailTestController } from './mail-test.controller.js';
 
 @Module({
   imports: [TypeOrmModule.forFeature([UserEntity]), OptionModule],
-  controllers: [UserSelfController, UserAdminController, GroupController, AccountController],
+  controllers: [UserSelfController, UserAdminController, GroupController, AccountController, MailTestController],
   providers: [
     UserRepository,
     UserService,

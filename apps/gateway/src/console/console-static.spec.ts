@@ -49,10 +49,12 @@ describe('console static serving', () => {
     expect(await res.text()).toContain('shell');
   });
 
-  it('sends a Content-Security-Policy with the console page that admits the remotes\' origins and nothing else for scripts', async () => {
+  it("sends a Content-Security-Policy with the console page that admits the remotes' origins and nothing else for scripts", async () => {
     const csp = (await fetch(`${base}/`)).headers.get('content-security-policy') ?? '';
     const scriptSrc = csp.split('; ').find((d) => d.startsWith('script-src '));
     expect(scriptSrc).toBe("script-src 'self' https://remotes.example.com https://challenges.cloudflare.com https://telegram.org");
+    expect(csp).toContain("style-src 'self' 'unsafe-inline' https://remotes.example.com");
+    expect(consoleCsp([])).toContain("style-src 'self' 'unsafe-inline';");
     expect(csp).toContain("object-src 'none'");
     expect(csp).toContain("frame-ancestors 'self'");
     expect(consoleCsp([])).not.toContain('undefined');

@@ -38,9 +38,10 @@ export function consoleCsp(remoteUrls: string[]): string {
     "default-src 'self'",
     `script-src ${scripts}`,
     `connect-src 'self' ${remoteOrigins.join(' ')}`.trim(),
-    "style-src 'self' 'unsafe-inline'",
+    // A remote's pages bring their own stylesheets, fetched from wherever the remote is deployed.
+    `style-src 'self' 'unsafe-inline' ${remoteOrigins.join(' ')}`.trim(),
     "img-src 'self' data: blob: https: http:",
-    "font-src 'self' data:",
+    `font-src 'self' data: ${remoteOrigins.join(' ')}`.trim(),
     'frame-src *',
     "object-src 'none'",
     "base-uri 'self'",

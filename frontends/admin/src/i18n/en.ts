@@ -1,7 +1,15 @@
 import { customOAuthEn } from '../features/settings/custom-oauth/i18n';
+import { settingsEn } from './settings.en';
+import { redemptionsEn } from './redemptions.en';
+import { channelsEn } from './channels.en';
+
 export const en = {
   pages: { users: 'User management', channels: 'Channels', redemptions: 'Redemption codes', settings: 'System settings' },
   cancel: 'Cancel',
+  close: 'Close',
+  redemptions: redemptionsEn,
+  settings: settingsEn,
+  channels: channelsEn,
   submit: 'Submit',
   users: {
     title: 'User management',

@@ -1,11 +1,17 @@
 import { customOAuthZh } from '../features/settings/custom-oauth/i18n';
+import { settingsZh } from './settings.zh';
+import { redemptionsZh } from './redemptions.zh';
+import { channelsZh } from './channels.zh';
 import type { en } from './en';
-
-type Messages<T> = { [K in keyof T]: T[K] extends string ? string : Messages<T[K]> };
+import type { Messages } from './messages';
 
 export const zh: Messages<typeof en> = {
   pages: { users: '用户管理', channels: '渠道', redemptions: '兑换码管理', settings: '系统设置' },
   cancel: '取消',
+  close: '关闭',
+  redemptions: redemptionsZh,
+  settings: settingsZh,
+  channels: channelsZh,
   submit: '提交',
   users: {
     title: '用户管理',

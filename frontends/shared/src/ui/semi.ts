@@ -1,5 +1,6 @@
-// Semi's colour, font and dark-mode variables; the per-component CSS below only references them.
-import '@douyinfe/semi-ui/lib/es/_base/base.css';
+// Semi's colour, font and dark-mode variables; the per-component CSS below only references them. The SCSS
+// source, so the build's Semi plugin compiles it with the console theme's tokens (@semi-bot/semi-theme-default).
+import '@douyinfe/semi-ui/lib/es/_base/base.scss';
 // Semi components come to every app through the kit. Importing them by path keeps the shared kit chunk
 // to the components the console uses, instead of Semi's whole index (AI chat, editors, lottie: ~3 MB),
 // while every app still gets the same component instances (one Toast list, one locale context).

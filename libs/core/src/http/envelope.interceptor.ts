@@ -16,8 +16,19 @@ export class EnvelopeInterceptor implements NestInterceptor {
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const skip = this.reflector.getAllAndOverride<boolean>(SKIP_ENVELOPE, [context.getHandler(), context.getClass()]);
     if (skip || context.getType() !== 'http') return next.handle();
+    answerOkOnCreate(context);
     return next.handle().pipe(map((value) => wrap(value)));
   }
+}
+
+/**
+ * new-api answers every console call with HTTP 200 and puts the outcome in the envelope; Nest's default
+ * for POST is 201. Nest sets the route's status before the interceptors run, so one place turns a 201
+ * back into 200 for every enveloped route (an explicit @HttpCode other than 201 is left alone).
+ */
+function answerOkOnCreate(context: ExecutionContext): void {
+  const response = context.switchToHttp().getResponse<{ statusCode?: number; status?(code: number): unknown }>();
+  if (response?.statusCode === 201 && typeof response.status === 'function') response.status(200);
 }
 
 function wrap(value: unknown): unknown {

@@ -1,50 +1,28 @@
 import { api, type Page } from '@console/kit';
+import type { AdminUserView, CreateUserRequest, ManageUserRequest, UpdateUserRequest } from '../../contracts';
 
-export interface AdminUser {
-  id: number;
-  username: string;
-  display_name: string;
-  role: number;
-  status: number;
-  email: string;
-  group: string;
-  quota: number;
-  used_quota: number;
-  request_count: number;
-  aff_count: number;
-  aff_history_quota: number;
-  inviter_id: number;
-  remark?: string;
-  DeletedAt: string | null;
-}
+/** A user row as the gateway answers it (shared with libs/contracts). */
+export type AdminUser = AdminUserView;
 
-export type ManageAction = 'promote' | 'demote' | 'disable' | 'enable' | 'delete';
+export type ManageAction = ManageUserRequest['action'];
 
 export interface UserSearch {
   keyword: string;
   group: string;
 }
 
-export interface NewUser {
-  username: string;
-  display_name: string;
-  password: string;
-}
+export type NewUser = Required<Pick<CreateUserRequest, 'username' | 'password'>> & { display_name: string };
 
-export interface UserUpdate {
-  id: number;
-  username: string;
-  display_name: string;
-  password?: string;
-  group: string;
-  quota: number;
-  remark?: string;
-}
+/** PUT /api/user/: the id and the fields the drawer edits (the password only when typed). */
+export type UserUpdate = Required<Pick<UpdateUserRequest, 'id' | 'username' | 'display_name' | 'group' | 'quota'>> &
+  Pick<UpdateUserRequest, 'password' | 'remark'>;
 
 export const usersApi = {
   list: (page: number, pageSize: number, search: UserSearch) =>
     search.keyword || search.group
-      ? api.get<Page<AdminUser>>('/api/user/search', { query: { keyword: search.keyword, group: search.group, p: page, page_size: pageSize } })
+      ? api.get<Page<AdminUser>>('/api/user/search', {
+          query: { keyword: search.keyword, group: search.group, p: page, page_size: pageSize },
+        })
       : api.get<Page<AdminUser>>('/api/user/', { query: { p: page, page_size: pageSize } }),
   get: (id: number) => api.get<AdminUser>(`/api/user/${id}`),
   groups: () => api.get<string[]>('/api/group/'),

@@ -1,0 +1,43 @@
+import { useTranslation } from 'react-i18next';
+import { Button, Toast } from '@console/kit';
+import { Popconfirm } from '@console/kit/data';
+import { optionsApi } from '../api';
+import { Section, SwitchField, TextAreaField } from '../fields';
+import { optionLabel } from '../label';
+import type { Settings } from '../useSettings';
+
+const KEYS = ['ModelPrice', 'ModelRatio', 'CacheRatio', 'CompletionRatio', 'GroupRatio', 'UserUsableGroups', 'ExposeRatioEnabled'] as const;
+
+/** The ratio and price maps as JSON; nothing is saved while any of them does not parse. */
+export function RatioJsonEditors({ settings }: { settings: Settings }) {
+  const { t } = useTranslation('admin');
+  const reset = async () => {
+    try {
+      await optionsApi.resetModelRatios();
+      Toast.success(t('settings.ratio.resetDone'));
+      await settings.reload();
+    } catch {
+      // Already reported by the API client.
+    }
+  };
+  return (
+    <Section
+      title={t('settings.ratio.jsonTitle')}
+      settings={settings}
+      keys={KEYS}
+      testId="section-ratios"
+      extra={
+        <Popconfirm title={t('settings.ratio.resetConfirm')} onConfirm={() => void reset()}>
+          <span style={{ display: 'inline-block' }}>
+            <Button type="danger">{t('settings.ratio.reset')}</Button>
+          </span>
+        </Popconfirm>
+      }
+    >
+      {KEYS.filter((key) => key !== 'ExposeRatioEnabled').map((key) => (
+        <TextAreaField key={key} settings={settings} name={key} label={optionLabel(t, key)} hint={t(`settings.hint.${key}`)} rows={6} />
+      ))}
+      <SwitchField settings={settings} name="ExposeRatioEnabled" label={optionLabel(t, 'ExposeRatioEnabled')} />
+    </Section>
+  );
+}

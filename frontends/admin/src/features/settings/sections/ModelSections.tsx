@@ -1,0 +1,75 @@
+import { useTranslation } from 'react-i18next';
+import { NumberField, Section, SwitchField, TextAreaField } from '../fields';
+import { optionLabel } from '../label';
+import type { Settings } from '../useSettings';
+
+const RATE_LIMIT = [
+  'ModelRequestRateLimitEnabled',
+  'ModelRequestRateLimitDurationMinutes',
+  'ModelRequestRateLimitCount',
+  'ModelRequestRateLimitSuccessCount',
+  'ModelRequestRateLimitGroup',
+] as const;
+const GEMINI = ['gemini.safety_settings', 'gemini.version_settings'] as const;
+const CLAUDE = [
+  'claude.model_headers_settings',
+  'claude.default_max_tokens',
+  'claude.thinking_adapter_enabled',
+  'claude.thinking_adapter_budget_tokens_percentage',
+] as const;
+const GLOBAL = ['global.pass_through_request_enabled'] as const;
+
+/** ?tab=ratelimit: per-user model request limits (spec 001 §5: duration ≥ 0, count ≥ 0, success count ≥ 1). */
+export function RateLimitSections({ settings }: { settings: Settings }) {
+  const { t } = useTranslation('admin');
+  const label = (key: string) => optionLabel(t, key);
+  return (
+    <Section title={t('settings.section.rateLimit')} settings={settings} keys={RATE_LIMIT} testId="section-ratelimit">
+      <SwitchField settings={settings} name="ModelRequestRateLimitEnabled" label={label('ModelRequestRateLimitEnabled')} />
+      <NumberField settings={settings} name="ModelRequestRateLimitDurationMinutes" label={label('ModelRequestRateLimitDurationMinutes')} />
+      <NumberField
+        settings={settings}
+        name="ModelRequestRateLimitCount"
+        label={label('ModelRequestRateLimitCount')}
+        hint={t('settings.hint.rateLimitCount')}
+      />
+      <NumberField settings={settings} name="ModelRequestRateLimitSuccessCount" label={label('ModelRequestRateLimitSuccessCount')} />
+      <TextAreaField
+        settings={settings}
+        name="ModelRequestRateLimitGroup"
+        label={label('ModelRequestRateLimitGroup')}
+        hint={t('settings.hint.rateLimitGroup')}
+        placeholder='{"vip": [200, 100]}'
+      />
+    </Section>
+  );
+}
+
+/** ?tab=models: provider-specific settings (Gemini, Claude, pass-through). */
+export function ModelSections({ settings }: { settings: Settings }) {
+  const { t } = useTranslation('admin');
+  const label = (key: string) => optionLabel(t, key);
+  return (
+    <>
+      <Section title="Gemini" settings={settings} keys={GEMINI}>
+        {GEMINI.map((key) => (
+          <TextAreaField key={key} settings={settings} name={key} label={label(key)} />
+        ))}
+      </Section>
+      <Section title="Claude" settings={settings} keys={CLAUDE}>
+        <TextAreaField settings={settings} name="claude.model_headers_settings" label={label('claude.model_headers_settings')} />
+        <TextAreaField settings={settings} name="claude.default_max_tokens" label={label('claude.default_max_tokens')} />
+        <SwitchField settings={settings} name="claude.thinking_adapter_enabled" label={label('claude.thinking_adapter_enabled')} />
+        <NumberField
+          settings={settings}
+          name="claude.thinking_adapter_budget_tokens_percentage"
+          label={label('claude.thinking_adapter_budget_tokens_percentage')}
+          hint={t('settings.hint.thinkingBudget')}
+        />
+      </Section>
+      <Section title={t('settings.section.global')} settings={settings} keys={GLOBAL}>
+        <SwitchField settings={settings} name="global.pass_through_request_enabled" label={label('global.pass_through_request_enabled')} />
+      </Section>
+    </>
+  );
+}
