@@ -86,6 +86,14 @@ describe.each(testDatabases())('dashboard data (quota_data) on %s', (kind) => {
     expect((await err(alice, `/api/data/?${range}`)).success).toBe(false);
   });
 
+  it('a dashboard read shows what was counted without waiting for the export interval', async () => {
+    consume(aliceId, 'alice', 'fresh-model', h0 + 2 * HOUR, 12, 3);
+    await logs.flush();
+    // No data.save(): the read itself must write the pending bucket first.
+    expect((await get(alice, `/api/data/self?${range}`)).filter((r) => r.model_name === 'fresh-model')).toMatchObject([{ count: 1, quota: 12, token_used: 4 }]);
+    expect((await get(root, `/api/data/?${range}`)).filter((r) => r.model_name === 'fresh-model')).toMatchObject([{ count: 1, quota: 12 }]);
+  });
+
   it('nothing is gathered while DataExportEnabled is off', async () => {
     expect((await root.put('/api/option/', { key: 'DataExportEnabled', value: 'false' })).body.success).toBe(true);
     consume(aliceId, 'alice', 'off-model', h0, 5, 5);
