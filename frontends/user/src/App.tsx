@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { PendingPage, registerNamespace, type RemoteAppProps } from '@console/kit';
 import { resources } from './i18n';
 import { TokensPage } from './features/tokens/TokensPage';
+import { LogsPage } from './features/logs/LogsPage';
 
 // Registered when the shell first loads this remote, before any of its pages renders.
 registerNamespace('user', resources);
@@ -10,5 +11,6 @@ registerNamespace('user', resources);
 export default function App({ page }: RemoteAppProps) {
   const { t } = useTranslation('user');
   if (page === 'tokens') return <TokensPage />;
+  if (page === 'logs') return <LogsPage />;
   return <PendingPage title={t(`pages.${page}`, { defaultValue: page })} />;
 }

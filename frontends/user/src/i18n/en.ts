@@ -22,4 +22,31 @@ export const en = {
       allowIpsHint: 'one IP or CIDR per line; empty allows any',
     },
   },
+  save: 'Save',
+  logs: {
+    title: 'Usage logs',
+    query: 'Query', reset: 'Reset', columnSettings: 'Column settings', columnsAll: 'Show all', columnsNone: 'Hide all',
+    stream: 'Stream', nonStream: 'Non-stream', firstToken: 'Time to first token',
+    filter: { token_name: 'Token name', model_name: 'Model name', group: 'Group', username: 'Username', channel: 'Channel ID' },
+    type: { all: 'All', topUp: 'Top-up', consume: 'Consumption', manage: 'Admin', system: 'System', error: 'Error', refund: 'Refund', unknown: 'Unknown' },
+    stat: { quota: 'Quota used: {{value}}' },
+    column: {
+      time: 'Time', channel: 'Channel', user: 'User', token: 'Token', group: 'Group', type: 'Type', model: 'Model',
+      useTime: 'Time / first token', prompt: 'Prompt', completion: 'Completion', cost: 'Cost', retry: 'Retry', details: 'Details',
+    },
+    columnName: {
+      time: 'Time', channel: 'Channel', user: 'User', token: 'Token', group: 'Group', type: 'Type', model: 'Model',
+      use_time: 'Use time', prompt: 'Prompt tokens', completion: 'Completion tokens', cost: 'Cost', retry: 'Retry', details: 'Details',
+    },
+    details: {
+      modelRatio: 'Model ratio {{value}}', completionRatio: 'Completion ratio {{value}}', groupRatio: 'Group ratio {{value}}',
+      perCall: 'Price per call {{price}} × group ratio {{group}}', cache: 'Cached tokens {{tokens}} (ratio {{ratio}})',
+      cacheCreation: 'Cache creation tokens {{tokens}} (ratio {{ratio}})', reasoning: 'Reasoning effort {{value}}',
+      localCount: 'Tokens counted locally (upstream sent no usage)',
+    },
+    userInfo: {
+      title: 'User information', username: 'Username', displayName: 'Display name', group: 'Group', balance: 'Balance',
+      used: 'Used', requests: 'Requests', email: 'Email',
+    },
+  },
 };

@@ -26,4 +26,31 @@ export const zh: Messages<typeof en> = {
       allowIpsHint: '每行一个 IP 或 CIDR，留空则不限制',
     },
   },
+  save: '保存',
+  logs: {
+    title: '使用日志',
+    query: '查询', reset: '重置', columnSettings: '列设置', columnsAll: '全选', columnsNone: '全不选',
+    stream: '流', nonStream: '非流', firstToken: '首字时间',
+    filter: { token_name: '令牌名称', model_name: '模型名称', group: '分组', username: '用户名称', channel: '渠道 ID' },
+    type: { all: '全部', topUp: '充值', consume: '消费', manage: '管理', system: '系统', error: '错误', refund: '退款', unknown: '未知' },
+    stat: { quota: '消耗额度: {{value}}' },
+    column: {
+      time: '时间', channel: '渠道', user: '用户', token: '令牌', group: '分组', type: '类型', model: '模型',
+      useTime: '用时/首字', prompt: '提示', completion: '补全', cost: '花费', retry: '重试', details: '详情',
+    },
+    columnName: {
+      time: '时间', channel: '渠道', user: '用户', token: '令牌', group: '分组', type: '类型', model: '模型',
+      use_time: '用时', prompt: '提示 tokens', completion: '补全 tokens', cost: '花费', retry: '重试', details: '详情',
+    },
+    details: {
+      modelRatio: '模型倍率 {{value}}', completionRatio: '补全倍率 {{value}}', groupRatio: '分组倍率 {{value}}',
+      perCall: '按次计费 {{price}} × 分组倍率 {{group}}', cache: '缓存 tokens {{tokens}}（倍率 {{ratio}}）',
+      cacheCreation: '缓存创建 tokens {{tokens}}（倍率 {{ratio}}）', reasoning: '推理强度 {{value}}',
+      localCount: '上游未返回用量，按本地计算',
+    },
+    userInfo: {
+      title: '用户信息', username: '用户名', displayName: '显示名称', group: '分组', balance: '余额',
+      used: '已用额度', requests: '请求次数', email: '邮箱',
+    },
+  },
 };
