@@ -3,6 +3,7 @@ import { PendingPage, registerNamespace, type RemoteAppProps } from '@console/ki
 import { resources } from './i18n';
 import { TokensPage } from './features/tokens/TokensPage';
 import { LogsPage } from './features/logs/LogsPage';
+import { WalletPage } from './features/wallet/WalletPage';
 
 // Registered when the shell first loads this remote, before any of its pages renders.
 registerNamespace('user', resources);
@@ -12,5 +13,6 @@ export default function App({ page }: RemoteAppProps) {
   const { t } = useTranslation('user');
   if (page === 'tokens') return <TokensPage />;
   if (page === 'logs') return <LogsPage />;
+  if (page === 'wallet') return <WalletPage />;
   return <PendingPage title={t(`pages.${page}`, { defaultValue: page })} />;
 }

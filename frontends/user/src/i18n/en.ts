@@ -49,4 +49,17 @@ export const en = {
       used: 'Used', requests: 'Requests', email: 'Email',
     },
   },
+  balance: { current: 'Current balance', used: 'Used quota', requests: 'Requests' },
+  wallet: {
+    redeemTitle: 'Redeem a code', codePlaceholder: 'Redemption code', redeem: 'Redeem', buyCode: 'Buy a redemption code',
+    enterCode: 'enter redemption code', redeemed: 'Redeemed: {{amount}} credited', noTopUpLink: 'top-up link not set by super admin',
+    onlineTitle: 'Online top-up', onlineDisabled: 'admin has not enabled online top-up',
+    belowMinimum: 'top-up amount cannot be below minimum ({{min}})', minimum: 'Minimum: {{min}}', payable: 'Amount to pay: {{price}}',
+    confirmTitle: 'Confirm top-up', confirmBody: 'Top up {{amount}} and pay {{price}} with {{method}}?', pay: 'Pay',
+    status: { success: 'Paid', pending: 'Pending', expired: 'Expired' },
+    history: {
+      title: 'Top-up history', tradeNo: 'Order', amount: 'Amount', money: 'Paid', method: 'Method', status: 'Status',
+      created: 'Created', completed: 'Completed',
+    },
+  },
 };

@@ -53,4 +53,17 @@ export const zh: Messages<typeof en> = {
       used: '已用额度', requests: '请求次数', email: '邮箱',
     },
   },
+  balance: { current: '当前余额', used: '历史消耗', requests: '请求次数' },
+  wallet: {
+    redeemTitle: '兑换码充值', codePlaceholder: '请输入兑换码', redeem: '兑换', buyCode: '获取兑换码',
+    enterCode: '请输入兑换码', redeemed: '兑换成功，到账 {{amount}}', noTopUpLink: '超级管理员未设置充值链接！',
+    onlineTitle: '在线充值', onlineDisabled: '管理员未开启在线充值！',
+    belowMinimum: '充值数量不能小于 {{min}}', minimum: '最低充值：{{min}}', payable: '实付金额：{{price}}',
+    confirmTitle: '确认充值', confirmBody: '充值 {{amount}}，使用{{method}}支付 {{price}}？', pay: '支付',
+    status: { success: '成功', pending: '待支付', expired: '已过期' },
+    history: {
+      title: '充值记录', tradeNo: '订单号', amount: '充值数量', money: '支付金额', method: '支付方式', status: '状态',
+      created: '创建时间', completed: '完成时间',
+    },
+  },
 };
