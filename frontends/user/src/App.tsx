@@ -4,6 +4,7 @@ import { resources } from './i18n';
 import { TokensPage } from './features/tokens/TokensPage';
 import { LogsPage } from './features/logs/LogsPage';
 import { WalletPage } from './features/wallet/WalletPage';
+import { PersonalPage } from './features/personal/PersonalPage';
 
 // Registered when the shell first loads this remote, before any of its pages renders.
 registerNamespace('user', resources);
@@ -14,5 +15,6 @@ export default function App({ page }: RemoteAppProps) {
   if (page === 'tokens') return <TokensPage />;
   if (page === 'logs') return <LogsPage />;
   if (page === 'wallet') return <WalletPage />;
+  if (page === 'personal') return <PersonalPage />;
   return <PendingPage title={t(`pages.${page}`, { defaultValue: page })} />;
 }

@@ -62,4 +62,38 @@ export const en = {
       created: 'Created', completed: 'Completed',
     },
   },
+  personal: {
+    language: 'Language',
+    models: { title: 'Available models', none: 'No model is available to you yet', expand: 'Show {{count}} more', collapse: 'Collapse', copied: 'Copied {{model}}' },
+    invite: {
+      title: 'Invite', copy: 'Copy invite link', copied: 'invite link copied', pending: 'Pending earnings: {{amount}}',
+      total: 'Total earnings: {{amount}}', count: 'Invited: {{count}}', transfer: 'Transfer to balance',
+      available: 'Available to transfer: {{amount}}', minimum: 'transfer amount minimum is {{amount}}', transferred: 'Transferred to balance',
+    },
+    bind: {
+      title: 'Account bindings', none: 'Not bound', bound: 'Bound', bind: 'Bind', change: 'Change', email: 'Email', wechat: 'WeChat',
+      emailTitle: 'Bind email', emailPlaceholder: 'Email address', codePlaceholder: 'Verification code', sendCode: 'Send code',
+      resendIn: 'Resend in {{seconds}} s', codeSent: 'Verification code sent', emailRequired: 'Please enter an email address',
+      emailAndCode: 'Please enter the email and the verification code', codeRequired: 'Please enter the verification code',
+      done: 'bindings done', wechatTitle: 'Bind WeChat',
+      wechatHint: 'Scan the QR code, follow the account and send "验证码" to get a code (valid 3 minutes).',
+    },
+    account: {
+      title: 'Account', generateToken: 'Generate system access token', tokenCopied: 'token reset and copied',
+      changePassword: 'Change password', originalPassword: 'Current password', newPassword: 'New password (8-20 characters)',
+      confirmPassword: 'Confirm new password', passwordTooShort: 'password length must not be less than 8',
+      passwordMismatch: 'the two passwords differ', passwordChanged: 'password changed',
+      delete: 'Delete account', deleteOk: 'Delete', deleteWarning: 'Your account and its data are deleted for good. This cannot be undone.',
+      deletePlaceholder: 'Type your username ({{username}}) to confirm', deleteConfirmMismatch: 'please enter your account name to confirm deletion',
+      deleted: 'account deleted',
+    },
+    notify: {
+      title: 'Notifications and pricing', type: 'Notify by', email: 'Email', threshold: 'Balance warning threshold',
+      webhookUrl: 'Webhook URL', webhookHint: 'Must be https; POSTed with your secret as a Bearer token',
+      webhookSecret: 'Webhook secret', notificationEmail: 'Notification email', emailHint: 'Empty sends to your bound email',
+      acceptUnpriced: 'Accept models without a price', acceptUnpricedHint: 'Lets your calls reach models the admin has not priced yet',
+      webhookRequired: 'webhook URL cannot be empty', webhookHttps: 'webhook URL must start with https://',
+      saved: 'settings saved', failed: 'notification settings update failed',
+    },
+  },
 };

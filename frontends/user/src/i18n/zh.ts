@@ -66,4 +66,38 @@ export const zh: Messages<typeof en> = {
       created: '创建时间', completed: '完成时间',
     },
   },
+  personal: {
+    language: '语言',
+    models: { title: '可用模型', none: '暂无可用模型', expand: '展开更多 {{count}} 个', collapse: '收起', copied: '已复制 {{model}}' },
+    invite: {
+      title: '邀请', copy: '复制邀请链接', copied: '邀请链接已复制到剪切板', pending: '待使用收益：{{amount}}',
+      total: '总收益：{{amount}}', count: '邀请人数：{{count}}', transfer: '划转到余额',
+      available: '可用额度：{{amount}}', minimum: '划转金额最低为 {{amount}}', transferred: '划转成功',
+    },
+    bind: {
+      title: '账户绑定', none: '未绑定', bound: '已绑定', bind: '绑定', change: '修改', email: '邮箱', wechat: '微信',
+      emailTitle: '绑定邮箱', emailPlaceholder: '输入邮箱地址', codePlaceholder: '验证码', sendCode: '获取验证码',
+      resendIn: '重新发送 ({{seconds}})', codeSent: '验证码发送成功，请检查邮箱！', emailRequired: '请输入邮箱！',
+      emailAndCode: '请输入邮箱和验证码！', codeRequired: '请输入验证码！',
+      done: '绑定成功！', wechatTitle: '绑定微信',
+      wechatHint: '微信扫码关注公众号，输入「验证码」获取验证码（三分钟内有效）',
+    },
+    account: {
+      title: '账户', generateToken: '生成系统访问令牌', tokenCopied: '令牌已重置并已复制到剪贴板',
+      changePassword: '修改密码', originalPassword: '原密码', newPassword: '新密码（8-20 位）',
+      confirmPassword: '确认新密码', passwordTooShort: '密码长度不得小于 8 位！',
+      passwordMismatch: '两次输入的密码不一致！', passwordChanged: '密码修改成功！',
+      delete: '删除个人账户', deleteOk: '删除', deleteWarning: '您正在删除自己的帐户，将清空所有数据且不可恢复',
+      deletePlaceholder: '请输入你的账户名（{{username}}）以确认删除', deleteConfirmMismatch: '请输入你的账户名以确认删除！',
+      deleted: '账户已删除！',
+    },
+    notify: {
+      title: '通知与价格设置', type: '通知方式', email: '邮件', threshold: '额度预警阈值',
+      webhookUrl: 'Webhook 地址', webhookHint: '必须是 https 地址；以 Bearer 方式携带密钥 POST',
+      webhookSecret: 'Webhook 密钥', notificationEmail: '通知邮箱', emailHint: '留空则发送到绑定的邮箱',
+      acceptUnpriced: '接受未设置价格的模型', acceptUnpricedHint: '允许调用管理员尚未设置价格的模型',
+      webhookRequired: 'Webhook 地址不能为空', webhookHttps: 'Webhook 地址必须以 https:// 开头',
+      saved: '设置已保存', failed: '通知设置更新失败',
+    },
+  },
 };

@@ -1,0 +1,7 @@
+import type { ComponentType } from 'react';
+
+/**
+ * Sections other features mount on the personal page, after the bindings (the account-security
+ * feature adds its 2FA, passkeys and check-in section here: one import and one entry).
+ */
+export const extraPersonalSections: { key: string; Section: ComponentType }[] = [];
