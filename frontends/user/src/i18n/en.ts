@@ -96,4 +96,14 @@ export const en = {
       saved: 'settings saved', failed: 'notification settings update failed',
     },
   },
+  dashboard: {
+    disabled: 'The admin has turned data export off: the dashboard shows no new use.',
+    pickRange: 'please choose a time range', spanTooLong: 'the time span must not exceed one month', allUsers: 'All users (or a username)',
+    granularity: { hour: 'Hour', day: 'Day', week: 'Week' },
+    emptyTitle: 'No data', empty: 'No use in this time range yet.',
+    card: {
+      balance: 'Balance', used: 'Used quota', requests: 'Requests', rangeQuota: 'Quota in range', rangeCount: 'Requests in range', rangeTokens: 'Tokens in range',
+    },
+    chart: { quota: 'Quota by model', count: 'Requests by model', tokens: 'Tokens by model', topModels: 'Top models' },
+  },
 };

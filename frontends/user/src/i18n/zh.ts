@@ -100,4 +100,14 @@ export const zh: Messages<typeof en> = {
       saved: '设置已保存', failed: '通知设置更新失败',
     },
   },
+  dashboard: {
+    disabled: '管理员已关闭数据导出，看板不再显示新的使用数据。',
+    pickRange: '请选择时间范围', spanTooLong: '时间跨度不能超过一个月', allUsers: '全部用户（或输入用户名）',
+    granularity: { hour: '小时', day: '天', week: '周' },
+    emptyTitle: '暂无数据', empty: '该时间范围内还没有使用记录。',
+    card: {
+      balance: '当前余额', used: '历史消耗', requests: '请求次数', rangeQuota: '区间消耗', rangeCount: '区间请求', rangeTokens: '区间 Tokens',
+    },
+    chart: { quota: '模型消耗分布', count: '模型调用次数', tokens: '模型 Tokens', topModels: '模型排行' },
+  },
 };
