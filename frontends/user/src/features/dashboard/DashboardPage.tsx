@@ -46,7 +46,9 @@ export function DashboardPage() {
           <div style={{ minHeight: 320 }} data-testid="dashboard-loading" />
         ) : data.rows.length === 0 ? (
           <Card>
-            <Empty title={t('dashboard.emptyTitle')} description={t('dashboard.empty')} data-testid="dashboard-empty" />
+            <div data-testid="dashboard-empty">
+              <Empty title={t('dashboard.emptyTitle')} description={t('dashboard.empty')} />
+            </div>
           </Card>
         ) : (
           <>

@@ -27,8 +27,8 @@ export function SummaryCards({ user, range, rates }: SummaryCardsProps) {
       {cards.map(([key, label, value]) => (
         <Card key={key} bodyStyle={{ padding: 14 }}>
           <Typography.Text type="tertiary">{label}</Typography.Text>
-          <Typography.Title heading={4} style={{ margin: 0 }} data-testid={`dashboard-card-${key}`}>
-            {value}
+          <Typography.Title heading={4} style={{ margin: 0 }}>
+            <span data-testid={`dashboard-card-${key}`}>{value}</span>
           </Typography.Title>
         </Card>
       ))}

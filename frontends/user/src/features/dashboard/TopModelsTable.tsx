@@ -10,12 +10,12 @@ export function TopModelsTable({ rows }: { rows: QuotaDataRow[] }) {
   const models = useMemo(() => topModels(rows), [rows]);
   return (
     <Card title={t('dashboard.chart.topModels')} style={{ marginTop: 16 }}>
+      <div data-testid="dashboard-top-models">
       <Table<ModelTotal>
         rowKey="model"
         size="small"
         pagination={false}
         dataSource={models}
-        data-testid="dashboard-top-models"
         columns={[
           { title: t('logs.column.model'), dataIndex: 'model' },
           { title: t('dashboard.card.rangeQuota'), dataIndex: 'quota', render: (quota: number) => renderQuota(quota) },
@@ -23,6 +23,7 @@ export function TopModelsTable({ rows }: { rows: QuotaDataRow[] }) {
           { title: t('dashboard.card.rangeTokens'), dataIndex: 'tokens', render: (tokens: number) => shortenNumber(tokens) },
         ]}
       />
+      </div>
     </Card>
   );
 }

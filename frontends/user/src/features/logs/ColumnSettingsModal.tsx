@@ -38,9 +38,8 @@ export function ColumnSettingsModal({ visible, keys, visibility, onSave, onClose
             key={key}
             checked={draft[key]}
             onChange={(event) => setDraft((current) => ({ ...current, [key]: Boolean(event.target.checked) }))}
-            data-testid={`logs-column-${key}`}
           >
-            {t(`logs.columnName.${key}`)}
+            <span data-testid={`logs-column-${key}`}>{t(`logs.columnName.${key}`)}</span>
           </Checkbox>
         ))}
       </div>

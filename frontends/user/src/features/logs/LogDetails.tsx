@@ -39,9 +39,9 @@ export function LogDetailsCell({ row, other, t }: { row: LogRow; other: LogOther
   );
   return (
     <Popover content={content} trigger="hover" position="left">
-      <Typography.Text ellipsis={{ showTooltip: false }} style={{ maxWidth: 220, cursor: 'pointer' }} data-testid={`log-details-${row.id}`}>
+      <span data-testid={`log-details-${row.id}`} style={{ display: 'inline-block', maxWidth: 220, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', cursor: 'pointer' }}>
         {lines.join(' · ')}
-      </Typography.Text>
+      </span>
     </Popover>
   );
 }

@@ -50,7 +50,8 @@ export function LogsFilters({ admin, applied, onApply, onOpenColumns }: LogsFilt
   );
 
   return (
-    <Space wrap style={{ marginBottom: 12 }} data-testid="logs-filters">
+    <div data-testid="logs-filters">
+    <Space wrap style={{ marginBottom: 12 }}>
       <DatePicker
         type="dateTimeRange"
         value={[toDate(draft.start_timestamp), toDate(draft.end_timestamp)].filter(Boolean) as Date[]}
@@ -59,14 +60,12 @@ export function LogsFilters({ admin, applied, onApply, onOpenColumns }: LogsFilt
           setDraft((current) => ({ ...current, start_timestamp: toSeconds(start), end_timestamp: toSeconds(end) }));
         }}
         style={{ width: 380 }}
-        data-testid="logs-time-range"
       />
       <Select
         value={draft.type}
         onChange={(value) => set('type', Number(value))}
         style={{ width: 120 }}
         optionList={TYPE_OPTIONS.map(([key, value]) => ({ value, label: t(`logs.type.${key}`) }))}
-        data-testid="logs-type"
       />
       {text('token_name', 'logs-token-name')}
       {text('model_name', 'logs-model-name')}
@@ -81,5 +80,6 @@ export function LogsFilters({ admin, applied, onApply, onOpenColumns }: LogsFilt
         {t('logs.columnSettings')}
       </Button>
     </Space>
+    </div>
   );
 }

@@ -7,15 +7,15 @@ export function LogsStatsBar({ stat, loading }: { stat: LogStat | null; loading:
   const { t } = useTranslation('user');
   return (
     <Spin spinning={loading}>
-      <Space wrap style={{ marginBottom: 12 }} data-testid="logs-stats">
-        <Tag color="blue" size="large" data-testid="logs-stat-quota">
-          {t('logs.stat.quota', { value: renderQuota(stat?.quota ?? 0) })}
+      <Space wrap style={{ marginBottom: 12 }}>
+        <Tag color="blue" size="large">
+          <span data-testid="logs-stat-quota">{t('logs.stat.quota', { value: renderQuota(stat?.quota ?? 0) })}</span>
         </Tag>
-        <Tag color="pink" size="large" data-testid="logs-stat-rpm">
-          RPM: {stat?.rpm ?? 0}
+        <Tag color="pink" size="large">
+          <span data-testid="logs-stat-rpm">RPM: {stat?.rpm ?? 0}</span>
         </Tag>
-        <Tag color="white" size="large" data-testid="logs-stat-tpm">
-          TPM: {stat?.tpm ?? 0}
+        <Tag color="white" size="large">
+          <span data-testid="logs-stat-tpm">TPM: {stat?.tpm ?? 0}</span>
         </Tag>
       </Space>
     </Spin>

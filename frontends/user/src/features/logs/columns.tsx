@@ -34,10 +34,12 @@ function ModelCell({ row }: { row: LogTableRow }) {
   const mapped = row.parsed.is_model_mapped && row.parsed.upstream_model_name;
   return (
     <Space vertical align="start" spacing={2}>
-      <Tag color="white" data-testid="log-model">{row.model_name}</Tag>
+      <Tag color="white">
+        <span data-testid="log-model">{row.model_name}</span>
+      </Tag>
       {mapped && (
-        <Typography.Text type="tertiary" size="small" data-testid="log-upstream-model">
-          → {row.parsed.upstream_model_name}
+        <Typography.Text type="tertiary" size="small">
+          <span data-testid="log-upstream-model">→ {row.parsed.upstream_model_name}</span>
         </Typography.Text>
       )}
     </Space>
@@ -70,7 +72,9 @@ export function logColumns(t: TFunction<'user'>, actions: LogColumnActions): Rec
       render: (channel: number, row) =>
         channel ? (
           <Tooltip content={row.channel_name || '-'}>
-            <Tag color={groupColor(String(channel))} data-testid="log-channel">{channel}</Tag>
+            <Tag color={groupColor(String(channel))}>
+              <span data-testid="log-channel">{channel}</span>
+            </Tag>
           </Tooltip>
         ) : (
           '-'
@@ -81,14 +85,20 @@ export function logColumns(t: TFunction<'user'>, actions: LogColumnActions): Rec
       dataIndex: 'username',
       render: (username: string, row) =>
         username ? (
-          <Typography.Text link onClick={() => actions.showUser(row.user_id)} data-testid="log-username">
-            {username}
+          <Typography.Text link onClick={() => actions.showUser(row.user_id)}>
+            <span data-testid="log-username">{username}</span>
           </Typography.Text>
         ) : (
           '-'
         ),
     },
-    token: { title: t('logs.column.token'), dataIndex: 'token_name', render: (name: string) => (name ? <Tag color="grey" data-testid="log-token">{name}</Tag> : '-') },
+    token: { title: t('logs.column.token'), dataIndex: 'token_name', render: (name: string) => (name ? (
+        <Tag color="grey">
+          <span data-testid="log-token">{name}</span>
+        </Tag>
+      ) : (
+        '-'
+      )) },
     group: { title: t('logs.column.group'), dataIndex: 'group', render: (group: string) => (group ? <Tag color={groupColor(group)}>{group}</Tag> : '-') },
     type: {
       title: t('logs.column.type'),
@@ -112,7 +122,7 @@ export function logColumns(t: TFunction<'user'>, actions: LogColumnActions): Rec
       key: 'retry',
       render: (_: unknown, row) => {
         const chain = retryChain(row.parsed);
-        return chain.length ? <Typography.Text data-testid="log-retry">{chain.join(' → ')}</Typography.Text> : '-';
+        return chain.length ? <span data-testid="log-retry">{chain.join(' → ')}</span> : '-';
       },
     },
     details: { title: t('logs.column.details'), key: 'details', render: (_: unknown, row) => <LogDetailsCell row={row} other={row.parsed} t={t} /> },

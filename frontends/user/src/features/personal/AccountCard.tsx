@@ -67,8 +67,8 @@ export function AccountCard({ user }: { user: SelfUser | null }) {
         <Button type="danger" onClick={() => setDeleteOpen(true)} data-testid="delete-open">{t('personal.account.delete')}</Button>
       </Space>
       {accessToken && (
-        <Typography.Paragraph copyable style={{ marginTop: 12, wordBreak: 'break-all' }} data-testid="access-token">
-          {accessToken}
+        <Typography.Paragraph copyable style={{ marginTop: 12, wordBreak: 'break-all' }}>
+          <span data-testid="access-token">{accessToken}</span>
         </Typography.Paragraph>
       )}
       <Modal title={t('personal.account.changePassword')} visible={passwordOpen} onCancel={() => setPasswordOpen(false)} onOk={() => void changePassword()} okText={t('submit')} cancelText={t('cancel')}>

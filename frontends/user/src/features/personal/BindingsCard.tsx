@@ -34,7 +34,7 @@ export function BindingsCard({ user, onChanged }: { user: SelfUser | null; onCha
   );
 
   return (
-    <Card title={t('personal.bind.title')} style={{ marginBottom: 16 }} data-testid="personal-bindings">
+    <Card title={t('personal.bind.title')} style={{ marginBottom: 16 }}>
       <BindingRow
         label={t('personal.bind.email')}
         value={user?.email ?? ''}

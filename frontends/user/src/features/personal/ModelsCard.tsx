@@ -21,7 +21,8 @@ export function ModelsCard() {
       {models?.length === 0 ? (
         <Empty description={t('personal.models.none')} />
       ) : (
-        <Space wrap data-testid="personal-models">
+        <div data-testid="personal-models">
+        <Space wrap>
           {shown.map((model) => (
             <Tag key={model} color="white" style={{ cursor: 'pointer' }} onClick={() => void copyText(model, t('personal.models.copied', { model }))}>
               {model}
@@ -33,6 +34,7 @@ export function ModelsCard() {
             </Button>
           )}
         </Space>
+        </div>
       )}
     </Card>
   );

@@ -30,11 +30,12 @@ export function NotificationCard({ user, onSaved }: { user: SelfUser | null; onS
   };
 
   return (
-    <Card title={t('personal.notify.title')} style={{ marginBottom: 16 }} data-testid="personal-notify">
+    <Card title={t('personal.notify.title')} style={{ marginBottom: 16 }}>
+      <div data-testid="personal-notify">
       <FormRow label={t('personal.notify.type')}>
         <RadioGroup value={form.notify_type} onChange={(event) => set('notify_type', event.target.value as NotifySettings['notify_type'])}>
-          <Radio value="email" data-testid="notify-type-email">{t('personal.notify.email')}</Radio>
-          <Radio value="webhook" data-testid="notify-type-webhook">Webhook</Radio>
+          <Radio value="email">{t('personal.notify.email')}</Radio>
+          <Radio value="webhook">Webhook</Radio>
         </RadioGroup>
       </FormRow>
       <FormRow
@@ -72,6 +73,7 @@ export function NotificationCard({ user, onSaved }: { user: SelfUser | null; onS
       <Button type="primary" theme="solid" loading={saving} onClick={() => void save()} data-testid="notify-save">
         {t('save')}
       </Button>
+      </div>
     </Card>
   );
 }

@@ -8,8 +8,8 @@ export function BalanceCard({ user }: { user: SelfUser | null }) {
   const item = (label: string, value: string, testId: string) => (
     <div style={{ minWidth: 140 }}>
       <Typography.Text type="tertiary">{label}</Typography.Text>
-      <Typography.Title heading={3} style={{ margin: 0 }} data-testid={testId}>
-        {user ? value : '-'}
+      <Typography.Title heading={3} style={{ margin: 0 }}>
+        <span data-testid={testId}>{user ? value : '-'}</span>
       </Typography.Title>
     </div>
   );

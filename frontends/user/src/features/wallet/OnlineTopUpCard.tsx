@@ -39,7 +39,9 @@ export function OnlineTopUpCard({ info }: { info: TopUpInfo }) {
   if (!info.enable_online_topup) {
     return (
       <Card title={t('wallet.onlineTitle')} style={{ marginBottom: 16 }}>
-        <Banner type="info" closeIcon={null} description={t('wallet.onlineDisabled')} data-testid="online-disabled" />
+        <div data-testid="online-disabled">
+          <Banner type="info" closeIcon={null} description={t('wallet.onlineDisabled')} />
+        </div>
       </Card>
     );
   }
@@ -85,7 +87,9 @@ export function OnlineTopUpCard({ info }: { info: TopUpInfo }) {
           />
           <Typography.Text type="tertiary">{t('wallet.minimum', { min })}</Typography.Text>
         </Space>
-        <Typography.Text data-testid="topup-price">{t('wallet.payable', { price: price ?? '-' })}</Typography.Text>
+        <Typography.Text>
+          <span data-testid="topup-price">{t('wallet.payable', { price: price ?? '-' })}</span>
+        </Typography.Text>
         <Space wrap>
           {info.pay_methods.map((method) => (
             <Button key={method.type} loading={paying} onClick={() => pay(method)} style={method.color ? { color: method.color } : undefined} data-testid={`pay-${method.type}`}>

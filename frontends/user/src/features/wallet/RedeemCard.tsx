@@ -40,7 +40,9 @@ export function RedeemCard({ topUpLink, onRedeemed }: RedeemCardProps) {
   return (
     <Card title={t('wallet.redeemTitle')} style={{ marginBottom: 16 }}>
       {credited !== null && (
-        <Banner type="success" closeIcon={null} description={t('wallet.redeemed', { amount: renderQuota(credited) })} style={{ marginBottom: 12 }} data-testid="redeem-result" />
+        <div data-testid="redeem-result" style={{ marginBottom: 12 }}>
+          <Banner type="success" closeIcon={null} description={t('wallet.redeemed', { amount: renderQuota(credited) })} />
+        </div>
       )}
       <Space wrap>
         <Input value={code} onChange={setCode} onEnterPress={() => void redeem()} placeholder={t('wallet.codePlaceholder')} style={{ width: 320 }} data-testid="redeem-code" />

@@ -1,0 +1,279 @@
+/// <reference lib="dom" />
+// The user remote in Chromium against the built gateway and a fake OpenAI upstream: a user redeems a
+// code in the wallet, makes relay calls with the official openai client, finds them in /log (model,
+// token, cost, filters, stats bar) and on the /detail dashboard, changes settings, the password, and
+// deletes the account; an admin sees the columns a user does not. zh first, then en.
+import OpenAI from 'openai';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { startFakeUpstream } from '../fake-upstream/index.js';
+import { chromiumSkipReason, launchConsoleBrowser, type ConsoleBrowser } from './support/chromium.js';
+import { consoleCall } from './support/console-api.js';
+import { startGatewayProcess, type GatewayProcess } from './support/gateway-process.js';
+
+const skipReason = chromiumSkipReason();
+if (skipReason) console.warn(`[browser suite skipped] ${skipReason}`);
+
+const ROOT = { username: 'root', password: 'browser-pass-123' };
+const ALICE = { username: 'alice', password: 'alice-pass-123', newPassword: 'alice-new-pass-456' };
+const QUOTA_PER_UNIT = 500_000;
+const CODE_QUOTA = 5 * QUOTA_PER_UNIT;
+
+/** The kit's renderQuota for the default site: dollars, at least 6 decimals for the logs' cost column. */
+const dollars = (quota: number, digits = 2) => {
+  const amount = quota / QUOTA_PER_UNIT;
+  return `$${Number(amount.toFixed(Math.max(digits, amount !== 0 && Math.abs(amount) < 0.01 ? 6 : digits)))}`;
+};
+
+interface LogItem {
+  model_name: string;
+  token_name: string;
+  quota: number;
+  type: number;
+}
+
+describe.skipIf(skipReason !== null)('user remote in Chromium', () => {
+  let gateway: GatewayProcess;
+  let upstream: Awaited<ReturnType<typeof startFakeUpstream>>;
+  let browser: ConsoleBrowser;
+  let page: Page;
+  let redemptionCode = '';
+  let aliceKey = '';
+
+  const login = async (username: string, password: string) => {
+    await page.goto('/login');
+    await page.locator('input[name="username"]').fill(username);
+    await page.locator('input[name="password"]').fill(password);
+    await page.getByTestId('login-submit').click();
+    await page.waitForURL('**/token');
+  };
+  const logout = async () => {
+    await consoleCall(page, 'GET', '/api/user/logout');
+    await page.evaluate(() => localStorage.removeItem('user'));
+  };
+  const toast = (text: string) => page.locator('.semi-toast-content').getByText(text, { exact: false }).first();
+  /** What a user has spent so far, from the admin's log list. */
+  const ownLogsOf = async (username: string) =>
+    (await consoleCall<{ items: LogItem[] }>(page, 'GET', `/api/log/?p=1&page_size=100&type=2&username=${username}`)).data.items.reduce((sum, row) => sum + row.quota, 0);
+  const ownLogs = async (query = '') => (await consoleCall<{ items: LogItem[] }>(page, 'GET', `/api/log/self/?p=1&page_size=100${query}`)).data.items;
+
+  beforeAll(async () => {
+    upstream = await startFakeUpstream();
+    gateway = await startGatewayProcess();
+    const setup = await fetch(`${gateway.url}/api/setup`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ ...ROOT, confirmPassword: ROOT.password, SelfUseModeEnabled: false, DemoSiteEnabled: false }),
+    });
+    expect(((await setup.json()) as { success: boolean }).success).toBe(true);
+    browser = await launchConsoleBrowser(gateway.url);
+    page = browser.page;
+    page.setDefaultTimeout(15_000);
+
+    await login(ROOT.username, ROOT.password);
+    const channel = await consoleCall(page, 'POST', '/api/channel/', {
+      mode: 'single',
+      channel: { type: 1, name: 'fake upstream', key: 'sk-upstream-test', base_url: upstream.url, models: 'gpt-4o-mini,gpt-4o', group: 'default' },
+    });
+    expect(channel.success, channel.message).toBe(true);
+    expect((await consoleCall(page, 'POST', '/api/user/', { username: ALICE.username, password: ALICE.password, display_name: 'Alice' })).success).toBe(true);
+    const codes = await consoleCall<string[]>(page, 'POST', '/api/redemption/', { name: 'browser', quota: CODE_QUOTA, count: 1 });
+    expect(codes.success, codes.message).toBe(true);
+    redemptionCode = codes.data[0]!;
+    // Webhooks to loopback are refused unless the operator allows private addresses (the https rule still holds).
+    expect((await consoleCall(page, 'PUT', '/api/option/', { key: 'AllowPrivateOutboundUrls', value: 'true' })).success).toBe(true);
+    await logout();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await gateway?.close();
+    await upstream?.close();
+  });
+
+  afterEach(async (context) => {
+    if (context.task.result?.state === 'fail') await browser.screenshot(`user-failed-${context.task.name.replace(/\W+/g, '-')}`);
+  });
+
+  it('redeeming a code in the wallet raises the balance shown', async () => {
+    await login(ALICE.username, ALICE.password);
+    await page.goto('/topup');
+    await expect.poll(() => page.getByTestId('balance-current').innerText()).toBe('$0');
+    await page.getByTestId('online-disabled').getByText('管理员未开启在线充值！').waitFor();
+
+    await page.getByTestId('redeem-submit').click();
+    await toast('请输入兑换码').waitFor();
+    await page.getByTestId('redeem-code').fill('no-such-code');
+    await page.getByTestId('redeem-submit').click();
+    await toast('invalid redemption code').waitFor();
+
+    await page.getByTestId('redeem-code').fill(redemptionCode);
+    await page.getByTestId('redeem-submit').click();
+    await page.getByTestId('redeem-result').getByText(`兑换成功，到账 ${dollars(CODE_QUOTA)}`).waitFor();
+    await expect.poll(() => page.getByTestId('balance-current').innerText()).toBe(dollars(CODE_QUOTA));
+    await browser.screenshot('user-01-wallet');
+  });
+
+  it('shows relay calls in /log with model, token and cost; filters by model and time; the stats bar adds up', async () => {
+    const created = await consoleCall(page, 'POST', '/api/token/', { name: 'browser-key', remain_quota: 0, unlimited_quota: true, expired_time: -1 });
+    expect(created.success, created.message).toBe(true);
+    const tokens = await consoleCall<{ items: { id: number; name: string }[] }>(page, 'GET', '/api/token/?p=1&size=10');
+    const tokenId = tokens.data.items.find((token) => token.name === 'browser-key')!.id;
+    aliceKey = (await consoleCall<{ key: string }>(page, 'POST', `/api/token/${tokenId}/key`)).data.key;
+
+    const client = new OpenAI({ apiKey: aliceKey, baseURL: `${gateway.url}/v1`, maxRetries: 0 });
+    for (const model of ['gpt-4o-mini', 'gpt-4o-mini', 'gpt-4o']) {
+      const answer = await client.chat.completions.create({ model, messages: [{ role: 'user', content: 'hello' }] });
+      expect(answer.choices[0]?.message.content).toBeTruthy();
+    }
+    const stream = await client.chat.completions.create({ model: 'gpt-4o-mini', stream: true, messages: [{ role: 'user', content: 'stream please' }] });
+    for await (const _chunk of stream) {
+      // Drain the stream so the call completes and is logged.
+    }
+    // Consume rows are written in small batches: wait until all four are readable.
+    await expect.poll(async () => (await ownLogs('&type=2')).length, { timeout: 10_000 }).toBe(4);
+    const consumed = await ownLogs('&type=2');
+    const totalQuota = consumed.reduce((sum, row) => sum + row.quota, 0);
+    expect(totalQuota).toBeGreaterThan(0);
+
+    await page.goto('/log');
+    const table = page.getByTestId('logs-table');
+    await expect.poll(() => table.getByTestId('log-model').count()).toBe(4);
+    expect(await table.getByTestId('log-model').allInnerTexts()).toEqual(consumed.map((row) => row.model_name));
+    expect(new Set(await table.getByTestId('log-token').allInnerTexts())).toEqual(new Set(['browser-key']));
+    // Newest first: the four calls, then the top-up row with the credited amount.
+    expect(await table.getByTestId('log-cost').allInnerTexts()).toEqual([...consumed.map((row) => dollars(row.quota, 6)), dollars(CODE_QUOTA, 6)]);
+    // A user sees neither the channel nor the user column.
+    const headers = await table.locator('thead th').allInnerTexts();
+    expect(headers).toEqual(expect.arrayContaining(['时间', '令牌', '模型', '花费', '详情']));
+    expect(headers).not.toContain('渠道');
+    expect(headers).not.toContain('用户');
+    await page.getByTestId('logs-stat-quota').getByText(`消耗额度: ${dollars(totalQuota)}`).waitFor();
+    expect(await page.getByTestId('logs-stat-rpm').innerText()).toBe('RPM: 4');
+    // The details popover reads the ratios the relay recorded.
+    await table.locator('[data-testid^="log-details-"]').first().hover();
+    await page.locator('[data-testid^="log-details-popover-"]').getByText('模型倍率', { exact: false }).waitFor();
+    await browser.screenshot('user-02-logs');
+
+    // Filter by model: only the gpt-4o call, and the stats bar follows the filter.
+    const gpt4o = consumed.filter((row) => row.model_name === 'gpt-4o');
+    await page.getByTestId('logs-model-name').fill('gpt-4o');
+    await page.getByTestId('logs-query').click();
+    await expect.poll(() => table.getByTestId('log-model').allInnerTexts()).toEqual(['gpt-4o']);
+    await page.getByTestId('logs-stat-quota').getByText(`消耗额度: ${dollars(gpt4o[0]!.quota)}`).waitFor();
+
+    // Filter by time: a window that ended yesterday holds none of today's calls.
+    const inputs = page.getByTestId('logs-filters').locator('.semi-datepicker input');
+    const yesterday = new Date(Date.now() - 2 * 86_400_000);
+    const day = `${yesterday.getFullYear()}-${String(yesterday.getMonth() + 1).padStart(2, '0')}-${String(yesterday.getDate()).padStart(2, '0')}`;
+    await inputs.nth(0).fill(`${day} 00:00:00`);
+    await inputs.nth(1).fill(`${day} 23:59:59`);
+    await page.keyboard.press('Enter');
+    await page.getByTestId('logs-query').click();
+    await expect.poll(() => table.getByTestId('log-model').count()).toBe(0);
+    await page.getByTestId('logs-stat-quota').getByText(`消耗额度: ${dollars(0)}`).waitFor();
+    await browser.screenshot('user-02-logs-filtered');
+  });
+
+  it('remembers the page size and the column choice', async () => {
+    await page.evaluate(() => localStorage.setItem('page-size', '20'));
+    const listed = page.waitForRequest((request) => request.url().includes('/api/log/self/'));
+    await page.goto('/log');
+    expect(new URL((await listed).url()).searchParams.get('page_size')).toBe('20');
+    await page.getByTestId('logs-columns-button').click();
+    await page.getByTestId('logs-column-details').click();
+    await page.locator('.semi-modal-footer').getByText('保存', { exact: true }).click();
+    await page.reload();
+    const headers = await page.getByTestId('logs-table').locator('thead th').allInnerTexts();
+    expect(headers).not.toContain('详情');
+    expect(await page.evaluate(() => JSON.parse(localStorage.getItem('logs-table-columns') ?? '{}').details)).toBe(false);
+    await page.getByTestId('logs-columns-button').click();
+    await page.getByTestId('logs-column-details').click();
+    await page.locator('.semi-modal-footer').getByText('保存', { exact: true }).click();
+  });
+
+  it('draws the dashboard from the real quota_data', async () => {
+    await page.goto('/detail');
+    const chart = page.getByTestId('chart-quota');
+    await chart.locator('canvas').waitFor();
+    // ECharts' aria option describes the drawn series in the chart's label.
+    await expect.poll(() => chart.getAttribute('aria-label')).toContain('gpt-4o-mini');
+    const top = page.getByTestId('dashboard-top-models');
+    await top.getByText('gpt-4o-mini', { exact: true }).waitFor();
+    await top.getByText('gpt-4o', { exact: true }).waitFor();
+    const data = await consoleCall<{ count: number; quota: number }[]>(page, 'GET', `/api/data/self?start_timestamp=${Math.floor(Date.now() / 1000) - 86_400}&end_timestamp=${Math.floor(Date.now() / 1000) + 3600}`);
+    expect(data.data.reduce((sum, row) => sum + row.count, 0)).toBe(4);
+    expect(await page.getByTestId('dashboard-card-range-count').innerText()).toBe('4');
+    await page.getByTestId('granularity-day').click();
+    await chart.locator('canvas').waitFor();
+    await browser.screenshot('user-03-dashboard');
+  });
+
+  it('an admin sees the channel and user columns and the user behind a row', async () => {
+    await logout();
+    await login(ROOT.username, ROOT.password);
+    await page.goto('/log');
+    const table = page.getByTestId('logs-table');
+    await expect.poll(() => table.getByTestId('log-model').count()).toBeGreaterThanOrEqual(4);
+    const headers = await table.locator('thead th').allInnerTexts();
+    expect(headers).toEqual(expect.arrayContaining(['渠道', '用户', '重试']));
+    expect(new Set(await table.getByTestId('log-channel').allInnerTexts())).toEqual(new Set(['1']));
+    await table.getByTestId('log-username').first().click();
+    await expect.poll(() => page.getByTestId('log-user-info').innerText()).toContain(`${ALICE.username}`);
+    expect(await page.getByTestId('log-user-info').innerText()).toContain(dollars(CODE_QUOTA - (await ownLogsOf(ALICE.username))));
+    await page.locator('.semi-modal').getByRole('button', { name: 'close', exact: false }).click();
+    await browser.screenshot('user-04-admin-logs');
+    await logout();
+    await login(ALICE.username, ALICE.password);
+  });
+
+  it('personal settings in English: the webhook must be https, saving works, the password changes', async () => {
+    await page.goto('/personal');
+    await page.getByTestId('personal-language').click();
+    await page.locator('.semi-select-option').getByText('English', { exact: true }).click();
+    await page.getByText('Balance warning threshold').waitFor();
+    await page.getByTestId('personal-models').getByText('gpt-4o-mini', { exact: true }).waitFor();
+    expect(await page.getByTestId('invite-link').inputValue()).toMatch(/\/register\?aff=\w+$/);
+
+    await page.getByTestId('personal-notify').getByText('Webhook', { exact: true }).click();
+    await page.getByTestId('notify-webhook-url').fill('http://hooks.example.test/notify');
+    await page.getByTestId('notify-save').click();
+    await toast('webhook URL must start with https://').waitFor();
+    await page.getByTestId('notify-webhook-url').fill('https://127.0.0.1/notify');
+    await page.getByTestId('notify-webhook-secret').fill('s3cret');
+    await page.getByTestId('notify-save').click();
+    await toast('settings saved').waitFor();
+    const self = await consoleCall<{ setting: string }>(page, 'GET', '/api/user/self');
+    expect(JSON.parse(self.data.setting)).toMatchObject({ notify_type: 'webhook', webhook_url: 'https://127.0.0.1/notify', webhook_secret: 's3cret' });
+    await browser.screenshot('user-05-personal-en');
+
+    await page.getByTestId('password-open').click();
+    await page.getByTestId('password-original').fill(ALICE.password);
+    await page.getByTestId('password-next').fill(ALICE.newPassword);
+    await page.getByTestId('password-confirm').fill('something-else-1');
+    await page.locator('.semi-modal-footer').getByText('Submit', { exact: true }).click();
+    await toast('the two passwords differ').waitFor();
+    await page.getByTestId('password-confirm').fill(ALICE.newPassword);
+    await page.locator('.semi-modal-footer').getByText('Submit', { exact: true }).click();
+    await toast('password changed').waitFor();
+
+    await logout();
+    await login(ALICE.username, ALICE.newPassword);
+  });
+
+  it('deleting the account asks for the username and signs out', async () => {
+    await page.goto('/personal');
+    await page.getByTestId('delete-open').click();
+    await page.getByTestId('delete-confirm-name').fill('not-alice');
+    await page.locator('.semi-modal-footer').getByText('Delete', { exact: true }).click();
+    await toast('please enter your account name to confirm deletion').waitFor();
+    await page.getByTestId('delete-confirm-name').fill(ALICE.username);
+    await page.locator('.semi-modal-footer').getByText('Delete', { exact: true }).click();
+    await page.waitForURL('**/login');
+    expect(await page.evaluate(() => localStorage.getItem('user'))).toBeNull();
+    // The old key stops working with the account.
+    const client = new OpenAI({ apiKey: aliceKey, baseURL: `${gateway.url}/v1`, maxRetries: 0 });
+    await expect(client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] })).rejects.toThrow();
+  });
+
+});
