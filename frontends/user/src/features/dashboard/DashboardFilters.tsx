@@ -38,7 +38,7 @@ export function DashboardFilters({ admin, query, granularity, onQuery, onGranula
             end_timestamp: end instanceof Date ? Math.floor(end.getTime() / 1000) : 0,
           }));
         }}
-        style={{ width: 380 }}
+        style={{ width: 420 }}
       />
       <RadioGroup type="button" value={granularity} onChange={(event) => onGranularity(event.target.value as Granularity)}>
         {GRANULARITIES.map((value) => (

@@ -59,7 +59,7 @@ export function LogsFilters({ admin, applied, onApply, onOpenColumns }: LogsFilt
           const [start, end] = Array.isArray(value) ? value : [];
           setDraft((current) => ({ ...current, start_timestamp: toSeconds(start), end_timestamp: toSeconds(end) }));
         }}
-        style={{ width: 380 }}
+        style={{ width: 420 }}
       />
       <Select
         value={draft.type}
