@@ -54,8 +54,12 @@ describe.skipIf(skipReason !== null)('user remote in Chromium', () => {
   const toast = (text: string) => page.locator('.semi-toast-content').getByText(text, { exact: false }).first();
   /** What a user has spent so far, from the admin's log list. */
   const ownLogsOf = async (username: string) =>
-    (await consoleCall<{ items: LogItem[] }>(page, 'GET', `/api/log/?p=1&page_size=100&type=2&username=${username}`)).data.items.reduce((sum, row) => sum + row.quota, 0);
-  const ownLogs = async (query = '') => (await consoleCall<{ items: LogItem[] }>(page, 'GET', `/api/log/self/?p=1&page_size=100${query}`)).data.items;
+    (await consoleCall<{ items: LogItem[] }>(page, 'GET', `/api/log/?p=1&page_size=100&type=2&username=${username}`)).data.items.reduce(
+      (sum, row) => sum + row.quota,
+      0,
+    );
+  const ownLogs = async (query = '') =>
+    (await consoleCall<{ items: LogItem[] }>(page, 'GET', `/api/log/self/?p=1&page_size=100${query}`)).data.items;
 
   beforeAll(async () => {
     upstream = await startFakeUpstream();
@@ -73,10 +77,20 @@ describe.skipIf(skipReason !== null)('user remote in Chromium', () => {
     await login(ROOT.username, ROOT.password);
     const channel = await consoleCall(page, 'POST', '/api/channel/', {
       mode: 'single',
-      channel: { type: 1, name: 'fake upstream', key: 'sk-upstream-test', base_url: upstream.url, models: 'gpt-4o-mini,gpt-4o', group: 'default' },
+      channel: {
+        type: 1,
+        name: 'fake upstream',
+        key: 'sk-upstream-test',
+        base_url: upstream.url,
+        models: 'gpt-4o-mini,gpt-4o',
+        group: 'default',
+      },
     });
     expect(channel.success, channel.message).toBe(true);
-    expect((await consoleCall(page, 'POST', '/api/user/', { username: ALICE.username, password: ALICE.password, display_name: 'Alice' })).success).toBe(true);
+    expect(
+      (await consoleCall(page, 'POST', '/api/user/', { username: ALICE.username, password: ALICE.password, display_name: 'Alice' }))
+        .success,
+    ).toBe(true);
     const codes = await consoleCall<string[]>(page, 'POST', '/api/redemption/', { name: 'browser', quota: CODE_QUOTA, count: 1 });
     expect(codes.success, codes.message).toBe(true);
     redemptionCode = codes.data[0]!;
@@ -98,7 +112,7 @@ describe.skipIf(skipReason !== null)('user remote in Chromium', () => {
   it('redeeming a code in the wallet raises the balance shown', async () => {
     await login(ALICE.username, ALICE.password);
     await page.goto('/topup');
-    await expect.poll(() => page.getByTestId('balance-current').innerText()).toBe('$0');
+    await expect.poll(() => page.getByTestId('balance-current').textContent()).toBe('$0');
     await page.getByTestId('online-disabled').getByText('管理员未开启在线充值！').waitFor();
 
     await page.getByTestId('redeem-submit').click();
@@ -109,13 +123,21 @@ describe.skipIf(skipReason !== null)('user remote in Chromium', () => {
 
     await page.getByTestId('redeem-code').fill(redemptionCode);
     await page.getByTestId('redeem-submit').click();
-    await page.getByTestId('redeem-result').getByText(`兑换成功，到账 ${dollars(CODE_QUOTA)}`).waitFor();
-    await expect.poll(() => page.getByTestId('balance-current').innerText()).toBe(dollars(CODE_QUOTA));
+    await page
+      .getByTestId('redeem-result')
+      .getByText(`兑换成功，到账 ${dollars(CODE_QUOTA)}`)
+      .waitFor();
+    await expect.poll(() => page.getByTestId('balance-current').textContent()).toBe(dollars(CODE_QUOTA));
     await browser.screenshot('user-01-wallet');
   });
 
   it('shows relay calls in /log with model, token and cost; filters by model and time; the stats bar adds up', async () => {
-    const created = await consoleCall(page, 'POST', '/api/token/', { name: 'browser-key', remain_quota: 0, unlimited_quota: true, expired_time: -1 });
+    const created = await consoleCall(page, 'POST', '/api/token/', {
+      name: 'browser-key',
+      remain_quota: 0,
+      unlimited_quota: true,
+      expired_time: -1,
+    });
     expect(created.success, created.message).toBe(true);
     const tokens = await consoleCall<{ items: { id: number; name: string }[] }>(page, 'GET', '/api/token/?p=1&size=10');
     const tokenId = tokens.data.items.find((token) => token.name === 'browser-key')!.id;
@@ -126,7 +148,11 @@ describe.skipIf(skipReason !== null)('user remote in Chromium', () => {
       const answer = await client.chat.completions.create({ model, messages: [{ role: 'user', content: 'hello' }] });
       expect(answer.choices[0]?.message.content).toBeTruthy();
     }
-    const stream = await client.chat.completions.create({ model: 'gpt-4o-mini', stream: true, messages: [{ role: 'user', content: 'stream please' }] });
+    const stream = await client.chat.completions.create({
+      model: 'gpt-4o-mini',
+      stream: true,
+      messages: [{ role: 'user', content: 'stream please' }],
+    });
     for await (const _chunk of stream) {
       // Drain the stream so the call completes and is logged.
     }
@@ -142,14 +168,20 @@ describe.skipIf(skipReason !== null)('user remote in Chromium', () => {
     expect(await table.getByTestId('log-model').allInnerTexts()).toEqual(consumed.map((row) => row.model_name));
     expect(new Set(await table.getByTestId('log-token').allInnerTexts())).toEqual(new Set(['browser-key']));
     // Newest first: the four calls, then the top-up row with the credited amount.
-    expect(await table.getByTestId('log-cost').allInnerTexts()).toEqual([...consumed.map((row) => dollars(row.quota, 6)), dollars(CODE_QUOTA, 6)]);
+    expect(await table.getByTestId('log-cost').allInnerTexts()).toEqual([
+      ...consumed.map((row) => dollars(row.quota, 6)),
+      dollars(CODE_QUOTA, 6),
+    ]);
     // A user sees neither the channel nor the user column.
     const headers = await table.locator('thead th').allInnerTexts();
     expect(headers).toEqual(expect.arrayContaining(['时间', '令牌', '模型', '花费', '详情']));
     expect(headers).not.toContain('渠道');
     expect(headers).not.toContain('用户');
-    await page.getByTestId('logs-stat-quota').getByText(`消耗额度: ${dollars(totalQuota)}`).waitFor();
-    expect(await page.getByTestId('logs-stat-rpm').innerText()).toBe('RPM: 4');
+    await page
+      .getByTestId('logs-stat-quota')
+      .getByText(`消耗额度: ${dollars(totalQuota)}`)
+      .waitFor();
+    expect(await page.getByTestId('logs-stat-rpm').textContent()).toBe('RPM: 4');
     // The details popover reads the ratios the relay recorded.
     await table.locator('[data-testid^="log-details-"]').first().hover();
     await page.locator('[data-testid^="log-details-popover-"]').getByText('模型倍率', { exact: false }).waitFor();
@@ -160,7 +192,10 @@ describe.skipIf(skipReason !== null)('user remote in Chromium', () => {
     await page.getByTestId('logs-model-name').fill('gpt-4o');
     await page.getByTestId('logs-query').click();
     await expect.poll(() => table.getByTestId('log-model').allInnerTexts()).toEqual(['gpt-4o']);
-    await page.getByTestId('logs-stat-quota').getByText(`消耗额度: ${dollars(gpt4o[0]!.quota)}`).waitFor();
+    await page
+      .getByTestId('logs-stat-quota')
+      .getByText(`消耗额度: ${dollars(gpt4o[0]!.quota)}`)
+      .waitFor();
 
     // Filter by time: a window that ended yesterday holds none of today's calls.
     const inputs = page.getByTestId('logs-filters').locator('.semi-datepicker input');
@@ -171,7 +206,10 @@ describe.skipIf(skipReason !== null)('user remote in Chromium', () => {
     await page.keyboard.press('Enter');
     await page.getByTestId('logs-query').click();
     await expect.poll(() => table.getByTestId('log-model').count()).toBe(0);
-    await page.getByTestId('logs-stat-quota').getByText(`消耗额度: ${dollars(0)}`).waitFor();
+    await page
+      .getByTestId('logs-stat-quota')
+      .getByText(`消耗额度: ${dollars(0)}`)
+      .waitFor();
     await browser.screenshot('user-02-logs-filtered');
   });
 
@@ -201,9 +239,13 @@ describe.skipIf(skipReason !== null)('user remote in Chromium', () => {
     const top = page.getByTestId('dashboard-top-models');
     await top.getByText('gpt-4o-mini', { exact: true }).waitFor();
     await top.getByText('gpt-4o', { exact: true }).waitFor();
-    const data = await consoleCall<{ count: number; quota: number }[]>(page, 'GET', `/api/data/self?start_timestamp=${Math.floor(Date.now() / 1000) - 86_400}&end_timestamp=${Math.floor(Date.now() / 1000) + 3600}`);
+    const data = await consoleCall<{ count: number; quota: number }[]>(
+      page,
+      'GET',
+      `/api/data/self?start_timestamp=${Math.floor(Date.now() / 1000) - 86_400}&end_timestamp=${Math.floor(Date.now() / 1000) + 3600}`,
+    );
     expect(data.data.reduce((sum, row) => sum + row.count, 0)).toBe(4);
-    expect(await page.getByTestId('dashboard-card-range-count').innerText()).toBe('4');
+    expect(await page.getByTestId('dashboard-card-range-count').textContent()).toBe('4');
     await page.getByTestId('granularity-day').click();
     await chart.locator('canvas').waitFor();
     await browser.screenshot('user-03-dashboard');
@@ -219,8 +261,8 @@ describe.skipIf(skipReason !== null)('user remote in Chromium', () => {
     expect(headers).toEqual(expect.arrayContaining(['渠道', '用户', '重试']));
     expect(new Set(await table.getByTestId('log-channel').allInnerTexts())).toEqual(new Set(['1']));
     await table.getByTestId('log-username').first().click();
-    await expect.poll(() => page.getByTestId('log-user-info').innerText()).toContain(`${ALICE.username}`);
-    expect(await page.getByTestId('log-user-info').innerText()).toContain(dollars(CODE_QUOTA - (await ownLogsOf(ALICE.username))));
+    await expect.poll(() => page.getByTestId('log-user-info').textContent()).toContain(`${ALICE.username}`);
+    expect(await page.getByTestId('log-user-info').textContent()).toContain(dollars(CODE_QUOTA - (await ownLogsOf(ALICE.username))));
     await page.locator('.semi-modal').getByRole('button', { name: 'close', exact: false }).click();
     await browser.screenshot('user-04-admin-logs');
     await logout();
@@ -244,7 +286,11 @@ describe.skipIf(skipReason !== null)('user remote in Chromium', () => {
     await page.getByTestId('notify-save').click();
     await toast('settings saved').waitFor();
     const self = await consoleCall<{ setting: string }>(page, 'GET', '/api/user/self');
-    expect(JSON.parse(self.data.setting)).toMatchObject({ notify_type: 'webhook', webhook_url: 'https://127.0.0.1/notify', webhook_secret: 's3cret' });
+    expect(JSON.parse(self.data.setting)).toMatchObject({
+      notify_type: 'webhook',
+      webhook_url: 'https://127.0.0.1/notify',
+      webhook_secret: 's3cret',
+    });
     await browser.screenshot('user-05-personal-en');
 
     await page.getByTestId('password-open').click();
@@ -275,5 +321,4 @@ describe.skipIf(skipReason !== null)('user remote in Chromium', () => {
     const client = new OpenAI({ apiKey: aliceKey, baseURL: `${gateway.url}/v1`, maxRetries: 0 });
     await expect(client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] })).rejects.toThrow();
   });
-
 });

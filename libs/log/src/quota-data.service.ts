@@ -124,6 +124,7 @@ export class QuotaDataService implements OnModuleInit, BeforeApplicationShutdown
 function range(query: QuotaDataQuery): [number, number] {
   if (query.start_timestamp === undefined) throw new BusinessError('start_timestamp is required', 'invalid_input');
   if (query.end_timestamp === undefined) throw new BusinessError('end_timestamp is required', 'invalid_input');
-  if (query.start_timestamp > query.end_timestamp) throw new BusinessError('start_timestamp must not be after end_timestamp', 'invalid_input');
+  if (query.start_timestamp > query.end_timestamp)
+    throw new BusinessError('start_timestamp must not be after end_timestamp', 'invalid_input');
   return [query.start_timestamp, query.end_timestamp];
 }

@@ -39,7 +39,13 @@ function topModelsOption(rows: QuotaDataRow[], colorOf: ColorOf): ChartOption {
   return {
     tooltip: { trigger: 'item', valueFormatter: (value: unknown) => renderQuota(Number(value)) },
     legend: { type: 'scroll', bottom: 0 },
-    series: [{ type: 'pie', radius: ['40%', '70%'], data: topModels(rows).map((model) => ({ name: model.model, value: model.quota, itemStyle: { color: colorOf(model.model) } })) }],
+    series: [
+      {
+        type: 'pie',
+        radius: ['40%', '70%'],
+        data: topModels(rows).map((model) => ({ name: model.model, value: model.quota, itemStyle: { color: colorOf(model.model) } })),
+      },
+    ],
   };
 }
 

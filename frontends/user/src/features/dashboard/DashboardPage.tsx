@@ -38,7 +38,9 @@ export function DashboardPage() {
 
   return (
     <div data-testid="dashboard-page">
-      {status.enable_data_export === false && <Banner type="warning" closeIcon={null} description={t('dashboard.disabled')} style={{ marginBottom: 16 }} />}
+      {status.enable_data_export === false && (
+        <Banner type="warning" closeIcon={null} description={t('dashboard.disabled')} style={{ marginBottom: 16 }} />
+      )}
       <DashboardFilters admin={isAdmin} query={query} granularity={granularity} onQuery={setQuery} onGranularity={setGranularity} />
       <SummaryCards user={self.user} range={rangeTotals} rates={data.rates} />
       <Spin spinning={data.loading} size="large" style={{ width: '100%' }}>

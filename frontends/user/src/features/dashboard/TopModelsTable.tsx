@@ -11,18 +11,18 @@ export function TopModelsTable({ rows }: { rows: QuotaDataRow[] }) {
   return (
     <Card title={t('dashboard.chart.topModels')} style={{ marginTop: 16 }}>
       <div data-testid="dashboard-top-models">
-      <Table<ModelTotal>
-        rowKey="model"
-        size="small"
-        pagination={false}
-        dataSource={models}
-        columns={[
-          { title: t('logs.column.model'), dataIndex: 'model' },
-          { title: t('dashboard.card.rangeQuota'), dataIndex: 'quota', render: (quota: number) => renderQuota(quota) },
-          { title: t('dashboard.card.rangeCount'), dataIndex: 'count', render: (count: number) => shortenNumber(count) },
-          { title: t('dashboard.card.rangeTokens'), dataIndex: 'tokens', render: (tokens: number) => shortenNumber(tokens) },
-        ]}
-      />
+        <Table<ModelTotal>
+          rowKey="model"
+          size="small"
+          pagination={false}
+          dataSource={models}
+          columns={[
+            { title: t('logs.column.model'), dataIndex: 'model' },
+            { title: t('dashboard.card.rangeQuota'), dataIndex: 'quota', render: (quota: number) => renderQuota(quota) },
+            { title: t('dashboard.card.rangeCount'), dataIndex: 'count', render: (count: number) => shortenNumber(count) },
+            { title: t('dashboard.card.rangeTokens'), dataIndex: 'tokens', render: (tokens: number) => shortenNumber(tokens) },
+          ]}
+        />
       </div>
     </Card>
   );

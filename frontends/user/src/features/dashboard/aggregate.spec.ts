@@ -2,7 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { bucketStart, topModels, toSeries, totals, type QuotaDataRow } from './aggregate';
 
 const local = (y: number, m: number, d: number, h = 0) => Math.floor(new Date(y, m - 1, d, h).getTime() / 1000);
-const row = (model: string, at: number, quota: number, count = 1, tokens = 10): QuotaDataRow => ({ user_id: 1, username: 'a', model_name: model, created_at: at, count, quota, token_used: tokens });
+const row = (model: string, at: number, quota: number, count = 1, tokens = 10): QuotaDataRow => ({
+  user_id: 1,
+  username: 'a',
+  model_name: model,
+  created_at: at,
+  count,
+  quota,
+  token_used: tokens,
+});
 
 describe('dashboard aggregation', () => {
   it('starts buckets at the hour, the local day and the Monday of the week', () => {
@@ -14,7 +22,12 @@ describe('dashboard aggregation', () => {
   });
 
   it('sums hours into days per model, biggest model first, zero where a model had no use', () => {
-    const rows = [row('a', local(2025, 1, 15, 1), 5), row('b', local(2025, 1, 15, 2), 100), row('a', local(2025, 1, 15, 9), 7), row('a', local(2025, 1, 16, 3), 1)];
+    const rows = [
+      row('a', local(2025, 1, 15, 1), 5),
+      row('b', local(2025, 1, 15, 2), 100),
+      row('a', local(2025, 1, 15, 9), 7),
+      row('a', local(2025, 1, 16, 3), 1),
+    ];
     const series = toSeries(rows, 'day', 'quota');
     expect(series.buckets).toEqual([local(2025, 1, 15), local(2025, 1, 16)]);
     expect(series.models).toEqual(['b', 'a']);

@@ -75,7 +75,11 @@ export function toSeries(rows: QuotaDataRow[], granularity: Granularity, metric:
 }
 
 export function totals(rows: QuotaDataRow[]): Totals {
-  return rows.reduce((sum, row) => ({ quota: sum.quota + row.quota, count: sum.count + row.count, tokens: sum.tokens + row.token_used }), { quota: 0, count: 0, tokens: 0 });
+  return rows.reduce((sum, row) => ({ quota: sum.quota + row.quota, count: sum.count + row.count, tokens: sum.tokens + row.token_used }), {
+    quota: 0,
+    count: 0,
+    tokens: 0,
+  });
 }
 
 /** Models by quota spent (then by requests), largest first. */

@@ -10,7 +10,10 @@ export function useDashboardData(admin: boolean, query: DashboardQuery) {
   const reload = useCallback(async () => {
     setLoading(true);
     try {
-      const [data, stat] = await Promise.all([dashboardApi.data(admin, query), dashboardApi.rates(admin, query.username).catch(() => null)]);
+      const [data, stat] = await Promise.all([
+        dashboardApi.data(admin, query),
+        dashboardApi.rates(admin, query.username).catch(() => null),
+      ]);
       setRows(data ?? []);
       if (stat) setRates({ rpm: stat.rpm, tpm: stat.tpm });
     } catch {

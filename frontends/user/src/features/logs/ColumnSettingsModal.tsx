@@ -29,8 +29,12 @@ export function ColumnSettingsModal({ visible, keys, visibility, onSave, onClose
       cancelText={t('cancel')}
     >
       <Space style={{ marginBottom: 12 }}>
-        <Button size="small" onClick={() => setAll(true)}>{t('logs.columnsAll')}</Button>
-        <Button size="small" onClick={() => setAll(false)}>{t('logs.columnsNone')}</Button>
+        <Button size="small" onClick={() => setAll(true)}>
+          {t('logs.columnsAll')}
+        </Button>
+        <Button size="small" onClick={() => setAll(false)}>
+          {t('logs.columnsNone')}
+        </Button>
       </Space>
       <div style={{ display: 'grid', gridTemplateColumns: 'repeat(3, 1fr)', gap: 8 }}>
         {keys.map((key) => (

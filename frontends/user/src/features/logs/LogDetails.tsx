@@ -16,7 +16,8 @@ export function detailLines(row: LogRow, other: LogOther, t: TFunction<'user'>):
     lines.push(t('logs.details.completionRatio', { value: num(other.completion_ratio) }));
     lines.push(t('logs.details.groupRatio', { value: num(groupRatio) }));
     if (other.cache_tokens) lines.push(t('logs.details.cache', { tokens: other.cache_tokens, ratio: num(other.cache_ratio) }));
-    if (other.cache_creation_tokens) lines.push(t('logs.details.cacheCreation', { tokens: other.cache_creation_tokens, ratio: num(other.cache_creation_ratio) }));
+    if (other.cache_creation_tokens)
+      lines.push(t('logs.details.cacheCreation', { tokens: other.cache_creation_tokens, ratio: num(other.cache_creation_ratio) }));
   }
   if (other.reasoning_effort) lines.push(t('logs.details.reasoning', { value: other.reasoning_effort }));
   if (other.admin_info?.local_count_tokens) lines.push(t('logs.details.localCount'));
@@ -39,7 +40,17 @@ export function LogDetailsCell({ row, other, t }: { row: LogRow; other: LogOther
   );
   return (
     <Popover content={content} trigger="hover" position="left">
-      <span data-testid={`log-details-${row.id}`} style={{ display: 'inline-block', maxWidth: 220, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', cursor: 'pointer' }}>
+      <span
+        data-testid={`log-details-${row.id}`}
+        style={{
+          display: 'inline-block',
+          maxWidth: 220,
+          overflow: 'hidden',
+          textOverflow: 'ellipsis',
+          whiteSpace: 'nowrap',
+          cursor: 'pointer',
+        }}
+      >
         {lines.join(' · ')}
       </span>
     </Popover>

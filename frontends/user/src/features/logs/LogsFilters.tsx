@@ -51,35 +51,35 @@ export function LogsFilters({ admin, applied, onApply, onOpenColumns }: LogsFilt
 
   return (
     <div data-testid="logs-filters">
-    <Space wrap style={{ marginBottom: 12 }}>
-      <DatePicker
-        type="dateTimeRange"
-        value={[toDate(draft.start_timestamp), toDate(draft.end_timestamp)].filter(Boolean) as Date[]}
-        onChange={(value) => {
-          const [start, end] = Array.isArray(value) ? value : [];
-          setDraft((current) => ({ ...current, start_timestamp: toSeconds(start), end_timestamp: toSeconds(end) }));
-        }}
-        style={{ width: 420 }}
-      />
-      <Select
-        value={draft.type}
-        onChange={(value) => set('type', Number(value))}
-        style={{ width: 120 }}
-        optionList={TYPE_OPTIONS.map(([key, value]) => ({ value, label: t(`logs.type.${key}`) }))}
-      />
-      {text('token_name', 'logs-token-name')}
-      {text('model_name', 'logs-model-name')}
-      {text('group', 'logs-group')}
-      {admin && text('username', 'logs-username')}
-      {admin && text('channel', 'logs-channel')}
-      <Button type="primary" icon={<IconSearch />} onClick={apply} data-testid="logs-query">
-        {t('logs.query')}
-      </Button>
-      <Button onClick={reset}>{t('logs.reset')}</Button>
-      <Button onClick={onOpenColumns} data-testid="logs-columns-button">
-        {t('logs.columnSettings')}
-      </Button>
-    </Space>
+      <Space wrap style={{ marginBottom: 12 }}>
+        <DatePicker
+          type="dateTimeRange"
+          value={[toDate(draft.start_timestamp), toDate(draft.end_timestamp)].filter(Boolean) as Date[]}
+          onChange={(value) => {
+            const [start, end] = Array.isArray(value) ? value : [];
+            setDraft((current) => ({ ...current, start_timestamp: toSeconds(start), end_timestamp: toSeconds(end) }));
+          }}
+          style={{ width: 420 }}
+        />
+        <Select
+          value={draft.type}
+          onChange={(value) => set('type', Number(value))}
+          style={{ width: 120 }}
+          optionList={TYPE_OPTIONS.map(([key, value]) => ({ value, label: t(`logs.type.${key}`) }))}
+        />
+        {text('token_name', 'logs-token-name')}
+        {text('model_name', 'logs-model-name')}
+        {text('group', 'logs-group')}
+        {admin && text('username', 'logs-username')}
+        {admin && text('channel', 'logs-channel')}
+        <Button type="primary" icon={<IconSearch />} onClick={apply} data-testid="logs-query">
+          {t('logs.query')}
+        </Button>
+        <Button onClick={reset}>{t('logs.reset')}</Button>
+        <Button onClick={onOpenColumns} data-testid="logs-columns-button">
+          {t('logs.columnSettings')}
+        </Button>
+      </Space>
     </div>
   );
 }

@@ -39,7 +39,13 @@ export function LogsPage() {
       <LogsStatsBar stat={stat.stat} loading={stat.loading} />
       <LogsFilters admin={isAdmin} applied={state.filters} onApply={state.applyFilters} onOpenColumns={() => setColumnsOpen(true)} />
       <PagedTable data-testid="logs-table" columns={columns} query={{ ...query, rows }} paging={state} />
-      <ColumnSettingsModal visible={columnsOpen} keys={keys} visibility={visibility} onSave={saveColumns} onClose={() => setColumnsOpen(false)} />
+      <ColumnSettingsModal
+        visible={columnsOpen}
+        keys={keys}
+        visibility={visibility}
+        onSave={saveColumns}
+        onClose={() => setColumnsOpen(false)}
+      />
       <UserInfoModal userId={userId} onClose={closeUser} />
     </Card>
   );

@@ -79,7 +79,10 @@ function filterQuery(filters: LogFilters, admin: boolean) {
 export const logsApi = {
   /** One page only: the server never answers more than page_size rows. */
   list: (admin: boolean, filters: LogFilters, page: number, pageSize: number) =>
-    api.get<Page<LogRow>>(admin ? '/api/log/' : '/api/log/self/', { query: { ...filterQuery(filters, admin), p: page, page_size: pageSize } }),
-  stat: (admin: boolean, filters: LogFilters) => api.get<LogStat>(admin ? '/api/log/stat' : '/api/log/self/stat', { query: filterQuery(filters, admin) }),
+    api.get<Page<LogRow>>(admin ? '/api/log/' : '/api/log/self/', {
+      query: { ...filterQuery(filters, admin), p: page, page_size: pageSize },
+    }),
+  stat: (admin: boolean, filters: LogFilters) =>
+    api.get<LogStat>(admin ? '/api/log/stat' : '/api/log/self/stat', { query: filterQuery(filters, admin) }),
   user: (id: number) => api.get<LogUserInfo>(`/api/user/${id}`),
 };

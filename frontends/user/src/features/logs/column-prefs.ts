@@ -2,7 +2,19 @@ import { STORAGE_KEYS, readJson, writeJson } from '@console/kit';
 
 /** Every column of the logs table; admin-only ones are dropped for users before the preferences apply. */
 export const LOG_COLUMN_KEYS = [
-  'time', 'channel', 'user', 'token', 'group', 'type', 'model', 'use_time', 'prompt', 'completion', 'cost', 'retry', 'details',
+  'time',
+  'channel',
+  'user',
+  'token',
+  'group',
+  'type',
+  'model',
+  'use_time',
+  'prompt',
+  'completion',
+  'cost',
+  'retry',
+  'details',
 ] as const;
 export type LogColumnKey = (typeof LOG_COLUMN_KEYS)[number];
 

@@ -92,14 +92,23 @@ export function logColumns(t: TFunction<'user'>, actions: LogColumnActions): Rec
           '-'
         ),
     },
-    token: { title: t('logs.column.token'), dataIndex: 'token_name', render: (name: string) => (name ? (
-        <Tag color="grey">
-          <span data-testid="log-token">{name}</span>
-        </Tag>
-      ) : (
-        '-'
-      )) },
-    group: { title: t('logs.column.group'), dataIndex: 'group', render: (group: string) => (group ? <Tag color={groupColor(group)}>{group}</Tag> : '-') },
+    token: {
+      title: t('logs.column.token'),
+      dataIndex: 'token_name',
+      render: (name: string) =>
+        name ? (
+          <Tag color="grey">
+            <span data-testid="log-token">{name}</span>
+          </Tag>
+        ) : (
+          '-'
+        ),
+    },
+    group: {
+      title: t('logs.column.group'),
+      dataIndex: 'group',
+      render: (group: string) => (group ? <Tag color={groupColor(group)}>{group}</Tag> : '-'),
+    },
     type: {
       title: t('logs.column.type'),
       dataIndex: 'type',
@@ -110,12 +119,21 @@ export function logColumns(t: TFunction<'user'>, actions: LogColumnActions): Rec
     },
     model: { title: t('logs.column.model'), dataIndex: 'model_name', render: (_: string, row) => <ModelCell row={row} /> },
     use_time: { title: t('logs.column.useTime'), dataIndex: 'use_time', render: (_: number, row) => <TimingCell row={row} t={t} /> },
-    prompt: { title: t('logs.column.prompt'), dataIndex: 'prompt_tokens', render: (n: number, row) => (row.type === LOG_TYPE.consume ? n : '-') },
-    completion: { title: t('logs.column.completion'), dataIndex: 'completion_tokens', render: (n: number, row) => (row.type === LOG_TYPE.consume ? n : '-') },
+    prompt: {
+      title: t('logs.column.prompt'),
+      dataIndex: 'prompt_tokens',
+      render: (n: number, row) => (row.type === LOG_TYPE.consume ? n : '-'),
+    },
+    completion: {
+      title: t('logs.column.completion'),
+      dataIndex: 'completion_tokens',
+      render: (n: number, row) => (row.type === LOG_TYPE.consume ? n : '-'),
+    },
     cost: {
       title: t('logs.column.cost'),
       dataIndex: 'quota',
-      render: (quota: number, row) => (row.type === LOG_TYPE.consume || row.type === LOG_TYPE.topUp ? <span data-testid="log-cost">{renderQuota(quota, 6)}</span> : '-'),
+      render: (quota: number, row) =>
+        row.type === LOG_TYPE.consume || row.type === LOG_TYPE.topUp ? <span data-testid="log-cost">{renderQuota(quota, 6)}</span> : '-',
     },
     retry: {
       title: t('logs.column.retry'),
@@ -125,7 +143,11 @@ export function logColumns(t: TFunction<'user'>, actions: LogColumnActions): Rec
         return chain.length ? <span data-testid="log-retry">{chain.join(' → ')}</span> : '-';
       },
     },
-    details: { title: t('logs.column.details'), key: 'details', render: (_: unknown, row) => <LogDetailsCell row={row} other={row.parsed} t={t} /> },
+    details: {
+      title: t('logs.column.details'),
+      key: 'details',
+      render: (_: unknown, row) => <LogDetailsCell row={row} other={row.parsed} t={t} />,
+    },
   };
 }
 

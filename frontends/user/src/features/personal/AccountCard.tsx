@@ -62,25 +62,51 @@ export function AccountCard({ user }: { user: SelfUser | null }) {
   return (
     <Card title={t('personal.account.title')} style={{ marginBottom: 16 }}>
       <Space wrap>
-        <Button onClick={() => void resetToken()} data-testid="access-token-reset">{t('personal.account.generateToken')}</Button>
-        <Button onClick={() => setPasswordOpen(true)} data-testid="password-open">{t('personal.account.changePassword')}</Button>
-        <Button type="danger" onClick={() => setDeleteOpen(true)} data-testid="delete-open">{t('personal.account.delete')}</Button>
+        <Button onClick={() => void resetToken()} data-testid="access-token-reset">
+          {t('personal.account.generateToken')}
+        </Button>
+        <Button onClick={() => setPasswordOpen(true)} data-testid="password-open">
+          {t('personal.account.changePassword')}
+        </Button>
+        <Button type="danger" onClick={() => setDeleteOpen(true)} data-testid="delete-open">
+          {t('personal.account.delete')}
+        </Button>
       </Space>
       {accessToken && (
         <Typography.Paragraph copyable style={{ marginTop: 12, wordBreak: 'break-all' }}>
           <span data-testid="access-token">{accessToken}</span>
         </Typography.Paragraph>
       )}
-      <Modal title={t('personal.account.changePassword')} visible={passwordOpen} onCancel={() => setPasswordOpen(false)} onOk={() => void changePassword()} okText={t('submit')} cancelText={t('cancel')}>
+      <Modal
+        title={t('personal.account.changePassword')}
+        visible={passwordOpen}
+        onCancel={() => setPasswordOpen(false)}
+        onOk={() => void changePassword()}
+        okText={t('submit')}
+        cancelText={t('cancel')}
+      >
         <Space vertical align="start" style={{ width: '100%' }}>
           {password('original', t('personal.account.originalPassword'))}
           {password('next', t('personal.account.newPassword'))}
           {password('confirm', t('personal.account.confirmPassword'))}
         </Space>
       </Modal>
-      <Modal title={t('personal.account.delete')} visible={deleteOpen} onCancel={() => setDeleteOpen(false)} onOk={() => void deleteAccount()} okText={t('personal.account.deleteOk')} okButtonProps={{ type: 'danger' }} cancelText={t('cancel')}>
+      <Modal
+        title={t('personal.account.delete')}
+        visible={deleteOpen}
+        onCancel={() => setDeleteOpen(false)}
+        onOk={() => void deleteAccount()}
+        okText={t('personal.account.deleteOk')}
+        okButtonProps={{ type: 'danger' }}
+        cancelText={t('cancel')}
+      >
         <Banner type="danger" closeIcon={null} description={t('personal.account.deleteWarning')} style={{ marginBottom: 12 }} />
-        <Input value={confirmName} onChange={setConfirmName} placeholder={t('personal.account.deletePlaceholder', { username: user?.username ?? '' })} data-testid="delete-confirm-name" />
+        <Input
+          value={confirmName}
+          onChange={setConfirmName}
+          placeholder={t('personal.account.deletePlaceholder', { username: user?.username ?? '' })}
+          data-testid="delete-confirm-name"
+        />
       </Modal>
     </Card>
   );

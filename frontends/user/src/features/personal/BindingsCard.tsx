@@ -38,23 +38,39 @@ export function BindingsCard({ user, onChanged }: { user: SelfUser | null; onCha
       <BindingRow
         label={t('personal.bind.email')}
         value={user?.email ?? ''}
-        action={<Button onClick={() => setEmailOpen(true)} data-testid="bind-email-open">{user?.email ? t('personal.bind.change') : t('personal.bind.bind')}</Button>}
+        action={
+          <Button onClick={() => setEmailOpen(true)} data-testid="bind-email-open">
+            {user?.email ? t('personal.bind.change') : t('personal.bind.bind')}
+          </Button>
+        }
       />
       {status.wechat_login && (
         <BindingRow
           label={t('personal.bind.wechat')}
           value={user?.wechat_id ? t('personal.bind.bound') : ''}
-          action={<Button disabled={Boolean(user?.wechat_id)} onClick={() => setWechatOpen(true)}>{user?.wechat_id ? t('personal.bind.bound') : t('personal.bind.bind')}</Button>}
+          action={
+            <Button disabled={Boolean(user?.wechat_id)} onClick={() => setWechatOpen(true)}>
+              {user?.wechat_id ? t('personal.bind.bound') : t('personal.bind.bind')}
+            </Button>
+          }
         />
       )}
       {status.github_oauth && <BindingRow label="GitHub" value={user?.github_id ?? ''} action={oauth('github', user?.github_id ?? '')} />}
       {status.oidc_enabled && <BindingRow label="OIDC" value={user?.oidc_id ?? ''} action={oauth('oidc', user?.oidc_id ?? '')} />}
-      {status.linuxdo_oauth && <BindingRow label="Linux DO" value={user?.linux_do_id ?? ''} action={oauth('linuxdo', user?.linux_do_id ?? '')} />}
+      {status.linuxdo_oauth && (
+        <BindingRow label="Linux DO" value={user?.linux_do_id ?? ''} action={oauth('linuxdo', user?.linux_do_id ?? '')} />
+      )}
       {status.telegram_oauth && status.telegram_bot_name && (
         <BindingRow
           label="Telegram"
           value={user?.telegram_id ?? ''}
-          action={user?.telegram_id ? <Button disabled>{t('personal.bind.bound')}</Button> : <TelegramWidget botName={status.telegram_bot_name} authUrl="/api/oauth/telegram/bind" />}
+          action={
+            user?.telegram_id ? (
+              <Button disabled>{t('personal.bind.bound')}</Button>
+            ) : (
+              <TelegramWidget botName={status.telegram_bot_name} authUrl="/api/oauth/telegram/bind" />
+            )
+          }
         />
       )}
       <EmailBindModal visible={emailOpen} onClose={() => setEmailOpen(false)} onBound={onChanged} />

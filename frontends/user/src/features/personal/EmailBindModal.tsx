@@ -40,15 +40,35 @@ export function EmailBindModal({ visible, onClose, onBound }: { visible: boolean
   };
 
   return (
-    <Modal title={t('personal.bind.emailTitle')} visible={visible} onCancel={onClose} onOk={() => void bind()} okText={t('personal.bind.bind')} cancelText={t('cancel')}>
+    <Modal
+      title={t('personal.bind.emailTitle')}
+      visible={visible}
+      onCancel={onClose}
+      onOk={() => void bind()}
+      okText={t('personal.bind.bind')}
+      cancelText={t('cancel')}
+    >
       <Space vertical align="start" style={{ width: '100%' }}>
         <Space style={{ width: '100%' }}>
-          <Input value={email} onChange={setEmail} type="email" placeholder={t('personal.bind.emailPlaceholder')} style={{ width: 280 }} data-testid="bind-email" />
+          <Input
+            value={email}
+            onChange={setEmail}
+            type="email"
+            placeholder={t('personal.bind.emailPlaceholder')}
+            style={{ width: 280 }}
+            data-testid="bind-email"
+          />
           <Button onClick={() => void send()} loading={sending} disabled={countdown.left > 0} data-testid="bind-email-send">
             {countdown.left > 0 ? t('personal.bind.resendIn', { seconds: countdown.left }) : t('personal.bind.sendCode')}
           </Button>
         </Space>
-        <Input value={code} onChange={setCode} placeholder={t('personal.bind.codePlaceholder')} style={{ width: 280 }} data-testid="bind-email-code" />
+        <Input
+          value={code}
+          onChange={setCode}
+          placeholder={t('personal.bind.codePlaceholder')}
+          style={{ width: 280 }}
+          data-testid="bind-email-code"
+        />
       </Space>
     </Modal>
   );

@@ -54,9 +54,23 @@ export function InviteCard({ user, onChanged }: { user: SelfUser | null; onChang
           </Button>
         </Space>
       </Space>
-      <Modal title={t('personal.invite.transfer')} visible={transferOpen} onCancel={() => setTransferOpen(false)} onOk={() => void transfer()} okText={t('submit')} cancelText={t('cancel')}>
+      <Modal
+        title={t('personal.invite.transfer')}
+        visible={transferOpen}
+        onCancel={() => setTransferOpen(false)}
+        onOk={() => void transfer()}
+        okText={t('submit')}
+        cancelText={t('cancel')}
+      >
         <Typography.Paragraph>{t('personal.invite.available', { amount: renderQuota(user?.aff_quota ?? 0) })}</Typography.Paragraph>
-        <InputNumber value={amount} min={0} max={user?.aff_quota ?? 0} precision={0} onNumberChange={(value) => setAmount(Number(value) || 0)} style={{ width: '100%' }} />
+        <InputNumber
+          value={amount}
+          min={0}
+          max={user?.aff_quota ?? 0}
+          precision={0}
+          onNumberChange={(value) => setAmount(Number(value) || 0)}
+          style={{ width: '100%' }}
+        />
         <Typography.Text type="tertiary">{renderQuota(amount)}</Typography.Text>
       </Modal>
     </Card>

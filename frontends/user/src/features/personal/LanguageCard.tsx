@@ -10,12 +10,12 @@ export function LanguageCard() {
   return (
     <Card title={t('personal.language')} style={{ marginBottom: 16 }}>
       <div data-testid="personal-language" style={{ display: 'inline-block' }}>
-      <Select
-        value={i18n.language}
-        onChange={(value) => void setLanguage(value as Language)}
-        optionList={LANGUAGES.map((lang) => ({ value: lang, label: NAMES[lang] ?? lang }))}
-        style={{ width: 200 }}
-      />
+        <Select
+          value={i18n.language}
+          onChange={(value) => void setLanguage(value as Language)}
+          optionList={LANGUAGES.map((lang) => ({ value: lang, label: NAMES[lang] ?? lang }))}
+          style={{ width: 200 }}
+        />
       </div>
     </Card>
   );

@@ -22,18 +22,23 @@ export function ModelsCard() {
         <Empty description={t('personal.models.none')} />
       ) : (
         <div data-testid="personal-models">
-        <Space wrap>
-          {shown.map((model) => (
-            <Tag key={model} color="white" style={{ cursor: 'pointer' }} onClick={() => void copyText(model, t('personal.models.copied', { model }))}>
-              {model}
-            </Tag>
-          ))}
-          {hidden > 0 && (
-            <Button size="small" theme="borderless" onClick={() => setExpanded(!expanded)} data-testid="personal-models-toggle">
-              {expanded ? t('personal.models.collapse') : t('personal.models.expand', { count: hidden })}
-            </Button>
-          )}
-        </Space>
+          <Space wrap>
+            {shown.map((model) => (
+              <Tag
+                key={model}
+                color="white"
+                style={{ cursor: 'pointer' }}
+                onClick={() => void copyText(model, t('personal.models.copied', { model }))}
+              >
+                {model}
+              </Tag>
+            ))}
+            {hidden > 0 && (
+              <Button size="small" theme="borderless" onClick={() => setExpanded(!expanded)} data-testid="personal-models-toggle">
+                {expanded ? t('personal.models.collapse') : t('personal.models.expand', { count: hidden })}
+              </Button>
+            )}
+          </Space>
         </div>
       )}
     </Card>

@@ -4,7 +4,17 @@ import { Input, Modal, Space, Toast, Typography } from '@console/kit';
 import { personalApi } from './api';
 
 /** WeChat: scan the official account's QR code, send it a message, type back the code it answers (valid 3 minutes). */
-export function WeChatBindModal({ visible, qrcode, onClose, onBound }: { visible: boolean; qrcode: string; onClose(): void; onBound(): void }) {
+export function WeChatBindModal({
+  visible,
+  qrcode,
+  onClose,
+  onBound,
+}: {
+  visible: boolean;
+  qrcode: string;
+  onClose(): void;
+  onBound(): void;
+}) {
   const { t } = useTranslation('user');
   const [code, setCode] = useState('');
   const bind = async () => {
@@ -19,7 +29,14 @@ export function WeChatBindModal({ visible, qrcode, onClose, onBound }: { visible
     }
   };
   return (
-    <Modal title={t('personal.bind.wechatTitle')} visible={visible} onCancel={onClose} onOk={() => void bind()} okText={t('personal.bind.bind')} cancelText={t('cancel')}>
+    <Modal
+      title={t('personal.bind.wechatTitle')}
+      visible={visible}
+      onCancel={onClose}
+      onOk={() => void bind()}
+      okText={t('personal.bind.bind')}
+      cancelText={t('cancel')}
+    >
       <Space vertical align="center" style={{ width: '100%' }}>
         {qrcode && <img src={qrcode} alt="WeChat QR" style={{ width: 200, height: 200 }} />}
         <Typography.Text type="tertiary">{t('personal.bind.wechatHint')}</Typography.Text>

@@ -16,7 +16,8 @@ export const personalApi = {
   affTransfer: (quota: number) => api.post<unknown>('/api/user/aff_transfer', { quota }),
   /** Replaces the system access token and answers the new one. */
   resetAccessToken: () => api.get<string>('/api/user/token'),
-  changePassword: (originalPassword: string, password: string) => api.put<unknown>('/api/user/self', { original_password: originalPassword, password }),
+  changePassword: (originalPassword: string, password: string) =>
+    api.put<unknown>('/api/user/self', { original_password: originalPassword, password }),
   deleteSelf: () => api.delete<unknown>('/api/user/self'),
   saveSettings: (settings: NotifySettings) => api.put<unknown>('/api/user/setting', settings),
   sendEmailCode: (email: string) => api.get<unknown>('/api/verification', { query: { email } }),

@@ -3,12 +3,14 @@ import { DEFAULT_WARNING_THRESHOLD, notifySettingsProblem, readNotifySettings } 
 
 describe('notification settings', () => {
   it('reads the saved JSON over the defaults and survives a broken value', () => {
-    expect(readNotifySettings('{"notify_type":"webhook","quota_warning_threshold":500000,"webhook_url":"https://x.test/h"}')).toMatchObject({
-      notify_type: 'webhook',
-      quota_warning_threshold: 500000,
-      webhook_url: 'https://x.test/h',
-      accept_unset_model_ratio_model: false,
-    });
+    expect(readNotifySettings('{"notify_type":"webhook","quota_warning_threshold":500000,"webhook_url":"https://x.test/h"}')).toMatchObject(
+      {
+        notify_type: 'webhook',
+        quota_warning_threshold: 500000,
+        webhook_url: 'https://x.test/h',
+        accept_unset_model_ratio_model: false,
+      },
+    );
     expect(readNotifySettings('oops')).toMatchObject({ notify_type: 'email', quota_warning_threshold: DEFAULT_WARNING_THRESHOLD });
     expect(readNotifySettings('')).toMatchObject({ webhook_secret: '', notification_email: '' });
   });

@@ -71,7 +71,12 @@ export function OnlineTopUpCard({ info }: { info: TopUpInfo }) {
       <Space vertical align="start" spacing={12} style={{ width: '100%' }}>
         <Space wrap>
           {amountPresets(info).map((preset) => (
-            <Button key={preset} type={preset === amount ? 'primary' : 'tertiary'} onClick={() => setAmount(preset)} data-testid={`amount-preset-${preset}`}>
+            <Button
+              key={preset}
+              type={preset === amount ? 'primary' : 'tertiary'}
+              onClick={() => setAmount(preset)}
+              data-testid={`amount-preset-${preset}`}
+            >
               {preset}
             </Button>
           ))}
@@ -92,7 +97,13 @@ export function OnlineTopUpCard({ info }: { info: TopUpInfo }) {
         </Typography.Text>
         <Space wrap>
           {info.pay_methods.map((method) => (
-            <Button key={method.type} loading={paying} onClick={() => pay(method)} style={method.color ? { color: method.color } : undefined} data-testid={`pay-${method.type}`}>
+            <Button
+              key={method.type}
+              loading={paying}
+              onClick={() => pay(method)}
+              style={method.color ? { color: method.color } : undefined}
+              data-testid={`pay-${method.type}`}
+            >
               {method.name}
             </Button>
           ))}

@@ -45,7 +45,14 @@ export function RedeemCard({ topUpLink, onRedeemed }: RedeemCardProps) {
         </div>
       )}
       <Space wrap>
-        <Input value={code} onChange={setCode} onEnterPress={() => void redeem()} placeholder={t('wallet.codePlaceholder')} style={{ width: 320 }} data-testid="redeem-code" />
+        <Input
+          value={code}
+          onChange={setCode}
+          onEnterPress={() => void redeem()}
+          placeholder={t('wallet.codePlaceholder')}
+          style={{ width: 320 }}
+          data-testid="redeem-code"
+        />
         <Button type="primary" theme="solid" loading={busy} onClick={() => void redeem()} data-testid="redeem-submit">
           {t('wallet.redeem')}
         </Button>

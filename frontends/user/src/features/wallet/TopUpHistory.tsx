@@ -26,7 +26,9 @@ export function TopUpHistory({ refreshKey }: { refreshKey: number }) {
     {
       title: t('wallet.history.status'),
       dataIndex: 'status',
-      render: (status: TopUpOrder['status']) => <Tag color={STATUS_COLOR[status] ?? 'grey'}>{t(`wallet.status.${status}`, { defaultValue: status })}</Tag>,
+      render: (status: TopUpOrder['status']) => (
+        <Tag color={STATUS_COLOR[status] ?? 'grey'}>{t(`wallet.status.${status}`, { defaultValue: status })}</Tag>
+      ),
     },
     { title: t('wallet.history.created'), dataIndex: 'create_time', render: (time: number) => formatTimestamp(time) },
     { title: t('wallet.history.completed'), dataIndex: 'complete_time', render: (time: number) => formatTimestamp(time) },

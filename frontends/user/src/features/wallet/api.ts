@@ -47,7 +47,8 @@ export const walletApi = {
     });
     return { url: envelope.url, data: envelope.data };
   },
-  orders: (page: number, pageSize: number) => api.get<Page<TopUpOrder>>('/api/user/topup/self', { query: { p: page, page_size: pageSize } }),
+  orders: (page: number, pageSize: number) =>
+    api.get<Page<TopUpOrder>>('/api/user/topup/self', { query: { p: page, page_size: pageSize } }),
 };
 
 /**
