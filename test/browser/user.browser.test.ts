@@ -18,6 +18,7 @@ const ROOT = { username: 'root', password: 'browser-pass-123' };
 const ALICE = { username: 'alice', password: 'alice-pass-123', newPassword: 'alice-new-pass-456' };
 const QUOTA_PER_UNIT = 500_000;
 const CODE_QUOTA = 5 * QUOTA_PER_UNIT;
+const PAY_ADDRESS = 'https://pay.example.test/';
 
 /** The kit's renderQuota for the default site: dollars, at least 6 decimals for the logs' cost column. */
 const dollars = (quota: number, digits = 2) => {
@@ -94,8 +95,21 @@ describe.skipIf(skipReason !== null)('user remote in Chromium', () => {
     const codes = await consoleCall<string[]>(page, 'POST', '/api/redemption/', { name: 'browser', quota: CODE_QUOTA, count: 1 });
     expect(codes.success, codes.message).toBe(true);
     redemptionCode = codes.data[0]!;
-    // Webhooks to loopback are refused unless the operator allows private addresses (the https rule still holds).
-    expect((await consoleCall(page, 'PUT', '/api/option/', { key: 'AllowPrivateOutboundUrls', value: 'true' })).success).toBe(true);
+    const options: [string, string][] = [
+      // Webhooks to loopback are refused unless the operator allows private addresses (the https rule still holds).
+      ['AllowPrivateOutboundUrls', 'true'],
+      // Online top-up through an epay gateway the browser never reaches: the test catches the posted form.
+      ['ServerAddress', gateway.url],
+      ['PayAddress', PAY_ADDRESS],
+      ['EpayId', '1001'],
+      ['EpayKey', 'epay-browser-key'],
+      ['Price', '7.3'],
+      ['MinTopUp', '2'],
+    ];
+    for (const [key, value] of options) {
+      const saved = await consoleCall(page, 'PUT', '/api/option/', { key, value });
+      expect(saved.success, `${key}: ${saved.message}`).toBe(true);
+    }
     await logout();
   });
 
@@ -113,7 +127,6 @@ describe.skipIf(skipReason !== null)('user remote in Chromium', () => {
     await login(ALICE.username, ALICE.password);
     await page.goto('/topup');
     await expect.poll(() => page.getByTestId('balance-current').textContent()).toBe('$0');
-    await page.getByTestId('online-disabled').getByText('管理员未开启在线充值！').waitFor();
 
     await page.getByTestId('redeem-submit').click();
     await toast('请输入兑换码').waitFor();
@@ -129,6 +142,39 @@ describe.skipIf(skipReason !== null)('user remote in Chromium', () => {
       .waitFor();
     await expect.poll(() => page.getByTestId('balance-current').textContent()).toBe(dollars(CODE_QUOTA));
     await browser.screenshot('user-01-wallet');
+  });
+
+  it('online top-up shows the server price and posts the signed form to the payment gateway', async () => {
+    await page.goto('/topup');
+    // The minimum (2) is preselected; the server prices it at 2 × 7.3.
+    await page.getByTestId('topup-price').getByText('实付金额：14.60').waitFor();
+    await page.getByTestId('amount-preset-20').click();
+    await page.getByTestId('topup-price').getByText('实付金额：146.00').waitFor();
+
+    let posted: { method: string; url: string; body: URLSearchParams } | null = null;
+    await page.route(`${PAY_ADDRESS}**`, async (route) => {
+      const request = route.request();
+      posted = { method: request.method(), url: request.url(), body: new URLSearchParams(request.postData() ?? '') };
+      await route.fulfill({ status: 200, contentType: 'text/html', body: '<p>payment gateway</p>' });
+    });
+    await page.getByTestId('pay-zfb').click();
+    await page.locator('.semi-modal-footer').getByText('支付', { exact: true }).click();
+    await page.getByText('payment gateway').waitFor();
+    await page.unroute(`${PAY_ADDRESS}**`);
+    const form = posted as { method: string; url: string; body: URLSearchParams } | null;
+    expect(form?.method).toBe('POST');
+    expect(form?.url.startsWith(PAY_ADDRESS)).toBe(true);
+    expect(form?.body.get('money')).toBe('146.00');
+    expect(form?.body.get('type')).toBe('zfb');
+    expect(form?.body.get('sign')).toMatch(/^[0-9a-f]{32}$/);
+    const tradeNo = form?.body.get('out_trade_no') ?? '';
+    expect(tradeNo).not.toBe('');
+
+    // Back in the wallet, the order waits for the gateway's callback.
+    await page.goto('/topup');
+    const row = page.getByTestId('topup-history').locator('tr', { hasText: tradeNo });
+    await row.getByText('待支付').waitFor();
+    await browser.screenshot('user-01-wallet-online');
   });
 
   it('shows relay calls in /log with model, token and cost; filters by model and time; the stats bar adds up', async () => {
@@ -230,8 +276,25 @@ describe.skipIf(skipReason !== null)('user remote in Chromium', () => {
     await page.locator('.semi-modal-footer').getByText('保存', { exact: true }).click();
   });
 
-  it('draws the dashboard from the real quota_data', async () => {
-    await page.goto('/detail');
+  it('draws the dashboard from the real quota_data, with the chart library fetched only for it', async () => {
+    const scripts = () =>
+      page.evaluate(() =>
+        performance
+          .getEntriesByType('resource')
+          .map((entry) => entry.name)
+          .filter((name) => name.endsWith('.js')),
+      );
+    const holdsECharts = async (urls: string[]) => {
+      for (const url of urls) if (/echarts/i.test(await (await fetch(url)).text())) return true;
+      return false;
+    };
+    await page.goto('/log');
+    await page.getByTestId('logs-table').getByTestId('log-model').first().waitFor();
+    const before = await scripts();
+    expect(await holdsECharts(before)).toBe(false);
+    // In-app navigation: whatever the dashboard needs beyond the logs page is fetched now.
+    await page.getByTestId('sidebar').getByText('数据看板', { exact: true }).click();
+    await page.waitForURL('**/detail');
     const chart = page.getByTestId('chart-quota');
     await chart.locator('canvas').waitFor();
     // ECharts' aria option describes the drawn series in the chart's label.
@@ -246,6 +309,7 @@ describe.skipIf(skipReason !== null)('user remote in Chromium', () => {
     );
     expect(data.data.reduce((sum, row) => sum + row.count, 0)).toBe(4);
     expect(await page.getByTestId('dashboard-card-range-count').textContent()).toBe('4');
+    expect(await holdsECharts((await scripts()).filter((url) => !before.includes(url)))).toBe(true);
     await page.getByTestId('granularity-day').click();
     await chart.locator('canvas').waitFor();
     await browser.screenshot('user-03-dashboard');
@@ -264,7 +328,17 @@ describe.skipIf(skipReason !== null)('user remote in Chromium', () => {
     await expect.poll(() => page.getByTestId('log-user-info').textContent()).toContain(`${ALICE.username}`);
     expect(await page.getByTestId('log-user-info').textContent()).toContain(dollars(CODE_QUOTA - (await ownLogsOf(ALICE.username))));
     await page.locator('.semi-modal').getByRole('button', { name: 'close', exact: false }).click();
+    await page.locator('.semi-modal').getByRole('button', { name: 'close', exact: false }).waitFor({ state: 'hidden' });
     await browser.screenshot('user-04-admin-logs');
+    // The admin's dashboard covers every user; a username narrows it to that user.
+    await page.goto('/detail');
+    await page.getByTestId('dashboard-top-models').getByText('gpt-4o-mini', { exact: true }).waitFor();
+    await page.getByTestId('dashboard-username').fill('root');
+    await page.getByTestId('dashboard-query').click();
+    await page.getByTestId('dashboard-empty').waitFor();
+    await page.getByTestId('dashboard-username').fill(ALICE.username);
+    await page.getByTestId('dashboard-query').click();
+    await page.getByTestId('dashboard-top-models').getByText('gpt-4o', { exact: true }).waitFor();
     await logout();
     await login(ALICE.username, ALICE.password);
   });
@@ -292,6 +366,12 @@ describe.skipIf(skipReason !== null)('user remote in Chromium', () => {
       webhook_secret: 's3cret',
     });
     await browser.screenshot('user-05-personal-en');
+
+    await page.getByTestId('access-token-reset').click();
+    await toast('token reset and copied').waitFor();
+    const accessToken = (await page.getByTestId('access-token').textContent()) ?? '';
+    expect(accessToken.length).toBeGreaterThan(16);
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(accessToken);
 
     await page.getByTestId('password-open').click();
     await page.getByTestId('password-original').fill(ALICE.password);
