@@ -246,6 +246,8 @@ export const en = {
       acceptUnpricedHint: 'Lets your calls reach models the admin has not priced yet',
       webhookRequired: 'webhook URL cannot be empty',
       webhookHttps: 'webhook URL must start with https://',
+      recordIp: 'Record IP addresses',
+      recordIpHint: 'Keep the IP address of each call in your usage logs',
       saved: 'settings saved',
       failed: 'notification settings update failed',
     },

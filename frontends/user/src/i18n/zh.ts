@@ -235,6 +235,8 @@ export const zh: Messages<typeof en> = {
       acceptUnpricedHint: '允许调用管理员尚未设置价格的模型',
       webhookRequired: 'Webhook 地址不能为空',
       webhookHttps: 'Webhook 地址必须以 https:// 开头',
+      recordIp: '记录 IP 地址',
+      recordIpHint: '在使用日志中记录每次请求的 IP 地址',
       saved: '设置已保存',
       failed: '通知设置更新失败',
     },

@@ -89,6 +89,9 @@ export function NotificationCard({ user, onSaved }: { user: SelfUser | null; onS
         <FormRow label={t('personal.notify.acceptUnpriced')} hint={t('personal.notify.acceptUnpricedHint')}>
           <Switch checked={form.accept_unset_model_ratio_model} onChange={(checked) => set('accept_unset_model_ratio_model', checked)} />
         </FormRow>
+        <FormRow label={t('personal.notify.recordIp')} hint={t('personal.notify.recordIpHint')}>
+          <Switch checked={form.record_ip_log} onChange={(checked) => set('record_ip_log', checked)} />
+        </FormRow>
         <Button type="primary" theme="solid" loading={saving} onClick={() => void save()} data-testid="notify-save">
           {t('save')}
         </Button>

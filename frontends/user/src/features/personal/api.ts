@@ -8,6 +8,8 @@ export interface NotifySettings {
   webhook_secret: string;
   notification_email: string;
   accept_unset_model_ratio_model: boolean;
+  /** Keep the caller's IP address on their log rows. */
+  record_ip_log: boolean;
 }
 
 export const personalApi = {

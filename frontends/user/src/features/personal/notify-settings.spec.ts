@@ -9,8 +9,11 @@ describe('notification settings', () => {
         quota_warning_threshold: 500000,
         webhook_url: 'https://x.test/h',
         accept_unset_model_ratio_model: false,
+        record_ip_log: false,
       },
     );
+    // A save sends the whole form back: a setting the form did not show must survive it.
+    expect(readNotifySettings('{"record_ip_log":true}').record_ip_log).toBe(true);
     expect(readNotifySettings('oops')).toMatchObject({ notify_type: 'email', quota_warning_threshold: DEFAULT_WARNING_THRESHOLD });
     expect(readNotifySettings('')).toMatchObject({ webhook_secret: '', notification_email: '' });
   });

@@ -22,6 +22,7 @@ export function readNotifySettings(text: string | null | undefined): NotifySetti
     webhook_secret: str('webhook_secret'),
     notification_email: str('notification_email'),
     accept_unset_model_ratio_model: saved.accept_unset_model_ratio_model === true,
+    record_ip_log: saved.record_ip_log === true,
   };
 }
 
