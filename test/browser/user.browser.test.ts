@@ -174,6 +174,7 @@ describe.skipIf(skipReason !== null)('user remote in Chromium', () => {
     await page.goto('/topup');
     const row = page.getByTestId('topup-history').locator('tr', { hasText: tradeNo });
     await row.getByText('待支付').waitFor();
+    await row.getByText('支付宝', { exact: true }).waitFor();
     await browser.screenshot('user-01-wallet-online');
   });
 

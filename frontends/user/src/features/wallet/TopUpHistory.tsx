@@ -2,13 +2,13 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Card, Tag, formatTimestamp, readPageSize, usePagedQuery, writePageSize } from '@console/kit';
 import { PagedTable, type ColumnProps } from '@console/kit/data';
-import { walletApi, type TopUpOrder } from './api';
+import { type PayMethod, type TopUpOrder, walletApi } from './api';
 
 const fetchOrders = (page: number, pageSize: number) => walletApi.orders(page, pageSize);
 const STATUS_COLOR = { success: 'green', pending: 'orange', expired: 'grey' } as const;
 
 /** The caller's online top-up orders, newest first, one page at a time. */
-export function TopUpHistory({ refreshKey }: { refreshKey: number }) {
+export function TopUpHistory({ refreshKey, payMethods }: { refreshKey: number; payMethods: PayMethod[] }) {
   const { t } = useTranslation('user');
   const [page, setPage] = useState(1);
   const [pageSize, setPageSizeState] = useState(readPageSize);
@@ -22,7 +22,12 @@ export function TopUpHistory({ refreshKey }: { refreshKey: number }) {
     { title: t('wallet.history.tradeNo'), dataIndex: 'trade_no' },
     { title: t('wallet.history.amount'), dataIndex: 'amount' },
     { title: t('wallet.history.money'), dataIndex: 'money', render: (money: number) => money.toFixed(2) },
-    { title: t('wallet.history.method'), dataIndex: 'payment_method' },
+    {
+      title: t('wallet.history.method'),
+      dataIndex: 'payment_method',
+      // The site's name for the method (支付宝, 微信), the raw code for one no longer offered.
+      render: (method: string) => payMethods.find((known) => known.type === method)?.name ?? method,
+    },
     {
       title: t('wallet.history.status'),
       dataIndex: 'status',

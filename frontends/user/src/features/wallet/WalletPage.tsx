@@ -23,7 +23,7 @@ export function WalletPage() {
       <BalanceCard user={self.user} />
       <RedeemCard topUpLink={info?.topup_link ?? ''} onRedeemed={onRedeemed} />
       {info && <OnlineTopUpCard info={info} />}
-      <TopUpHistory refreshKey={refreshKey} />
+      <TopUpHistory refreshKey={refreshKey} payMethods={info?.pay_methods ?? []} />
     </div>
   );
 }
