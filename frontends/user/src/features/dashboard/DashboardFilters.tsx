@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { IconSearch } from '@douyinfe/semi-icons';
-import { Button, Input, Radio, RadioGroup, Space, Toast } from '@console/kit';
+import { Button, Input, Radio, RadioGroup, Space, Toast, useIsMobile } from '@console/kit';
 import { DatePicker } from '@console/kit/data';
 import { GRANULARITIES, type Granularity } from './aggregate';
 import type { DashboardQuery } from './api';
@@ -19,6 +19,8 @@ interface DashboardFiltersProps {
 
 export function DashboardFilters({ admin, query, granularity, onQuery, onGranularity }: DashboardFiltersProps) {
   const { t } = useTranslation('user');
+  // Under 600 px the range picker takes the whole row instead of pushing the page sideways.
+  const rangeWidth = useIsMobile() ? 'calc(100vw - 48px)' : 420;
   const [draft, setDraft] = useState(query);
   const apply = () => {
     if (!draft.start_timestamp || !draft.end_timestamp) return Toast.warning(t('dashboard.pickRange'));
@@ -38,7 +40,7 @@ export function DashboardFilters({ admin, query, granularity, onQuery, onGranula
             end_timestamp: end instanceof Date ? Math.floor(end.getTime() / 1000) : 0,
           }));
         }}
-        style={{ width: 420 }}
+        style={{ width: rangeWidth }}
       />
       <RadioGroup type="button" value={granularity} onChange={(event) => onGranularity(event.target.value as Granularity)}>
         {GRANULARITIES.map((value) => (

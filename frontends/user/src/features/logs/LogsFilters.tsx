@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { IconSearch } from '@douyinfe/semi-icons';
-import { Button, Input, Space } from '@console/kit';
+import { Button, Input, Space, useIsMobile } from '@console/kit';
 import { DatePicker, Select } from '@console/kit/data';
 import { LOG_TYPE, type LogFilters } from './api';
 import { defaultLogFilters } from './useLogsTableState';
@@ -29,6 +29,8 @@ const toSeconds = (value: unknown) => (value instanceof Date ? Math.floor(value.
 /** The filter form; nothing is fetched until "Query" (or Enter), so typing does not fire a request per key. */
 export function LogsFilters({ admin, applied, onApply, onOpenColumns }: LogsFiltersProps) {
   const { t } = useTranslation('user');
+  // Under 600 px the range picker takes the whole row instead of pushing the page sideways.
+  const rangeWidth = useIsMobile() ? 'calc(100vw - 48px)' : 420;
   const [draft, setDraft] = useState<LogFilters>(applied);
   const set = <K extends keyof LogFilters>(key: K, value: LogFilters[K]) => setDraft((current) => ({ ...current, [key]: value }));
   const apply = () => onApply({ ...draft, channel: draft.channel.trim() });
@@ -59,7 +61,7 @@ export function LogsFilters({ admin, applied, onApply, onOpenColumns }: LogsFilt
             const [start, end] = Array.isArray(value) ? value : [];
             setDraft((current) => ({ ...current, start_timestamp: toSeconds(start), end_timestamp: toSeconds(end) }));
           }}
-          style={{ width: 420 }}
+          style={{ width: rangeWidth }}
         />
         <Select
           value={draft.type}
