@@ -57,7 +57,7 @@ export default function DashboardCharts({ rows, granularity }: { rows: QuotaData
   const count = useMemo(() => timeOption(rows, granularity, 'count', 'line', colorOf), [rows, granularity, colorOf]);
   const tokens = useMemo(() => timeOption(rows, granularity, 'token_used', 'line', colorOf), [rows, granularity, colorOf]);
   const top = useMemo(() => topModelsOption(rows, colorOf), [rows, colorOf]);
-  const grid = { display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(420px, 1fr))', gap: 16 } as const;
+  const grid = { display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(min(420px, 100%), 1fr))', gap: 16 } as const;
   return (
     <div style={grid}>
       <Card title={t('dashboard.chart.quota')}>
