@@ -88,6 +88,8 @@ describe.skipIf(skipReason !== null)('user remote in Chromium', () => {
         base_url: upstream.url,
         models: 'gpt-4o-mini,gpt-4o',
         group: 'default',
+        // gpt-4o calls reach the upstream under a dated name: the log shows both.
+        model_mapping: '{"gpt-4o":"gpt-4o-2024-08-06"}',
       },
     });
     expect(channel.success, channel.message).toBe(true);
@@ -242,6 +244,7 @@ describe.skipIf(skipReason !== null)('user remote in Chromium', () => {
     await page.getByTestId('logs-model-name').fill('gpt-4o');
     await page.getByTestId('logs-query').click();
     await poll(() => table.getByTestId('log-model').allInnerTexts()).toEqual(['gpt-4o']);
+    expect(await table.getByTestId('log-upstream-model').allInnerTexts()).toEqual(['→ gpt-4o-2024-08-06']);
     await page
       .getByTestId('logs-stat-quota')
       .getByText(`消耗额度: ${dollars(gpt4o[0]!.quota)}`)
