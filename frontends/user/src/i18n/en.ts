@@ -130,6 +130,7 @@ export const en = {
       cache: 'Cached tokens {{tokens}} (ratio {{ratio}})',
       cacheCreation: 'Cache creation tokens {{tokens}} (ratio {{ratio}})',
       reasoning: 'Reasoning effort {{value}}',
+      error: 'Status {{status}}, {{type}}',
       localCount: 'Tokens counted locally (upstream sent no usage)',
     },
     userInfo: {

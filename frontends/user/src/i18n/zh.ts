@@ -125,6 +125,7 @@ export const zh: Messages<typeof en> = {
       cache: '缓存 tokens {{tokens}}（倍率 {{ratio}}）',
       cacheCreation: '缓存创建 tokens {{tokens}}（倍率 {{ratio}}）',
       reasoning: '推理强度 {{value}}',
+      error: '状态码 {{status}}，{{type}}',
       localCount: '上游未返回用量，按本地计算',
     },
     userInfo: {

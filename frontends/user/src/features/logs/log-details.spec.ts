@@ -34,5 +34,9 @@ describe('log details lines', () => {
   it('says when tokens were counted locally and has nothing for an empty row', () => {
     expect(detailLines({ content: '' }, { admin_info: { local_count_tokens: true } }, t)).toEqual(['localCount']);
     expect(detailLines({ content: '' }, {}, t)).toEqual([]);
+    expect(detailLines({ content: 'upstream said no' }, { status_code: 429, error_type: 'rate_limit' }, t)).toEqual([
+      'error {"status":429,"type":"rate_limit"}',
+      'upstream said no',
+    ]);
   });
 });

@@ -20,6 +20,9 @@ export function detailLines(row: Pick<LogRow, 'content'>, other: LogOther, t: Tr
     if (other.cache_creation_tokens)
       lines.push(t('logs.details.cacheCreation', { tokens: other.cache_creation_tokens, ratio: num(other.cache_creation_ratio) }));
   }
+  if (other.status_code || other.error_type) {
+    lines.push(t('logs.details.error', { status: other.status_code ?? '-', type: other.error_type || other.error_code || '-' }));
+  }
   if (other.reasoning_effort) lines.push(t('logs.details.reasoning', { value: other.reasoning_effort }));
   if (other.admin_info?.local_count_tokens) lines.push(t('logs.details.localCount'));
   if (row.content) lines.push(row.content);

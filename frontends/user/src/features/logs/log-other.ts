@@ -16,6 +16,10 @@ export interface LogOther {
   reasoning_effort?: string;
   request_path?: string;
   admin_info?: { use_channel?: (string | number)[]; local_count_tokens?: boolean };
+  /** Error rows (type 5): what the upstream or the gateway answered. */
+  status_code?: number;
+  error_type?: string;
+  error_code?: string;
 }
 
 /** Parses `other`; anything that is not a JSON object reads as empty rather than breaking the row. */
