@@ -79,11 +79,30 @@ describe.each(testDatabases())('dashboard data (quota_data) on %s', (kind) => {
     const rows = await get(alice, `/api/data/self/?${range}&username=root`);
     expect(new Set(rows.map((r) => r.username))).toEqual(new Set(['alice']));
     const err = async (client: ApiClient, path: string) => (await client.get(path)).body;
-    expect(await err(alice, `/api/data/self?start_timestamp=0&end_timestamp=${40 * 86_400}`)).toEqual({ success: false, message: 'the time span must not exceed one month' });
+    expect(await err(alice, `/api/data/self?start_timestamp=0&end_timestamp=${40 * 86_400}`)).toEqual({
+      success: false,
+      message: 'the time span must not exceed one month',
+    });
     expect(await err(alice, '/api/data/self?end_timestamp=10')).toEqual({ success: false, message: 'start_timestamp is required' });
-    expect(await err(root, '/api/data/?start_timestamp=x&end_timestamp=1')).toEqual({ success: false, message: 'start_timestamp must be an integer' });
-    expect(await err(root, '/api/data/?start_timestamp=10&end_timestamp=1')).toEqual({ success: false, message: 'start_timestamp must not be after end_timestamp' });
+    expect(await err(root, '/api/data/?start_timestamp=x&end_timestamp=1')).toEqual({
+      success: false,
+      message: 'start_timestamp must be an integer',
+    });
+    expect(await err(root, '/api/data/?start_timestamp=10&end_timestamp=1')).toEqual({
+      success: false,
+      message: 'start_timestamp must not be after end_timestamp',
+    });
     expect((await err(alice, `/api/data/?${range}`)).success).toBe(false);
+  });
+
+  it('a dashboard read shows what was counted without waiting for the export interval', async () => {
+    consume(aliceId, 'alice', 'fresh-model', h0 + 2 * HOUR, 12, 3);
+    await logs.flush();
+    // No data.save(): the read itself must write the pending bucket first.
+    expect((await get(alice, `/api/data/self?${range}`)).filter((r) => r.model_name === 'fresh-model')).toMatchObject([
+      { count: 1, quota: 12, token_used: 4 },
+    ]);
+    expect((await get(root, `/api/data/?${range}`)).filter((r) => r.model_name === 'fresh-model')).toMatchObject([{ count: 1, quota: 12 }]);
   });
 
   it('nothing is gathered while DataExportEnabled is off', async () => {
@@ -100,9 +119,17 @@ describe.each(testDatabases())('dashboard data (quota_data) on %s', (kind) => {
     const shared = gw.db;
     await gw.gateway.close();
     const reopened = await startTestGateway(kind, {}, shared);
-    gw = { ...reopened, close: async () => (await reopened.close(), await shared.drop()) };
+    gw = {
+      ...reopened,
+      close: async () => {
+        await reopened.close();
+        await shared.drop();
+      },
+    };
     root = gw.client();
     await root.login(ROOT.username, ROOT.password);
-    expect((await get(root, `/api/data/?${range}`)).filter((r) => r.model_name === 'shutdown-model')).toMatchObject([{ count: 1, quota: 5 }]);
+    expect((await get(root, `/api/data/?${range}`)).filter((r) => r.model_name === 'shutdown-model')).toMatchObject([
+      { count: 1, quota: 5 },
+    ]);
   });
 });

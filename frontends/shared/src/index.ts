@@ -32,3 +32,6 @@ export type { RemoteAppProps, RemoteName } from './app/remote-contract';
 export * from './ui/semi';
 export { FormRow } from './ui/FormRow';
 export { startStandalone } from './app/standalone';
+export { startOAuth } from './auth/oauth';
+export type { OAuthProvider } from './auth/oauth';
+export { TelegramWidget } from './auth/TelegramWidget';

@@ -1,10 +1,16 @@
+import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
-import { PendingPage, registerNamespace, type RemoteAppProps } from '@console/kit';
+import { PendingPage, Spin, registerNamespace, type RemoteAppProps } from '@console/kit';
 import { resources } from './i18n';
 import { TokensPage } from './features/tokens/TokensPage';
-import { SecuritySection } from './features/security/SecuritySection';
 import { DrawingLogPage } from './features/drawing/DrawingLogPage';
 import { TaskLogPage } from './features/task/TaskLogPage';
+import { LogsPage } from './features/logs/LogsPage';
+import { WalletPage } from './features/wallet/WalletPage';
+import { PersonalPage } from './features/personal/PersonalPage';
+
+// The dashboard and its charts come in their own chunk, fetched on the first visit to /detail.
+const DashboardPage = lazy(() => import('./features/dashboard/DashboardPage').then((module) => ({ default: module.DashboardPage })));
 
 // Registered when the shell first loads this remote, before any of its pages renders.
 registerNamespace('user', resources);
@@ -13,9 +19,17 @@ registerNamespace('user', resources);
 export default function App({ page }: RemoteAppProps) {
   const { t } = useTranslation('user');
   if (page === 'tokens') return <TokensPage />;
-  // Until the personal page lands: it mounts <SecuritySection /> in its own layout.
-  if (page === 'personal') return <SecuritySection />;
   if (page === 'drawing') return <DrawingLogPage />;
   if (page === 'tasks') return <TaskLogPage />;
+  if (page === 'logs') return <LogsPage />;
+  if (page === 'wallet') return <WalletPage />;
+  if (page === 'personal') return <PersonalPage />;
+  if (page === 'dashboard') {
+    return (
+      <Suspense fallback={<Spin size="large" />}>
+        <DashboardPage />
+      </Suspense>
+    );
+  }
   return <PendingPage title={t(`pages.${page}`, { defaultValue: page })} />;
 }

@@ -7,5 +7,13 @@ startStandalone({
   App,
   namespace: 'user',
   resources,
-  pages: { '/token': 'tokens', '/log': 'logs', '/detail': 'dashboard', '/midjourney': 'drawing', '/task': 'tasks', '/topup': 'wallet', '/personal': 'personal' },
+  pages: {
+    '/token': 'tokens',
+    '/log': 'logs',
+    '/detail': 'dashboard',
+    '/midjourney': 'drawing',
+    '/task': 'tasks',
+    '/topup': 'wallet',
+    '/personal': 'personal',
+  },
 });

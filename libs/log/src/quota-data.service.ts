@@ -75,18 +75,30 @@ export class QuotaDataService implements OnModuleInit, BeforeApplicationShutdown
 
   async listAll(query: QuotaDataQuery): Promise<QuotaDataView[]> {
     const [start, end] = range(query);
+    await this.saveBeforeRead();
     return query.username ? this.repo.forUser({ username: query.username }, start, end) : this.repo.overview(start, end);
   }
 
   async listByUser(query: QuotaDataQuery): Promise<QuotaDataView[]> {
     const [start, end] = range(query);
+    await this.saveBeforeRead();
     return this.repo.byUser(start, end);
   }
 
   async listOwn(principal: Principal, query: QuotaDataQuery): Promise<QuotaDataView[]> {
     const [start, end] = range(query);
     if (end - start > MAX_SELF_SPAN) throw new BusinessError('the time span must not exceed one month', 'invalid_input');
+    await this.saveBeforeRead();
     return this.repo.forUser({ userId: principal.id }, start, end);
+  }
+
+  /**
+   * A user who just made calls expects the dashboard to show them, not the state of up to
+   * DataExportInterval minutes ago: a read first writes this instance's pending buckets (only the
+   * ones gathered since the last save, so a busy dashboard costs no more writes than calls made).
+   */
+  private async saveBeforeRead(): Promise<void> {
+    if (this.buckets.size > 0) await this.save();
   }
 
   private async tick(now = Date.now()): Promise<void> {
@@ -112,6 +124,7 @@ export class QuotaDataService implements OnModuleInit, BeforeApplicationShutdown
 function range(query: QuotaDataQuery): [number, number] {
   if (query.start_timestamp === undefined) throw new BusinessError('start_timestamp is required', 'invalid_input');
   if (query.end_timestamp === undefined) throw new BusinessError('end_timestamp is required', 'invalid_input');
-  if (query.start_timestamp > query.end_timestamp) throw new BusinessError('start_timestamp must not be after end_timestamp', 'invalid_input');
+  if (query.start_timestamp > query.end_timestamp)
+    throw new BusinessError('start_timestamp must not be after end_timestamp', 'invalid_input');
   return [query.start_timestamp, query.end_timestamp];
 }

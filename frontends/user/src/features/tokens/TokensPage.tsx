@@ -37,7 +37,12 @@ export function TokensPage() {
   return (
     <Card title={t('tokens.title')}>
       <Banner type="warning" closeIcon={null} description={t('tokens.warning')} style={{ marginBottom: 16 }} />
-      <TokensToolbar selectedCount={selectedIds.length} onCreate={() => setDrawer('new')} onDeleteSelected={() => void deleteSelected()} onSearch={state.applySearch} />
+      <TokensToolbar
+        selectedCount={selectedIds.length}
+        onCreate={() => setDrawer('new')}
+        onDeleteSelected={() => void deleteSelected()}
+        onSearch={state.applySearch}
+      />
       <PagedTable
         data-testid="tokens-table"
         columns={columns}

@@ -30,8 +30,23 @@ export function TokensToolbar({ selectedCount, onCreate, onDeleteSelected, onSea
         </Popconfirm>
       </Space>
       <Space wrap>
-        <Input prefix={<IconSearch />} value={keyword} onChange={setKeyword} onEnterPress={search} placeholder={t('tokens.searchName')} showClear style={{ width: 200 }} />
-        <Input value={token} onChange={setToken} onEnterPress={search} placeholder={t('tokens.searchKey')} showClear style={{ width: 200 }} />
+        <Input
+          prefix={<IconSearch />}
+          value={keyword}
+          onChange={setKeyword}
+          onEnterPress={search}
+          placeholder={t('tokens.searchName')}
+          showClear
+          style={{ width: 200 }}
+        />
+        <Input
+          value={token}
+          onChange={setToken}
+          onEnterPress={search}
+          placeholder={t('tokens.searchKey')}
+          showClear
+          style={{ width: 200 }}
+        />
         <Button onClick={search}>{t('tokens.search')}</Button>
       </Space>
     </Space>

@@ -19,7 +19,8 @@ export function chatLinks(): ChatLink[] {
       }
     }
   }
-  if (links.length === 0 && status.chat_link) links.push({ name: 'ChatGPT Next Web', template: `${status.chat_link}/#/?settings={"key":"{key}","url":"{address}"}` });
+  if (links.length === 0 && status.chat_link)
+    links.push({ name: 'ChatGPT Next Web', template: `${status.chat_link}/#/?settings={"key":"{key}","url":"{address}"}` });
   return links;
 }
 

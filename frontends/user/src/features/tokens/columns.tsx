@@ -38,19 +38,34 @@ export function tokenColumns(t: TFunction<'user'>, actions: TokenActions, links:
       dataIndex: 'remain_quota',
       render: (quota: number, token) => (token.unlimited_quota ? <Tag color="white">{t('tokens.unlimited')}</Tag> : renderQuota(quota)),
     },
-    { title: t('tokens.column.group'), dataIndex: 'group', render: (group: string) => <Tag color={groupColor(group || 'default')}>{group || t('tokens.userGroup')}</Tag> },
+    {
+      title: t('tokens.column.group'),
+      dataIndex: 'group',
+      render: (group: string) => <Tag color={groupColor(group || 'default')}>{group || t('tokens.userGroup')}</Tag>,
+    },
     {
       title: t('tokens.column.key'),
       dataIndex: 'key',
       render: (key: string, token) => (
         <Space>
           <Typography.Text code>{withPrefix(key)}</Typography.Text>
-          <Button size="small" theme="borderless" icon={<IconCopy />} aria-label={t('tokens.copy')} onClick={() => actions.copyKey(token)} data-testid={`copy-key-${token.id}`} />
+          <Button
+            size="small"
+            theme="borderless"
+            icon={<IconCopy />}
+            aria-label={t('tokens.copy')}
+            onClick={() => actions.copyKey(token)}
+            data-testid={`copy-key-${token.id}`}
+          />
         </Space>
       ),
     },
     { title: t('tokens.column.created'), dataIndex: 'created_time', render: (time: number) => formatTimestamp(time) },
-    { title: t('tokens.column.expires'), dataIndex: 'expired_time', render: (time: number) => (time === -1 ? t('tokens.never') : formatTimestamp(time)) },
+    {
+      title: t('tokens.column.expires'),
+      dataIndex: 'expired_time',
+      render: (time: number) => (time === -1 ? t('tokens.never') : formatTimestamp(time)),
+    },
     {
       title: '',
       key: 'actions',
@@ -78,14 +93,22 @@ export function tokenColumns(t: TFunction<'user'>, actions: TokenActions, links:
             </span>
           </Dropdown>
           {token.status === TOKEN_STATUS.enabled ? (
-            <Button size="small" type="warning" onClick={() => actions.toggle(token)}>{t('tokens.disable')}</Button>
+            <Button size="small" type="warning" onClick={() => actions.toggle(token)}>
+              {t('tokens.disable')}
+            </Button>
           ) : (
-            <Button size="small" onClick={() => actions.toggle(token)}>{t('tokens.enable')}</Button>
+            <Button size="small" onClick={() => actions.toggle(token)}>
+              {t('tokens.enable')}
+            </Button>
           )}
-          <Button size="small" onClick={() => actions.edit(token)}>{t('tokens.edit')}</Button>
+          <Button size="small" onClick={() => actions.edit(token)}>
+            {t('tokens.edit')}
+          </Button>
           <Popconfirm title={t('tokens.deleteConfirm')} onConfirm={() => actions.remove(token)}>
             <span style={{ display: 'inline-block' }}>
-              <Button size="small" type="danger">{t('tokens.delete')}</Button>
+              <Button size="small" type="danger">
+                {t('tokens.delete')}
+              </Button>
             </span>
           </Popconfirm>
         </Space>

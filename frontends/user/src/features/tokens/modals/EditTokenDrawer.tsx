@@ -6,7 +6,16 @@ import { tokensApi } from '../api';
 import type { TokenDrawer } from '../useTokensTableState';
 import { useTokenFormOptions } from './useTokenFormOptions';
 import {
-  BATCH_COUNTS, EXPIRY_SHORTCUTS, NEW_TOKEN, QUOTA_PRESETS, batchInputs, expiryFromShortcut, formFromToken, toInput, validate, type TokenForm,
+  BATCH_COUNTS,
+  EXPIRY_SHORTCUTS,
+  NEW_TOKEN,
+  QUOTA_PRESETS,
+  batchInputs,
+  expiryFromShortcut,
+  formFromToken,
+  toInput,
+  validate,
+  type TokenForm,
 } from './token-form';
 
 interface EditTokenDrawerProps {
@@ -21,7 +30,10 @@ export function EditTokenDrawer({ drawer, onClose, onSaved }: EditTokenDrawerPro
   const [form, setForm] = useState<TokenForm | null>(null);
   const [saving, setSaving] = useState(false);
   const options = useTokenFormOptions(drawer !== null);
-  const set = <K extends keyof TokenForm>(key: K) => (value: TokenForm[K]) => setForm((current) => (current ? { ...current, [key]: value } : current));
+  const set =
+    <K extends keyof TokenForm>(key: K) =>
+    (value: TokenForm[K]) =>
+      setForm((current) => (current ? { ...current, [key]: value } : current));
 
   useEffect(() => {
     if (drawer === null) return setForm(null);
@@ -51,7 +63,10 @@ export function EditTokenDrawer({ drawer, onClose, onSaved }: EditTokenDrawerPro
     }
   };
 
-  const groupOptions = Object.entries(options.groups).map(([name, info]) => ({ value: name, label: `${name} · ${info.desc} (${info.ratio})` }));
+  const groupOptions = Object.entries(options.groups).map(([name, info]) => ({
+    value: name,
+    label: `${name} · ${info.desc} (${info.ratio})`,
+  }));
 
   return (
     <SideSheet
@@ -76,7 +91,14 @@ export function EditTokenDrawer({ drawer, onClose, onSaved }: EditTokenDrawerPro
             <Input value={form.name} onChange={set('name')} maxLength={50} data-testid="token-name" />
           </FormRow>
           <FormRow label={t('tokens.column.group')}>
-            <Select value={form.group || undefined} onChange={(value) => set('group')(String(value ?? ''))} optionList={groupOptions} placeholder={t('tokens.userGroup')} showClear style={{ width: '100%' }} />
+            <Select
+              value={form.group || undefined}
+              onChange={(value) => set('group')(String(value ?? ''))}
+              optionList={groupOptions}
+              placeholder={t('tokens.userGroup')}
+              showClear
+              style={{ width: '100%' }}
+            />
           </FormRow>
           <FormRow
             label={t('tokens.column.expires')}
@@ -90,7 +112,13 @@ export function EditTokenDrawer({ drawer, onClose, onSaved }: EditTokenDrawerPro
               </Space>
             }
           >
-            <DatePicker type="dateTime" value={form.expiresAt ?? undefined} placeholder={t('tokens.never')} onChange={(value) => set('expiresAt')(value instanceof Date ? value : value ? new Date(String(value)) : null)} style={{ width: '100%' }} />
+            <DatePicker
+              type="dateTime"
+              value={form.expiresAt ?? undefined}
+              placeholder={t('tokens.never')}
+              onChange={(value) => set('expiresAt')(value instanceof Date ? value : value ? new Date(String(value)) : null)}
+              style={{ width: '100%' }}
+            />
           </FormRow>
           <FormRow
             label={t('tokens.form.quota', { amount: renderQuota(form.remainQuota) })}
@@ -105,7 +133,14 @@ export function EditTokenDrawer({ drawer, onClose, onSaved }: EditTokenDrawerPro
             }
           >
             <Space>
-              <InputNumber value={form.remainQuota} disabled={form.unlimited} min={0} step={500_000} onChange={(value) => set('remainQuota')(Number(value) || 0)} style={{ width: 220 }} />
+              <InputNumber
+                value={form.remainQuota}
+                disabled={form.unlimited}
+                min={0}
+                step={500_000}
+                onChange={(value) => set('remainQuota')(Number(value) || 0)}
+                style={{ width: 220 }}
+              />
               <Switch checked={form.unlimited} onChange={set('unlimited')} aria-label={t('tokens.unlimited')} />
               {t('tokens.unlimited')}
             </Space>
@@ -123,11 +158,25 @@ export function EditTokenDrawer({ drawer, onClose, onSaved }: EditTokenDrawerPro
                 </Space>
               }
             >
-              <InputNumber value={form.count} min={1} precision={0} onChange={(value) => set('count')(Number(value))} style={{ width: 220 }} />
+              <InputNumber
+                value={form.count}
+                min={1}
+                precision={0}
+                onChange={(value) => set('count')(Number(value))}
+                style={{ width: 220 }}
+              />
             </FormRow>
           )}
           <FormRow label={t('tokens.form.modelLimits')}>
-            <Select multiple filter value={form.modelLimits} onChange={(value) => set('modelLimits')((value as string[]) ?? [])} optionList={options.models.map((m) => ({ value: m, label: m }))} placeholder={t('tokens.form.allModels')} style={{ width: '100%' }} />
+            <Select
+              multiple
+              filter
+              value={form.modelLimits}
+              onChange={(value) => set('modelLimits')((value as string[]) ?? [])}
+              optionList={options.models.map((m) => ({ value: m, label: m }))}
+              placeholder={t('tokens.form.allModels')}
+              style={{ width: '100%' }}
+            />
           </FormRow>
           <FormRow label={t('tokens.form.allowIps')}>
             <TextArea value={form.allowIps} onChange={set('allowIps')} placeholder={t('tokens.form.allowIpsHint')} autosize rows={2} />

@@ -16,7 +16,14 @@ export interface TokenForm {
 
 /** Spec 001 §9: new tokens start with 500 000 quota (US$1) and never expire. */
 export const NEW_TOKEN: TokenForm = {
-  name: '', group: '', expiresAt: null, remainQuota: 500_000, unlimited: false, count: 1, modelLimits: [], allowIps: '',
+  name: '',
+  group: '',
+  expiresAt: null,
+  remainQuota: 500_000,
+  unlimited: false,
+  count: 1,
+  modelLimits: [],
+  allowIps: '',
 };
 
 export const QUOTA_PRESETS = [500_000, 5_000_000, 25_000_000, 50_000_000, 250_000_000, 500_000_000];

@@ -7,8 +7,14 @@ export function useTokenFormOptions(active: boolean) {
   const [models, setModels] = useState<string[]>([]);
   useEffect(() => {
     if (!active) return;
-    tokensApi.groups().then((data) => setGroups(data ?? {}), () => undefined);
-    tokensApi.models().then((data) => setModels(data ?? []), () => undefined);
+    tokensApi.groups().then(
+      (data) => setGroups(data ?? {}),
+      () => undefined,
+    );
+    tokensApi.models().then(
+      (data) => setModels(data ?? []),
+      () => undefined,
+    );
   }, [active]);
   return { groups, models };
 }

@@ -1,0 +1,32 @@
+import { api } from '../api/client';
+import type { SiteStatus } from '../status/status-store';
+
+export type OAuthProvider = 'github' | 'oidc' | 'linuxdo';
+
+/**
+ * Sends the browser to the provider's authorize URL with a state from the gateway that the callback
+ * proves. The same flow logs in (no session) or binds the account (an existing session), so the
+ * login page and the personal page's bindings both start here.
+ */
+export async function startOAuth(provider: OAuthProvider, status: Partial<SiteStatus>, affCode?: string): Promise<void> {
+  const state = await api.get<string>('/api/oauth/state', { query: { aff: affCode } });
+  const callback = `${window.location.origin}/oauth/${provider}`;
+  let url: URL;
+  if (provider === 'github') {
+    url = new URL('https://github.com/login/oauth/authorize');
+    url.searchParams.set('client_id', status.github_client_id ?? '');
+    url.searchParams.set('scope', 'user:email');
+  } else if (provider === 'oidc') {
+    url = new URL(status.oidc_authorization_endpoint ?? '');
+    url.searchParams.set('client_id', status.oidc_client_id ?? '');
+    url.searchParams.set('response_type', 'code');
+    url.searchParams.set('scope', 'openid profile email');
+  } else {
+    url = new URL('https://connect.linux.do/oauth2/authorize');
+    url.searchParams.set('client_id', status.linuxdo_client_id ?? '');
+    url.searchParams.set('response_type', 'code');
+  }
+  url.searchParams.set('redirect_uri', callback);
+  url.searchParams.set('state', state);
+  window.location.assign(url.href);
+}

@@ -1,0 +1,37 @@
+import type { TFunction } from 'i18next';
+import { Popover, Typography } from '@console/kit';
+import type { LogRow } from './api';
+import { detailLines } from './log-details';
+import type { LogOther } from './log-other';
+
+/** The details cell: a short summary, the full breakdown in a popover. */
+export function LogDetailsCell({ row, other, t }: { row: LogRow; other: LogOther; t: TFunction<'user'> }) {
+  const lines = detailLines(row, other, t);
+  if (lines.length === 0) return <Typography.Text type="tertiary">-</Typography.Text>;
+  const content = (
+    <div style={{ padding: 12, maxWidth: 360 }} data-testid={`log-details-popover-${row.id}`}>
+      {lines.map((line) => (
+        <Typography.Paragraph key={line} style={{ margin: 0 }}>
+          {line}
+        </Typography.Paragraph>
+      ))}
+    </div>
+  );
+  return (
+    <Popover content={content} trigger="hover" position="left">
+      <span
+        data-testid={`log-details-${row.id}`}
+        style={{
+          display: 'inline-block',
+          maxWidth: 220,
+          overflow: 'hidden',
+          textOverflow: 'ellipsis',
+          whiteSpace: 'nowrap',
+          cursor: 'pointer',
+        }}
+      >
+        {lines.join(' · ')}
+      </span>
+    </Popover>
+  );
+}

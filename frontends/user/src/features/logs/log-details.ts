@@ -1,0 +1,30 @@
+import type { LogRow } from './api';
+import { effectiveGroupRatio, isPerCallPrice, type LogOther } from './log-other';
+
+/** The translation function's shape as used here (i18next's TFunction fits it). */
+type Translate = (key: string, values?: Record<string, unknown>) => string;
+
+const num = (value: number | undefined, digits = 4) => (typeof value === 'number' ? String(Number(value.toFixed(digits))) : '-');
+
+/** The billing lines of a row, from the ratios the relay recorded in `other`. */
+export function detailLines(row: Pick<LogRow, 'content'>, other: LogOther, t: Translate): string[] {
+  const lines: string[] = [];
+  const groupRatio = effectiveGroupRatio(other);
+  if (isPerCallPrice(other)) {
+    lines.push(t('logs.details.perCall', { price: num(other.model_price), group: num(groupRatio) }));
+  } else if (other.model_ratio !== undefined) {
+    lines.push(t('logs.details.modelRatio', { value: num(other.model_ratio) }));
+    lines.push(t('logs.details.completionRatio', { value: num(other.completion_ratio) }));
+    lines.push(t('logs.details.groupRatio', { value: num(groupRatio) }));
+    if (other.cache_tokens) lines.push(t('logs.details.cache', { tokens: other.cache_tokens, ratio: num(other.cache_ratio) }));
+    if (other.cache_creation_tokens)
+      lines.push(t('logs.details.cacheCreation', { tokens: other.cache_creation_tokens, ratio: num(other.cache_creation_ratio) }));
+  }
+  if (other.status_code || other.error_type) {
+    lines.push(t('logs.details.error', { status: other.status_code ?? '-', type: other.error_type || other.error_code || '-' }));
+  }
+  if (other.reasoning_effort) lines.push(t('logs.details.reasoning', { value: other.reasoning_effort }));
+  if (other.admin_info?.local_count_tokens) lines.push(t('logs.details.localCount'));
+  if (row.content) lines.push(row.content);
+  return lines;
+}

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_WARNING_THRESHOLD, notifySettingsProblem, readNotifySettings } from './notify-settings';
+
+describe('notification settings', () => {
+  it('reads the saved JSON over the defaults and survives a broken value', () => {
+    expect(readNotifySettings('{"notify_type":"webhook","quota_warning_threshold":500000,"webhook_url":"https://x.test/h"}')).toMatchObject(
+      {
+        notify_type: 'webhook',
+        quota_warning_threshold: 500000,
+        webhook_url: 'https://x.test/h',
+        accept_unset_model_ratio_model: false,
+        record_ip_log: false,
+      },
+    );
+    // A save sends the whole form back: a setting the form did not show must survive it.
+    expect(readNotifySettings('{"record_ip_log":true}').record_ip_log).toBe(true);
+    expect(readNotifySettings('oops')).toMatchObject({ notify_type: 'email', quota_warning_threshold: DEFAULT_WARNING_THRESHOLD });
+    expect(readNotifySettings('')).toMatchObject({ webhook_secret: '', notification_email: '' });
+  });
+
+  it('requires an https webhook URL', () => {
+    const base = readNotifySettings('');
+    expect(notifySettingsProblem({ ...base, notify_type: 'webhook' })).toBe('webhookRequired');
+    expect(notifySettingsProblem({ ...base, notify_type: 'webhook', webhook_url: 'http://x.test' })).toBe('webhookHttps');
+    expect(notifySettingsProblem({ ...base, notify_type: 'webhook', webhook_url: 'https://x.test' })).toBeNull();
+    expect(notifySettingsProblem({ ...base, notify_type: 'email' })).toBeNull();
+  });
+});
