@@ -1,24 +1,73 @@
 import { useTranslation } from 'react-i18next';
-import { Spin, Typography } from '@console/kit';
-import type { ChatMessage } from './useChat';
+import { Spin, Tag, Typography } from '@console/kit';
+import { MarkdownContent } from '../markdown/MarkdownContent';
+import type { ChatMessage } from './conversation';
+import type { RelayFailure } from './relay-errors';
+
+function FailureNotice({ failure }: { failure: RelayFailure }) {
+  const { t } = useTranslation('playground');
+  return (
+    <div data-testid="message-error" data-kind={failure.kind} style={{ marginTop: 8, color: 'var(--semi-color-danger)' }}>
+      <Typography.Text strong style={{ color: 'inherit' }}>
+        {t(`errors.${failure.kind}`)}
+      </Typography.Text>
+      {failure.detail && (
+        <div style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word', fontSize: 12, marginTop: 4 }}>{failure.detail}</div>
+      )}
+    </div>
+  );
+}
+
+function Images({ urls }: { urls: string[] }) {
+  return (
+    <div style={{ display: 'flex', flexWrap: 'wrap', gap: 6, marginTop: 6 }}>
+      {urls.map((url) => (
+        // The user's own attachment (http(s) or data: URL they chose), never a model's.
+        <img
+          key={url}
+          src={url}
+          alt=""
+          referrerPolicy="no-referrer"
+          style={{ maxWidth: 160, maxHeight: 120, borderRadius: 6, objectFit: 'cover' }}
+        />
+      ))}
+    </div>
+  );
+}
 
 /**
- * Model output is untrusted (threat X2): it is rendered as text, never as HTML, so markup in a reply
- * shows as characters and cannot run.
+ * One turn. The user's words show as typed; the model's answer as Markdown that cannot run HTML (threat X2).
+ * `data-status` exposes the message state (loading, incomplete, complete, error).
  */
 export function MessageBubble({ message }: { message: ChatMessage }) {
   const { t } = useTranslation('playground');
   const mine = message.role === 'user';
-  const background = message.status === 'error' ? 'var(--semi-color-danger-light-default)' : mine ? 'var(--semi-color-primary-light-default)' : 'var(--semi-color-fill-0)';
+  const background =
+    message.status === 'error'
+      ? 'var(--semi-color-danger-light-default)'
+      : mine
+        ? 'var(--semi-color-primary-light-default)'
+        : 'var(--semi-color-fill-0)';
   return (
-    <div style={{ display: 'flex', justifyContent: mine ? 'flex-end' : 'flex-start', margin: '8px 0' }}>
-      <div data-testid={`message-${message.role}`} data-status={message.status} style={{ maxWidth: '80%', padding: '10px 14px', borderRadius: 12, background }}>
-        {message.status === 'loading' ? (
-          <Spin size="small" tip={t('thinking')} />
-        ) : (
-          <Typography.Paragraph style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word', margin: 0 }}>{message.content}</Typography.Paragraph>
-        )}
-      </div>
+    <div
+      data-testid={`message-${message.role}`}
+      data-status={message.status}
+      style={{ maxWidth: '100%', padding: '10px 14px', borderRadius: 12, background, minWidth: 0 }}
+    >
+      {message.status === 'loading' ? (
+        <Spin size="small" tip={t('thinking')} />
+      ) : mine ? (
+        <div style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>{message.content}</div>
+      ) : (
+        message.content && <MarkdownContent text={message.content} />
+      )}
+      {message.images && <Images urls={message.images} />}
+      {message.error && <FailureNotice failure={message.error} />}
+      {message.stopped && (
+        <Tag size="small" color="grey" style={{ marginTop: 6 }} data-testid="message-stopped">
+          {t('stopped')}
+        </Tag>
+      )}
     </div>
   );
 }

@@ -1,0 +1,64 @@
+import { useLocation, useParams } from 'react-router-dom';
+import { useTranslation } from 'react-i18next';
+import { IconExternalOpen } from '@douyinfe/semi-icons';
+import { chatServerAddress, isLinkTemplate, isWebLink, parseChatLinks, resolveChatLink, useStatus } from '@console/kit';
+import { ChatStatePanel } from './ChatStatePanel';
+import { useFirstEnabledKey } from './useFirstEnabledKey';
+
+/** `/chat/:id` from the shell's route; the standalone harness mounts the page under `/chat/*`, hence the fallback. */
+function useChatIndex(): number {
+  const params = useParams();
+  const { pathname } = useLocation();
+  const raw = params.id ?? pathname.match(/\/chat\/([^/]+)/)?.[1] ?? '0';
+  return /^\d+$/.test(raw) ? Number(raw) : -1;
+}
+
+/**
+ * `/chat/:id?`: the admin's chat client number `id` (default the first), filled with the user's first
+ * enabled key. Web clients are framed; desktop clients (own URL scheme) cannot be, so they get a button.
+ */
+export function ChatPage() {
+  const { t } = useTranslation('playground');
+  const status = useStatus();
+  const index = useChatIndex();
+  const key = useFirstEnabledKey();
+  const links = parseChatLinks(status.chats);
+  const link = links.find((entry) => entry.index === index);
+
+  if (links.length === 0) return <ChatStatePanel title={t('chat.notConfigured')} />;
+  if (!link || !isLinkTemplate(link.template))
+    return <ChatStatePanel title={t('chat.misconfigured')}>{t('chat.misconfiguredHint', { id: index })}</ChatStatePanel>;
+  if (key.state === 'loading') return <ChatStatePanel loading title={t('chat.redirecting')} />;
+  if (key.state === 'none') return <ChatStatePanel title={t('chat.noEnabledToken')} />;
+  if (key.state === 'failed') return <ChatStatePanel title={t('chat.loadFailed')} />;
+
+  const url = resolveChatLink(link.template, { key: key.key, address: chatServerAddress(status.server_address) });
+  if (!isWebLink(url)) {
+    return (
+      <ChatStatePanel title={t('chat.desktopClient', { name: link.name })}>
+        {/* A plain link: browsers only hand a custom scheme to its app on a user's click. */}
+        <a
+          href={url}
+          data-testid="open-chat-client"
+          className="semi-button semi-button-primary semi-button-solid"
+          style={{ textDecoration: 'none', gap: 6 }}
+        >
+          <IconExternalOpen />
+          {t('chat.openClient', { name: link.name })}
+        </a>
+      </ChatStatePanel>
+    );
+  }
+  return (
+    <iframe
+      data-testid="chat-frame"
+      src={url}
+      title={link.name}
+      // The client is someone else's page: it may run scripts on its own origin, but it must not navigate the console away.
+      sandbox="allow-scripts allow-same-origin allow-forms allow-popups allow-popups-to-escape-sandbox allow-downloads allow-modals"
+      allow="camera; microphone; clipboard-read; clipboard-write"
+      referrerPolicy="no-referrer"
+      style={{ width: '100%', height: 'calc(100vh - 64px)', border: 'none', display: 'block' }}
+    />
+  );
+}
