@@ -38,6 +38,7 @@ export const en = {
     badRequest: 'The request was rejected',
     upstream: 'The model provider returned an error',
     network: 'Network error, please retry',
+    cutOff: 'The answer was cut off before it finished',
     interrupted: 'The answer was interrupted when the page was left',
   },
   image: {

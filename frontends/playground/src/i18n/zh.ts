@@ -40,6 +40,7 @@ export const zh: Record<keyof typeof en, (typeof en)[keyof typeof en]> = {
     badRequest: '请求被拒绝',
     upstream: '模型服务返回错误',
     network: '网络错误，请重试',
+    cutOff: '回复在完成前中断',
     interrupted: '离开页面时回复被中断',
   },
   image: {

@@ -52,7 +52,7 @@ export function DebugPanel({
 }) {
   const { t } = useTranslation('playground');
   return (
-    <SideSheet title={t('debug.title')} visible={visible} onCancel={onClose} width={mobile ? '100%' : 520} data-testid="debug-panel">
+    <SideSheet title={t('debug.title')} visible={visible} onCancel={onClose} closeOnEsc width={mobile ? '100%' : 520}>
       {exchange ? (
         <>
           <Typography.Text type="tertiary" size="small">

@@ -63,6 +63,18 @@ describe('sendChat', () => {
     expect((await run()).deltas).toEqual(['a']);
   });
 
+  it('rejects a stream that ends without [DONE] as cut off, after handing over what arrived', async () => {
+    answer([chunk('half')]);
+    const deltas: string[] = [];
+    const error = await sendChat(
+      REQUEST,
+      { onDelta: (text) => deltas.push(text), onParseError: () => undefined, onRaw: () => undefined },
+      new AbortController().signal,
+    ).catch((caught: unknown) => caught);
+    expect(deltas).toEqual(['half']);
+    expect((error as RelayRequestError).failure.kind).toBe('cutOff');
+  });
+
   it('reports an unparsable data line and keeps reading the stream', async () => {
     answer([`${chunk('a')}data: {not json\n\n${chunk('b')}data: [DONE]\n\n`]);
     expect(await run()).toMatchObject({ deltas: ['a', 'b'], parseErrors: 1 });

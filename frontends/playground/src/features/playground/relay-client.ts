@@ -40,13 +40,13 @@ interface CompletionBody {
   choices?: { message?: { content?: string | null } }[];
 }
 
-/** Reads `data:` lines until `[DONE]`; returns normally at the end of the stream either way. */
+/** Reads `data:` lines until `[DONE]`; a stream that ends without it was cut off, and says so. */
 async function readStream(body: NonNullable<Response['body']>, handlers: ChatHandlers): Promise<void> {
   const reader = body.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = '';
   for (;;) {
     const { value, done } = await reader.read();
-    if (done) return;
+    if (done) throw new RelayRequestError({ kind: 'cutOff', detail: '' });
     handlers.onRaw(value);
     buffer += value;
     const lines = buffer.split(/\r?\n/);

@@ -9,6 +9,7 @@ export type RelayErrorKind =
   | 'badRequest'
   | 'upstream'
   | 'network'
+  | 'cutOff'
   | 'interrupted';
 
 export interface RelayFailure {
