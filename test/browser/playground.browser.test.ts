@@ -38,6 +38,8 @@ describe.skipIf(skipReason !== null)('playground remote in Chromium', () => {
   let page: Page;
 
   const lastReply = () => page.getByTestId('message-assistant').last();
+  // textContent, not innerText: the same text here (no hidden parts), and no layout pass per read.
+  const replyText = async () => ((await lastReply().textContent()) ?? '').replace('已停止', '').trim();
   const replyStatus = () => lastReply().getAttribute('data-status');
   const waitForSettledReply = () =>
     page.waitForFunction(() => {
@@ -119,7 +121,7 @@ describe.skipIf(skipReason !== null)('playground remote in Chromium', () => {
     await ask('Say hello');
     await waitForSettledReply();
     expect(await replyStatus()).toBe('complete');
-    expect((await lastReply().innerText()).trim()).toBe(REPLY);
+    expect(await replyText()).toBe(REPLY);
 
     const seen = await page.evaluate(() => (window as unknown as { __replySeen: { status: string; text: string }[] }).__replySeen);
     const statuses = [...new Set(seen.map((entry) => entry.status))];
@@ -137,8 +139,12 @@ describe.skipIf(skipReason !== null)('playground remote in Chromium', () => {
     expect(lastChatRequest()?.body).not.toHaveProperty('max_tokens');
 
     await page.getByTestId('toggle-debug').click();
-    expect(JSON.parse(await page.getByTestId('debug-request').innerText())).toMatchObject({ model: MODEL, group: '', stream: true });
-    const response = await page.getByTestId('debug-response').innerText();
+    expect(JSON.parse((await page.getByTestId('debug-request').textContent()) ?? '')).toMatchObject({
+      model: MODEL,
+      group: '',
+      stream: true,
+    });
+    const response = (await page.getByTestId('debug-response').textContent()) ?? '';
     expect(response).toContain('chat.completion.chunk');
     expect(response).toContain('data: [DONE]');
     await browser.screenshot('pg-01-debug-panel');
@@ -160,13 +166,13 @@ describe.skipIf(skipReason !== null)('playground remote in Chromium', () => {
     });
     await page.getByTestId('stop').click();
     await page.getByTestId('send').waitFor();
-    const kept = (await lastReply().innerText()).replace('已停止', '').trim();
+    const kept = await replyText();
     expect(kept.startsWith('one two three')).toBe(true);
     expect(await replyStatus()).toBe('complete');
     await lastReply().getByTestId('message-stopped').waitFor();
     // The relay sees the stop too: the upstream request is cut, so nothing more can arrive.
     await expect.poll(() => lastChatRequest()?.aborted, { timeout: 10_000 }).toBe(true);
-    expect((await lastReply().innerText()).replace('已停止', '').trim()).toBe(kept);
+    expect(await replyText()).toBe(kept);
     expect(kept).not.toContain('ten');
   });
 
@@ -175,7 +181,7 @@ describe.skipIf(skipReason !== null)('playground remote in Chromium', () => {
     const before = await page.getByTestId('message-assistant').count();
     await lastReply().locator('xpath=../..').getByTestId('message-retry').click();
     await waitForSettledReply();
-    expect((await lastReply().innerText()).trim()).toBe('Regenerated answer');
+    expect(await replyText()).toBe('Regenerated answer');
     expect(await page.getByTestId('message-assistant').count()).toBe(before);
     expect(lastChatRequest()?.body.messages.at(-1)).toEqual({ role: 'user', content: 'Count to ten' });
 
@@ -184,8 +190,8 @@ describe.skipIf(skipReason !== null)('playground remote in Chromium', () => {
     await page.getByTestId('edit-input').fill('Count to three');
     await page.getByTestId('edit-send').click();
     await waitForSettledReply();
-    expect((await lastReply().innerText()).trim()).toBe('Edited answer');
-    expect(await page.getByTestId('message-user').last().innerText()).toBe('Count to three');
+    expect(await replyText()).toBe('Edited answer');
+    expect(await page.getByTestId('message-user').last().textContent()).toBe('Count to three');
     expect(await page.getByText('Count to ten', { exact: true }).count()).toBe(0);
     expect(lastChatRequest()?.body.messages.at(-1)).toEqual({ role: 'user', content: 'Count to three' });
   });
@@ -227,7 +233,7 @@ describe.skipIf(skipReason !== null)('playground remote in Chromium', () => {
       expect(await reply.locator('img, script, iframe').count()).toBe(0);
       expect(await page.locator('a[href^="javascript"], iframe[src^="javascript"]').count()).toBe(0);
       expect(await reply.locator('a[href="https://example.com/docs"]').getAttribute('rel')).toContain('noopener');
-      const text = await reply.innerText();
+      const text = (await reply.textContent()) ?? '';
       expect(text).toContain('<img src=x onerror="window.__pwned=1">');
       expect(text).toContain('<script>window.__pwned=3</script>');
       expect(text).toContain('click me');
@@ -267,7 +273,7 @@ describe.skipIf(skipReason !== null)('playground remote in Chromium', () => {
     await ask('Break mid-way');
     await waitForSettledReply();
     expect(await replyStatus()).toBe('error');
-    expect(await lastReply().innerText()).toContain('first words');
+    expect(await replyText()).toContain('first words');
     // The earlier error is shown again, now in English: the kind is stored, the text follows the language.
     await page.getByText('No channel serves this model in the selected group').waitFor();
     await page.evaluate(() => localStorage.setItem('i18nextLng', 'zh'));
@@ -285,6 +291,7 @@ describe.skipIf(skipReason !== null)('playground remote in Chromium', () => {
     const error = lastReply().getByTestId('message-error');
     expect(await error.getAttribute('data-kind')).toBe('quota');
     await error.getByText('额度不足，请充值或联系管理员').waitFor();
+    expect(await error.getByTestId('message-error-fix').getAttribute('href')).toBe('/topup');
   });
 
   it('sends a user with no enabled token from /chat/0 to /token after 1.5 s', async () => {
@@ -345,5 +352,47 @@ describe.skipIf(skipReason !== null)('playground remote in Chromium', () => {
     await page.waitForURL((url) => url.origin === client.url);
     expect(JSON.parse(new URL(page.url()).searchParams.get('settings')!)).toEqual({ key, url: gateway.url });
     expect(browser.errors).toEqual([]);
+  });
+  it('on a phone: toggles the settings, sends images to a vision model without streaming', async () => {
+    await page.setViewportSize({ width: 390, height: 800 });
+    try {
+      await page.goto('/playground');
+      await page.getByTestId('clear-context').click();
+      expect(await page.getByTestId('playground-settings').count()).toBe(0);
+      await page.getByTestId('toggle-panel').click();
+      await page.getByTestId('stream-switch').click();
+      await page.getByTestId('toggle-panel').click();
+      await page.getByTestId('playground-settings').waitFor({ state: 'detached' });
+
+      await page.getByTestId('toggle-images').click();
+      await page.getByTestId('image-url').fill('https://images.example/cat.png');
+      await page.getByTestId('image-add').click();
+      // A 1×1 PNG picked from disk travels inline as a data: URL.
+      const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
+      await page
+        .getByTestId('image-attachments')
+        .locator('input[type="file"]')
+        .setInputFiles({ name: 'dot.png', mimeType: 'image/png', buffer: png });
+      await page.getByTestId('image-attachments').locator('img').nth(1).waitFor();
+      upstream.script({ path: '/v1/chat/completions', reply: 'Two images seen', times: 1 });
+      await ask('What do you see?');
+      await waitForSettledReply();
+      expect(await replyStatus()).toBe('complete');
+      expect(await replyText()).toBe('Two images seen');
+      const sent = lastChatRequest()?.body;
+      expect(sent.stream).toBeFalsy();
+      expect(sent.messages.at(-1)).toEqual({
+        role: 'user',
+        content: [
+          { type: 'text', text: 'What do you see?' },
+          { type: 'image_url', image_url: { url: 'https://images.example/cat.png' } },
+          { type: 'image_url', image_url: { url: `data:image/png;base64,${png.toString('base64')}` } },
+        ],
+      });
+      expect(await page.getByTestId('message-user').last().locator('img').count()).toBe(2);
+      await browser.screenshot('pg-05-mobile-images');
+    } finally {
+      await page.setViewportSize({ width: 1366, height: 860 });
+    }
   });
 });

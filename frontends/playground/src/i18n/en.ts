@@ -29,6 +29,8 @@ export const en = {
   expired: 'Not logged in or login expired, please log in again',
   networkError: 'Network error, please retry',
   errors: {
+    loginAgain: 'Log in again',
+    topUp: 'Top up',
     expired: 'Not logged in or login expired, please log in again',
     quota: 'Insufficient quota: top up or ask the administrator',
     rateLimited: 'Too many requests, please try again later',

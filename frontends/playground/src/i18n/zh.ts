@@ -31,6 +31,8 @@ export const zh: Record<keyof typeof en, (typeof en)[keyof typeof en]> = {
   expired: '未登录或登录已过期，请重新登录！',
   networkError: '网络错误，请重试',
   errors: {
+    loginAgain: '重新登录',
+    topUp: '去充值',
     expired: '未登录或登录已过期，请重新登录！',
     quota: '额度不足，请充值或联系管理员',
     rateLimited: '请求过于频繁，请稍后再试',

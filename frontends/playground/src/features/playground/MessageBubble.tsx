@@ -4,8 +4,15 @@ import { MarkdownContent } from '../markdown/MarkdownContent';
 import type { ChatMessage } from './conversation';
 import type { RelayFailure } from './relay-errors';
 
+/** Where the user can fix the failure themselves. */
+const FIX_LINKS: Partial<Record<RelayFailure['kind'], { href: string; label: string }>> = {
+  expired: { href: '/login?expired=true', label: 'errors.loginAgain' },
+  quota: { href: '/topup', label: 'errors.topUp' },
+};
+
 function FailureNotice({ failure }: { failure: RelayFailure }) {
   const { t } = useTranslation('playground');
+  const fix = FIX_LINKS[failure.kind];
   return (
     <div data-testid="message-error" data-kind={failure.kind} style={{ marginTop: 8, color: 'var(--semi-color-danger)' }}>
       <Typography.Text strong style={{ color: 'inherit' }}>
@@ -13,6 +20,15 @@ function FailureNotice({ failure }: { failure: RelayFailure }) {
       </Typography.Text>
       {failure.detail && (
         <div style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word', fontSize: 12, marginTop: 4 }}>{failure.detail}</div>
+      )}
+      {fix && (
+        <a
+          href={fix.href}
+          data-testid="message-error-fix"
+          style={{ display: 'inline-block', marginTop: 4, color: 'var(--semi-color-link)' }}
+        >
+          {t(fix.label)}
+        </a>
       )}
     </div>
   );
@@ -28,7 +44,7 @@ function Images({ urls }: { urls: string[] }) {
           src={url}
           alt=""
           referrerPolicy="no-referrer"
-          style={{ maxWidth: 160, maxHeight: 120, borderRadius: 6, objectFit: 'cover' }}
+          style={{ width: 96, height: 96, borderRadius: 6, objectFit: 'cover', background: 'var(--semi-color-fill-1)' }}
         />
       ))}
     </div>
