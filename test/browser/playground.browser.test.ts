@@ -203,10 +203,19 @@ describe.skipIf(skipReason !== null)('playground remote in Chromium', () => {
     await page.getByTestId('message-assistant').first().waitFor();
     expect(await page.getByTestId('message-assistant').allInnerTexts()).toEqual(texts);
     expect(await maxTokensInput().inputValue()).toBe('64');
-    upstream.script({ path: '/v1/chat/completions', reply: 'short', times: 1 });
+    upstream.script({ path: '/v1/chat/completions', reply: 'short', reasoning: 'The user wants brevity.', times: 1 });
     await ask('Keep it short');
     await waitForSettledReply();
     expect(lastChatRequest()?.body).toMatchObject({ max_tokens: 64 });
+    // A reasoning model's thinking is kept apart, folded once the answer is there, and not sent back.
+    const thinking = lastReply().getByTestId('message-reasoning');
+    expect(await thinking.textContent()).toContain('The user wants brevity.');
+    expect(await thinking.getAttribute('open')).toBeNull();
+    expect(await lastReply().locator('.pg-markdown').textContent()).toBe('short');
+    upstream.script({ path: '/v1/chat/completions', reply: 'ok', times: 1 });
+    await ask('Thanks');
+    await waitForSettledReply();
+    expect(JSON.stringify(lastChatRequest()?.body.messages)).not.toContain('brevity');
   });
 
   it('renders a hostile Markdown answer inert, highlighted code included, also after a reload', async () => {

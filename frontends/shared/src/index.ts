@@ -30,5 +30,3 @@ export type { RemoteAppProps, RemoteName } from './app/remote-contract';
 export * from './ui/semi';
 export { FormRow } from './ui/FormRow';
 export { startStandalone } from './app/standalone';
-export { parseChatLinks, resolveChatLink, isWebLink, isLinkTemplate, withKeyPrefix, chatServerAddress } from './chat/chat-links';
-export type { ChatLink, ChatLinkValues } from './chat/chat-links';

@@ -16,6 +16,8 @@ export const en = {
   stop: 'Stop',
   clear: 'Clear context',
   thinking: 'Thinking…',
+  reasoning: 'Thought process',
+  reasoningLive: 'Thinking…',
   stopped: 'Stopped',
   showSettings: 'Show settings',
   hideSettings: 'Hide settings',

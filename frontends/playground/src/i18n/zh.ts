@@ -18,6 +18,8 @@ export const zh: Record<keyof typeof en, (typeof en)[keyof typeof en]> = {
   stop: '停止',
   clear: '清除上下文',
   thinking: '思考中…',
+  reasoning: '思考过程',
+  reasoningLive: '正在思考…',
   stopped: '已停止',
   showSettings: '显示设置',
   hideSettings: '隐藏设置',

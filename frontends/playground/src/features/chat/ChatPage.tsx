@@ -1,7 +1,8 @@
 import { useLocation, useParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { IconExternalOpen } from '@douyinfe/semi-icons';
-import { chatServerAddress, isLinkTemplate, isWebLink, parseChatLinks, resolveChatLink, useStatus } from '@console/kit';
+import { useStatus } from '@console/kit';
+import { chatServerAddress, isLinkTemplate, isWebLink, parseChatLinks, resolveChatLink } from './chat-links';
 import { ChatStatePanel } from './ChatStatePanel';
 import { useFirstEnabledKey } from './useFirstEnabledKey';
 
@@ -21,9 +22,11 @@ export function ChatPage() {
   const { t } = useTranslation('playground');
   const status = useStatus();
   const index = useChatIndex();
-  const key = useFirstEnabledKey();
   const links = parseChatLinks(status.chats);
   const link = links.find((entry) => entry.index === index);
+  const usable = link !== undefined && isLinkTemplate(link.template);
+  // A configuration problem is the admin's to fix: the user's tokens are not even looked at then.
+  const key = useFirstEnabledKey(usable);
 
   if (links.length === 0) return <ChatStatePanel title={t('chat.notConfigured')} />;
   if (!link || !isLinkTemplate(link.template))

@@ -18,14 +18,15 @@ export type FirstKey = { state: 'loading' } | { state: 'none' } | { state: 'fail
 
 /**
  * The user's first enabled token, with its full key (lists only carry masked keys). With none, the
- * user is told so and sent to /token to create or enable one.
+ * user is told so and sent to /token to create or enable one. Nothing is fetched until `enabled`.
  */
-export function useFirstEnabledKey(): FirstKey {
+export function useFirstEnabledKey(enabled: boolean): FirstKey {
   const { t } = useTranslation('playground');
   const navigate = useNavigate();
   const [result, setResult] = useState<FirstKey>({ state: 'loading' });
 
   useEffect(() => {
+    if (!enabled) return;
     let cancelled = false;
     let redirect: ReturnType<typeof setTimeout> | undefined;
     const load = async (): Promise<FirstKey> => {
@@ -52,7 +53,7 @@ export function useFirstEnabledKey(): FirstKey {
       cancelled = true;
       clearTimeout(redirect);
     };
-  }, [navigate, t]);
+  }, [enabled, navigate, t]);
 
   return result;
 }

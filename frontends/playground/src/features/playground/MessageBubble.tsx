@@ -34,6 +34,27 @@ function FailureNotice({ failure }: { failure: RelayFailure }) {
   );
 }
 
+/** The model's thinking, folded once the answer starts; plain text, like everything a model sends. */
+function Reasoning({ text, thinking }: { text: string; thinking: boolean }) {
+  const { t } = useTranslation('playground');
+  return (
+    <details open={thinking} data-testid="message-reasoning" style={{ marginBottom: 6, color: 'var(--semi-color-text-2)', fontSize: 13 }}>
+      <summary style={{ cursor: 'pointer' }}>{t(thinking ? 'reasoningLive' : 'reasoning')}</summary>
+      <div
+        style={{
+          whiteSpace: 'pre-wrap',
+          wordBreak: 'break-word',
+          borderLeft: '2px solid var(--semi-color-border)',
+          paddingLeft: 8,
+          marginTop: 4,
+        }}
+      >
+        {text}
+      </div>
+    </details>
+  );
+}
+
 function Images({ urls }: { urls: string[] }) {
   return (
     <div style={{ display: 'flex', flexWrap: 'wrap', gap: 6, marginTop: 6 }}>
@@ -70,6 +91,7 @@ export function MessageBubble({ message }: { message: ChatMessage }) {
       data-status={message.status}
       style={{ maxWidth: '100%', padding: '10px 14px', borderRadius: 12, background, minWidth: 0 }}
     >
+      {message.reasoning && <Reasoning text={message.reasoning} thinking={message.status === 'incomplete' && !message.content} />}
       {message.status === 'loading' ? (
         <Spin size="small" tip={t('thinking')} />
       ) : mine ? (

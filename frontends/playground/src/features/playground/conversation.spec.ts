@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   appendDelta,
+  appendReasoning,
   buildRequest,
   completeMessage,
   failMessage,
@@ -35,6 +36,15 @@ describe('message states', () => {
     messages = failMessage(messages, reply.id, { kind: 'upstream', detail: 'boom' });
     expect(messages[0]).toMatchObject({ status: 'complete', content: 'Hello' });
     expect(messages[0]!.error).toBeUndefined();
+  });
+
+  it('collects thinking apart from the answer and never sends it back to the model', () => {
+    const reply = newMessage('assistant', '', 'loading');
+    let messages = appendReasoning([reply], reply.id, 'Hmm, ');
+    expect(messages[0]).toMatchObject({ status: 'incomplete', reasoning: 'Hmm, ', content: '' });
+    messages = completeMessage(appendDelta(appendReasoning(messages, reply.id, 'yes.'), reply.id, 'Yes'), reply.id);
+    expect(messages[0]).toMatchObject({ status: 'complete', reasoning: 'Hmm, yes.', content: 'Yes' });
+    expect(buildRequest({ ...DEFAULT_SETTINGS, systemPrompt: '' }, messages).messages).toEqual([{ role: 'assistant', content: 'Yes' }]);
   });
 
   it('keeps the text that arrived before an error, and an error is final too', () => {

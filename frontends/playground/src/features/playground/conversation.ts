@@ -9,6 +9,8 @@ export interface ChatMessage {
   id: string;
   role: 'user' | 'assistant' | 'system';
   content: string;
+  /** A reasoning model's thinking, shown folded above the answer and never sent back to the model. */
+  reasoning?: string;
   /** Image URLs (http(s) or data:) sent with a user message to a vision model. */
   images?: string[];
   createAt: number;
@@ -37,6 +39,9 @@ function updatePending(messages: ChatMessage[], id: string, change: (message: Ch
 
 export const appendDelta = (messages: ChatMessage[], id: string, delta: string) =>
   updatePending(messages, id, (message) => ({ content: message.content + delta, status: 'incomplete' }));
+
+export const appendReasoning = (messages: ChatMessage[], id: string, delta: string) =>
+  updatePending(messages, id, (message) => ({ reasoning: (message.reasoning ?? '') + delta, status: 'incomplete' }));
 
 export const completeMessage = (messages: ChatMessage[], id: string, stopped = false) =>
   updatePending(messages, id, () => ({ status: 'complete', ...(stopped ? { stopped: true } : {}) }));

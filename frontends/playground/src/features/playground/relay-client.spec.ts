@@ -106,6 +106,25 @@ describe('sendChat', () => {
     expect(((await run().catch((caught: unknown) => caught)) as Error).name).toBe('AbortError');
   });
 
+  it("hands a reasoning model's thinking apart from its answer", async () => {
+    const think = (reasoning_content: string) => `data: ${JSON.stringify({ choices: [{ delta: { reasoning_content } }] })}\n\n`;
+    answer([`${think('Let me ')}${think('think.')}${chunk('Answer')}data: [DONE]\n\n`]);
+    const thinking: string[] = [];
+    const deltas: string[] = [];
+    await sendChat(
+      REQUEST,
+      {
+        onDelta: (text) => deltas.push(text),
+        onReasoning: (text) => thinking.push(text),
+        onParseError: () => undefined,
+        onRaw: () => undefined,
+      },
+      new AbortController().signal,
+    );
+    expect(thinking).toEqual(['Let me ', 'think.']);
+    expect(deltas).toEqual(['Answer']);
+  });
+
   it('reads a non-streamed answer whole', async () => {
     const body = { choices: [{ message: { role: 'assistant', content: 'whole answer' } }] };
     answer([JSON.stringify(body)], { status: 200, headers: { 'Content-Type': 'application/json' } });

@@ -16,6 +16,8 @@ export interface ChatRequestBody {
 
 export interface ChatHandlers {
   onDelta(text: string): void;
+  /** A reasoning model's thinking (`reasoning_content`, or `reasoning` on some providers), shown apart from the answer. */
+  onReasoning?(text: string): void;
   /** A data line that is not valid JSON: shown to the user (聊天数据解析失败), the stream goes on. */
   onParseError(): void;
   /** The answer as it arrived on the wire, for the debug panel. */
@@ -30,14 +32,26 @@ export class RelayRequestError extends Error {
   }
 }
 
+interface MessageText {
+  content?: string | null;
+  reasoning_content?: string | null;
+  reasoning?: string | null;
+}
+
 interface StreamChunk {
-  choices?: { delta?: { content?: string | null } }[];
+  choices?: { delta?: MessageText }[];
   /** The gateway reports a failure after the first byte as an OpenAI error object inside the stream. */
   error?: { message?: string };
 }
 
 interface CompletionBody {
-  choices?: { message?: { content?: string | null } }[];
+  choices?: { message?: MessageText }[];
+}
+
+function deliver(part: MessageText | undefined, handlers: ChatHandlers): void {
+  const thinking = part?.reasoning_content ?? part?.reasoning;
+  if (thinking) handlers.onReasoning?.(thinking);
+  if (part?.content) handlers.onDelta(part.content);
 }
 
 /** Reads `data:` lines until `[DONE]`; a stream that ends without it was cut off, and says so. */
@@ -69,8 +83,7 @@ async function readStream(body: NonNullable<Response['body']>, handlers: ChatHan
         await reader.cancel();
         throw new RelayRequestError(classifyRelayError(undefined, payload));
       }
-      const text = chunk.choices?.[0]?.delta?.content;
-      if (text) handlers.onDelta(text);
+      deliver(chunk.choices?.[0]?.delta, handlers);
     }
   }
 }
@@ -111,6 +124,5 @@ export async function sendChat(body: ChatRequestBody, handlers: ChatHandlers, si
     return;
   }
   if (answer.error) throw new RelayRequestError(classifyRelayError(response.status, text));
-  const content = answer.choices?.[0]?.message?.content;
-  if (content) handlers.onDelta(content);
+  deliver(answer.choices?.[0]?.message, handlers);
 }

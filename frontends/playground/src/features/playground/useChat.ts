@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Toast } from '@console/kit';
 import {
   appendDelta,
+  appendReasoning,
   buildRequest,
   completeMessage,
   failMessage,
@@ -56,6 +57,7 @@ export function useChat(settings: PlaygroundSettings) {
           request,
           {
             onDelta: (delta) => setMessages((current) => appendDelta(current, answer.id, delta)),
+            onReasoning: (delta) => setMessages((current) => appendReasoning(current, answer.id, delta)),
             onParseError: () => Toast.error(t('parseFailed')),
             onRaw: (text) =>
               setDebug((current) =>

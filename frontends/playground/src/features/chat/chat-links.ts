@@ -1,3 +1,6 @@
+// Kept in this remote rather than in the shared kit: the kit instance at runtime is the shell's, so a remote
+// deployed on its own must not depend on kit exports newer than the shell it runs under.
+
 /**
  * Chat clients the admin lists in the `Chats` option (status `chats`): an array of one-entry objects
  * `{ "Client name": "url template" }`. A template carries placeholders the console fills with the user's
@@ -82,4 +85,14 @@ export function resolveChatLink(template: string, values: ChatLinkValues): strin
 /** The gateway address clients should call: the admin's ServerAddress, else where the console is served. */
 export function chatServerAddress(serverAddress: string | undefined): string {
   return (serverAddress?.trim() || window.location.origin).replace(/\/+$/, '');
+}
+
+/**
+ * Which client /chat2link opens: the legacy `chat_link` (a ChatGPT-Next-Web deployment) when set, else the
+ * first web client of the Chats option, else its first client of any kind; null when none is configured.
+ */
+export function chat2linkTemplate(status: { chat_link?: string; chats?: unknown }): string | null {
+  if (status.chat_link?.trim()) return `${status.chat_link.trim().replace(/\/+$/, '')}/#/?settings={"key":"{key}","url":"{address}"}`;
+  const links = parseChatLinks(status.chats).filter((link) => isLinkTemplate(link.template));
+  return (links.find((link) => isWebLink(link.template)) ?? links[0])?.template ?? null;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isLinkTemplate, isWebLink, parseChatLinks, resolveChatLink } from './chat-links';
+import { chat2linkTemplate, isLinkTemplate, isWebLink, parseChatLinks, resolveChatLink } from './chat-links';
 
 const decodePayload = (url: string, prefix: string) =>
   JSON.parse(Buffer.from(decodeURIComponent(url.slice(prefix.length)), 'base64').toString('utf8'));
@@ -58,5 +58,18 @@ describe('resolveChatLink', () => {
     expect(isWebLink('cherrystudio://x')).toBe(false);
     expect(isLinkTemplate('cherrystudio://x')).toBe(true);
     expect(isLinkTemplate('fluentread')).toBe(false);
+  });
+});
+
+describe('chat2linkTemplate', () => {
+  it('prefers the legacy chat_link, then the first web client, then any client', () => {
+    const chats = [{ Cherry: 'cherrystudio://x?data={cherryConfig}' }, { Bare: 'fluentread' }, { Lobe: 'https://lobe.test/?k={key}' }];
+    expect(chat2linkTemplate({ chat_link: 'https://next.test/', chats })).toBe(
+      'https://next.test/#/?settings={"key":"{key}","url":"{address}"}',
+    );
+    expect(chat2linkTemplate({ chat_link: '', chats })).toBe('https://lobe.test/?k={key}');
+    expect(chat2linkTemplate({ chats: chats.slice(0, 2) })).toBe('cherrystudio://x?data={cherryConfig}');
+    expect(chat2linkTemplate({ chats: [{ Bare: 'fluentread' }] })).toBeNull();
+    expect(chat2linkTemplate({})).toBeNull();
   });
 });
