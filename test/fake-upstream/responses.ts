@@ -25,12 +25,7 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
 
 export function sendError(res: ServerResponse, rule: FakeRule): void {
   const headers: Record<string, string> = rule.retryAfter !== undefined ? { 'retry-after': String(rule.retryAfter) } : {};
-  sendJson(
-    res,
-    rule.status!,
-    { error: { message: rule.errorMessage ?? `fake upstream error ${rule.status}`, type: 'upstream_error', code: rule.status } },
-    headers,
-  );
+  sendJson(res, rule.status!, { error: { message: rule.errorMessage ?? `fake upstream error ${rule.status}`, type: 'upstream_error', code: rule.status } }, headers);
 }
 
 /** `/v1/chat/completions` and `/v1/completions`, JSON or SSE. */
@@ -39,16 +34,8 @@ export async function sendCompletion(res: ServerResponse, body: any, rule: FakeR
   const model = body?.model ?? 'gpt-4o-mini';
   const id = `${chat ? 'chatcmpl' : 'cmpl'}-fake${Date.now()}`;
   if (!body?.stream) {
-    const choice = chat
-      ? { index: 0, message: { role: 'assistant', content: reply }, finish_reason: 'stop' }
-      : { index: 0, text: reply, finish_reason: 'stop' };
-    const answer: Record<string, unknown> = {
-      id,
-      object: chat ? 'chat.completion' : 'text_completion',
-      created: created(),
-      model,
-      choices: [choice],
-    };
+    const choice = chat ? { index: 0, message: { role: 'assistant', content: reply }, finish_reason: 'stop' } : { index: 0, text: reply, finish_reason: 'stop' };
+    const answer: Record<string, unknown> = { id, object: chat ? 'chat.completion' : 'text_completion', created: created(), model, choices: [choice] };
     if (!rule?.omitUsage) answer.usage = usageOf(rule);
     if (rule?.padBytes) answer.padding = 'x'.repeat(rule.padBytes);
     sendJson(res, 200, answer);
@@ -73,20 +60,11 @@ export async function sendCompletion(res: ServerResponse, body: any, rule: FakeR
     }
     await wait(rule?.chunkDelayMs);
     if (res.destroyed) return;
-    const choice = chat
-      ? { index: 0, delta: i === 0 ? { role: 'assistant', content: words[i] } : { content: words[i] }, finish_reason: null }
-      : { index: 0, text: words[i], finish_reason: null };
+    const choice = chat ? { index: 0, delta: i === 0 ? { role: 'assistant', content: words[i] } : { content: words[i] }, finish_reason: null } : { index: 0, text: words[i], finish_reason: null };
     frame({ id, object, created: created(), model, choices: [choice] });
   }
-  frame({
-    id,
-    object,
-    created: created(),
-    model,
-    choices: [chat ? { index: 0, delta: {}, finish_reason: 'stop' } : { index: 0, text: '', finish_reason: 'stop' }],
-  });
-  if (body?.stream_options?.include_usage && !rule?.omitUsage)
-    frame({ id, object, created: created(), model, choices: [], usage: usageOf(rule) });
+  frame({ id, object, created: created(), model, choices: [chat ? { index: 0, delta: {}, finish_reason: 'stop' } : { index: 0, text: '', finish_reason: 'stop' }] });
+  if (body?.stream_options?.include_usage && !rule?.omitUsage) frame({ id, object, created: created(), model, choices: [], usage: usageOf(rule) });
   res.end('data: [DONE]\n\n');
 }
 
@@ -108,28 +86,14 @@ export async function sendAnthropic(res: ServerResponse, body: any, rule: FakeRu
   const model = body?.model ?? 'claude-3-5-sonnet-20241022';
   if (!body?.stream) {
     sendJson(res, 200, {
-      id: 'msg_fake',
-      type: 'message',
-      role: 'assistant',
-      model,
-      content: [{ type: 'text', text: reply }],
-      stop_reason: 'end_turn',
-      usage: { input_tokens: usage.prompt_tokens, output_tokens: usage.completion_tokens },
+      id: 'msg_fake', type: 'message', role: 'assistant', model, content: [{ type: 'text', text: reply }],
+      stop_reason: 'end_turn', usage: { input_tokens: usage.prompt_tokens, output_tokens: usage.completion_tokens },
     });
     return;
   }
   res.writeHead(200, { 'content-type': 'text/event-stream' });
   const event = (type: string, data: unknown) => res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...(data as object) })}\n\n`);
-  event('message_start', {
-    message: {
-      id: 'msg_fake',
-      type: 'message',
-      role: 'assistant',
-      model,
-      content: [],
-      usage: { input_tokens: usage.prompt_tokens, output_tokens: 0 },
-    },
-  });
+  event('message_start', { message: { id: 'msg_fake', type: 'message', role: 'assistant', model, content: [], usage: { input_tokens: usage.prompt_tokens, output_tokens: 0 } } });
   event('content_block_start', { index: 0, content_block: { type: 'text', text: '' } });
   for (const word of reply.split(/(?<= )/)) {
     await wait(rule?.chunkDelayMs);
@@ -147,15 +111,7 @@ export function sendGemini(res: ServerResponse, stream: boolean, rule: FakeRule 
   const usage = usageOf(rule);
   const answer = (text: string, last: boolean) => ({
     candidates: [{ content: { role: 'model', parts: [{ text }] }, finishReason: last ? 'STOP' : undefined, index: 0 }],
-    ...(last
-      ? {
-          usageMetadata: {
-            promptTokenCount: usage.prompt_tokens,
-            candidatesTokenCount: usage.completion_tokens,
-            totalTokenCount: usage.total_tokens,
-          },
-        }
-      : {}),
+    ...(last ? { usageMetadata: { promptTokenCount: usage.prompt_tokens, candidatesTokenCount: usage.completion_tokens, totalTokenCount: usage.total_tokens } } : {}),
   });
   if (!stream) {
     sendJson(res, 200, answer(reply, true));
