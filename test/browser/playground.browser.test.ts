@@ -54,6 +54,14 @@ describe.skipIf(skipReason !== null)('playground remote in Chromium', () => {
   const maxTokensInput = () => page.locator('input[data-testid="max-tokens"], [data-testid="max-tokens"] input');
   const lastChatRequest = () => upstream.requests.filter((request) => request.path.startsWith('/v1/chat/completions')).at(-1);
 
+  /** Logs out on a page that runs no console code (so no request of the old session races the logout), then in. */
+  async function switchUser(user: { username: string; password: string }) {
+    await page.goto('/api/status');
+    await browser.context.clearCookies();
+    await page.evaluate(() => localStorage.removeItem('user'));
+    await login(user);
+  }
+
   async function login(user: { username: string; password: string }) {
     await page.goto('/login');
     await page.locator('input[name="username"]').fill(user.username);
@@ -196,6 +204,25 @@ describe.skipIf(skipReason !== null)('playground remote in Chromium', () => {
     expect(lastChatRequest()?.body.messages.at(-1)).toEqual({ role: 'user', content: 'Count to three' });
   });
 
+  it('closes an answer cut off by a reload: the words saved so far stay, marked as stopped', async () => {
+    upstream.script({
+      path: '/v1/chat/completions',
+      reply: 'alpha beta gamma delta epsilon zeta eta theta iota kappa',
+      chunkDelayMs: 300,
+      times: 1,
+    });
+    await ask('Greek letters');
+    const saved = () => page.evaluate(() => localStorage.getItem('playground-messages') ?? '');
+    // The conversation is saved while the answer streams in, not only once it ends.
+    await expect.poll(saved, { timeout: 10_000 }).toContain('alpha beta gamma');
+    await page.reload();
+    await page.getByTestId('message-assistant').last().waitFor();
+    expect(await replyStatus()).toBe('complete');
+    await lastReply().getByTestId('message-stopped').waitFor();
+    expect(await replyText()).toMatch(/^alpha beta gamma/);
+    expect(await replyText()).not.toContain('kappa');
+  });
+
   it('keeps the conversation and the settings across a reload', async () => {
     const texts = await page.getByTestId('message-assistant').allInnerTexts();
     await maxTokensInput().fill('64');
@@ -291,9 +318,7 @@ describe.skipIf(skipReason !== null)('playground remote in Chromium', () => {
   it('shows a user without quota why the answer failed', async () => {
     const created = await consoleCall(page, 'POST', '/api/user/', { ...ALICE, display_name: 'Alice' });
     expect(created.success, created.message).toBe(true);
-    await consoleCall(page, 'GET', '/api/user/logout');
-    await page.evaluate(() => localStorage.removeItem('user'));
-    await login(ALICE);
+    await switchUser(ALICE);
     await page.goto('/playground');
     await ask('Free lunch?');
     await waitForSettledReply();
@@ -309,9 +334,7 @@ describe.skipIf(skipReason !== null)('playground remote in Chromium', () => {
     await page.locator('.semi-toast-content').getByText('当前没有可用的启用令牌，请确认是否有令牌处于启用状态！').waitFor();
     await page.waitForURL('**/token');
     expect(Date.now() - shownAt).toBeGreaterThanOrEqual(1_200);
-    await consoleCall(page, 'GET', '/api/user/logout');
-    await page.evaluate(() => localStorage.removeItem('user'));
-    await login(ROOT);
+    await switchUser(ROOT);
   });
 
   it('frames the configured chat link with the key filled in, opens app links outside, and builds /chat2link', async () => {

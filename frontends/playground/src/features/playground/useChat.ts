@@ -25,6 +25,7 @@ export interface DebugExchange {
 }
 
 const MAX_DEBUG_RESPONSE = 256 * 1024;
+const SAVE_WHILE_STREAMING_MS = 500;
 
 /** The conversation (kept across reloads) and the one reply in flight. */
 export function useChat(settings: PlaygroundSettings) {
@@ -34,17 +35,33 @@ export function useChat(settings: PlaygroundSettings) {
   const [debug, setDebug] = useState<DebugExchange | null>(null);
   const abort = useRef<AbortController | null>(null);
   // Actions read the latest conversation without being re-created on every streamed chunk.
-  const latest = useRef({ messages, settings, streaming });
-  latest.current = { messages, settings, streaming };
+  const latest = useRef({ messages, settings });
+  latest.current = { messages, settings };
+
+  // Set synchronously, so a double click cannot send twice before React re-renders.
+  const busy = useRef(false);
+  const pendingSave = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
   useEffect(() => {
-    // Not saved chunk by chunk while streaming: once when the reply settles (a reload mid-stream is handled on read).
-    if (!streaming) saveConversation(messages);
+    // While an answer streams in, saved at most twice a second (a throttle: chunks must not keep pushing the
+    // save back); a reply cut off by a reload is closed when the conversation is read back.
+    if (!streaming) {
+      clearTimeout(pendingSave.current);
+      pendingSave.current = undefined;
+      saveConversation(messages);
+    } else if (pendingSave.current === undefined) {
+      pendingSave.current = setTimeout(() => {
+        pendingSave.current = undefined;
+        saveConversation(latest.current.messages);
+      }, SAVE_WHILE_STREAMING_MS);
+    }
   }, [messages, streaming]);
+  useEffect(() => () => clearTimeout(pendingSave.current), []);
 
   /** Asks for a reply to `history` (which ends with the user's question) and streams it into a new message. */
   const reply = useCallback(
     async (history: ChatMessage[]) => {
+      busy.current = true;
       const answer = newMessage('assistant', '', 'loading');
       const request = buildRequest(latest.current.settings, history);
       setMessages([...history, answer]);
@@ -75,6 +92,7 @@ export function useChat(settings: PlaygroundSettings) {
         }
       } finally {
         if (abort.current === controller) abort.current = null;
+        busy.current = false;
         setStreaming(false);
       }
     },
@@ -84,7 +102,7 @@ export function useChat(settings: PlaygroundSettings) {
   const send = useCallback(
     (text: string, images: string[] = []) => {
       const content = text.trim();
-      if ((!content && images.length === 0) || latest.current.streaming) return false;
+      if ((!content && images.length === 0) || busy.current) return false;
       void reply([...latest.current.messages, newMessage('user', content, 'complete', images)]);
       return true;
     },
@@ -94,9 +112,9 @@ export function useChat(settings: PlaygroundSettings) {
   /** Asks again for the reply `id`: it and everything after it are replaced. */
   const retry = useCallback(
     (id: string) => {
-      const { messages: current, streaming: busy } = latest.current;
+      const current = latest.current.messages;
       const index = current.findIndex((message) => message.id === id);
-      if (busy || index < 1) return;
+      if (busy.current || index < 1) return;
       void reply(current.slice(0, index));
     },
     [reply],
@@ -105,10 +123,10 @@ export function useChat(settings: PlaygroundSettings) {
   /** Sends an edited question in place of question `id`; the turns after it are dropped, the old ones are never mutated. */
   const editAndResend = useCallback(
     (id: string, text: string) => {
-      const { messages: current, streaming: busy } = latest.current;
+      const current = latest.current.messages;
       const index = current.findIndex((message) => message.id === id);
       const original = current[index];
-      if (busy || !original || !text.trim()) return;
+      if (busy.current || !original || !text.trim()) return;
       void reply([...current.slice(0, index), newMessage('user', text.trim(), 'complete', original.images)]);
     },
     [reply],
