@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertOutboundUrl, isBlockedAddress, outboundFetch } from './outbound.js';
+import { assertOutboundUrl, isBlockedAddress, outboundFetch, parseOutboundUrl } from './outbound.js';
 
 const BLOCKED_URLS = [
   'http://0.0.0.0/',
@@ -72,6 +72,9 @@ describe('outbound URL guard', () => {
       expect(isBlockedAddress(a), a).toBe(true);
     }
     for (const a of ['8.8.8.8', '1.1.1.1', '2606:4700:4700::1111', '::ffff:8.8.8.8']) expect(isBlockedAddress(a), a).toBe(false);
+    // IPv4-compatible forms, as written and as URL parsing normalises them.
+    for (const a of ['::127.0.0.1', '::7f00:1', '[::7f00:1]', '::a9fe:a9fe']) expect(isBlockedAddress(a), a).toBe(true);
+    expect(() => parseOutboundUrl('http://[::127.0.0.1]:8080/')).toThrow(/private or reserved/);
   });
 
   describe('fetch', () => {

@@ -29,6 +29,9 @@ export function isBlockedAddress(address: string): boolean {
   let parsed = ipaddr.parse(text);
   if (parsed.kind() === 'ipv6') {
     const v6 = parsed as ipaddr.IPv6;
+    // IPv4-compatible addresses (::/96, deprecated by RFC 4291) such as `[::127.0.0.1]`: URL parsing turns them
+    // into `::7f00:1`, which ipaddr.js ranks as plain unicast, yet stacks may still route them to the embedded IPv4.
+    if (v6.parts.slice(0, 6).every((part) => part === 0)) return true;
     if (v6.isIPv4MappedAddress()) parsed = v6.toIPv4Address();
   }
   return parsed.range() !== 'unicast';
