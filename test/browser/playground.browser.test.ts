@@ -315,7 +315,7 @@ describe.skipIf(skipReason !== null)('playground remote in Chromium', () => {
     await page.evaluate(() => localStorage.setItem('i18nextLng', 'zh'));
   });
 
-  it('shows a user without quota why the answer failed', async () => {
+  it('shows a user without quota, then with an expired login, why the answer failed', async () => {
     const created = await consoleCall(page, 'POST', '/api/user/', { ...ALICE, display_name: 'Alice' });
     expect(created.success, created.message).toBe(true);
     await switchUser(ALICE);
@@ -326,6 +326,16 @@ describe.skipIf(skipReason !== null)('playground remote in Chromium', () => {
     expect(await error.getAttribute('data-kind')).toBe('quota');
     await error.getByText('额度不足，请充值或联系管理员').waitFor();
     expect(await error.getByTestId('message-error-fix').getAttribute('href')).toBe('/topup');
+
+    // The session ends (cookie gone) while the page is open: the answer says so and offers to log in again.
+    await browser.context.clearCookies();
+    await ask('Still there?');
+    await waitForSettledReply();
+    const expired = lastReply().getByTestId('message-error');
+    expect(await expired.getAttribute('data-kind')).toBe('expired');
+    await expired.getByText('未登录或登录已过期，请重新登录！').waitFor();
+    expect(await expired.getByTestId('message-error-fix').getAttribute('href')).toBe('/login?expired=true');
+    await switchUser(ALICE);
   });
 
   it('sends a user with no enabled token from /chat/0 to /token after 1.5 s', async () => {
