@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { classifyRelayError } from './relay-errors';
+import { en } from '../../i18n/en';
+import { zh } from '../../i18n/zh';
+import { RELAY_ERROR_KINDS, classifyRelayError } from './relay-errors';
 
 const openAi = (message: string, code?: string) => JSON.stringify({ error: { message, type: 'invalid_request_error', code } });
 
@@ -29,5 +31,15 @@ describe('classifyRelayError', () => {
       detail: 'upstream reset the stream',
       status: undefined,
     });
+  });
+});
+
+describe('relay error texts', () => {
+  it('has a Chinese and an English headline for every kind (the key is built at run time)', () => {
+    const zhErrors = zh.errors as Record<string, string>;
+    for (const kind of RELAY_ERROR_KINDS) {
+      expect(en.errors[kind], kind).toBeTruthy();
+      expect(zhErrors[kind], kind).toBeTruthy();
+    }
   });
 });

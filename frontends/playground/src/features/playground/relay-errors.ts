@@ -1,16 +1,19 @@
 /** Why a reply failed, as the playground tells the user: a kind (shown in their language) and the server's words. */
-export type RelayErrorKind =
-  | 'expired'
-  | 'quota'
-  | 'rateLimited'
-  | 'noChannel'
-  | 'groupNotAllowed'
-  | 'modelNotAllowed'
-  | 'badRequest'
-  | 'upstream'
-  | 'network'
-  | 'cutOff'
-  | 'interrupted';
+export const RELAY_ERROR_KINDS = [
+  'expired',
+  'quota',
+  'rateLimited',
+  'noChannel',
+  'groupNotAllowed',
+  'modelNotAllowed',
+  'badRequest',
+  'upstream',
+  'network',
+  'cutOff',
+  'interrupted',
+] as const;
+
+export type RelayErrorKind = (typeof RELAY_ERROR_KINDS)[number];
 
 export interface RelayFailure {
   kind: RelayErrorKind;
