@@ -71,6 +71,7 @@ export const en = {
     loading: 'Loading, please wait…',
     loadFailed: 'Could not load your tokens, please retry',
     desktopClient: '{{name}} is a desktop app',
+    client: 'the chat client',
     openClient: 'Open {{name}}',
   },
 };

@@ -73,6 +73,7 @@ export const zh: Record<keyof typeof en, (typeof en)[keyof typeof en]> = {
     loading: '正在加载，请稍候...',
     loadFailed: '令牌加载失败，请重试',
     desktopClient: '{{name}} 是桌面应用',
+    client: '聊天客户端',
     openClient: '打开 {{name}}',
   },
 };

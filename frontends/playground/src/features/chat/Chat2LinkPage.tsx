@@ -1,8 +1,8 @@
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStatus } from '@console/kit';
-import { chat2linkTemplate, chatServerAddress, resolveChatLink } from './chat-links';
-import { ChatStatePanel } from './ChatStatePanel';
+import { chat2linkTemplate, chatServerAddress, isWebLink, resolveChatLink } from './chat-links';
+import { ChatStatePanel, OpenAppPanel } from './ChatStatePanel';
 import { useFirstEnabledKey } from './useFirstEnabledKey';
 
 /** `/chat2link`: builds the chat-client link from the first enabled token and leaves for it. */
@@ -16,13 +16,16 @@ export function Chat2LinkPage() {
       ? resolveChatLink(template, { key: key.key, address: chatServerAddress(status.server_address) })
       : null;
 
+  const web = target !== null && isWebLink(target);
+
   useEffect(() => {
     // replace(): the back button should return to where the user came from, not bounce here again.
-    if (target) window.location.replace(target);
-  }, [target]);
+    if (target && web) window.location.replace(target);
+  }, [target, web]);
 
   if (!template) return <ChatStatePanel title={t('chat.notConfigured')} />;
   if (key.state === 'none') return <ChatStatePanel title={t('chat.noEnabledToken')} />;
   if (key.state === 'failed') return <ChatStatePanel title={t('chat.loadFailed')} />;
+  if (target && !web) return <OpenAppPanel url={target} name={t('chat.client')} />;
   return <ChatStatePanel loading title={t('chat.loading')} />;
 }

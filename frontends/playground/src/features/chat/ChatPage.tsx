@@ -1,9 +1,8 @@
 import { useLocation, useParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { IconExternalOpen } from '@douyinfe/semi-icons';
 import { useStatus } from '@console/kit';
 import { chatServerAddress, isLinkTemplate, isWebLink, parseChatLinks, resolveChatLink } from './chat-links';
-import { ChatStatePanel } from './ChatStatePanel';
+import { ChatStatePanel, OpenAppPanel } from './ChatStatePanel';
 import { useFirstEnabledKey } from './useFirstEnabledKey';
 
 /** `/chat/:id` from the shell's route; the standalone harness mounts the page under `/chat/*`, hence the fallback. */
@@ -36,22 +35,7 @@ export function ChatPage() {
   if (key.state === 'failed') return <ChatStatePanel title={t('chat.loadFailed')} />;
 
   const url = resolveChatLink(link.template, { key: key.key, address: chatServerAddress(status.server_address) });
-  if (!isWebLink(url)) {
-    return (
-      <ChatStatePanel title={t('chat.desktopClient', { name: link.name })}>
-        {/* A plain link: browsers only hand a custom scheme to its app on a user's click. */}
-        <a
-          href={url}
-          data-testid="open-chat-client"
-          className="semi-button semi-button-primary semi-button-solid"
-          style={{ textDecoration: 'none', gap: 6 }}
-        >
-          <IconExternalOpen />
-          {t('chat.openClient', { name: link.name })}
-        </a>
-      </ChatStatePanel>
-    );
-  }
+  if (!isWebLink(url)) return <OpenAppPanel url={url} name={link.name} />;
   return (
     <iframe
       data-testid="chat-frame"

@@ -3,6 +3,12 @@ import { Empty, Typography } from '@console/kit';
 import { SideSheet } from '@console/kit/data';
 import type { DebugExchange } from './useChat';
 
+/** Inline images (data: URLs, up to megabytes) shortened so the panel stays readable. */
+function shortenDataUrls(_key: string, value: unknown): unknown {
+  if (typeof value === 'string' && value.startsWith('data:') && value.length > 120) return `${value.slice(0, 60)}… (${value.length} chars)`;
+  return value;
+}
+
 /** A JSON answer pretty-printed; a stream shown as its SSE lines, as received. */
 function prettyResponse(text: string): string {
   try {
@@ -58,7 +64,7 @@ export function DebugPanel({
           <Typography.Text type="tertiary" size="small">
             POST /pg/chat/completions · {new Date(exchange.startedAt).toLocaleTimeString()}
           </Typography.Text>
-          <Block title={t('debug.request')} text={JSON.stringify(exchange.request, null, 2)} testId="debug-request" />
+          <Block title={t('debug.request')} text={JSON.stringify(exchange.request, shortenDataUrls, 2)} testId="debug-request" />
           <Block
             title={t('debug.response')}
             text={exchange.response ? prettyResponse(exchange.response) : t('debug.waiting')}
