@@ -226,10 +226,19 @@ describe.skipIf(skipReason !== null)('playground remote in Chromium', () => {
   it('keeps the conversation and the settings across a reload', async () => {
     const texts = await page.getByTestId('message-assistant').allInnerTexts();
     await maxTokensInput().fill('64');
+    // The pickers offer the user's usable groups and the models enabled for them.
+    await page.getByTestId('model-select').click();
+    await page.locator('.semi-select-option', { hasText: MODEL }).first().waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByTestId('group-select').click();
+    await page.locator('.semi-select-option', { hasText: 'default' }).first().click();
+    await expect.poll(() => page.getByTestId('group-select').textContent()).toContain('default');
     await page.reload();
     await page.getByTestId('message-assistant').first().waitFor();
     expect(await page.getByTestId('message-assistant').allInnerTexts()).toEqual(texts);
     expect(await maxTokensInput().inputValue()).toBe('64');
+    await expect.poll(() => page.getByTestId('group-select').textContent()).toContain('default');
+    expect(await page.evaluate(() => JSON.parse(localStorage.getItem('playground-settings') ?? '{}').group)).toBe('default');
     upstream.script({ path: '/v1/chat/completions', reply: 'short', reasoning: 'The user wants brevity.', times: 1 });
     await ask('Keep it short');
     await waitForSettledReply();

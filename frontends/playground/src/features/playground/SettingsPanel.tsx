@@ -29,6 +29,8 @@ export function SettingsPanel({ settings, update, reset }: SettingsPanelProps) {
     value: name,
     label: `${name}${info.desc ? ` · ${info.desc}` : ''} (${info.ratio}x)`,
   }));
+  // Likewise the saved group shows by name while the list loads (or after it stopped being usable).
+  if (settings.group && !(settings.group in groups)) groupOptions.unshift({ value: settings.group, label: settings.group });
   return (
     <div style={{ padding: 16 }} data-testid="playground-settings">
       <Label>{t('group')}</Label>
@@ -42,8 +44,10 @@ export function SettingsPanel({ settings, update, reset }: SettingsPanelProps) {
         data-testid="group-select"
       />
       <Label>{t('model')}</Label>
+      {/* allowCreate: a model the list does not show (a new one, a mapped name) can still be typed in. */}
       <Select
         filter
+        allowCreate
         value={settings.model}
         onChange={(value) => update('model', String(value))}
         optionList={modelOptions}
