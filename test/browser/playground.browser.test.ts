@@ -1,14 +1,13 @@
 /// <reference lib="dom" />
 // The playground remote in Chromium, against the built gateway and a fake OpenAI upstream: streamed answers
 // and their states, stop, retry, edit, the debug panel, relay errors, hostile Markdown, the conversation kept
-// across reloads, and the chat pages (/chat/:id framing a client with the user's key, /chat2link, no token).
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+// across reloads, images and the phone layout. The chat pages have their own suite (chat-pages.browser.test.ts).
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startFakeUpstream } from '../fake-upstream/index.js';
 import { chromiumSkipReason, launchConsoleBrowser, type ConsoleBrowser } from './support/chromium.js';
 import { consoleCall } from './support/console-api.js';
+import { login, setupRoot, switchUser } from './support/console-session.js';
 import { startGatewayProcess, type GatewayProcess } from './support/gateway-process.js';
 
 const skipReason = chromiumSkipReason();
@@ -18,22 +17,9 @@ const ROOT = { username: 'root', password: 'browser-pass-123' };
 const ALICE = { username: 'alice', password: 'alice-pass-123' };
 const MODEL = 'gpt-4o-mini';
 
-/** A stand-in chat client (a web page the console frames), recording the URLs it was opened with. */
-async function startChatClient(): Promise<{ url: string; opened: string[]; server: Server }> {
-  const opened: string[] = [];
-  const server = createServer((req, res) => {
-    opened.push(req.url ?? '');
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    res.end('<!doctype html><title>client</title><p>chat client ready</p>');
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, opened, server };
-}
-
 describe.skipIf(skipReason !== null)('playground remote in Chromium', () => {
   let gateway: GatewayProcess;
   let upstream: Awaited<ReturnType<typeof startFakeUpstream>>;
-  let client: Awaited<ReturnType<typeof startChatClient>>;
   let browser: ConsoleBrowser;
   let page: Page;
 
@@ -54,43 +40,15 @@ describe.skipIf(skipReason !== null)('playground remote in Chromium', () => {
   const maxTokensInput = () => page.locator('input[data-testid="max-tokens"], [data-testid="max-tokens"] input');
   const lastChatRequest = () => upstream.requests.filter((request) => request.path.startsWith('/v1/chat/completions')).at(-1);
 
-  /** Logs out on a page that runs no console code (so no request of the old session races the logout), then in. */
-  async function switchUser(user: { username: string; password: string }) {
-    await page.goto('/api/status');
-    await browser.context.clearCookies();
-    await page.evaluate(() => localStorage.removeItem('user'));
-    await login(user);
-  }
-
-  async function login(user: { username: string; password: string }) {
-    await page.goto('/login');
-    await page.locator('input[name="username"]').fill(user.username);
-    await page.locator('input[name="password"]').fill(user.password);
-    await page.getByTestId('login-submit').click();
-    await page.waitForURL((url) => url.pathname !== '/login');
-  }
-
   beforeAll(async () => {
     upstream = await startFakeUpstream();
-    client = await startChatClient();
     gateway = await startGatewayProcess();
     browser = await launchConsoleBrowser(gateway.url);
     page = browser.page;
     page.setDefaultTimeout(15_000);
 
-    const setup = await fetch(`${gateway.url}/api/setup`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({
-        username: ROOT.username,
-        password: ROOT.password,
-        confirmPassword: ROOT.password,
-        SelfUseModeEnabled: false,
-        DemoSiteEnabled: false,
-      }),
-    });
-    expect(((await setup.json()) as { success: boolean }).success).toBe(true);
-    await login(ROOT);
+    await setupRoot(gateway.url, ROOT);
+    await login(page, ROOT);
     const channel = await consoleCall(page, 'POST', '/api/channel/', {
       mode: 'single',
       channel: { type: 1, name: 'fake upstream', key: 'sk-upstream-test', base_url: upstream.url, models: MODEL, group: 'default' },
@@ -102,7 +60,6 @@ describe.skipIf(skipReason !== null)('playground remote in Chromium', () => {
     await browser?.close();
     await gateway?.close();
     await upstream?.close();
-    await new Promise((resolve) => client?.server.close(resolve));
   });
 
   afterEach(async (context) => {
@@ -327,7 +284,7 @@ describe.skipIf(skipReason !== null)('playground remote in Chromium', () => {
   it('shows a user without quota, then with an expired login, why the answer failed', async () => {
     const created = await consoleCall(page, 'POST', '/api/user/', { ...ALICE, display_name: 'Alice' });
     expect(created.success, created.message).toBe(true);
-    await switchUser(ALICE);
+    await switchUser(browser, ALICE);
     await page.goto('/playground');
     await ask('Free lunch?');
     await waitForSettledReply();
@@ -344,66 +301,9 @@ describe.skipIf(skipReason !== null)('playground remote in Chromium', () => {
     expect(await expired.getAttribute('data-kind')).toBe('expired');
     await expired.getByText('未登录或登录已过期，请重新登录！').waitFor();
     expect(await expired.getByTestId('message-error-fix').getAttribute('href')).toBe('/login?expired=true');
-    await switchUser(ALICE);
+    await switchUser(browser, ROOT);
   });
 
-  it('sends a user with no enabled token from /chat/0 to /token after 1.5 s', async () => {
-    await page.goto('/chat/0');
-    const shownAt = Date.now();
-    await page.locator('.semi-toast-content').getByText('当前没有可用的启用令牌，请确认是否有令牌处于启用状态！').waitFor();
-    await page.waitForURL('**/token');
-    expect(Date.now() - shownAt).toBeGreaterThanOrEqual(1_200);
-    await switchUser(ROOT);
-  });
-
-  it('frames the configured chat link with the key filled in, opens app links outside, and builds /chat2link', async () => {
-    const chats = [
-      { 'Web client': `${client.url}/client?settings={"key":"{key}","url":"{address}"}` },
-      { 'Cherry Studio': 'cherrystudio://providers/api-keys?v=1&data={cherryConfig}' },
-      { 'Bare word': 'fluentread' },
-    ];
-    const saved = await consoleCall(page, 'PUT', '/api/option/', { key: 'Chats', value: JSON.stringify(chats) });
-    expect(saved.success, saved.message).toBe(true);
-    const token = await consoleCall(page, 'POST', '/api/token/', { name: 'chat', unlimited_quota: true, expired_time: -1 });
-    expect(token.success, token.message).toBe(true);
-    const list = await consoleCall<{ items: { id: number }[] }>(page, 'GET', '/api/token/?p=1&size=100');
-    const revealed = await consoleCall<{ key: string }>(page, 'POST', `/api/token/${list.data.items[0]!.id}/key`);
-    const key = revealed.data.key;
-    expect(key).toMatch(/^sk-[A-Za-z0-9]{48}$/);
-
-    await page.goto('/chat/0');
-    const frame = page.getByTestId('chat-frame');
-    await frame.waitFor();
-    const src = new URL((await frame.getAttribute('src'))!);
-    expect(src.origin).toBe(client.url);
-    expect(JSON.parse(src.searchParams.get('settings')!)).toEqual({ key, url: gateway.url });
-    await page.frameLocator('[data-testid="chat-frame"]').getByText('chat client ready').waitFor();
-    expect(client.opened.some((url) => url.includes(key))).toBe(true);
-    await browser.screenshot('pg-04-chat-frame');
-
-    await page.goto('/chat/1');
-    const open = page.getByTestId('open-chat-client');
-    await open.waitFor();
-    expect(await page.getByTestId('chat-frame').count()).toBe(0);
-    const href = (await open.getAttribute('href'))!;
-    const prefix = 'cherrystudio://providers/api-keys?v=1&data=';
-    expect(href.startsWith(prefix)).toBe(true);
-    expect(JSON.parse(Buffer.from(decodeURIComponent(href.slice(prefix.length)), 'base64').toString('utf8'))).toEqual({
-      id: 'new-api',
-      baseUrl: gateway.url,
-      apiKey: key,
-    });
-
-    await page.goto('/chat/2');
-    await page.getByText('聊天链接配置错误，请联系管理员').waitFor();
-    await page.goto('/chat/9');
-    await page.getByText('聊天链接配置错误，请联系管理员').waitFor();
-
-    await page.goto('/chat2link');
-    await page.waitForURL((url) => url.origin === client.url);
-    expect(JSON.parse(new URL(page.url()).searchParams.get('settings')!)).toEqual({ key, url: gateway.url });
-    expect(browser.errors).toEqual([]);
-  });
   it('on a phone: toggles the settings, sends images to a vision model without streaming', async () => {
     await page.setViewportSize({ width: 390, height: 800 });
     try {
