@@ -1,19 +1,19 @@
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useStatus } from '@console/kit';
 import { chat2linkTemplate, chatServerAddress, isWebLink, resolveChatLink } from './chat-links';
 import { ChatStatePanel, OpenAppPanel } from './ChatStatePanel';
 import { useFirstEnabledKey } from './useFirstEnabledKey';
+import { useFreshStatus } from './useFreshStatus';
 
 /** `/chat2link`: builds the chat-client link from the first enabled token and leaves for it. */
 export function Chat2LinkPage() {
   const { t } = useTranslation('playground');
-  const status = useStatus();
-  const template = chat2linkTemplate(status);
+  const status = useFreshStatus();
+  const template = status && chat2linkTemplate(status);
   const key = useFirstEnabledKey(template !== null);
   const target =
     key.state === 'ready' && template
-      ? resolveChatLink(template, { key: key.key, address: chatServerAddress(status.server_address) })
+      ? resolveChatLink(template, { key: key.key, address: chatServerAddress(status?.server_address) })
       : null;
 
   const web = target !== null && isWebLink(target);
@@ -23,6 +23,7 @@ export function Chat2LinkPage() {
     if (target && web) window.location.replace(target);
   }, [target, web]);
 
+  if (!status) return <ChatStatePanel loading title={t('chat.loading')} />;
   if (!template) return <ChatStatePanel title={t('chat.notConfigured')} />;
   if (key.state === 'none') return <ChatStatePanel title={t('chat.noEnabledToken')} />;
   if (key.state === 'failed') return <ChatStatePanel title={t('chat.loadFailed')} />;

@@ -1,9 +1,9 @@
 import { useLocation, useParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { useStatus } from '@console/kit';
 import { chatServerAddress, isLinkTemplate, isWebLink, parseChatLinks, resolveChatLink } from './chat-links';
 import { ChatStatePanel, OpenAppPanel } from './ChatStatePanel';
 import { useFirstEnabledKey } from './useFirstEnabledKey';
+import { useFreshStatus } from './useFreshStatus';
 
 /** `/chat/:id` from the shell's route; the standalone harness mounts the page under `/chat/*`, hence the fallback. */
 function useChatIndex(): number {
@@ -19,14 +19,15 @@ function useChatIndex(): number {
  */
 export function ChatPage() {
   const { t } = useTranslation('playground');
-  const status = useStatus();
+  const status = useFreshStatus();
   const index = useChatIndex();
-  const links = parseChatLinks(status.chats);
+  const links = parseChatLinks(status?.chats);
   const link = links.find((entry) => entry.index === index);
   const usable = link !== undefined && isLinkTemplate(link.template);
   // A configuration problem is the admin's to fix: the user's tokens are not even looked at then.
   const key = useFirstEnabledKey(usable);
 
+  if (!status) return <ChatStatePanel loading title={t('chat.loading')} />;
   if (links.length === 0) return <ChatStatePanel title={t('chat.notConfigured')} />;
   if (!link || !isLinkTemplate(link.template))
     return <ChatStatePanel title={t('chat.misconfigured')}>{t('chat.misconfiguredHint', { id: index })}</ChatStatePanel>;
