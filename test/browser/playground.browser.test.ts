@@ -346,4 +346,13 @@ describe.skipIf(skipReason !== null)('playground remote in Chromium', () => {
       await page.setViewportSize({ width: 1366, height: 860 });
     }
   });
+  // Last: a rate-limited channel may be cooled down afterwards, which would starve any test after this one.
+  it('shows a rate limit from the provider on the message', async () => {
+    upstream.script({ path: '/v1/chat/completions', status: 429, errorMessage: 'Rate limit reached for requests', retryAfter: 20 });
+    await ask('Again and again');
+    await waitForSettledReply();
+    const error = lastReply().getByTestId('message-error');
+    expect(await error.getAttribute('data-kind')).toBe('rateLimited');
+    await error.getByText('请求过于频繁，请稍后再试').waitFor();
+  });
 });
