@@ -103,6 +103,10 @@ describe.skipIf(skipReason !== null)('playground remote in Chromium', () => {
     });
     expect(lastChatRequest()?.body).not.toHaveProperty('max_tokens');
 
+    // Copy puts the answer's Markdown source on the clipboard.
+    await lastReply().locator('xpath=../..').getByTestId('message-copy').click();
+    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(REPLY);
+
     await page.getByTestId('toggle-debug').click();
     expect(JSON.parse((await page.getByTestId('debug-request').textContent()) ?? '')).toMatchObject({
       model: MODEL,
