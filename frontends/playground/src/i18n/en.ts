@@ -29,7 +29,6 @@ export const en = {
   resend: 'Send',
   parseFailed: 'Failed to parse chat data',
   expired: 'Not logged in or login expired, please log in again',
-  networkError: 'Network error, please retry',
   errors: {
     loginAgain: 'Log in again',
     topUp: 'Top up',

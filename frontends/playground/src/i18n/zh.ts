@@ -31,7 +31,6 @@ export const zh: Record<keyof typeof en, (typeof en)[keyof typeof en]> = {
   resend: '发送',
   parseFailed: '聊天数据解析失败',
   expired: '未登录或登录已过期，请重新登录！',
-  networkError: '网络错误，请重试',
   errors: {
     loginAgain: '重新登录',
     topUp: '去充值',
