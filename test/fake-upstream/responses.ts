@@ -69,6 +69,12 @@ export async function sendCompletion(res: ServerResponse, body: any, rule: FakeR
   const words = reply.split(/(?<= )/);
   const object = chat ? 'chat.completion.chunk' : 'text_completion';
   const frame = (payload: unknown) => res.write(`data: ${JSON.stringify(payload)}\n\n`);
+  if (chat && rule?.reasoning) {
+    for (const thought of rule.reasoning.split(/(?<= )/)) {
+      await wait(rule.chunkDelayMs);
+      frame({ id, object, created: created(), model, choices: [{ index: 0, delta: { reasoning_content: thought }, finish_reason: null }] });
+    }
+  }
   for (let i = 0; i < words.length; i++) {
     if (rule?.resetAfterChunks !== undefined && i >= rule.resetAfterChunks) {
       // Let what was written reach the client first: a reset *mid*-stream, after real chunks.

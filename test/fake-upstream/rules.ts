@@ -18,6 +18,8 @@ export interface FakeRule {
   omitUsage?: boolean;
   usage?: { prompt_tokens?: number; completion_tokens?: number; cached_tokens?: number; cache_creation_tokens?: number };
   reply?: string;
+  /** Chat streams only: sent word by word as `delta.reasoning_content` before the reply (reasoning models). */
+  reasoning?: string;
   resetAfterChunks?: number;
   hang?: boolean;
   redirectTo?: string;

@@ -1,6 +1,8 @@
 import { useTranslation } from 'react-i18next';
 import { PendingPage, registerNamespace, type RemoteAppProps } from '@console/kit';
 import { resources } from './i18n';
+import { Chat2LinkPage } from './features/chat/Chat2LinkPage';
+import { ChatPage } from './features/chat/ChatPage';
 import { PlaygroundPage } from './features/playground/PlaygroundPage';
 
 // Registered when the shell first loads this remote, before any of its pages renders.
@@ -10,5 +12,7 @@ registerNamespace('playground', resources);
 export default function App({ page }: RemoteAppProps) {
   const { t } = useTranslation('playground');
   if (page === 'playground') return <PlaygroundPage />;
+  if (page === 'chat') return <ChatPage />;
+  if (page === 'chat2link') return <Chat2LinkPage />;
   return <PendingPage title={t(`pages.${page}`, { defaultValue: page })} />;
 }

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { IconSidebar } from '@douyinfe/semi-icons';
 import { Button, Card, Toast, useIsMobile } from '@console/kit';
 import { ChatArea } from './ChatArea';
+import { DebugPanel } from './DebugPanel';
 import { SettingsPanel } from './SettingsPanel';
 import { usePlaygroundSettings } from './settings';
 import { useChat } from './useChat';
@@ -18,7 +19,8 @@ export function PlaygroundPage() {
   const { t } = useTranslation('playground');
   const isMobile = useIsMobile();
   const [panelOpen, setPanelOpen] = useState(false);
-  const { settings, update } = usePlaygroundSettings();
+  const [debugOpen, setDebugOpen] = useState(false);
+  const { settings, update, reset } = usePlaygroundSettings();
   const chat = useChat(settings);
   const expired = useExpiredFlag();
   useEffect(() => {
@@ -36,14 +38,24 @@ export function PlaygroundPage() {
           </Button>
         )}
         {showPanel && (
-          <div style={{ width: isMobile ? '100%' : 300, borderRight: isMobile ? 'none' : '1px solid var(--semi-color-border)', overflowY: 'auto' }}>
-            <SettingsPanel settings={settings} update={update} />
+          <div
+            style={{
+              width: isMobile ? '100%' : 300,
+              flexShrink: 0,
+              maxHeight: isMobile ? '50%' : undefined,
+              borderRight: isMobile ? 'none' : '1px solid var(--semi-color-border)',
+              borderBottom: isMobile ? '1px solid var(--semi-color-border)' : 'none',
+              overflowY: 'auto',
+            }}
+          >
+            <SettingsPanel settings={settings} update={update} reset={reset} />
           </div>
         )}
         <div style={{ flex: 1, minWidth: 0, minHeight: 0 }}>
-          <ChatArea chat={chat} />
+          <ChatArea chat={chat} onShowDebug={() => setDebugOpen(true)} />
         </div>
       </div>
+      <DebugPanel exchange={chat.debug} visible={debugOpen} onClose={() => setDebugOpen(false)} mobile={isMobile} />
     </Card>
   );
 }

@@ -1,15 +1,22 @@
 import { useEffect, useState } from 'react';
 import { api } from '@console/kit';
 
-type GroupOptions = Record<string, { desc: string; ratio: number | string }>;
+export type GroupOptions = Record<string, { desc: string; ratio: number | string }>;
 
-/** The groups and models this user may pick in the playground. */
+/** The groups this user may pick (their usable groups) and the models enabled for them. */
 export function useModelOptions() {
   const [groups, setGroups] = useState<GroupOptions>({});
   const [models, setModels] = useState<string[]>([]);
   useEffect(() => {
-    api.get<GroupOptions>('/api/user/self/groups').then((data) => setGroups(data ?? {}), () => undefined);
-    api.get<string[]>('/api/user/models').then((data) => setModels(data ?? []), () => undefined);
+    // Failures are already toasted by the API client; the pickers then offer only the current values.
+    api.get<GroupOptions>('/api/user/self/groups').then(
+      (data) => setGroups(data ?? {}),
+      () => undefined,
+    );
+    api.get<string[]>('/api/user/models').then(
+      (data) => setModels(Array.isArray(data) ? data : []),
+      () => undefined,
+    );
   }, []);
   return { groups, models };
 }
