@@ -34,13 +34,19 @@ export interface ChannelView {
   header_override: string;
   max_input_tokens: number;
   remark: string | null;
+  /** Multi-key state (new-api's shape): mode, size, per-key status/reason/time by key position. */
   channel_info: {
     is_multi_key: boolean;
     multi_key_size: number;
-    multi_key_status_list: null;
+    multi_key_status_list: Record<string, number>;
+    multi_key_disabled_reason?: Record<string, string>;
+    multi_key_disabled_time?: Record<string, number>;
     multi_key_polling_index: number;
+    /** 'random' or 'polling' ('' for a single-key channel). */
     multi_key_mode: string;
   };
+  /** new-api's other settings (JSON text: azure_responses_version, vertex_key_type, allow_service_tier, ...). */
+  settings: string;
 }
 
 /** GET /api/channel/ and /api/channel/search: one page plus the count of channels per type. */
