@@ -1,7 +1,22 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
-const libs = ['core', 'database', 'contracts', 'option', 'user', 'auth', 'channel', 'upstream', 'token', 'redemption', 'log', 'task', 'relay', 'ops'];
+const libs = [
+  'core',
+  'database',
+  'contracts',
+  'option',
+  'user',
+  'auth',
+  'channel',
+  'upstream',
+  'token',
+  'redemption',
+  'log',
+  'task',
+  'relay',
+  'ops',
+];
 const alias = Object.fromEntries(libs.map((lib) => [`@gw/${lib}`, fileURLToPath(new URL(`./libs/${lib}/src/index.ts`, import.meta.url))]));
 
 export default defineConfig({
@@ -11,9 +26,18 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     projects: [
-      { extends: true, test: { name: 'unit', include: ['libs/**/*.spec.ts', 'apps/**/*.spec.ts', 'test/fake-upstream/**/*.spec.ts', 'frontends/*/{src,mf}/**/*.spec.ts'] } },
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['libs/**/*.spec.ts', 'apps/**/*.spec.ts', 'test/fake-upstream/**/*.spec.ts', 'frontends/*/{src,mf}/**/*.spec.ts'],
+        },
+      },
       { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.e2e.test.ts'] } },
-      { extends: true, test: { name: 'browser', include: ['test/browser/**/*.browser.test.ts'], fileParallelism: false, testTimeout: 120_000 } },
+      {
+        extends: true,
+        test: { name: 'browser', include: ['test/browser/**/*.browser.test.ts'], fileParallelism: false, testTimeout: 120_000 },
+      },
     ],
   },
 });

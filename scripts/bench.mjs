@@ -58,20 +58,24 @@ const dataDir = mkdtempSync(join(tmpdir(), 'gw-bench-'));
 const upstream = await startFakeUpstream();
 const port = await freePort();
 // Started the way `npm start` starts it: same V8 flags and malloc settings.
-const gateway = await startGateway(ENTRY, gatewayEnv({
-  ...process.env,
-  PORT: String(port),
-  HOST: '127.0.0.1',
-  DATA_DIR: dataDir,
-  SQLITE_PATH: join(dataDir, 'one-api.db'),
-  SESSION_SECRET: 'bench-session-secret-0123456789abcdef',
-  GLOBAL_API_RATE_LIMIT: '100000000',
-  CRITICAL_RATE_LIMIT: '100000000',
-}), [
-  ...GATEWAY_NODE_FLAGS,
-  // BENCH_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' profiles the gateway.
-  ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean),
-]);
+const gateway = await startGateway(
+  ENTRY,
+  gatewayEnv({
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    SQLITE_PATH: join(dataDir, 'one-api.db'),
+    SESSION_SECRET: 'bench-session-secret-0123456789abcdef',
+    GLOBAL_API_RATE_LIMIT: '100000000',
+    CRITICAL_RATE_LIMIT: '100000000',
+  }),
+  [
+    ...GATEWAY_NODE_FLAGS,
+    // BENCH_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' profiles the gateway.
+    ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean),
+  ],
+);
 let exitCode = 0;
 try {
   const { key, usage } = await prepareGateway(gateway.url, upstream.url);
@@ -86,11 +90,18 @@ try {
   const directN = target(upstream.url, '/v1/chat/completions', 'sk-bench-upstream', CONCURRENCY);
   const gatewayN = target(gateway.url, '/v1/chat/completions', key, CONCURRENCY);
   let gatewayCpu = 0;
-  const { direct: directRate, gateway: gatewayRate } = await interleavedThroughput(directN, gatewayN, CONCURRENCY, SECONDS, SLICES, async (run) => {
-    const before = cpuMs(gateway.child.pid);
-    await run();
-    gatewayCpu += cpuMs(gateway.child.pid) - before;
-  });
+  const { direct: directRate, gateway: gatewayRate } = await interleavedThroughput(
+    directN,
+    gatewayN,
+    CONCURRENCY,
+    SECONDS,
+    SLICES,
+    async (run) => {
+      const before = cpuMs(gateway.child.pid);
+      await run();
+      gatewayCpu += cpuMs(gateway.child.pid) - before;
+    },
+  );
   const cpuPerRequest = gatewayCpu / Math.max(1, gatewayRate.done);
   const rss = rssMb(gateway.child.pid);
   await Promise.all([direct1, gateway1, directN, gatewayN].map((t) => t.close()));
@@ -103,10 +114,17 @@ try {
   row(['JSON latency p99 (c=1)', ms(percentile(json.direct, 99)), ms(percentile(json.gateway, 99)), ms(added(json, 99))]);
   row(['stream first byte p50 (c=1)', ms(percentile(stream.direct, 50)), ms(percentile(stream.gateway, 50)), ms(added(stream, 50))]);
   row(['stream first byte p99 (c=1)', ms(percentile(stream.direct, 99)), ms(percentile(stream.gateway, 99)), ms(added(stream, 99))]);
-  row([`throughput req/s (c=${CONCURRENCY})`, directRate.perSecond.toFixed(0), gatewayRate.perSecond.toFixed(0), (gatewayRate.perSecond / directRate.perSecond).toFixed(3)]);
+  row([
+    `throughput req/s (c=${CONCURRENCY})`,
+    directRate.perSecond.toFixed(0),
+    gatewayRate.perSecond.toFixed(0),
+    (gatewayRate.perSecond / directRate.perSecond).toFixed(3),
+  ]);
   row(['gateway CPU per request', '', ms(cpuPerRequest), '']);
   row(['gateway RSS at the end', '', `${rss.toFixed(1)} MB`, '']);
-  console.log(`errors: direct ${directRate.errors}, gateway ${gatewayRate.errors}; billed to the bench user: ${self.used_quota} quota over ${self.request_count} requests`);
+  console.log(
+    `errors: direct ${directRate.errors}, gateway ${gatewayRate.errors}; billed to the bench user: ${self.used_quota} quota over ${self.request_count} requests`,
+  );
 
   const targets = [
     ['added p50 JSON at c=1 <= 0.5 ms', added(json, 50) <= 0.5],

@@ -13,7 +13,9 @@ const WANTED_FLAGS = ['--max-semi-space-size=4', '--heap-growing-percent=20'];
  * The flags this Node accepts: V8 flags come and go between majors, and an unknown one stops Node at start
  * (`bad option`), so each is tried once (a few tens of milliseconds) and a refused one is left out.
  */
-export const GATEWAY_NODE_FLAGS = WANTED_FLAGS.filter((flag) => spawnSync(process.execPath, [flag, '-e', '0'], { stdio: 'ignore' }).status === 0);
+export const GATEWAY_NODE_FLAGS = WANTED_FLAGS.filter(
+  (flag) => spawnSync(process.execPath, [flag, '-e', '0'], { stdio: 'ignore' }).status === 0,
+);
 
 /** glibc malloc tuning, applied only where the operator has not set the variable. */
 export const GATEWAY_MALLOC_ENV = {

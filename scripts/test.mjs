@@ -12,12 +12,23 @@ if (!process.env.SKIP_BUILD) {
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
-const targets = ['sqlite', process.env.TEST_MYSQL_URL && 'mariadb', process.env.TEST_POSTGRES_URL && 'postgresql', process.env.TEST_REDIS_URL && 'redis'];
+const targets = [
+  'sqlite',
+  process.env.TEST_MYSQL_URL && 'mariadb',
+  process.env.TEST_POSTGRES_URL && 'postgresql',
+  process.env.TEST_REDIS_URL && 'redis',
+];
 console.log(`\nTesting on: ${targets.filter(Boolean).join(', ')}`);
 
 mkdirSync('test-results', { recursive: true });
 const report = 'test-results/vitest.json';
-const vitest = run('node_modules/.bin/vitest', ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...process.argv.slice(2)]);
+const vitest = run('node_modules/.bin/vitest', [
+  'run',
+  '--reporter=default',
+  '--reporter=json',
+  `--outputFile.json=${report}`,
+  ...process.argv.slice(2),
+]);
 
 let summary = 'no test report was written';
 try {

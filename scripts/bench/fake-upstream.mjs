@@ -18,7 +18,10 @@ function chat(req, body, res) {
   const model = body.model ?? 'bench-model';
   if (!body.stream) {
     return json(res, 200, {
-      id, object: 'chat.completion', created, model,
+      id,
+      object: 'chat.completion',
+      created,
+      model,
       choices: [{ index: 0, message: { role: 'assistant', content: WORDS.join('') }, finish_reason: 'stop' }],
       usage: USAGE,
     });
@@ -29,7 +32,8 @@ function chat(req, body, res) {
   let out = chunk({ role: 'assistant', content: '' });
   for (const word of WORDS) out += chunk({ content: word });
   out += chunk({}, 'stop');
-  if (body.stream_options?.include_usage) out += `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices: [], usage: USAGE })}\n\n`;
+  if (body.stream_options?.include_usage)
+    out += `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices: [], usage: USAGE })}\n\n`;
   res.end(out + 'data: [DONE]\n\n');
 }
 

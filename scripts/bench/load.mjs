@@ -6,7 +6,13 @@ import { MODEL } from './setup.mjs';
 export function target(origin, path, key, connections) {
   const pool = new Pool(origin, { connections, pipelining: 1, keepAliveTimeout: 60_000 });
   const json = JSON.stringify({ model: MODEL, messages: [{ role: 'user', content: 'Say hello to the bench.' }], max_tokens: 64 });
-  const stream = JSON.stringify({ model: MODEL, messages: [{ role: 'user', content: 'Say hello to the bench.' }], max_tokens: 64, stream: true, stream_options: { include_usage: true } });
+  const stream = JSON.stringify({
+    model: MODEL,
+    messages: [{ role: 'user', content: 'Say hello to the bench.' }],
+    max_tokens: 64,
+    stream: true,
+    stream_options: { include_usage: true },
+  });
   const headers = { 'content-type': 'application/json', authorization: `Bearer ${key}` };
 
   /** ms until the whole JSON answer was read. */
@@ -95,4 +101,3 @@ export async function interleavedThroughput(direct, gateway, concurrency, second
   const rate = (side) => ({ done: side.done, errors: side.errors, perSecond: side.done / (side.ms / 1000) });
   return { direct: rate(total.direct), gateway: rate(total.gateway) };
 }
-

@@ -15,7 +15,9 @@ export async function freePort() {
 }
 
 export async function startFakeUpstream() {
-  const child = spawn(process.execPath, [new URL('./fake-upstream.mjs', import.meta.url).pathname], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [new URL('./fake-upstream.mjs', import.meta.url).pathname], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const line = await new Promise((resolve, reject) => {
     createInterface({ input: child.stdout }).once('line', resolve);
     child.once('exit', (code) => reject(new Error(`fake upstream exited with ${code}`)));
@@ -31,7 +33,10 @@ export async function startGateway(entry, env, nodeArgs = []) {
   const deadline = Date.now() + 30_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`gateway exited with ${child.exitCode}: ${stderr}`);
-    const up = await fetch(`${url}/api/status`).then((r) => r.ok, () => false);
+    const up = await fetch(`${url}/api/status`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (up) return { child, url };
     if (Date.now() > deadline) throw new Error(`gateway did not start: ${stderr}`);
     await new Promise((resolve) => setTimeout(resolve, 100));

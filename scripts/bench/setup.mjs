@@ -9,7 +9,11 @@ class Console {
   }
 
   async call(method, path, body) {
-    const res = await fetch(this.url + path, { method, headers: this.headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(this.url + path, {
+      method,
+      headers: this.headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     const cookie = res.headers.getSetCookie().find((c) => c.startsWith('session='));
     if (cookie) this.headers.cookie = cookie.split(';')[0];
     const json = await res.json().catch(() => ({}));
@@ -27,7 +31,13 @@ class Console {
 export async function prepareGateway(url, upstreamUrl) {
   const root = new Console(url);
   const password = 'bench-pass-123';
-  await root.call('POST', '/api/setup', { username: 'root', password, confirmPassword: password, SelfUseModeEnabled: false, DemoSiteEnabled: false });
+  await root.call('POST', '/api/setup', {
+    username: 'root',
+    password,
+    confirmPassword: password,
+    SelfUseModeEnabled: false,
+    DemoSiteEnabled: false,
+  });
   await root.login('root', password);
   await root.call('PUT', '/api/option/', { key: 'ModelRatio', value: JSON.stringify({ [MODEL]: 1 }) });
   await root.call('PUT', '/api/option/', { key: 'CompletionRatio', value: JSON.stringify({ [MODEL]: 2 }) });

@@ -141,7 +141,11 @@ describe.skipIf(skipReason !== null)('console in Chromium', () => {
     await page.locator('input[data-testid="edit-quota"], [data-testid="edit-quota"] input').fill('1000000');
     await page.getByTestId('edit-user-submit').click();
     await page.getByText('用户信息更新成功！').waitFor();
-    const alice = await consoleCall<{ items: { username: string; display_name: string; quota: number }[] }>(page, 'GET', '/api/user/search?keyword=alice');
+    const alice = await consoleCall<{ items: { username: string; display_name: string; quota: number }[] }>(
+      page,
+      'GET',
+      '/api/user/search?keyword=alice',
+    );
     expect(alice.data.items[0]).toMatchObject({ display_name: 'Alice <b>Browser</b>', quota: 1_000_000 });
 
     await aliceRow.getByRole('button', { name: '禁用' }).click();
@@ -236,11 +240,20 @@ describe.skipIf(skipReason !== null)('console in Chromium', () => {
     expect(await lastReplyStatus()).toBe('complete');
     expect((await reply.innerText()).trim()).toBe(REPLY);
     const sent = upstream.requests.filter((request) => request.path.startsWith('/v1/chat/completions')).at(-1);
-    expect(sent?.body).toMatchObject({ model: MODEL, stream: true, messages: [{ role: 'system' }, { role: 'user', content: 'Say hello' }] });
+    expect(sent?.body).toMatchObject({
+      model: MODEL,
+      stream: true,
+      messages: [{ role: 'system' }, { role: 'user', content: 'Say hello' }],
+    });
     await browser.screenshot('06-playground');
 
     // Stop ends a reply mid-stream: it keeps the words received so far and is final.
-    upstream.script({ path: '/v1/chat/completions', reply: 'one two three four five six seven eight nine ten', chunkDelayMs: 400, times: 1 });
+    upstream.script({
+      path: '/v1/chat/completions',
+      reply: 'one two three four five six seven eight nine ten',
+      chunkDelayMs: 400,
+      times: 1,
+    });
     await page.getByTestId('chat-input').fill('Count to ten');
     await page.getByTestId('send').click();
     await page.locator('[data-testid="message-assistant"][data-status="incomplete"]').waitFor();

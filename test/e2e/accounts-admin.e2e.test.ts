@@ -54,14 +54,23 @@ describe.each(testDatabases())('accounts: user administration on %s', (kind) => 
 
   it('validates user creation with the spec messages', async () => {
     const post = (body: object) => root.post('/api/user/', body);
-    expect((await post({ username: '', password: 'password-123' })).body).toEqual({ success: false, message: 'username and password cannot be empty' });
+    expect((await post({ username: '', password: 'password-123' })).body).toEqual({
+      success: false,
+      message: 'username and password cannot be empty',
+    });
     expect((await post({ username: 'dave' })).body).toEqual({ success: false, message: 'username and password cannot be empty' });
-    expect((await post({ username: 'dave', password: 'short' })).body).toEqual({ success: false, message: 'password length must not be less than 8' });
+    expect((await post({ username: 'dave', password: 'short' })).body).toEqual({
+      success: false,
+      message: 'password length must not be less than 8',
+    });
     expect((await post({ username: 'a-very-long-username', password: 'password-123' })).body).toEqual({
       success: false,
       message: 'username must be at most 12 characters',
     });
-    expect((await post({ username: 'alice', password: 'password-123' })).body).toEqual({ success: false, message: 'username already exists' });
+    expect((await post({ username: 'alice', password: 'password-123' })).body).toEqual({
+      success: false,
+      message: 'username already exists',
+    });
     expect((await post({ username: 42, password: 'password-123' })).body.success).toBe(false);
     // Unknown fields such as role are ignored: the new user is a regular user.
     expect((await post({ username: 'eve', password: 'password-123', role: 100, quota: 999 })).body.success).toBe(true);
@@ -138,11 +147,22 @@ describe.each(testDatabases())('accounts: user administration on %s', (kind) => 
 
   it('updates users with validation and role rules', async () => {
     const put = (client: ApiClient, body: object) => client.put('/api/user/', body);
-    expect((await put(root, { id: ids.bob, display_name: 'Bobby', group: 'vip', quota: 1234, remark: 'note' })).body).toEqual({ success: true, message: '' });
-    expect((await root.get(`/api/user/${ids.bob}`)).body.data).toMatchObject({ display_name: 'Bobby', group: 'vip', quota: 1234, remark: 'note' });
+    expect((await put(root, { id: ids.bob, display_name: 'Bobby', group: 'vip', quota: 1234, remark: 'note' })).body).toEqual({
+      success: true,
+      message: '',
+    });
+    expect((await root.get(`/api/user/${ids.bob}`)).body.data).toMatchObject({
+      display_name: 'Bobby',
+      group: 'vip',
+      quota: 1234,
+      remark: 'note',
+    });
     expect((await put(root, { id: ids.bob, quota: 1.5 })).body).toEqual({ success: false, message: 'quota must be an integer' });
     expect((await put(root, { id: ids.bob, quota: '100' })).body).toEqual({ success: false, message: 'quota must be an integer' });
-    expect((await put(root, { id: ids.bob, password: 'short' })).body).toEqual({ success: false, message: 'password length must not be less than 8' });
+    expect((await put(root, { id: ids.bob, password: 'short' })).body).toEqual({
+      success: false,
+      message: 'password length must not be less than 8',
+    });
     expect((await put(root, { id: ids.bob, username: 'alice' })).body).toEqual({ success: false, message: 'username already exists' });
     expect((await put(root, { quota: 1 })).body.success).toBe(false);
     expect((await put(root, { id: 99999, quota: 1 })).body).toEqual({ success: false, message: 'user does not exist' });
@@ -173,12 +193,21 @@ describe.each(testDatabases())('accounts: user administration on %s', (kind) => 
     const manage = (client: ApiClient, id: number, action: string) => client.post('/api/user/manage', { id, action });
     // admin -> admin (itself included) / root: every action refused.
     for (const action of ['promote', 'demote', 'disable', 'enable', 'delete']) {
-      expect((await manage(adam, ids.adam!, action)).body, `self ${action}`).toEqual({ success: false, message: 'no permission to manage users of the same or higher role' });
-      expect((await manage(adam, ids.root!, action)).body, `root ${action}`).toEqual({ success: false, message: 'no permission to manage users of the same or higher role' });
+      expect((await manage(adam, ids.adam!, action)).body, `self ${action}`).toEqual({
+        success: false,
+        message: 'no permission to manage users of the same or higher role',
+      });
+      expect((await manage(adam, ids.root!, action)).body, `root ${action}`).toEqual({
+        success: false,
+        message: 'no permission to manage users of the same or higher role',
+      });
     }
     expect((await root.get(`/api/user/${ids.adam}`)).body.data).toMatchObject({ role: 10, status: 1 });
     // admin -> user: only root promotes.
-    expect((await manage(adam, ids.carol!, 'promote')).body).toEqual({ success: false, message: 'only the super admin can promote users to admin' });
+    expect((await manage(adam, ids.carol!, 'promote')).body).toEqual({
+      success: false,
+      message: 'only the super admin can promote users to admin',
+    });
     expect((await manage(adam, ids.carol!, 'demote')).body).toEqual({ success: false, message: 'the user is already a common user' });
     // root -> root: refused; the super admin is never disabled, deleted or demoted.
     for (const action of ['disable', 'delete', 'demote', 'promote']) {
@@ -220,15 +249,25 @@ describe.each(testDatabases())('accounts: user administration on %s', (kind) => 
     const byToken = gw.client();
     byToken.headers = { Authorization: token, 'New-Api-User': String(ids.eve) };
     expect((await byToken.get('/api/user/self')).status).toBe(200);
-    expect((await root.post('/api/user/manage', { id: ids.eve, action: 'delete' })).body).toEqual({ success: true, message: '', data: { status: 1, role: 1 } });
+    expect((await root.post('/api/user/manage', { id: ids.eve, action: 'delete' })).body).toEqual({
+      success: true,
+      message: '',
+      data: { status: 1, role: 1 },
+    });
     expect((await eve.get('/api/user/self')).status).toBe(401);
     expect((await byToken.get('/api/user/self')).status).toBe(401);
     expect((await gw.client().login('eve', 'password-123')).body.success).toBe(false);
     const list = (await root.get('/api/user/?page_size=100')).body.data.items as { id: number; DeletedAt: string | null }[];
     expect(list.find((u) => u.id === ids.eve)!.DeletedAt).toEqual(expect.any(String));
     expect((await root.get(`/api/user/${ids.eve}`)).body.data.DeletedAt).toEqual(expect.any(String));
-    expect((await root.post('/api/user/', { username: 'eve', password: 'password-123' })).body).toEqual({ success: false, message: 'username already exists' });
-    expect((await root.post('/api/user/manage', { id: ids.eve, action: 'enable' })).body).toEqual({ success: false, message: 'user does not exist' });
+    expect((await root.post('/api/user/', { username: 'eve', password: 'password-123' })).body).toEqual({
+      success: false,
+      message: 'username already exists',
+    });
+    expect((await root.post('/api/user/manage', { id: ids.eve, action: 'enable' })).body).toEqual({
+      success: false,
+      message: 'user does not exist',
+    });
   });
 
   it('keeps literal /api/user/* routes reachable next to /api/user/:id', async () => {

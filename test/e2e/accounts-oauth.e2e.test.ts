@@ -39,17 +39,27 @@ async function startFakeProviders() {
     }
     if (url.pathname === '/linuxdo/token') {
       const params = new URLSearchParams(body);
-      if (req.headers.authorization !== `Basic ${Buffer.from('ld-id:ld-secret').toString('base64')}`) return json({ error: 'invalid_client' }, 401);
+      if (req.headers.authorization !== `Basic ${Buffer.from('ld-id:ld-secret').toString('base64')}`)
+        return json({ error: 'invalid_client' }, 401);
       return json({ access_token: `ld-${params.get('code')}` });
     }
     if (url.pathname === '/linuxdo/user') {
       const code = String(req.headers.authorization ?? '').replace('Bearer ld-', '');
-      return json({ id: code === 'low' ? 7 : 77, username: `ld_${code}`, name: 'LD', active: true, silenced: false, trust_level: code === 'low' ? 0 : 2 });
+      return json({
+        id: code === 'low' ? 7 : 77,
+        username: `ld_${code}`,
+        name: 'LD',
+        active: true,
+        silenced: false,
+        trust_level: code === 'low' ? 0 : 2,
+      });
     }
     if (url.pathname === '/api/wechat/user') {
       if (req.headers.authorization !== 'wx-token') return json({ success: false, message: 'unauthorized' });
       const code = url.searchParams.get('code');
-      return json(code?.startsWith('wx') ? { success: true, message: '', data: `openid-${code}` } : { success: false, message: 'invalid code' });
+      return json(
+        code?.startsWith('wx') ? { success: true, message: '', data: `openid-${code}` } : { success: false, message: 'invalid code' },
+      );
     }
     if (url.pathname === '/redirect') {
       res.writeHead(302, { location: 'http://169.254.169.254/' });
@@ -70,7 +80,15 @@ async function startOidcProvider() {
   await new Promise<void>((resolve) => holder.close(() => resolve()));
   const issuer = `http://127.0.0.1:${port}`;
   const provider = new Provider(issuer, {
-    clients: [{ client_id: 'gw-client', client_secret: 'gw-client-secret', redirect_uris: [`${SERVER_ADDRESS}/oauth/oidc`], grant_types: ['authorization_code'], response_types: ['code'] }],
+    clients: [
+      {
+        client_id: 'gw-client',
+        client_secret: 'gw-client-secret',
+        redirect_uris: [`${SERVER_ADDRESS}/oauth/oidc`],
+        grant_types: ['authorization_code'],
+        response_types: ['code'],
+      },
+    ],
     findAccount: async (_ctx: unknown, id: string) => ({
       accountId: id,
       claims: async () => ({ sub: id, preferred_username: id, name: `OIDC ${id}`, email: `${id}@idp.example` }),
@@ -101,7 +119,9 @@ async function startOidcProvider() {
       }
       return res;
     };
-    let res = await go(`${issuer}/auth?client_id=gw-client&redirect_uri=${encodeURIComponent(`${SERVER_ADDRESS}/oauth/oidc`)}&response_type=code&scope=openid%20profile%20email&state=${state}`);
+    let res = await go(
+      `${issuer}/auth?client_id=gw-client&redirect_uri=${encodeURIComponent(`${SERVER_ADDRESS}/oauth/oidc`)}&response_type=code&scope=openid%20profile%20email&state=${state}`,
+    );
     res = await go(new URL(res.headers.get('location')!, issuer).toString());
     const action = (await res.text()).match(/action="([^"]+)"/)![1]!;
     res = await go(new URL(action, issuer).toString(), {
@@ -219,16 +239,25 @@ describe.each(testDatabases())('accounts: third-party login and binding on %s', 
   it('checks the state: missing, unknown, foreign browser, reused', async () => {
     const browser = gw.client();
     expect((await browser.get('/api/oauth/github?code=gh-1')).body).toEqual({ success: false, message: 'state is empty or invalid' });
-    expect((await withState(browser, '/api/oauth/github?code=gh-1&state=made-up')).body).toEqual({ success: false, message: 'state is empty or invalid' });
+    expect((await withState(browser, '/api/oauth/github?code=gh-1&state=made-up')).body).toEqual({
+      success: false,
+      message: 'state is empty or invalid',
+    });
     const state = await stateFor(browser);
     // Another browser (no state cookie) cannot use it.
-    expect((await gw.client().get(`/api/oauth/github?code=gh-1&state=${state}`)).body).toEqual({ success: false, message: 'state is empty or invalid' });
+    expect((await gw.client().get(`/api/oauth/github?code=gh-1&state=${state}`)).body).toEqual({
+      success: false,
+      message: 'state is empty or invalid',
+    });
     const ok = await withState(browser, `/api/oauth/github?code=gh-1&state=${state}`);
     expect(ok.body).toMatchObject({ success: true, data: { display_name: 'Octo 1' } });
     expect(ok.headers.getSetCookie().some((c) => c.startsWith('session='))).toBe(true);
     const replay = gw.client();
     (replay as any).stateCookie = (browser as any).stateCookie;
-    expect((await withState(replay, `/api/oauth/github?code=gh-1&state=${state}`)).body).toEqual({ success: false, message: 'state is empty or invalid' });
+    expect((await withState(replay, `/api/oauth/github?code=gh-1&state=${state}`)).body).toEqual({
+      success: false,
+      message: 'state is empty or invalid',
+    });
   });
 
   it('logs in with GitHub, credits an inviter from the state, and binds when logged in', async () => {
@@ -246,7 +275,10 @@ describe.each(testDatabases())('accounts: third-party login and binding on %s', 
     const binder = gw.client();
     await binder.login('binder', 'password-123');
     const s1 = await stateFor(binder);
-    expect((await withState(binder, `/api/oauth/github?code=gh-2&state=${s1}`)).body).toEqual({ success: false, message: 'this GitHub account is already bound to another user' });
+    expect((await withState(binder, `/api/oauth/github?code=gh-2&state=${s1}`)).body).toEqual({
+      success: false,
+      message: 'this GitHub account is already bound to another user',
+    });
     const s2 = await stateFor(binder);
     expect((await withState(binder, `/api/oauth/github?code=gh-3&state=${s2}`)).body).toEqual({ success: true, message: 'bind' });
     expect((await binder.get('/api/user/self')).body.data.github_id).toBe('1003');
@@ -281,15 +313,24 @@ describe.each(testDatabases())('accounts: third-party login and binding on %s', 
     expect(new URLSearchParams(tokenCall.body).get('redirect_uri')).toBe(`${SERVER_ADDRESS}/oauth/linuxdo`);
     const low = gw.client();
     const s2 = await stateFor(low);
-    expect((await withState(low, `/api/oauth/linuxdo?code=low&state=${s2}`)).body).toEqual({ success: false, message: 'the Linux DO trust level is too low' });
+    expect((await withState(low, `/api/oauth/linuxdo?code=low&state=${s2}`)).body).toEqual({
+      success: false,
+      message: 'the Linux DO trust level is too low',
+    });
   });
 
   it('logs in and binds with the WeChat server; a code works once', async () => {
     const res = await gw.client().get('/api/oauth/wechat?code=wx1');
     expect(res.body).toMatchObject({ success: true, data: { role: 1 } });
     expect(fake.seen.find((r) => r.path.startsWith('/api/wechat/user'))!.headers.authorization).toBe('wx-token');
-    expect((await gw.client().get('/api/oauth/wechat?code=wx1')).body).toEqual({ success: false, message: 'the verification code is invalid or has expired' });
-    expect((await gw.client().get('/api/oauth/wechat?code=bad')).body).toEqual({ success: false, message: 'WeChat login failed: invalid code' });
+    expect((await gw.client().get('/api/oauth/wechat?code=wx1')).body).toEqual({
+      success: false,
+      message: 'the verification code is invalid or has expired',
+    });
+    expect((await gw.client().get('/api/oauth/wechat?code=bad')).body).toEqual({
+      success: false,
+      message: 'WeChat login failed: invalid code',
+    });
     expect((await gw.client().get('/api/oauth/wechat')).body).toEqual({ success: false, message: 'the verification code is empty' });
     expect((await gw.client().get('/api/oauth/wechat/bind?code=wx2')).status).toBe(401);
     expect((await root.get('/api/oauth/wechat/bind')).body).toEqual({ success: false, message: 'the verification code is empty' });
@@ -305,7 +346,10 @@ describe.each(testDatabases())('accounts: third-party login and binding on %s', 
     expect(ok.body).toMatchObject({ success: true, data: { display_name: 'Tele' } });
     const forged = new URLSearchParams(telegramQuery(data));
     forged.set('hash', 'f'.repeat(64));
-    expect((await gw.client().get(`/api/oauth/telegram/login?${forged}`)).body).toEqual({ success: false, message: 'Telegram data is invalid or has expired' });
+    expect((await gw.client().get(`/api/oauth/telegram/login?${forged}`)).body).toEqual({
+      success: false,
+      message: 'Telegram data is invalid or has expired',
+    });
     const changed = new URLSearchParams(telegramQuery(data));
     changed.set('id', '556');
     expect((await gw.client().get(`/api/oauth/telegram/login?${changed}`)).body.success).toBe(false);
@@ -347,7 +391,10 @@ describe.each(testDatabases())('accounts: third-party login and binding on %s', 
     await root.put('/api/option/', { key: 'AllowPrivateOutboundUrls', value: 'true' });
     await root.put('/api/option/', { key: 'oidc.well_known', value: `${fake.base}/redirect` });
     const s3 = await stateFor(browser);
-    expect((await withState(browser, `/api/oauth/oidc?code=x&state=${s3}`)).body).toEqual({ success: false, message: 'could not reach the provider: the provider answered HTTP 302' });
+    expect((await withState(browser, `/api/oauth/oidc?code=x&state=${s3}`)).body).toEqual({
+      success: false,
+      message: 'could not reach the provider: the provider answered HTTP 302',
+    });
   });
 
   it('never leaks secrets in admin views of third-party users', async () => {
@@ -360,10 +407,36 @@ describe.each(testDatabases())('accounts: third-party login and binding on %s', 
     expect(status.body.success).toBe(true);
     const data = status.body.data;
     for (const key of [
-      'system_name', 'logo', 'footer_html', 'quota_per_unit', 'display_in_currency', 'enable_drawing', 'enable_task', 'enable_data_export', 'chats',
-      'data_export_default_time', 'default_collapse_sidebar', 'mj_notify_enabled', 'chat_link', 'chat_link2', 'docs_link', 'version', 'start_time',
-      'turnstile_check', 'turnstile_site_key', 'email_verification', 'github_oauth', 'github_client_id', 'oidc_enabled', 'oidc_client_id',
-      'linuxdo_oauth', 'linuxdo_client_id', 'wechat_login', 'wechat_qrcode', 'telegram_oauth', 'telegram_bot_name',
+      'system_name',
+      'logo',
+      'footer_html',
+      'quota_per_unit',
+      'display_in_currency',
+      'enable_drawing',
+      'enable_task',
+      'enable_data_export',
+      'chats',
+      'data_export_default_time',
+      'default_collapse_sidebar',
+      'mj_notify_enabled',
+      'chat_link',
+      'chat_link2',
+      'docs_link',
+      'version',
+      'start_time',
+      'turnstile_check',
+      'turnstile_site_key',
+      'email_verification',
+      'github_oauth',
+      'github_client_id',
+      'oidc_enabled',
+      'oidc_client_id',
+      'linuxdo_oauth',
+      'linuxdo_client_id',
+      'wechat_login',
+      'wechat_qrcode',
+      'telegram_oauth',
+      'telegram_bot_name',
     ]) {
       expect(data, key).toHaveProperty(key);
     }

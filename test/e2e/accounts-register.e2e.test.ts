@@ -107,12 +107,27 @@ describe.each(testDatabases())('accounts: registration, email and password reset
 
   it('validates registration with the spec messages', async () => {
     const reg = (body: object) => fromNewIp().post('/api/user/register', body);
-    expect((await reg({ username: '', password: 'password-123' })).body).toEqual({ success: false, message: 'username and password cannot be empty' });
+    expect((await reg({ username: '', password: 'password-123' })).body).toEqual({
+      success: false,
+      message: 'username and password cannot be empty',
+    });
     expect((await reg({ username: 'newbie' })).body).toEqual({ success: false, message: 'username and password cannot be empty' });
-    expect((await reg({ username: 'newbie', password: 'short' })).body).toEqual({ success: false, message: 'password length must not be less than 8' });
-    expect((await reg({ username: 'newbie', password: 'x'.repeat(21) })).body).toEqual({ success: false, message: 'password length must not exceed 20' });
-    expect((await reg({ username: 'newbie', password: 'password-123', password2: 'password-124' })).body).toEqual({ success: false, message: 'the two passwords differ' });
-    expect((await reg({ username: 'thirteen-char', password: 'password-123' })).body).toEqual({ success: false, message: 'username must be at most 12 characters' });
+    expect((await reg({ username: 'newbie', password: 'short' })).body).toEqual({
+      success: false,
+      message: 'password length must not be less than 8',
+    });
+    expect((await reg({ username: 'newbie', password: 'x'.repeat(21) })).body).toEqual({
+      success: false,
+      message: 'password length must not exceed 20',
+    });
+    expect((await reg({ username: 'newbie', password: 'password-123', password2: 'password-124' })).body).toEqual({
+      success: false,
+      message: 'the two passwords differ',
+    });
+    expect((await reg({ username: 'thirteen-char', password: 'password-123' })).body).toEqual({
+      success: false,
+      message: 'username must be at most 12 characters',
+    });
     expect((await reg({ username: 'newbie', password: 12345678 })).body.success).toBe(false);
   });
 
@@ -133,25 +148,35 @@ describe.each(testDatabases())('accounts: registration, email and password reset
     const row = (await root.get('/api/user/search?keyword=newbie')).body.data.items[0];
     // Without email verification an email is not kept: an unproven address cannot be claimed.
     expect(row).toMatchObject({ username: 'newbie', role: 1, quota: 1000, group: 'default', status: 1, email: '' });
-    expect((await fromNewIp().post('/api/user/register', { username: 'newbie', password: 'password-123' })).body).toEqual({ success: false, message: 'username already exists' });
+    expect((await fromNewIp().post('/api/user/register', { username: 'newbie', password: 'password-123' })).body).toEqual({
+      success: false,
+      message: 'username already exists',
+    });
   });
 
   it('never reuses a soft-deleted username', async () => {
     expect((await fromNewIp().post('/api/user/register', { username: 'ghost', password: 'password-123' })).body.success).toBe(true);
     const id = (await root.get('/api/user/search?keyword=ghost')).body.data.items[0].id;
     expect((await root.post('/api/user/manage', { id, action: 'delete' })).body.success).toBe(true);
-    expect((await fromNewIp().post('/api/user/register', { username: 'ghost', password: 'password-123' })).body).toEqual({ success: false, message: 'username already exists' });
+    expect((await fromNewIp().post('/api/user/register', { username: 'ghost', password: 'password-123' })).body).toEqual({
+      success: false,
+      message: 'username already exists',
+    });
   });
 
   it('credits inviter and invitee', async () => {
     await root.put('/api/option/', { key: 'QuotaForInviter', value: '300' });
     await root.put('/api/option/', { key: 'QuotaForInvitee', value: '70' });
     const code = (await root.get('/api/user/aff')).body.data;
-    expect((await fromNewIp().post('/api/user/register', { username: 'invited', password: 'password-123', aff_code: code })).body.success).toBe(true);
+    expect(
+      (await fromNewIp().post('/api/user/register', { username: 'invited', password: 'password-123', aff_code: code })).body.success,
+    ).toBe(true);
     const invited = (await root.get('/api/user/search?keyword=invited')).body.data.items[0];
     expect(invited).toMatchObject({ quota: 1070, inviter_id: root.userId });
     expect((await root.get('/api/user/self')).body.data).toMatchObject({ aff_quota: 300, aff_history_quota: 300, aff_count: 1 });
-    expect((await fromNewIp().post('/api/user/register', { username: 'badcode', password: 'password-123', aff_code: 'nope' })).body.success).toBe(true);
+    expect(
+      (await fromNewIp().post('/api/user/register', { username: 'badcode', password: 'password-123', aff_code: 'nope' })).body.success,
+    ).toBe(true);
     expect((await root.get('/api/user/search?keyword=badcode')).body.data.items[0]).toMatchObject({ quota: 1000, inviter_id: 0 });
   });
 
@@ -182,15 +207,45 @@ describe.each(testDatabases())('accounts: registration, email and password reset
     const code = await codeFor('m1@example.com');
     expect(mailbox.auths).toContain('mailer@example.com:smtp-pass');
     const wrong = code === '000000' ? '111111' : '000000';
-    expect((await client.post('/api/user/register', { username: 'mailer1', password: 'password-123', email: 'm1@example.com', verification_code: wrong })).body).toEqual({
+    expect(
+      (
+        await client.post('/api/user/register', {
+          username: 'mailer1',
+          password: 'password-123',
+          email: 'm1@example.com',
+          verification_code: wrong,
+        })
+      ).body,
+    ).toEqual({
       success: false,
       message: 'verification code is wrong or has expired',
     });
-    expect((await client.post('/api/user/register', { username: 'mailer1', password: 'password-123', email: 'm1@example.com', verification_code: code })).body.success).toBe(true);
+    expect(
+      (
+        await client.post('/api/user/register', {
+          username: 'mailer1',
+          password: 'password-123',
+          email: 'm1@example.com',
+          verification_code: code,
+        })
+      ).body.success,
+    ).toBe(true);
     expect((await root.get('/api/user/search?keyword=mailer1')).body.data.items[0].email).toBe('m1@example.com');
     // The code is single use, and the email is now taken.
-    expect((await client.post('/api/user/register', { username: 'mailer2', password: 'password-123', email: 'm1@example.com', verification_code: code })).body.success).toBe(false);
-    expect((await fromNewIp().get('/api/verification?email=m1@example.com')).body).toEqual({ success: false, message: 'the email is already in use' });
+    expect(
+      (
+        await client.post('/api/user/register', {
+          username: 'mailer2',
+          password: 'password-123',
+          email: 'm1@example.com',
+          verification_code: code,
+        })
+      ).body.success,
+    ).toBe(false);
+    expect((await fromNewIp().get('/api/verification?email=m1@example.com')).body).toEqual({
+      success: false,
+      message: 'the email is already in use',
+    });
   });
 
   it('limits resends per email and per address', async () => {
@@ -212,8 +267,20 @@ describe.each(testDatabases())('accounts: registration, email and password reset
       success: false,
       message: 'the administrator has enabled an email domain whitelist and your email domain is not on it',
     });
-    expect((await fromNewIp().get('/api/verification?email=a%2Bb@example.com')).body).toEqual({ success: false, message: 'email aliases (a+b@) are not allowed' });
-    expect((await fromNewIp().post('/api/user/register', { username: 'alias1', password: 'password-123', email: 'a+b@good.org', verification_code: '123456' })).body).toEqual({
+    expect((await fromNewIp().get('/api/verification?email=a%2Bb@example.com')).body).toEqual({
+      success: false,
+      message: 'email aliases (a+b@) are not allowed',
+    });
+    expect(
+      (
+        await fromNewIp().post('/api/user/register', {
+          username: 'alias1',
+          password: 'password-123',
+          email: 'a+b@good.org',
+          verification_code: '123456',
+        })
+      ).body,
+    ).toEqual({
       success: false,
       message: 'email aliases (a+b@) are not allowed',
     });
@@ -227,10 +294,15 @@ describe.each(testDatabases())('accounts: registration, email and password reset
     const user = gw.client();
     expect((await user.login('newbie', 'password-123')).body.success).toBe(true);
     user.headers = { 'X-Forwarded-For': `203.0.113.${ipCounter++}` };
-    expect((await user.post('/api/oauth/email/bind', { email: 'nb@example.com' })).body).toEqual({ success: false, message: 'email and verification code are required' });
+    expect((await user.post('/api/oauth/email/bind', { email: 'nb@example.com' })).body).toEqual({
+      success: false,
+      message: 'email and verification code are required',
+    });
     expect((await user.get('/api/verification?email=nb@example.com')).body.success).toBe(true);
     const code = await codeFor('nb@example.com');
-    expect((await user.post('/api/oauth/email/bind', { email: 'nb@example.com', code: code === '999999' ? '888888' : '999999' })).body.success).toBe(false);
+    expect(
+      (await user.post('/api/oauth/email/bind', { email: 'nb@example.com', code: code === '999999' ? '888888' : '999999' })).body.success,
+    ).toBe(false);
     expect((await gw.client().post('/api/oauth/email/bind', { email: 'nb@example.com', code })).status).toBe(401);
     expect((await user.post('/api/oauth/email/bind', { email: 'nb@example.com', code })).body).toEqual({ success: true, message: 'bind' });
     expect((await user.get('/api/user/self')).body.data.email).toBe('nb@example.com');
@@ -253,7 +325,10 @@ describe.each(testDatabases())('accounts: registration, email and password reset
     const url = new URL(link.replace('&amp;', '&'));
     const email = url.searchParams.get('email')!;
     const token = url.searchParams.get('token')!;
-    expect((await fromNewIp().post('/api/user/reset', { email, token: 'forged-token' })).body).toEqual({ success: false, message: 'the reset link is invalid or has expired' });
+    expect((await fromNewIp().post('/api/user/reset', { email, token: 'forged-token' })).body).toEqual({
+      success: false,
+      message: 'the reset link is invalid or has expired',
+    });
     const ok = await fromNewIp().post('/api/user/reset', { email, token });
     expect(ok.body.success).toBe(true);
     expect(ok.body.data).toMatch(/^[A-Za-z0-9]{12}$/);
@@ -267,7 +342,10 @@ describe.each(testDatabases())('accounts: registration, email and password reset
     await root.put('/api/option/', { key: 'TurnstileSecretKey', value: 'ts-secret' });
     await root.put('/api/option/', { key: 'TurnstileCheckEnabled', value: 'true' });
     const c = fromNewIp();
-    expect((await c.post('/api/user/login', { username: 'newbie', password: 'x-password' })).body).toEqual({ success: false, message: 'Turnstile token is empty' });
+    expect((await c.post('/api/user/login', { username: 'newbie', password: 'x-password' })).body).toEqual({
+      success: false,
+      message: 'Turnstile token is empty',
+    });
     expect((await c.post('/api/user/login?turnstile=bad', { username: 'newbie', password: 'x-password' })).body).toEqual({
       success: false,
       message: 'Turnstile verification failed, refresh and try again',
@@ -275,7 +353,10 @@ describe.each(testDatabases())('accounts: registration, email and password reset
     expect((await c.post('/api/user/register?turnstile=bad', { username: 'ts1', password: 'password-123' })).body.success).toBe(false);
     expect((await c.get('/api/verification?email=t@example.com&turnstile=bad')).body.success).toBe(false);
     expect((await c.get('/api/reset_password?email=t@example.com')).body.success).toBe(false);
-    expect((await c.post('/api/user/register?turnstile=good-token', { username: 'ts1', password: 'password-123' })).body).toEqual({ success: true, message: '' });
+    expect((await c.post('/api/user/register?turnstile=good-token', { username: 'ts1', password: 'password-123' })).body).toEqual({
+      success: true,
+      message: '',
+    });
     expect((await c.login('ts1', 'password-123')).body.success).toBe(false);
     expect((await c.post('/api/user/login?turnstile=good-token', { username: 'ts1', password: 'password-123' })).body.success).toBe(true);
     expect(turnstileCalls.some((b) => b.includes('remoteip=203.0.113.'))).toBe(true);

@@ -29,7 +29,30 @@ describe.each(testDatabases())('accounts: self service on %s', (kind) => {
   it('returns every spec field of the caller and no secret', async () => {
     const self = await alice.get('/api/user/self');
     expect(self.body.success).toBe(true);
-    for (const key of ['id', 'username', 'display_name', 'role', 'status', 'email', 'github_id', 'oidc_id', 'wechat_id', 'telegram_id', 'linux_do_id', 'group', 'quota', 'used_quota', 'request_count', 'aff_code', 'aff_count', 'aff_quota', 'aff_history_quota', 'inviter_id', 'setting', 'permissions']) {
+    for (const key of [
+      'id',
+      'username',
+      'display_name',
+      'role',
+      'status',
+      'email',
+      'github_id',
+      'oidc_id',
+      'wechat_id',
+      'telegram_id',
+      'linux_do_id',
+      'group',
+      'quota',
+      'used_quota',
+      'request_count',
+      'aff_code',
+      'aff_count',
+      'aff_quota',
+      'aff_history_quota',
+      'inviter_id',
+      'setting',
+      'permissions',
+    ]) {
       expect(self.body.data, key).toHaveProperty(key);
     }
     expect(self.body.data.permissions).toEqual({ sidebar_settings: true, sidebar_modules: { admin: false } });
@@ -37,7 +60,16 @@ describe.each(testDatabases())('accounts: self service on %s', (kind) => {
   });
 
   it('updates the display name and ignores role, quota, group, status and id', async () => {
-    const res = await alice.put('/api/user/self', { display_name: 'Alice A', role: 100, quota: 999999999, group: 'vip', status: 2, id: 1, access_token: 'x'.repeat(32), username: 'root2' });
+    const res = await alice.put('/api/user/self', {
+      display_name: 'Alice A',
+      role: 100,
+      quota: 999999999,
+      group: 'vip',
+      status: 2,
+      id: 1,
+      access_token: 'x'.repeat(32),
+      username: 'root2',
+    });
     expect(res.body).toEqual({ success: true, message: '' });
     const view = (await root.get(`/api/user/${aliceId}`)).body.data;
     expect(view).toMatchObject({ id: aliceId, username: 'alice', display_name: 'Alice A', role: 1, quota: 0, group: 'default', status: 1 });
@@ -46,7 +78,10 @@ describe.each(testDatabases())('accounts: self service on %s', (kind) => {
     const forged = gw.client();
     forged.headers = { Authorization: 'x'.repeat(32), 'New-Api-User': String(aliceId) };
     expect((await forged.get('/api/user/self')).status).toBe(401);
-    expect((await alice.put('/api/user/self', { display_name: 'x'.repeat(21) })).body).toEqual({ success: false, message: 'display name must be at most 20 characters' });
+    expect((await alice.put('/api/user/self', { display_name: 'x'.repeat(21) })).body).toEqual({
+      success: false,
+      message: 'display name must be at most 20 characters',
+    });
   });
 
   it('changes the password only with the original one, ending other sessions', async () => {
@@ -56,9 +91,18 @@ describe.each(testDatabases())('accounts: self service on %s', (kind) => {
     const byToken = gw.client();
     byToken.headers = { Authorization: token, 'New-Api-User': String(aliceId) };
     expect((await byToken.get('/api/user/self')).status).toBe(200);
-    expect((await alice.put('/api/user/self', { password: 'new-password-1' })).body).toEqual({ success: false, message: 'the original password is wrong' });
-    expect((await alice.put('/api/user/self', { password: 'new-password-1', original_password: 'wrong-one-1' })).body).toEqual({ success: false, message: 'the original password is wrong' });
-    expect((await alice.put('/api/user/self', { password: 'short', original_password: 'password-123' })).body).toEqual({ success: false, message: 'password length must not be less than 8' });
+    expect((await alice.put('/api/user/self', { password: 'new-password-1' })).body).toEqual({
+      success: false,
+      message: 'the original password is wrong',
+    });
+    expect((await alice.put('/api/user/self', { password: 'new-password-1', original_password: 'wrong-one-1' })).body).toEqual({
+      success: false,
+      message: 'the original password is wrong',
+    });
+    expect((await alice.put('/api/user/self', { password: 'short', original_password: 'password-123' })).body).toEqual({
+      success: false,
+      message: 'password length must not be less than 8',
+    });
     expect((await alice.put('/api/user/self', { password: 'new-password-1', original_password: 'password-123' })).body.success).toBe(true);
     expect((await other.get('/api/user/self')).status).toBe(401);
     expect((await byToken.get('/api/user/self')).status).toBe(401);
@@ -91,11 +135,16 @@ describe.each(testDatabases())('accounts: self service on %s', (kind) => {
     await root.put('/api/option/', { key: 'QuotaForInviter', value: '600000' });
     const code = (await alice.get('/api/user/aff')).body.data as string;
     for (const name of ['inv1', 'inv2']) {
-      expect((await gw.client().post('/api/user/register', { username: name, password: 'password-123', aff_code: code })).body.success).toBe(true);
+      expect(
+        (await gw.client().post('/api/user/register', { username: name, password: 'password-123', aff_code: code })).body.success,
+      ).toBe(true);
     }
     const before = (await alice.get('/api/user/self')).body.data;
     expect(before).toMatchObject({ aff_quota: 1200000, aff_history_quota: 1200000, aff_count: 2, quota: 0 });
-    expect((await alice.post('/api/user/aff_transfer', { quota: 499999 })).body).toEqual({ success: false, message: 'transfer amount minimum is $1.000000' });
+    expect((await alice.post('/api/user/aff_transfer', { quota: 499999 })).body).toEqual({
+      success: false,
+      message: 'transfer amount minimum is $1.000000',
+    });
     expect((await alice.post('/api/user/aff_transfer', { quota: 'lots' })).body.success).toBe(false);
     expect((await alice.post('/api/user/aff_transfer', { quota: 5000000 })).body.success).toBe(false);
     // Concurrent transfers: only as many as the balance allows succeed.
@@ -119,7 +168,10 @@ describe.each(testDatabases())('accounts: self service on %s', (kind) => {
 
   it('lists the models of enabled channels in the groups the user may use', async () => {
     const channel = (name: string, models: string, group: string) =>
-      root.post('/api/channel/', { mode: 'single', channel: { type: 1, name, key: `sk-${name}`, base_url: 'https://api.example.com', models, group } });
+      root.post('/api/channel/', {
+        mode: 'single',
+        channel: { type: 1, name, key: `sk-${name}`, base_url: 'https://api.example.com', models, group },
+      });
     expect((await channel('self-models-a', 'm-self-a,m-self-b', 'default')).body.success).toBe(true);
     expect((await channel('self-models-b', 'm-hidden', 'staff-only')).body.success).toBe(true);
     const models = await alice.get('/api/user/models');
@@ -132,22 +184,59 @@ describe.each(testDatabases())('accounts: self service on %s', (kind) => {
     const put = (body: object) => alice.put('/api/user/setting', body);
     expect((await put({ notify_type: 'sms' })).body).toEqual({ success: false, message: 'notify_type must be email or webhook' });
     expect((await put({ notify_type: 'webhook' })).body).toEqual({ success: false, message: 'webhook URL cannot be empty' });
-    expect((await put({ notify_type: 'webhook', webhook_url: 'http://example.com/hook' })).body).toEqual({ success: false, message: 'webhook URL must start with https://' });
+    expect((await put({ notify_type: 'webhook', webhook_url: 'http://example.com/hook' })).body).toEqual({
+      success: false,
+      message: 'webhook URL must start with https://',
+    });
     expect((await put({ notify_type: 'webhook', webhook_url: 'https://127.0.0.1/hook' })).body.success).toBe(false);
     expect((await put({ notify_type: 'webhook', webhook_url: 'https://[::ffff:127.0.0.1]/hook' })).body.success).toBe(false);
     expect((await put({ notify_type: 'webhook', webhook_url: 'https://localhost/hook' })).body.success).toBe(false);
-    expect((await put({ notify_type: 'webhook', webhook_url: 'https://10.1.2.3/hook' })).body).toEqual({ success: false, message: 'URL points to a private or reserved address' });
-    expect((await put({ notify_type: 'webhook', webhook_url: 'https://user:pw@8.8.8.8/hook' })).body).toEqual({ success: false, message: 'URL must not contain credentials' });
+    expect((await put({ notify_type: 'webhook', webhook_url: 'https://10.1.2.3/hook' })).body).toEqual({
+      success: false,
+      message: 'URL points to a private or reserved address',
+    });
+    expect((await put({ notify_type: 'webhook', webhook_url: 'https://user:pw@8.8.8.8/hook' })).body).toEqual({
+      success: false,
+      message: 'URL must not contain credentials',
+    });
     // The operator may allow private addresses (e.g. an intranet hook), but never plain http.
     await root.put('/api/option/', { key: 'AllowPrivateOutboundUrls', value: 'true' });
     expect((await put({ notify_type: 'webhook', webhook_url: 'https://10.1.2.3/hook' })).body).toEqual({ success: true, message: '' });
-    expect((await put({ notify_type: 'webhook', webhook_url: 'http://10.1.2.3/hook' })).body).toEqual({ success: false, message: 'webhook URL must start with https://' });
+    expect((await put({ notify_type: 'webhook', webhook_url: 'http://10.1.2.3/hook' })).body).toEqual({
+      success: false,
+      message: 'webhook URL must start with https://',
+    });
     await root.put('/api/option/', { key: 'AllowPrivateOutboundUrls', value: 'false' });
-    expect((await put({ notify_type: 'email', notification_email: 'not-an-email' })).body).toEqual({ success: false, message: 'invalid email address' });
-    expect((await put({ quota_warning_threshold: -1 })).body).toEqual({ success: false, message: 'quota_warning_threshold must not be negative' });
-    expect((await put({ notify_type: 'webhook', webhook_url: 'https://8.8.8.8/hook', webhook_secret: 's3cret', quota_warning_threshold: 500000, accept_unset_model_ratio_model: true, role: 100 })).body).toEqual({ success: true, message: '' });
+    expect((await put({ notify_type: 'email', notification_email: 'not-an-email' })).body).toEqual({
+      success: false,
+      message: 'invalid email address',
+    });
+    expect((await put({ quota_warning_threshold: -1 })).body).toEqual({
+      success: false,
+      message: 'quota_warning_threshold must not be negative',
+    });
+    expect(
+      (
+        await put({
+          notify_type: 'webhook',
+          webhook_url: 'https://8.8.8.8/hook',
+          webhook_secret: 's3cret',
+          quota_warning_threshold: 500000,
+          accept_unset_model_ratio_model: true,
+          role: 100,
+        })
+      ).body,
+    ).toEqual({ success: true, message: '' });
     const setting = JSON.parse((await alice.get('/api/user/self')).body.data.setting);
-    expect(setting).toEqual({ notify_type: 'webhook', quota_warning_threshold: 500000, webhook_url: 'https://8.8.8.8/hook', webhook_secret: 's3cret', notification_email: '', accept_unset_model_ratio_model: true, record_ip_log: false });
+    expect(setting).toEqual({
+      notify_type: 'webhook',
+      quota_warning_threshold: 500000,
+      webhook_url: 'https://8.8.8.8/hook',
+      webhook_secret: 's3cret',
+      notification_email: '',
+      accept_unset_model_ratio_model: true,
+      record_ip_log: false,
+    });
     expect((await root.get(`/api/user/${aliceId}`)).text).not.toContain('s3cret');
     expect((await root.get('/api/user/?page_size=100')).text).not.toContain('s3cret');
   });

@@ -14,7 +14,9 @@ describe('the built gateway', () => {
 
   beforeAll(async () => {
     if (!existsSync(MAIN)) spawnSync('npm', ['run', 'build:server'], { stdio: 'inherit' });
-    child = spawn(process.execPath, [MAIN], { env: { ...process.env, PORT: '0', HOST: '127.0.0.1', SQLITE_PATH: join(dir, 'gw.db'), DATA_DIR: dir } });
+    child = spawn(process.execPath, [MAIN], {
+      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', SQLITE_PATH: join(dir, 'gw.db'), DATA_DIR: dir },
+    });
     url = await new Promise<string>((resolve, reject) => {
       let output = '';
       const timer = setTimeout(() => reject(new Error(`gateway did not start:\n${output}`)), 30_000);
@@ -51,7 +53,11 @@ describe('the built gateway', () => {
   });
 
   it('stops at boot with one line naming a bad variable', () => {
-    const result = spawnSync(process.execPath, [MAIN], { env: { ...process.env, PORT: 'not-a-port', DATA_DIR: dir }, encoding: 'utf8', timeout: 20_000 });
+    const result = spawnSync(process.execPath, [MAIN], {
+      env: { ...process.env, PORT: 'not-a-port', DATA_DIR: dir },
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
     expect(result.status).toBe(1);
     expect(result.stderr.trim()).toBe("Invalid environment variable PORT: expected an integer, got 'not-a-port'");
   });

@@ -27,7 +27,17 @@ describe.each(testDatabases())('channel access, scheduling and instances on %s',
 
   async function addUser(username: string, role: number): Promise<ApiClient> {
     const repo = gw.gateway.app.get(DataSource).getRepository(UserEntity);
-    await repo.insert(repo.create({ username, password: await hashPassword('user-pass-123'), displayName: username, role, status: 1, group: 'default', createdAt: 1 }));
+    await repo.insert(
+      repo.create({
+        username,
+        password: await hashPassword('user-pass-123'),
+        displayName: username,
+        role,
+        status: 1,
+        group: 'default',
+        createdAt: 1,
+      }),
+    );
     const client = gw.client();
     const login = await client.login(username, 'user-pass-123');
     expect(login.body.success, login.text).toBe(true);
@@ -45,25 +55,46 @@ describe.each(testDatabases())('channel access, scheduling and instances on %s',
   });
 
   it('lets admins (role ≥ 10) manage channels and refuses plain users', async () => {
-    const created = await admin.post('/api/channel/', { name: 'by-admin', key: 'sk-admin-1', models: 'm', base_url: 'https://api.openai.com' });
+    const created = await admin.post('/api/channel/', {
+      name: 'by-admin',
+      key: 'sk-admin-1',
+      models: 'm',
+      base_url: 'https://api.openai.com',
+    });
     expect(created.body.success, created.text).toBe(true);
     expect((await admin.get('/api/channel/')).body.data.total).toBe(1);
-    for (const res of [await user.get('/api/channel/'), await user.post('/api/channel/', { name: 'x', key: 'k', models: 'm' }), await user.get('/api/channel/models')]) {
+    for (const res of [
+      await user.get('/api/channel/'),
+      await user.post('/api/channel/', { name: 'x', key: 'k', models: 'm' }),
+      await user.get('/api/channel/models'),
+    ]) {
       expect(res.body.success).toBe(false);
     }
     expect((await user.get('/api/models')).body.success).toBe(true);
     // Fetching models with an arbitrary URL and key is root only.
-    expect((await admin.post('/api/channel/fetch_models', { base_url: 'https://api.openai.com', type: 1, key: 'sk-x' })).body.success).toBe(false);
+    expect((await admin.post('/api/channel/fetch_models', { base_url: 'https://api.openai.com', type: 1, key: 'sk-x' })).body.success).toBe(
+      false,
+    );
   });
 
   it('refuses a private base URL from an admin unless the operator allows it (threats S5)', async () => {
-    for (const base_url of ['http://127.0.0.1:8080', 'http://10.0.0.1', 'http://169.254.169.254', 'http://[::1]:80', 'http://localhost:11434', 'http://0x7f000001']) {
+    for (const base_url of [
+      'http://127.0.0.1:8080',
+      'http://10.0.0.1',
+      'http://169.254.169.254',
+      'http://[::1]:80',
+      'http://localhost:11434',
+      'http://0x7f000001',
+    ]) {
       const res = await admin.post('/api/channel/', { name: 'private', key: 'sk-admin-2', models: 'm', base_url });
       expect(res.body, base_url).toMatchObject({ success: false, message: expect.stringMatching(/private/) });
     }
     const id = (await admin.get('/api/channel/')).body.data.items[0].id;
     expect((await admin.put('/api/channel/', { id, base_url: 'http://192.168.1.10' })).body.success).toBe(false);
-    expect((await root.post('/api/channel/', { name: 'root-local', key: 'sk-root-1', models: 'm', base_url: 'http://127.0.0.1:11434' })).body.success).toBe(true);
+    expect(
+      (await root.post('/api/channel/', { name: 'root-local', key: 'sk-root-1', models: 'm', base_url: 'http://127.0.0.1:11434' })).body
+        .success,
+    ).toBe(true);
     expect((await root.put('/api/option/', { key: 'AllowPrivateOutboundUrls', value: true })).body.success).toBe(true);
     expect((await admin.put('/api/channel/', { id, base_url: 'http://192.168.1.10' })).body.success).toBe(true);
     expect((await root.put('/api/option/', { key: 'AllowPrivateOutboundUrls', value: false })).body.success).toBe(true);
@@ -87,7 +118,9 @@ describe.each(testDatabases())('channel access, scheduling and instances on %s',
       const monitor = off.gateway.app.get(ChannelMonitorService);
       const offRoot = await setupRoot(off);
       expect(await monitor.optionTick(Date.now() + 3_600_000)).toBe(false);
-      expect((await offRoot.put('/api/option/', { key: 'monitor_setting.auto_test_channel_enabled', value: true })).body.success).toBe(true);
+      expect((await offRoot.put('/api/option/', { key: 'monitor_setting.auto_test_channel_enabled', value: true })).body.success).toBe(
+        true,
+      );
       expect((await offRoot.put('/api/option/', { key: 'monitor_setting.auto_test_channel_minutes', value: '5' })).body.success).toBe(true);
       expect(await monitor.optionTick(Date.now() + 60_000)).toBe(false);
       expect(await monitor.optionTick(Date.now() + 6 * 60_000)).toBe(true);

@@ -36,7 +36,10 @@ describe.each(testDatabases())('channel CRUD on %s', (kind) => {
   const del = async (path: string) => track(await root.delete(path));
 
   async function create(channel: Record<string, unknown>): Promise<number> {
-    const res = await post('/api/channel/', { mode: 'single', channel: { type: 1, key: nextKey(), models: 'gpt-4o', group: 'default', ...channel } });
+    const res = await post('/api/channel/', {
+      mode: 'single',
+      channel: { type: 1, key: nextKey(), models: 'gpt-4o', group: 'default', ...channel },
+    });
     expect(res.body).toMatchObject({ success: true });
     return res.body.data.ids[0];
   }
@@ -131,15 +134,31 @@ describe.each(testDatabases())('channel CRUD on %s', (kind) => {
   it('creates single, bare and batch channels with defaults', async () => {
     const single = await post('/api/channel/', {
       mode: 'single',
-      channel: { name: 'single', type: 1, key: nextKey(), models: 'gpt-4o, gpt-4o-mini', groups: ['default', 'vip'], base_url: 'https://api.example.com//', priority: 5, weight: 3 },
+      channel: {
+        name: 'single',
+        type: 1,
+        key: nextKey(),
+        models: 'gpt-4o, gpt-4o-mini',
+        groups: ['default', 'vip'],
+        base_url: 'https://api.example.com//',
+        priority: 5,
+        weight: 3,
+      },
     });
     expect(single.body).toMatchObject({ success: true, message: '', data: { ids: [expect.any(Number)] } });
     const bare = await post('/api/channel/', { name: 'bare', key: nextKey(), models: 'gpt-4o' });
     expect(bare.body.success).toBe(true);
     const keys = [nextKey(), nextKey(), '', nextKey()];
-    const batch = await post('/api/channel/', { mode: 'batch', channel: { name: 'batch', type: 43, key: keys.join('\n'), models: 'deepseek-chat' } });
+    const batch = await post('/api/channel/', {
+      mode: 'batch',
+      channel: { name: 'batch', type: 43, key: keys.join('\n'), models: 'deepseek-chat' },
+    });
     expect(batch.body.data.ids).toHaveLength(3);
-    const prefixed = await post('/api/channel/', { mode: 'batch', batch_add_set_key_prefix_2_name: true, channel: { name: 'pfx', type: 43, key: `${nextKey()}\n${nextKey()}`, models: 'deepseek-chat' } });
+    const prefixed = await post('/api/channel/', {
+      mode: 'batch',
+      batch_add_set_key_prefix_2_name: true,
+      channel: { name: 'pfx', type: 43, key: `${nextKey()}\n${nextKey()}`, models: 'deepseek-chat' },
+    });
     const names = await Promise.all(prefixed.body.data.ids.map(async (pid: number) => (await get(`/api/channel/${pid}`)).body.data.name));
     expect(names).toEqual([`pfx_${KEY_CANARY.slice(0, 8)}`, `pfx_${KEY_CANARY.slice(0, 8)}`]);
     await post('/api/channel/batch', { ids: prefixed.body.data.ids });
@@ -191,9 +210,24 @@ describe.each(testDatabases())('channel CRUD on %s', (kind) => {
 
   it('updates fully, by status/priority/weight only, and keeps the key when it is empty', async () => {
     const id = await create({ name: 'to-update', models: 'm1,m2', group: 'default' });
-    const full = await put('/api/channel/', { id, name: 'updated', key: '', models: 'm1,m3', group: 'vip', priority: 7, weight: 2, model_mapping: '{"m1":"m9"}', tag: 't-upd' });
-    expect(full.body).toMatchObject({ success: true, data: { id, name: 'updated', models: 'm1,m3', group: 'vip', priority: 7, weight: 2, model_mapping: '{"m1":"m9"}', key: '' } });
-    const stored = (await db.query(`SELECT ${kind === 'mysql' ? '`key`' : '"key"'} AS k FROM channels WHERE id = ${id}`)) as { k: string }[];
+    const full = await put('/api/channel/', {
+      id,
+      name: 'updated',
+      key: '',
+      models: 'm1,m3',
+      group: 'vip',
+      priority: 7,
+      weight: 2,
+      model_mapping: '{"m1":"m9"}',
+      tag: 't-upd',
+    });
+    expect(full.body).toMatchObject({
+      success: true,
+      data: { id, name: 'updated', models: 'm1,m3', group: 'vip', priority: 7, weight: 2, model_mapping: '{"m1":"m9"}', key: '' },
+    });
+    const stored = (await db.query(`SELECT ${kind === 'mysql' ? '`key`' : '"key"'} AS k FROM channels WHERE id = ${id}`)) as {
+      k: string;
+    }[];
     expect(stored[0]!.k).toMatch(/^sk-canary-/);
     await expectIndexConsistent();
 
@@ -209,13 +243,21 @@ describe.each(testDatabases())('channel CRUD on %s', (kind) => {
     expect(after[0]!.k).toBe(newKey);
 
     expect((await put('/api/channel/', { id, priority: 'x' })).body).toEqual({ success: false, message: 'priority must be an integer' });
-    expect((await put('/api/channel/', { id, weight: -3 })).body).toEqual({ success: false, message: 'weight must be non-negative integer' });
+    expect((await put('/api/channel/', { id, weight: -3 })).body).toEqual({
+      success: false,
+      message: 'weight must be non-negative integer',
+    });
     expect((await put('/api/channel/', { id, models: '' })).body).toEqual({ success: false, message: 'select at least one model' });
     expect((await put('/api/channel/', { id, models: 'a,a' })).body).toEqual({ success: false, message: 'some models already exist' });
-    expect((await put('/api/channel/', { id, model_mapping: 'x' })).body).toEqual({ success: false, message: 'model mapping must be valid JSON' });
+    expect((await put('/api/channel/', { id, model_mapping: 'x' })).body).toEqual({
+      success: false,
+      message: 'model mapping must be valid JSON',
+    });
     expect((await put('/api/channel/', { id: 99999, status: 1 })).body).toEqual({ success: false, message: 'channel not found, refresh' });
     expect((await put('/api/channel/', { id, name: '  ' })).body).toEqual({ success: false, message: 'please fill channel name and key' });
-    expect((await put('/api/channel/', { id, base_url: 'https://up.example.com/v1/' })).body.data.base_url).toBe('https://up.example.com/v1');
+    expect((await put('/api/channel/', { id, base_url: 'https://up.example.com/v1/' })).body.data.base_url).toBe(
+      'https://up.example.com/v1',
+    );
     expect((await put('/api/channel/', { id, status: 7 })).body).toEqual({ success: false, message: 'invalid status' });
     await expectIndexConsistent();
   });
@@ -268,7 +310,9 @@ describe.each(testDatabases())('channel CRUD on %s', (kind) => {
 
   it('rebuilds the index with POST /api/channel/fix', async () => {
     await db.query('DELETE FROM abilities');
-    await db.query(`INSERT INTO abilities (${kind === 'mysql' ? '`group`' : '"group"'}, model, channel_id, enabled, priority, weight) VALUES ('ghost', 'ghost', 424242, 1, 0, 0)`);
+    await db.query(
+      `INSERT INTO abilities (${kind === 'mysql' ? '`group`' : '"group"'}, model, channel_id, enabled, priority, weight) VALUES ('ghost', 'ghost', 424242, 1, 0, 0)`,
+    );
     const fixed = await post('/api/channel/fix');
     expect(fixed.body).toMatchObject({ success: true, data: { success: expect.any(Number), fails: 0 } });
     await expectIndexConsistent();

@@ -25,7 +25,9 @@ async function startMailbox(): Promise<{ port: number; mails: Mail[]; close(): P
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('end', () => {
-        const body = Buffer.concat(chunks).toString('utf8').replace(/=\r?\n/g, '');
+        const body = Buffer.concat(chunks)
+          .toString('utf8')
+          .replace(/=\r?\n/g, '');
         mails.push({ to: session.envelope.rcptTo.map((r) => r.address), body });
         cb();
       });
@@ -52,7 +54,10 @@ describe.each(testDatabases())('channel health: root notices and one runner per 
   let n = 0;
 
   async function create(channel: Record<string, unknown>): Promise<number> {
-    const res = await root.post('/api/channel/', { mode: 'single', channel: { type: 1, name: `hc-${++n}`, key: `sk-hc-${n}`, models: 'gpt-4o-mini', base_url: up.url, ...channel } });
+    const res = await root.post('/api/channel/', {
+      mode: 'single',
+      channel: { type: 1, name: `hc-${++n}`, key: `sk-hc-${n}`, models: 'gpt-4o-mini', base_url: up.url, ...channel },
+    });
     expect(res.body.success, res.text).toBe(true);
     return res.body.data.ids[0];
   }
@@ -64,7 +69,13 @@ describe.each(testDatabases())('channel health: root notices and one runner per 
     mailbox = await startMailbox();
     gw = await startTestGateway(kind, { NOTIFY_LIMIT_COUNT: '3', NOTIFICATION_LIMIT_DURATION_MINUTE: '10' });
     root = await setupRoot(gw);
-    for (const [key, value] of Object.entries({ SMTPServer: '127.0.0.1', SMTPPort: String(mailbox.port), SMTPFrom: 'gw@example.com', SMTPSSLEnabled: 'false' })) await setOption(key, value);
+    for (const [key, value] of Object.entries({
+      SMTPServer: '127.0.0.1',
+      SMTPPort: String(mailbox.port),
+      SMTPFrom: 'gw@example.com',
+      SMTPSSLEnabled: 'false',
+    }))
+      await setOption(key, value);
     await setOption('AutomaticDisableChannelEnabled', true);
     await setOption('AutomaticEnableChannelEnabled', true);
     await setOption('ChannelDisableFailureCount', '2');
@@ -111,7 +122,9 @@ describe.each(testDatabases())('channel health: root notices and one runner per 
     await create({ key: 'sk-hc-slow' });
     up.script({ key: 'sk-hc-slow', delayMs: 400 });
     // Instances of one deployment share the Redis namespace when they have Redis, and always the database.
-    const shared: Record<string, string> = gw.config.redis ? { REDIS_CONN_STRING: gw.config.redis.url, REDIS_KEY_PREFIX: `gwtest:hc:${kind}:${Date.now()}:` } : {};
+    const shared: Record<string, string> = gw.config.redis
+      ? { REDIS_CONN_STRING: gw.config.redis.url, REDIS_KEY_PREFIX: `gwtest:hc:${kind}:${Date.now()}:` }
+      : {};
     const a = await startTestGateway(kind, shared, gw.db);
     const b = await startTestGateway(kind, shared, gw.db);
     try {
@@ -126,12 +139,16 @@ describe.each(testDatabases())('channel health: root notices and one runner per 
       if (!gw.config.redis) {
         // Without Redis the lease is a row: a live lease held elsewhere blocks, an expired one is taken over.
         const db = gw.gateway.app.get(DataSource);
-        await db.query(`UPDATE job_locks SET holder = 'crashed-instance', expires_at = ${Date.now() + 60_000} WHERE name = 'channel-health-check'`);
+        await db.query(
+          `UPDATE job_locks SET holder = 'crashed-instance', expires_at = ${Date.now() + 60_000} WHERE name = 'channel-health-check'`,
+        );
         expect(await monitorA.runCycle()).toMatchObject({ skipped: true, tested: 0 });
         await db.query(`UPDATE job_locks SET expires_at = ${Date.now() - 1} WHERE name = 'channel-health-check'`);
         expect((await monitorA.runCycle()).skipped).toBeUndefined();
         // The balance job (CHANNEL_UPDATE_FREQUENCY) has its own lease.
-        await db.query(`INSERT INTO job_locks (name, holder, expires_at) VALUES ('channel-balance-update', 'crashed-instance', ${Date.now() + 60_000})`);
+        await db.query(
+          `INSERT INTO job_locks (name, holder, expires_at) VALUES ('channel-balance-update', 'crashed-instance', ${Date.now() + 60_000})`,
+        );
         expect(await monitorA.runBalanceCycle()).toMatchObject({ skipped: true, updated: 0 });
         expect((await monitorA.runCycle()).skipped).toBeUndefined();
       }

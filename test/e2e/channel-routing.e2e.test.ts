@@ -35,7 +35,10 @@ describe.each(testDatabases())('channel routing index and selection on %s', (kin
   let n = 0;
 
   async function create(channel: Record<string, unknown>, mode = 'single'): Promise<number[]> {
-    const res = await root.post('/api/channel/', { mode, channel: { type: 1, name: `r-${++n}`, key: `sk-route-${n}`, models: 'm-a', base_url: up.url, ...channel } });
+    const res = await root.post('/api/channel/', {
+      mode,
+      channel: { type: 1, name: `r-${++n}`, key: `sk-route-${n}`, models: 'm-a', base_url: up.url, ...channel },
+    });
     expect(res.body.success, res.text).toBe(true);
     return res.body.data.ids;
   }
@@ -58,7 +61,15 @@ describe.each(testDatabases())('channel routing index and selection on %s', (kin
           .flatMap((group) =>
             String(c.models)
               .split(',')
-              .map((model) => ({ group, model, channel_id: c.id, enabled: c.status === 1, priority: c.priority, weight: c.weight, tag: c.tag || null })),
+              .map((model) => ({
+                group,
+                model,
+                channel_id: c.id,
+                enabled: c.status === 1,
+                priority: c.priority,
+                weight: c.weight,
+                tag: c.tag || null,
+              })),
           ),
       )
       .sort(byKey);
@@ -77,11 +88,15 @@ describe.each(testDatabases())('channel routing index and selection on %s', (kin
     expect(actual, step).toEqual(expected);
 
     const routable = new Map<string, number[]>();
-    for (const row of expected.filter((r) => r.enabled)) routable.set(`${row.group}|${row.model}`, [...(routable.get(`${row.group}|${row.model}`) ?? []), row.channel_id]);
+    for (const row of expected.filter((r) => r.enabled))
+      routable.set(`${row.group}|${row.model}`, [...(routable.get(`${row.group}|${row.model}`) ?? []), row.channel_id]);
     for (const row of expected) {
       const seen = new Set<number>();
       for (let c = router.pick(row.group, row.model, seen); c; c = router.pick(row.group, row.model, seen)) seen.add(c.id);
-      expect([...seen].sort((a, b) => a - b), `${step}: router ${row.group}/${row.model}`).toEqual((routable.get(`${row.group}|${row.model}`) ?? []).sort((a, b) => a - b));
+      expect(
+        [...seen].sort((a, b) => a - b),
+        `${step}: router ${row.group}/${row.model}`,
+      ).toEqual((routable.get(`${row.group}|${row.model}`) ?? []).sort((a, b) => a - b));
     }
     expect(router.enabledModels(), step).toEqual([...new Set(expected.filter((r) => r.enabled).map((r) => r.model))].sort());
   }

@@ -11,14 +11,24 @@ describe.each(testDatabases())('channel tags on %s', (kind) => {
   let n = 0;
 
   async function create(channel: Record<string, unknown>): Promise<number> {
-    const res = await root.post('/api/channel/', { mode: 'single', channel: { type: 1, key: `sk-tag-${++n}`, models: 'gpt-4o', ...channel } });
+    const res = await root.post('/api/channel/', {
+      mode: 'single',
+      channel: { type: 1, key: `sk-tag-${++n}`, models: 'gpt-4o', ...channel },
+    });
     expect(res.body.success).toBe(true);
     return res.body.data.ids[0];
   }
   const view = async (id: number) => (await root.get(`/api/channel/${id}`)).body.data;
   const abilitiesOf = async (id: number) =>
     ((await db.query(`SELECT * FROM abilities WHERE channel_id = ${id}`)) as any[])
-      .map((r) => ({ group: r.group, model: r.model, enabled: Number(r.enabled) === 1 || r.enabled === true, priority: Number(r.priority), weight: Number(r.weight), tag: r.tag }))
+      .map((r) => ({
+        group: r.group,
+        model: r.model,
+        enabled: Number(r.enabled) === 1 || r.enabled === true,
+        priority: Number(r.priority),
+        weight: Number(r.weight),
+        tag: r.tag,
+      }))
       .sort((a, b) => (a.group + a.model).localeCompare(b.group + b.model));
 
   beforeAll(async () => {
@@ -38,7 +48,10 @@ describe.each(testDatabases())('channel tags on %s', (kind) => {
     expect((await view(a)).tag).toBe('blue');
     expect((await view(c)).tag).toBeNull();
     expect((await abilitiesOf(a))[0]!.tag).toBe('blue');
-    expect((await root.post('/api/channel/batch/tag', { ids: [], tag: 'x' })).body).toEqual({ success: false, message: 'please select at least one channel' });
+    expect((await root.post('/api/channel/batch/tag', { ids: [], tag: 'x' })).body).toEqual({
+      success: false,
+      message: 'please select at least one channel',
+    });
     expect((await root.post('/api/channel/batch/tag', { ids: [c], tag: '' })).body).toEqual({ success: false, message: 'tag is required' });
     expect((await root.post('/api/channel/batch/tag', { ids: [c] })).body).toEqual({ success: false, message: 'tag is required' });
   });
@@ -48,7 +61,12 @@ describe.each(testDatabases())('channel tags on %s', (kind) => {
     // Tag buckets, sorted, the untagged channels forming the '' bucket (new-api GetPaginatedTags).
     const list = await root.get('/api/channel/?tag_mode=true&page_size=10');
     expect(list.body.data).toMatchObject({ total: 3, page: 1, page_size: 10, type_counts: { '1': 4 } });
-    expect(list.body.data.items.map((c: any) => [c.name, c.tag])).toEqual([['c', null], ['b', 'blue'], ['a', 'blue'], ['green-1', 'green']]);
+    expect(list.body.data.items.map((c: any) => [c.name, c.tag])).toEqual([
+      ['c', null],
+      ['b', 'blue'],
+      ['a', 'blue'],
+      ['green-1', 'green'],
+    ]);
     for (const item of list.body.data.items) expect(item.key).toBe('');
     const second = await root.get('/api/channel/?tag_mode=true&p=2&page_size=2');
     expect(second.body.data).toMatchObject({ total: 3, page: 2 });
@@ -66,10 +84,24 @@ describe.each(testDatabases())('channel tags on %s', (kind) => {
 
   it('edits every channel of a tag and keeps abilities in step', async () => {
     const ids = [await create({ name: 't1', tag: 'edit' }), await create({ name: 't2', tag: 'edit' })];
-    const res = await root.put('/api/channel/tag', { tag: 'edit', priority: 4, weight: 6, models: 'x1,x2', groups: 'default,vip', model_mapping: '{"x1":"y1"}' });
+    const res = await root.put('/api/channel/tag', {
+      tag: 'edit',
+      priority: 4,
+      weight: 6,
+      models: 'x1,x2',
+      groups: 'default,vip',
+      model_mapping: '{"x1":"y1"}',
+    });
     expect(res.body).toMatchObject({ success: true, data: 2 });
     for (const id of ids) {
-      expect(await view(id)).toMatchObject({ priority: 4, weight: 6, models: 'x1,x2', group: 'default,vip', model_mapping: '{"x1":"y1"}', tag: 'edit' });
+      expect(await view(id)).toMatchObject({
+        priority: 4,
+        weight: 6,
+        models: 'x1,x2',
+        group: 'default,vip',
+        model_mapping: '{"x1":"y1"}',
+        tag: 'edit',
+      });
       expect(await abilitiesOf(id)).toEqual([
         { group: 'default', model: 'x1', enabled: true, priority: 4, weight: 6, tag: 'edit' },
         { group: 'default', model: 'x2', enabled: true, priority: 4, weight: 6, tag: 'edit' },
@@ -81,9 +113,18 @@ describe.each(testDatabases())('channel tags on %s', (kind) => {
 
     expect((await root.put('/api/channel/tag', { tag: 'edit' })).body).toEqual({ success: false, message: 'no changes' });
     expect((await root.put('/api/channel/tag', { tag: 'edit', new_tag: 'edit' })).body).toEqual({ success: false, message: 'no changes' });
-    expect((await root.put('/api/channel/tag', { tag: 'edit', priority: 1.2 })).body).toEqual({ success: false, message: 'priority must be an integer' });
-    expect((await root.put('/api/channel/tag', { tag: 'edit', weight: -1 })).body).toEqual({ success: false, message: 'weight must be non-negative integer' });
-    expect((await root.put('/api/channel/tag', { tag: 'edit', model_mapping: '{' })).body).toEqual({ success: false, message: 'model mapping must be valid JSON' });
+    expect((await root.put('/api/channel/tag', { tag: 'edit', priority: 1.2 })).body).toEqual({
+      success: false,
+      message: 'priority must be an integer',
+    });
+    expect((await root.put('/api/channel/tag', { tag: 'edit', weight: -1 })).body).toEqual({
+      success: false,
+      message: 'weight must be non-negative integer',
+    });
+    expect((await root.put('/api/channel/tag', { tag: 'edit', model_mapping: '{' })).body).toEqual({
+      success: false,
+      message: 'model mapping must be valid JSON',
+    });
     expect((await root.put('/api/channel/tag', { tag: 'nope', priority: 1 })).body.success).toBe(false);
 
     expect((await root.put('/api/channel/tag', { tag: 'edit', new_tag: 'renamed' })).body.success).toBe(true);

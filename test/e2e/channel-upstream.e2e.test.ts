@@ -65,13 +65,26 @@ class MiniUpstream {
       return;
     }
     // Provider balance APIs (new-api channel-billing.go shapes).
-    if (path === '/user/balance') return send(200, { is_available: true, balance_infos: [{ currency: 'USD', total_balance: '1.00' }, { currency: 'CNY', total_balance: '42.50' }] });
+    if (path === '/user/balance')
+      return send(200, {
+        is_available: true,
+        balance_infos: [
+          { currency: 'USD', total_balance: '1.00' },
+          { currency: 'CNY', total_balance: '42.50' },
+        ],
+      });
     if (path === '/v1/user/info') return send(200, { code: 20000, status: true, data: { totalBalance: '12.30' } });
     if (path === '/v1/credits') return send(200, { data: { total_credits: 20, total_usage: 5.5 } });
     if (path === '/v1/users/me/balance') return send(200, { code: 0, status: true, data: { available_balance: 73 } });
-    if (path === '/dashboard/billing/credit_grants') return send(200, { object: 'credit_grant', total_granted: 10, total_used: 7, total_remaining: 3, total_available: 4 });
+    if (path === '/dashboard/billing/credit_grants')
+      return send(200, { object: 'credit_grant', total_granted: 10, total_used: 7, total_remaining: 3, total_available: 4 });
     if (path.startsWith('/v1/chat/completions')) {
-      return send(200, { id: 'x', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: 'hello' } }], usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } });
+      return send(200, {
+        id: 'x',
+        object: 'chat.completion',
+        choices: [{ index: 0, message: { role: 'assistant', content: 'hello' } }],
+        usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+      });
     }
     if (path === '/v1/embeddings') return send(200, { object: 'list', data: [{ object: 'embedding', index: 0, embedding: [0.1, 0.2] }] });
     if (path === '/v1/models') return send(200, { object: 'list', data: [{ id: 'up-a' }, { id: 'up-b' }] });
@@ -88,7 +101,10 @@ describe.each(testDatabases())('channel tests, balances and health on %s', (kind
   let n = 0;
 
   async function create(channel: Record<string, unknown>): Promise<number> {
-    const res = await root.post('/api/channel/', { mode: 'single', channel: { type: 1, name: `ch-${++n}`, key: `sk-up-${n}`, models: 'gpt-4o-mini', base_url: up.url, ...channel } });
+    const res = await root.post('/api/channel/', {
+      mode: 'single',
+      channel: { type: 1, name: `ch-${++n}`, key: `sk-up-${n}`, models: 'gpt-4o-mini', base_url: up.url, ...channel },
+    });
     expect(res.body.success, res.text).toBe(true);
     return res.body.data.ids[0];
   }
@@ -150,7 +166,10 @@ describe.each(testDatabases())('channel tests, balances and health on %s', (kind
     const unreachable = await create({ base_url: 'http://127.0.0.1:9' });
     expect((await root.get(`/api/channel/test/${unreachable}`)).body).toMatchObject({ success: false });
     const claude = await create({ type: 14, base_url: '' });
-    expect((await root.get(`/api/channel/test/${claude}`)).body).toMatchObject({ success: false, message: expect.stringMatching(/cannot be tested/) });
+    expect((await root.get(`/api/channel/test/${claude}`)).body).toMatchObject({
+      success: false,
+      message: expect.stringMatching(/cannot be tested/),
+    });
     expect((await root.get('/api/channel/test/999999')).body).toEqual({ success: false, message: 'channel not found, refresh' });
   });
 
@@ -165,7 +184,10 @@ describe.each(testDatabases())('channel tests, balances and health on %s', (kind
     expect(after.balance_updated_time).toBeGreaterThan(1_700_000_000);
 
     const azure = await create({ type: 3, base_url: up.url });
-    expect((await root.get(`/api/channel/update_balance/${azure}`)).body).toMatchObject({ success: false, message: expect.stringMatching(/not supported/) });
+    expect((await root.get(`/api/channel/update_balance/${azure}`)).body).toMatchObject({
+      success: false,
+      message: expect.stringMatching(/not supported/),
+    });
     const all = await root.get('/api/channel/update_balance');
     expect(all.body.success).toBe(true);
     expect(all.body.data.updated).toBeGreaterThanOrEqual(1);
@@ -192,7 +214,10 @@ describe.each(testDatabases())('channel tests, balances and health on %s', (kind
     expect(up.requests[0]).toMatchObject({ method: 'GET', path: '/v1/models', auth: 'Bearer sk-up-models' });
     const direct = await root.post('/api/channel/fetch_models', { base_url: up.url, type: 1, key: 'sk-direct' });
     expect(direct.body).toEqual({ success: true, message: '', data: ['up-a', 'up-b'] });
-    expect((await root.post('/api/channel/fetch_models', { base_url: up.url, type: 1, key: '' })).body).toEqual({ success: false, message: 'please fill key' });
+    expect((await root.post('/api/channel/fetch_models', { base_url: up.url, type: 1, key: '' })).body).toEqual({
+      success: false,
+      message: 'please fill key',
+    });
     up.faults.set('sk-up-models', { status: 500 });
     expect((await root.get(`/api/channel/fetch_models/${id}`)).body.message).toMatch(/^fetch model list failed/);
   });
@@ -214,7 +239,10 @@ describe.each(testDatabases())('channel tests, balances and health on %s', (kind
     expect(first.disabled).toBeGreaterThanOrEqual(1);
     const disabled = await view(id);
     expect(disabled.status).toBe(3);
-    expect(JSON.parse(disabled.other_info)).toMatchObject({ status_reason: expect.stringMatching(/invalid key/), status_time: expect.any(Number) });
+    expect(JSON.parse(disabled.other_info)).toMatchObject({
+      status_reason: expect.stringMatching(/invalid key/),
+      status_time: expect.any(Number),
+    });
     expect((await view(noBan)).status).toBe(1);
     expect(up.requests.some((r) => r.auth === 'Bearer sk-up-manual')).toBe(false);
     expect(router.pick('default', 'health-model', new Set([noBan]))).toBeUndefined();
@@ -280,7 +308,14 @@ describe.each(testDatabases())('channel tests, balances and health on %s', (kind
 
   it('gives the relay a parsed channel with its upstream target', async () => {
     const router = gw.gateway.app.get(ChannelRouter);
-    const id = await create({ key: 'sk-up-relay-view', models: 'rv-a,rv-b', group: 'default,vip', model_mapping: '{"rv-a":"x"}', header_override: '{"X-A":"1"}', priority: 2 });
+    const id = await create({
+      key: 'sk-up-relay-view',
+      models: 'rv-a,rv-b',
+      group: 'default,vip',
+      model_mapping: '{"rv-a":"x"}',
+      header_override: '{"X-A":"1"}',
+      priority: 2,
+    });
     const channel = router.get(id)!;
     expect(channel).toMatchObject({
       id,
@@ -320,7 +355,10 @@ describe.each(testDatabases())('channel tests, balances and health on %s', (kind
     up.requests = [];
     for (const type of [3, 4, 14, 24, 8, 48]) {
       const id = await create({ type, key: `sk-up-nobal-${type}`, base_url: type === 8 ? `${up.url}/v1/chat/completions` : up.url });
-      expect((await root.get(`/api/channel/update_balance/${id}`)).body, `type ${type}`).toEqual({ success: false, message: 'balance query is not supported for this channel type' });
+      expect((await root.get(`/api/channel/update_balance/${id}`)).body, `type ${type}`).toEqual({
+        success: false,
+        message: 'balance query is not supported for this channel type',
+      });
     }
     expect(up.requests).toEqual([]);
     const failing = await create({ type: 43, key: 'sk-up-bal-fail' });
@@ -338,10 +376,16 @@ describe.each(testDatabases())('channel tests, balances and health on %s', (kind
     expect(up.requests.map((r) => r.path)).toEqual(['/redirect/v1/chat/completions']);
 
     const huge = await create({ key: 'sk-up-huge', base_url: `${up.url}/huge` });
-    expect((await root.get(`/api/channel/test/${huge}`)).body).toMatchObject({ success: false, message: expect.stringMatching(/larger than/) });
+    expect((await root.get(`/api/channel/test/${huge}`)).body).toMatchObject({
+      success: false,
+      message: expect.stringMatching(/larger than/),
+    });
 
     const echo = await create({ key: 'sk-up-echo-0123456789' });
-    up.faults.set('sk-up-echo-0123456789', { status: 401, body: { error: { message: 'Incorrect API key provided: sk-up-echo-0123456789.' } } });
+    up.faults.set('sk-up-echo-0123456789', {
+      status: 401,
+      body: { error: { message: 'Incorrect API key provided: sk-up-echo-0123456789.' } },
+    });
     const echoed = await root.get(`/api/channel/test/${echo}`);
     expect(echoed.body).toMatchObject({ success: false, message: 'Incorrect API key provided: sk-***.' });
     expect((await root.get(`/api/channel/fetch_models/${echo}`)).text).not.toContain('sk-up-echo-0123456789');
@@ -354,7 +398,8 @@ describe.each(testDatabases())('channel tests, balances and health on %s', (kind
     await setOption('ChannelDisableFailureCount', '3');
     await setOption('ChannelDisableThreshold', '5');
     // Earlier tests' channels stay out of this cycle's way.
-    for (const item of (await root.get('/api/channel/?page_size=100')).body.data.items) await root.put('/api/channel/', { id: item.id, status: 2 });
+    for (const item of (await root.get('/api/channel/?page_size=100')).body.data.items)
+      await root.put('/api/channel/', { id: item.id, status: 2 });
     const requestsOf = (key: string) => up.requests.filter((r) => r.auth === `Bearer ${key}`).length;
 
     const dead = await create({ key: 'sk-hc-dead' });

@@ -25,16 +25,30 @@ describe.each(testDatabases())('foundation on %s', (kind) => {
   it('validates the setup form with the spec messages', async () => {
     const anon = gw.client();
     const post = (body: object) => anon.post('/api/setup', body);
-    expect((await post({ username: '', password: '12345678', confirmPassword: '12345678' })).body).toEqual({ success: false, message: '请输入管理员用户名' });
-    expect((await post({ username: 'root', password: 'short', confirmPassword: 'short' })).body).toEqual({ success: false, message: '密码长度至少为8个字符' });
-    expect((await post({ username: 'root', password: '12345678', confirmPassword: '87654321' })).body).toEqual({ success: false, message: '两次输入的密码不一致' });
+    expect((await post({ username: '', password: '12345678', confirmPassword: '12345678' })).body).toEqual({
+      success: false,
+      message: '请输入管理员用户名',
+    });
+    expect((await post({ username: 'root', password: 'short', confirmPassword: 'short' })).body).toEqual({
+      success: false,
+      message: '密码长度至少为8个字符',
+    });
+    expect((await post({ username: 'root', password: '12345678', confirmPassword: '87654321' })).body).toEqual({
+      success: false,
+      message: '两次输入的密码不一致',
+    });
     expect((await post({ username: 'a-very-long-name', password: '12345678', confirmPassword: '12345678' })).body.success).toBe(false);
     expect((await post({ username: 42 })).body.success).toBe(false);
   });
 
   it('completes setup once and refuses a second setup', async () => {
     const anon = gw.client();
-    const first = await anon.post('/api/setup', { ...ROOT, confirmPassword: ROOT.password, SelfUseModeEnabled: true, DemoSiteEnabled: false });
+    const first = await anon.post('/api/setup', {
+      ...ROOT,
+      confirmPassword: ROOT.password,
+      SelfUseModeEnabled: true,
+      DemoSiteEnabled: false,
+    });
     expect(first.body).toEqual({ success: true, message: '系统初始化成功' });
     const second = await anon.post('/api/setup', { username: 'other', password: 'another-pass', confirmPassword: 'another-pass' });
     expect(second.body).toMatchObject({ success: false });
@@ -105,7 +119,10 @@ describe.each(testDatabases())('foundation on %s', (kind) => {
     });
     expect((await root.put('/api/option/', { key: 'RegisterEnabled', value: 'maybe' })).body.success).toBe(false);
     expect((await root.put('/api/option/', { key: 'DataExportInterval', value: '0' })).body.success).toBe(false);
-    expect((await root.put('/api/option/', { key: 'NoSuchKey', value: '1' })).body).toEqual({ success: false, message: 'unknown option: NoSuchKey' });
+    expect((await root.put('/api/option/', { key: 'NoSuchKey', value: '1' })).body).toEqual({
+      success: false,
+      message: 'unknown option: NoSuchKey',
+    });
     expect((await root.put('/api/option/', { value: '1' })).body.success).toBe(false);
   });
 

@@ -37,20 +37,68 @@ describe.each(testDatabases())('log read API on %s', (kind) => {
     root = await setupRoot(gw);
     alice = await createUser('alice');
     bob = await createUser('bob');
-    const channel = await root.post('/api/channel/', { mode: 'single', channel: { type: 1, name: 'log-chan', key: 'sk-log-test', models: 'gpt-4o', group: 'default' } });
+    const channel = await root.post('/api/channel/', {
+      mode: 'single',
+      channel: { type: 1, name: 'log-chan', key: 'sk-log-test', models: 'gpt-4o', group: 'default' },
+    });
     channelId = channel.body.data.ids[0];
     logs = gw.gateway.app.get(LogService);
     const a = { userId: ids.alice!, username: 'alice' };
     const b = { userId: ids.bob!, username: 'bob' };
     const rows: NewLog[] = [
-      { ...a, type: LogType.Consume, requestId: 'a-old', modelName: 'gpt-4o', quota: 1000, promptTokens: 1, completionTokens: 1, createdAt: now - 10 * DAY },
-      { ...a, type: LogType.TopUp, requestId: 'a-topup', content: 'top up 5', quota: 500, createdAt: now - 7200 },
-      { ...a, type: LogType.Consume, requestId: 'a-mini', modelName: 'gpt_4-mini', tokenName: 'tk-b', group: 'vip', channelId, quota: 200, promptTokens: 20, completionTokens: 10, createdAt: now - 3600 },
-      { ...b, type: LogType.Manage, requestId: 'b-manage', content: 'admin note', createdAt: now - 20 },
-      { ...b, type: LogType.Consume, requestId: 'b-recent', modelName: 'gpt-4o', tokenName: 'tk-a', channelId, quota: 50, promptTokens: 3, completionTokens: 4, createdAt: now - 10 },
       {
-        ...a, type: LogType.Consume, requestId: 'a-recent', modelName: 'gpt-4o', tokenName: 'tk-a', group: 'default', channelId, quota: 100, promptTokens: 10,
-        completionTokens: 5, useTime: 3, isStream: true, tokenId: 4, ip: '10.1.2.3', createdAt: now - 5,
+        ...a,
+        type: LogType.Consume,
+        requestId: 'a-old',
+        modelName: 'gpt-4o',
+        quota: 1000,
+        promptTokens: 1,
+        completionTokens: 1,
+        createdAt: now - 10 * DAY,
+      },
+      { ...a, type: LogType.TopUp, requestId: 'a-topup', content: 'top up 5', quota: 500, createdAt: now - 7200 },
+      {
+        ...a,
+        type: LogType.Consume,
+        requestId: 'a-mini',
+        modelName: 'gpt_4-mini',
+        tokenName: 'tk-b',
+        group: 'vip',
+        channelId,
+        quota: 200,
+        promptTokens: 20,
+        completionTokens: 10,
+        createdAt: now - 3600,
+      },
+      { ...b, type: LogType.Manage, requestId: 'b-manage', content: 'admin note', createdAt: now - 20 },
+      {
+        ...b,
+        type: LogType.Consume,
+        requestId: 'b-recent',
+        modelName: 'gpt-4o',
+        tokenName: 'tk-a',
+        channelId,
+        quota: 50,
+        promptTokens: 3,
+        completionTokens: 4,
+        createdAt: now - 10,
+      },
+      {
+        ...a,
+        type: LogType.Consume,
+        requestId: 'a-recent',
+        modelName: 'gpt-4o',
+        tokenName: 'tk-a',
+        group: 'default',
+        channelId,
+        quota: 100,
+        promptTokens: 10,
+        completionTokens: 5,
+        useTime: 3,
+        isStream: true,
+        tokenId: 4,
+        ip: '10.1.2.3',
+        createdAt: now - 5,
         other: { model_ratio: 1.5, frt: 120, admin_info: { use_channel: [String(channelId)] }, stream_status: { ok: true } },
       },
     ];
@@ -65,11 +113,33 @@ describe.each(testDatabases())('log read API on %s', (kind) => {
     expect(page.items.map((i) => i.request_id)).toEqual(['a-recent', 'a-mini', 'a-topup', 'a-old']);
     const [first] = page.items;
     expect(first).toEqual({
-      id: expect.any(Number), user_id: ids.alice, created_at: now - 5, type: 2, content: '', username: 'alice', token_name: 'tk-a', model_name: 'gpt-4o',
-      quota: 100, prompt_tokens: 10, completion_tokens: 5, use_time: 3, is_stream: true, channel: channelId, channel_name: 'log-chan', token_id: 4,
-      group: 'default', ip: '10.1.2.3', request_id: 'a-recent', other: expect.any(String),
+      id: expect.any(Number),
+      user_id: ids.alice,
+      created_at: now - 5,
+      type: 2,
+      content: '',
+      username: 'alice',
+      token_name: 'tk-a',
+      model_name: 'gpt-4o',
+      quota: 100,
+      prompt_tokens: 10,
+      completion_tokens: 5,
+      use_time: 3,
+      is_stream: true,
+      channel: channelId,
+      channel_name: 'log-chan',
+      token_id: 4,
+      group: 'default',
+      ip: '10.1.2.3',
+      request_id: 'a-recent',
+      other: expect.any(String),
     });
-    expect(JSON.parse(first.other)).toEqual({ model_ratio: 1.5, frt: 120, admin_info: { use_channel: [String(channelId)] }, stream_status: { ok: true } });
+    expect(JSON.parse(first.other)).toEqual({
+      model_ratio: 1.5,
+      frt: 120,
+      admin_info: { use_channel: [String(channelId)] },
+      stream_status: { ok: true },
+    });
     expect(page.items[0].id).toBeGreaterThan(page.items[1].id);
   });
 
@@ -104,7 +174,10 @@ describe.each(testDatabases())('log read API on %s', (kind) => {
     expect(await requestIds(bob, '/api/log/self')).toEqual(['b-recent', 'b-manage']);
     const second = await items(alice, '/api/log/self?p=2&page_size=2');
     expect(second).toMatchObject({ total: 4, page: 2, page_size: 2 });
-    expect(second.items.map((i) => [i.id, i.request_id])).toEqual([[3, 'a-topup'], [4, 'a-old']]);
+    expect(second.items.map((i) => [i.id, i.request_id])).toEqual([
+      [3, 'a-topup'],
+      [4, 'a-old'],
+    ]);
   });
 
   it('stat: quota over the range, rpm/tpm over the last 60 s, consume rows only', async () => {
@@ -114,7 +187,11 @@ describe.each(testDatabases())('log read API on %s', (kind) => {
       return res.body.data;
     };
     expect(await stat(root, '/api/log/stat?username=alice')).toEqual({ quota: 1300, rpm: 1, tpm: 15 });
-    expect(await stat(root, `/api/log/stat?username=alice&start_timestamp=${now - 4000}&end_timestamp=${now - 3000}`)).toEqual({ quota: 200, rpm: 1, tpm: 15 });
+    expect(await stat(root, `/api/log/stat?username=alice&start_timestamp=${now - 4000}&end_timestamp=${now - 3000}`)).toEqual({
+      quota: 200,
+      rpm: 1,
+      tpm: 15,
+    });
     expect(await stat(root, '/api/log/stat?model_name=gpt-4o')).toEqual({ quota: 1150, rpm: 2, tpm: 22 });
     expect(await stat(root, `/api/log/stat?channel=${channelId}`)).toEqual({ quota: 350, rpm: 2, tpm: 22 });
     expect(await stat(alice, '/api/log/self/stat?username=bob')).toEqual({ quota: 1300, rpm: 1, tpm: 15 });
@@ -122,12 +199,22 @@ describe.each(testDatabases())('log read API on %s', (kind) => {
   });
 
   it('admin routes refuse users; search answers deprecated', async () => {
-    for (const res of [await alice.get('/api/log/'), await alice.get('/api/log/stat'), await alice.delete(`/api/log/?target_timestamp=${now}`)]) {
+    for (const res of [
+      await alice.get('/api/log/'),
+      await alice.get('/api/log/stat'),
+      await alice.delete(`/api/log/?target_timestamp=${now}`),
+    ]) {
       expect(res.body.success).toBe(false);
     }
     expect(await requestIds(root, '/api/log/?username=alice')).toHaveLength(4);
-    expect((await root.get('/api/log/search?keyword=x')).body).toMatchObject({ success: false, message: expect.stringContaining('deprecated') });
-    expect((await alice.get('/api/log/self/search?keyword=x')).body).toMatchObject({ success: false, message: expect.stringContaining('deprecated') });
+    expect((await root.get('/api/log/search?keyword=x')).body).toMatchObject({
+      success: false,
+      message: expect.stringContaining('deprecated'),
+    });
+    expect((await alice.get('/api/log/self/search?keyword=x')).body).toMatchObject({
+      success: false,
+      message: expect.stringContaining('deprecated'),
+    });
     expect((await gw.client().get('/api/log/self/')).status).toBe(401);
   });
 
@@ -150,11 +237,15 @@ describe.each(testDatabases())('log read API on %s', (kind) => {
     const del = async (path: string) => (await root.delete(path)).body;
     expect(await del('/api/log/')).toEqual({ success: false, message: 'target timestamp is required' });
     expect(await del('/api/log/?target_timestamp=0')).toEqual({ success: false, message: 'target timestamp is required' });
-    expect(await del('/api/log/?target_timestamp=yesterday')).toEqual({ success: false, message: 'target timestamp must be a unix timestamp in seconds' });
+    expect(await del('/api/log/?target_timestamp=yesterday')).toEqual({
+      success: false,
+      message: 'target timestamp must be a unix timestamp in seconds',
+    });
   });
 
   it('DELETE /api/log/ removes rows created before the timestamp and returns the count', async () => {
-    for (let i = 0; i < 1205; i++) logs.record({ userId: ids.bob!, username: 'bob', type: LogType.System, requestId: `bulk-${i}`, createdAt: now - 5 * DAY });
+    for (let i = 0; i < 1205; i++)
+      logs.record({ userId: ids.bob!, username: 'bob', type: LogType.System, requestId: `bulk-${i}`, createdAt: now - 5 * DAY });
     await logs.flush();
     expect((await root.delete(`/api/log/?target_timestamp=${now - DAY}`)).body).toEqual({ success: true, message: '', data: 1206 });
     expect(await requestIds(root, '/api/log/?username=alice')).toEqual(['a-recent', 'a-mini', 'a-topup']);
@@ -174,13 +265,31 @@ describe.each(testDatabases())('log read API on %s', (kind) => {
     expect(await requestIds(root, '/api/log/?username=alice')).toEqual(['a-recent', 'a-mini', 'a-topup']);
   });
 
-  it('GET /api/log/token: the presented key\'s own rows, self view, with CORS; a bad key is refused', async () => {
+  it("GET /api/log/token: the presented key's own rows, self view, with CORS; a bad key is refused", async () => {
     const created = await alice.post('/api/token/', { name: 'log-key', remain_quota: 1000, expired_time: -1 });
     expect(created.body.success, created.text).toBe(true);
-    const token = (await alice.get('/api/token/search?keyword=log-key')).body.data.items.find((t: { name: string }) => t.name === 'log-key');
+    const token = (await alice.get('/api/token/search?keyword=log-key')).body.data.items.find(
+      (t: { name: string }) => t.name === 'log-key',
+    );
     const key = (await alice.post(`/api/token/${token.id}/key`)).body.data.key as string;
-    logs.record({ userId: ids.alice!, username: 'alice', type: LogType.Consume, tokenId: token.id, tokenName: 'log-key', channelId, requestId: 'by-key-1', other: { admin_info: { x: 1 }, model_ratio: 1 } });
-    logs.record({ userId: ids.alice!, username: 'alice', type: LogType.Consume, tokenId: token.id, tokenName: 'log-key', requestId: 'by-key-2' });
+    logs.record({
+      userId: ids.alice!,
+      username: 'alice',
+      type: LogType.Consume,
+      tokenId: token.id,
+      tokenName: 'log-key',
+      channelId,
+      requestId: 'by-key-1',
+      other: { admin_info: { x: 1 }, model_ratio: 1 },
+    });
+    logs.record({
+      userId: ids.alice!,
+      username: 'alice',
+      type: LogType.Consume,
+      tokenId: token.id,
+      tokenName: 'log-key',
+      requestId: 'by-key-2',
+    });
     logs.record({ userId: ids.bob!, username: 'bob', type: LogType.Consume, tokenId: token.id + 1000, requestId: 'other-key' });
     await logs.flush();
     const res = await gw.client().get('/api/log/token', { Authorization: `Bearer ${key}` });

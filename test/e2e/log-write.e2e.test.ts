@@ -11,7 +11,8 @@ describe.each(testDatabases())('log writes on %s', (kind) => {
   let logs: LogService;
   let db: DataSource;
 
-  const rows = async (where: string, ...params: unknown[]) => (await db.query(`SELECT * FROM logs WHERE ${where} ORDER BY id`, params)) as any[];
+  const rows = async (where: string, ...params: unknown[]) =>
+    (await db.query(`SELECT * FROM logs WHERE ${where} ORDER BY id`, params)) as any[];
   const param = (n: number) => (kind === 'postgres' ? `$${n}` : '?');
 
   beforeAll(async () => {
@@ -24,16 +25,40 @@ describe.each(testDatabases())('log writes on %s', (kind) => {
 
   it('record() buffers a row with every column and flush() writes it', async () => {
     logs.record({
-      userId: 7, username: 'alice', type: LogType.Consume, content: 'hello 你好 🚀', tokenName: 'tk', tokenId: 3, modelName: 'gpt-4o',
-      quota: 12345678901, promptTokens: 10, completionTokens: 20, useTime: 2, isStream: true, channelId: 5, group: 'vip',
-      ip: '10.0.0.1', requestId: 'req-all-columns', other: { model_ratio: 2.5, admin_info: { use_channel: ['5'] } }, createdAt: 1_700_000_000,
+      userId: 7,
+      username: 'alice',
+      type: LogType.Consume,
+      content: 'hello 你好 🚀',
+      tokenName: 'tk',
+      tokenId: 3,
+      modelName: 'gpt-4o',
+      quota: 12345678901,
+      promptTokens: 10,
+      completionTokens: 20,
+      useTime: 2,
+      isStream: true,
+      channelId: 5,
+      group: 'vip',
+      ip: '10.0.0.1',
+      requestId: 'req-all-columns',
+      other: { model_ratio: 2.5, admin_info: { use_channel: ['5'] } },
+      createdAt: 1_700_000_000,
     });
     await logs.flush();
     const [row] = await rows(`request_id = ${param(1)}`, 'req-all-columns');
-    expect(row).toMatchObject({ username: 'alice', content: 'hello 你好 🚀', token_name: 'tk', model_name: 'gpt-4o', group: 'vip', ip: '10.0.0.1' });
-    expect([row.user_id, row.type, row.token_id, row.prompt_tokens, row.completion_tokens, row.use_time, row.is_stream, row.channel_id].map(Number)).toEqual([
-      7, 2, 3, 10, 20, 2, 1, 5,
-    ]);
+    expect(row).toMatchObject({
+      username: 'alice',
+      content: 'hello 你好 🚀',
+      token_name: 'tk',
+      model_name: 'gpt-4o',
+      group: 'vip',
+      ip: '10.0.0.1',
+    });
+    expect(
+      [row.user_id, row.type, row.token_id, row.prompt_tokens, row.completion_tokens, row.use_time, row.is_stream, row.channel_id].map(
+        Number,
+      ),
+    ).toEqual([7, 2, 3, 10, 20, 2, 1, 5]);
     expect(Number(row.quota)).toBe(12345678901);
     expect(Number(row.created_at)).toBe(1_700_000_000);
     expect(JSON.parse(row.other)).toEqual({ model_ratio: 2.5, admin_info: { use_channel: ['5'] } });
@@ -49,7 +74,15 @@ describe.each(testDatabases())('log writes on %s', (kind) => {
   });
 
   it('cuts over-long values to the column width and drops NUL characters instead of losing the batch', async () => {
-    logs.record({ userId: 9, username: 'u'.repeat(300), type: LogType.Manage, group: 'g'.repeat(100), requestId: 'r'.repeat(100), ip: 'long-ip', content: 'a\u0000b' });
+    logs.record({
+      userId: 9,
+      username: 'u'.repeat(300),
+      type: LogType.Manage,
+      group: 'g'.repeat(100),
+      requestId: 'r'.repeat(100),
+      ip: 'long-ip',
+      content: 'a\u0000b',
+    });
     logs.record({ userId: 9, username: 'fine', type: LogType.Manage, ip: 'long-ip' });
     await logs.flush();
     const written = await rows(`ip = ${param(1)}`, 'long-ip');
@@ -62,7 +95,10 @@ describe.each(testDatabases())('log writes on %s', (kind) => {
     await logs.recordNow({ userId: 1, username: 'root', type: LogType.TopUp, content: 'committed', requestId: 'tx-ok' });
     await db
       .transaction(async (manager) => {
-        await logs.recordNow({ userId: 1, username: 'root', type: LogType.TopUp, content: 'rolled back', requestId: 'tx-rollback' }, manager);
+        await logs.recordNow(
+          { userId: 1, username: 'root', type: LogType.TopUp, content: 'rolled back', requestId: 'tx-rollback' },
+          manager,
+        );
         throw new Error('abort');
       })
       .catch(() => undefined);

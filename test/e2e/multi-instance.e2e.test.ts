@@ -14,10 +14,7 @@ describe.runIf(enabled)('two instances sharing MariaDB and Redis', () => {
     db = await createTestDatabase('mysql');
     const env = { SYNC_FREQUENCY: '3600', CRITICAL_RATE_LIMIT: '4', REDIS_KEY_PREFIX: `gwmulti:${Date.now()}:` };
     // Started together: the migration lock must let exactly one of them migrate.
-    [a, b] = await Promise.all([
-      startTestGateway('mysql', env, db),
-      startTestGateway('mysql', env, db),
-    ]);
+    [a, b] = await Promise.all([startTestGateway('mysql', env, db), startTestGateway('mysql', env, db)]);
   });
   afterAll(async () => {
     await a?.close();
@@ -38,7 +35,9 @@ describe.runIf(enabled)('two instances sharing MariaDB and Redis', () => {
     const root = await a.client();
     await root.login('root', 'root-pass-123');
     expect((await root.put('/api/option/', { key: 'SystemName', value: 'Shared Name' })).body.success).toBe(true);
-    await expect.poll(async () => (await b.client().get('/api/status')).body.data.system_name, { timeout: 5000, interval: 50 }).toBe('Shared Name');
+    await expect
+      .poll(async () => (await b.client().get('/api/status')).body.data.system_name, { timeout: 5000, interval: 50 })
+      .toBe('Shared Name');
   });
 
   it('counts the critical rate limit across instances', async () => {

@@ -8,7 +8,12 @@ describe.runIf(Boolean(process.env.TEST_MYSQL_URL))('MySQL database with a latin
   const server = new URL(process.env.TEST_MYSQL_URL ?? 'mysql://localhost/test');
   const name = `gw_latin1_${Date.now().toString(36)}`;
   const connect = () =>
-    mysql.createConnection({ host: server.hostname, port: Number(server.port || 3306), user: decodeURIComponent(server.username), password: decodeURIComponent(server.password) });
+    mysql.createConnection({
+      host: server.hostname,
+      port: Number(server.port || 3306),
+      user: decodeURIComponent(server.username),
+      password: decodeURIComponent(server.password),
+    });
   let gw: TestGateway | undefined;
 
   afterAll(async () => {

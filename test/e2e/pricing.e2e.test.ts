@@ -9,7 +9,10 @@ describe.each(testDatabases())('GET /api/pricing on %s', (kind) => {
   let keys = 0;
 
   async function channel(models: string, group: string, status = 1): Promise<void> {
-    const res = await root.post('/api/channel/', { mode: 'single', channel: { name: `pricing-${++keys}`, type: 1, key: `sk-pricing-${keys}-abcdefgh`, models, group } });
+    const res = await root.post('/api/channel/', {
+      mode: 'single',
+      channel: { name: `pricing-${++keys}`, type: 1, key: `sk-pricing-${keys}-abcdefgh`, models, group },
+    });
     expect(res.body.success, res.text).toBe(true);
     if (status !== 1) {
       const update = await root.put('/api/channel/', { id: res.body.data.ids[0], status });
@@ -45,11 +48,24 @@ describe.each(testDatabases())('GET /api/pricing on %s', (kind) => {
     const res = await gw.client().get('/api/pricing');
     expect(res.status).toBe(200);
     expect(Object.keys(res.body).sort()).toEqual(['data', 'group_ratio', 'message', 'success', 'usable_group']);
-    expect(res.body).toMatchObject({ success: true, message: '', group_ratio: { default: 1, vip: 0.8 }, usable_group: { default: '默认分组', vip: 'vip分组' } });
+    expect(res.body).toMatchObject({
+      success: true,
+      message: '',
+      group_ratio: { default: 1, vip: 0.8 },
+      usable_group: { default: '默认分组', vip: 'vip分组' },
+    });
     expect(res.body.group_ratio).not.toHaveProperty('hidden');
     const rows = rowsByName(res.body);
     expect(Object.keys(rows).sort()).toEqual(['gpt-4o-mini', 'p-price', 'p-ratio', 'p-unset', 'p-vip']);
-    expect(rows['p-ratio']).toEqual({ model_name: 'p-ratio', quota_type: 0, model_ratio: 2, completion_ratio: 3, model_price: 0, owner_by: '', enable_groups: ['default', 'vip'] });
+    expect(rows['p-ratio']).toEqual({
+      model_name: 'p-ratio',
+      quota_type: 0,
+      model_ratio: 2,
+      completion_ratio: 3,
+      model_price: 0,
+      owner_by: '',
+      enable_groups: ['default', 'vip'],
+    });
     expect(rows['p-price']).toMatchObject({ quota_type: 1, model_price: 0.05, model_ratio: 0, enable_groups: ['default'] });
     // Unpriced: new-api's sentinel ratio. No CompletionRatio entry: the built-in table (1 by default, 4 for gpt-4o*).
     expect(rows['p-unset']).toMatchObject({ quota_type: 0, model_ratio: 37.5, completion_ratio: 1 });

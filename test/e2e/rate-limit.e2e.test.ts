@@ -34,7 +34,12 @@ describe.each(testDatabases())('model request rate limit on %s', (kind) => {
   });
 
   async function limits(values: Record<string, unknown>): Promise<void> {
-    for (const [key, value] of Object.entries({ ModelRequestRateLimitEnabled: true, ModelRequestRateLimitDurationMinutes: 1, ModelRequestRateLimitGroup: {}, ...values })) {
+    for (const [key, value] of Object.entries({
+      ModelRequestRateLimitEnabled: true,
+      ModelRequestRateLimitDurationMinutes: 1,
+      ModelRequestRateLimitGroup: {},
+      ...values,
+    })) {
       await f.setOption(key, typeof value === 'object' ? JSON.stringify(value) : String(value));
     }
   }
@@ -56,7 +61,10 @@ describe.each(testDatabases())('model request rate limit on %s', (kind) => {
     expect(await statuses(f.gw.url, key, 3)).toEqual([500, 200, 200]);
     const refused = await chat(f.gw.url, key);
     expect(refused.status).toBe(429);
-    expect(refused.body.error).toMatchObject({ message: expect.stringContaining('at most 3 requests in 1 minutes'), code: 'rate_limit_exceeded' });
+    expect(refused.body.error).toMatchObject({
+      message: expect.stringContaining('at most 3 requests in 1 minutes'),
+      code: 'rate_limit_exceeded',
+    });
     // Another user has a count of their own.
     expect((await chat(f.gw.url, await freshKey())).status).toBe(200);
   });
@@ -69,7 +77,11 @@ describe.each(testDatabases())('model request rate limit on %s', (kind) => {
   });
 
   it('applies the per-group override [total, success] and stops when disabled', async () => {
-    await limits({ ModelRequestRateLimitCount: 100, ModelRequestRateLimitSuccessCount: 100, ModelRequestRateLimitGroup: { default: [1, 100] } });
+    await limits({
+      ModelRequestRateLimitCount: 100,
+      ModelRequestRateLimitSuccessCount: 100,
+      ModelRequestRateLimitGroup: { default: [1, 100] },
+    });
     const key = await freshKey();
     expect(await statuses(f.gw.url, key, 2)).toEqual([200, 429]);
     await f.setOption('ModelRequestRateLimitEnabled', 'false');

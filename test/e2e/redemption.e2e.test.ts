@@ -66,7 +66,15 @@ describe.each(testDatabases())('redemption codes and top-up by code on %s', (kin
     for (const key of keys) expect(key).toMatch(/^[A-Za-z0-9]{32}$/);
     expect(new Set(keys).size).toBe(3);
     const created = await codeByKey(keys[0]!);
-    expect(created).toMatchObject({ name: 'batch', quota: 250000, status: 1, used_user_id: 0, redeemed_time: 0, expired_time: 0, user_id: root.userId });
+    expect(created).toMatchObject({
+      name: 'batch',
+      quota: 250000,
+      status: 1,
+      used_user_id: 0,
+      redeemed_time: 0,
+      expired_time: 0,
+      user_id: root.userId,
+    });
     expect(created.created_time).toBeGreaterThan(Date.now() / 1000 - 60);
 
     const [unnamed] = await createCodes({ name: '', quota: 100000 });
@@ -79,12 +87,18 @@ describe.each(testDatabases())('redemption codes and top-up by code on %s', (kin
     const post = (body: object) => root.post('/api/redemption/', body);
     expect((await post({ name: 'x'.repeat(21), quota: 1 })).body).toEqual({ success: false, message: NAME_RULE });
     expect((await post({ name: 'ok', quota: 1, count: 0 })).body).toEqual({ success: false, message: 'count must be greater than 0' });
-    expect((await post({ name: 'ok', quota: 1, count: 101 })).body).toEqual({ success: false, message: 'at most 100 redemption codes can be created at once' });
+    expect((await post({ name: 'ok', quota: 1, count: 101 })).body).toEqual({
+      success: false,
+      message: 'at most 100 redemption codes can be created at once',
+    });
     expect((await post({ name: 'ok', quota: 1, count: 1.5 })).body).toEqual({ success: false, message: 'count must be an integer' });
     expect((await post({ name: 'ok', quota: -1 })).body).toEqual({ success: false, message: 'quota must not be negative' });
     expect((await post({ name: 'ok', quota: 1.5 })).body).toEqual({ success: false, message: 'quota must be an integer' });
     expect((await post({ name: 'ok' })).body).toEqual({ success: false, message: 'quota must be an integer' });
-    expect((await post({ name: 'ok', quota: 1, expired_time: 1000 })).body).toEqual({ success: false, message: 'expiry time cannot be earlier than now' });
+    expect((await post({ name: 'ok', quota: 1, expired_time: 1000 })).body).toEqual({
+      success: false,
+      message: 'expiry time cannot be earlier than now',
+    });
     const malformed = await root.raw('POST', '/api/redemption/', '{"name":');
     expect(malformed.status).toBe(400);
     expect(malformed.body.success).toBe(false);
@@ -122,7 +136,9 @@ describe.each(testDatabases())('redemption codes and top-up by code on %s', (kin
     const [key] = await createCodes({ name: 'edit-me', quota: 10 });
     const code = await codeByKey(key!);
     const expiry = Math.floor(Date.now() / 1000) + 86400;
-    expect((await root.put('/api/redemption/', { id: code.id, name: 'edit-me', quota: 10, expired_time: expiry })).body.data.expired_time).toBe(expiry);
+    expect(
+      (await root.put('/api/redemption/', { id: code.id, name: 'edit-me', quota: 10, expired_time: expiry })).body.data.expired_time,
+    ).toBe(expiry);
     expect((await root.put('/api/redemption/', { id: code.id, name: 'x', quota: 10, expired_time: 5 })).body).toEqual({
       success: false,
       message: 'expiry time cannot be earlier than now',
@@ -130,8 +146,14 @@ describe.each(testDatabases())('redemption codes and top-up by code on %s', (kin
     const edited = await root.put('/api/redemption/', { id: code.id, name: 'edited', quota: 20 });
     expect(edited.body).toMatchObject({ success: true, data: { id: code.id, name: 'edited', quota: 20, status: 1, expired_time: expiry } });
     expect((await root.put('/api/redemption/', { id: code.id, name: '', quota: 20 })).body).toEqual({ success: false, message: NAME_RULE });
-    expect((await root.put('/api/redemption/', { id: code.id, name: 'x', quota: -5 })).body).toEqual({ success: false, message: 'quota must not be negative' });
-    expect((await root.put('/api/redemption/', { id: 999999, name: 'x', quota: 1 })).body).toEqual({ success: false, message: 'redemption code not found' });
+    expect((await root.put('/api/redemption/', { id: code.id, name: 'x', quota: -5 })).body).toEqual({
+      success: false,
+      message: 'quota must not be negative',
+    });
+    expect((await root.put('/api/redemption/', { id: 999999, name: 'x', quota: 1 })).body).toEqual({
+      success: false,
+      message: 'redemption code not found',
+    });
 
     const disable = await root.put('/api/redemption/?status_only=true', { id: code.id, status: 2 });
     expect(disable.body).toMatchObject({ success: true, data: { status: 2 } });
@@ -172,7 +194,9 @@ describe.each(testDatabases())('redemption codes and top-up by code on %s', (kin
   });
 
   it('deletes invalid codes (used, disabled, expired) and keeps usable ones', async () => {
-    const [used, disabled, expired, usable] = await Promise.all(['used', 'disabled', 'expired', 'usable'].map(async (name) => (await createCodes({ name: `inv-${name}`, quota: 1 }))[0]!));
+    const [used, disabled, expired, usable] = await Promise.all(
+      ['used', 'disabled', 'expired', 'usable'].map(async (name) => (await createCodes({ name: `inv-${name}`, quota: 1 }))[0]!),
+    );
     await clients.alice!.post('/api/user/topup', { key: used });
     await root.put('/api/redemption/?status_only=true', { id: (await codeByKey(disabled)).id, status: 2 });
     await db.query(`UPDATE redemptions SET expired_time = 1000 WHERE name = 'inv-expired'`);
@@ -197,7 +221,11 @@ describe.each(testDatabases())('redemption codes and top-up by code on %s', (kin
       ['DELETE', '/api/redemption/1/'],
       ['DELETE', '/api/redemption/invalid'],
     ] as const) {
-      const res = await alice.request<any>(method, path, method === 'GET' || method === 'DELETE' ? undefined : { id: 1, name: 'x', quota: 1, status: 1 });
+      const res = await alice.request<any>(
+        method,
+        path,
+        method === 'GET' || method === 'DELETE' ? undefined : { id: 1, name: 'x', quota: 1, status: 1 },
+      );
       expect(res.body.success, `${method} ${path}`).toBe(false);
       expect(res.text).not.toMatch(/"key"/);
       const anon = await gw.client().request<any>(method, path, method === 'GET' || method === 'DELETE' ? undefined : {});
@@ -215,15 +243,26 @@ describe.each(testDatabases())('redemption codes and top-up by code on %s', (kin
 
     const [disabledKey] = await createCodes({ name: 'off', quota: 7 });
     await root.put('/api/redemption/?status_only=true', { id: (await codeByKey(disabledKey!)).id, status: 2 });
-    expect((await alice.post('/api/user/topup', { key: disabledKey })).body).toEqual({ success: false, message: 'this redemption code has been disabled' });
+    expect((await alice.post('/api/user/topup', { key: disabledKey })).body).toEqual({
+      success: false,
+      message: 'this redemption code has been disabled',
+    });
 
     const [expiringKey] = await createCodes({ name: 'soon', quota: 7, expired_time: Math.floor(Date.now() / 1000) + 3600 });
-    await db.query(`UPDATE redemptions SET expired_time = ${Math.floor(Date.now() / 1000) - 10} WHERE ${kind === 'mysql' ? '`key`' : '"key"'} = '${expiringKey}'`);
-    expect((await alice.post('/api/user/topup', { key: expiringKey })).body).toEqual({ success: false, message: 'this redemption code has expired' });
+    await db.query(
+      `UPDATE redemptions SET expired_time = ${Math.floor(Date.now() / 1000) - 10} WHERE ${kind === 'mysql' ? '`key`' : '"key"'} = '${expiringKey}'`,
+    );
+    expect((await alice.post('/api/user/topup', { key: expiringKey })).body).toEqual({
+      success: false,
+      message: 'this redemption code has expired',
+    });
 
     const [key] = await createCodes({ name: 'once', quota: 12345 });
     expect((await alice.post('/api/user/topup', { key: `  ${key}  ` })).body).toEqual({ success: true, message: '', data: 12345 });
-    expect((await alice.post('/api/user/topup', { key })).body).toEqual({ success: false, message: 'this redemption code has already been used' });
+    expect((await alice.post('/api/user/topup', { key })).body).toEqual({
+      success: false,
+      message: 'this redemption code has already been used',
+    });
     expect(await quotaOf(ids.alice!)).toBe(before + 12345);
     const self = await alice.get('/api/user/self');
     expect(self.body.data.quota).toBe(before + 12345);
@@ -241,7 +280,9 @@ describe.each(testDatabases())('redemption codes and top-up by code on %s', (kin
     const before = await Promise.all(racerIds.map(quotaOf));
     const [key] = await createCodes({ name: 'race', quota: 777777 });
 
-    const results = await Promise.all(Array.from({ length: 100 }, (_, i) => sessions[i % sessions.length]!.post('/api/user/topup', { key })));
+    const results = await Promise.all(
+      Array.from({ length: 100 }, (_, i) => sessions[i % sessions.length]!.post('/api/user/topup', { key })),
+    );
 
     for (const res of results) expect(res.status).toBe(200);
     const winners = results.filter((res) => res.body.success);
@@ -254,7 +295,7 @@ describe.each(testDatabases())('redemption codes and top-up by code on %s', (kin
     const gained = after.map((q, i) => q - before[i]!);
     expect(gained.reduce((a, b) => a + b, 0)).toBe(777777);
     const winnerId = racerIds[gained.findIndex((g) => g === 777777)];
-    expect((await codeByKey(key!))).toMatchObject({ status: 3, used_user_id: winnerId });
+    expect(await codeByKey(key!)).toMatchObject({ status: 3, used_user_id: winnerId });
     const logs = (await topUpLogs(racerIds)).filter((l) => l.quota === 777777);
     expect(logs).toHaveLength(1);
     expect(logs[0]!.user_id).toBe(winnerId);

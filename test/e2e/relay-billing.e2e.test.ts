@@ -25,7 +25,9 @@ describe.each(testDatabases())('relay: metering, aborts and concurrent billing o
   it('bills an aborted stream for what was delivered and aborts the upstream request', async () => {
     f.up.script({ chunkDelayMs: 150, reply: 'one two three four five six seven eight nine ten' });
     const before = await f.quota(f.user.id);
-    const stream = await f.openai(token.key).chat.completions.create({ model: CHAT, messages: [{ role: 'user', content: 'count' }], stream: true });
+    const stream = await f
+      .openai(token.key)
+      .chat.completions.create({ model: CHAT, messages: [{ role: 'user', content: 'count' }], stream: true });
     const received: string[] = [];
     for await (const chunk of stream) {
       received.push(chunk.choices[0]?.delta?.content ?? '');
@@ -83,17 +85,32 @@ describe.each(testDatabases())('relay: metering, aborts and concurrent billing o
 
   it('counts tokens locally when upstream sends no usage, and writes usage into the answer', async () => {
     f.up.script({ omitUsage: true, reply: 'hello world' });
-    const { data, response } = await f.openai(token.key).chat.completions.create({ model: CHAT, messages: [{ role: 'user', content: 'hi' }] }).withResponse();
+    const { data, response } = await f
+      .openai(token.key)
+      .chat.completions.create({ model: CHAT, messages: [{ role: 'user', content: 'hi' }] })
+      .withResponse();
     expect(data.usage!.completion_tokens).toBe(2);
     expect(data.usage!.prompt_tokens).toBeGreaterThan(0);
     const log = await f.settled(response.headers.get('x-oneapi-request-id'));
-    expect(log).toMatchObject({ promptTokens: data.usage!.prompt_tokens, completionTokens: 2, quota: ratioQuota(CHAT, data.usage!.prompt_tokens, 2) });
+    expect(log).toMatchObject({
+      promptTokens: data.usage!.prompt_tokens,
+      completionTokens: 2,
+      quota: ratioQuota(CHAT, data.usage!.prompt_tokens, 2),
+    });
     expect(JSON.parse(log.other).admin_info.local_count_tokens).toBe(true);
   });
 
   it('adds a synthetic usage chunk before [DONE] when the client asked and upstream sent none', async () => {
     f.up.script({ omitUsage: true });
-    const { data: stream, response } = await f.openai(token.key).chat.completions.create({ model: CHAT, messages: [{ role: 'user', content: 'hi' }], stream: true, stream_options: { include_usage: true } }).withResponse();
+    const { data: stream, response } = await f
+      .openai(token.key)
+      .chat.completions.create({
+        model: CHAT,
+        messages: [{ role: 'user', content: 'hi' }],
+        stream: true,
+        stream_options: { include_usage: true },
+      })
+      .withResponse();
     let text = '';
     const usages: { prompt_tokens: number; completion_tokens: number }[] = [];
     for await (const chunk of stream) {
@@ -109,7 +126,11 @@ describe.each(testDatabases())('relay: metering, aborts and concurrent billing o
 
   it('serves the playground with the session, billed to the user without a token', async () => {
     const before = await f.quota(f.user.id);
-    const res = await f.user.client.post('/pg/chat/completions', { model: CHAT, group: 'default', messages: [{ role: 'user', content: 'hi' }] });
+    const res = await f.user.client.post('/pg/chat/completions', {
+      model: CHAT,
+      group: 'default',
+      messages: [{ role: 'user', content: 'hi' }],
+    });
     expect(res.status, res.text).toBe(200);
     expect(res.headers.get('x-oneapi-request-id')).toBeTruthy();
     expect(f.up.requests[0]!.body.group).toBeUndefined();
@@ -124,7 +145,9 @@ describe.each(testDatabases())('relay: metering, aborts and concurrent billing o
     // Reserve: max(prompt, 500) × ratio 2 = 1000; the real usage costs (1000 + 1000 × 3) × 2 = 8000.
     f.up.script({ usage: { prompt_tokens: 1000, completion_tokens: 1000 } });
     await f.setQuota(f.user.id, 1000);
-    const res = await f.gw.client().post('/v1/chat/completions', { model: CHAT, messages: [{ role: 'user', content: 'hi' }] }, { Authorization: `Bearer ${token.key}` });
+    const res = await f.gw
+      .client()
+      .post('/v1/chat/completions', { model: CHAT, messages: [{ role: 'user', content: 'hi' }] }, { Authorization: `Bearer ${token.key}` });
     expect(res.status, res.text).toBe(200);
     const log = await f.settled(res.headers.get('x-oneapi-request-id'));
     expect(log.quota).toBe(1000);
@@ -137,7 +160,14 @@ describe.each(testDatabases())('relay: metering, aborts and concurrent billing o
     await f.setOption('ModelRequestRateLimitEnabled', 'true');
     await f.setOption('ModelRequestRateLimitCount', '2');
     try {
-      const send = () => f.gw.client().post('/v1/chat/completions', { model: CHAT, messages: [{ role: 'user', content: 'hi' }] }, { Authorization: `Bearer ${token.key}` });
+      const send = () =>
+        f.gw
+          .client()
+          .post(
+            '/v1/chat/completions',
+            { model: CHAT, messages: [{ role: 'user', content: 'hi' }] },
+            { Authorization: `Bearer ${token.key}` },
+          );
       const passed = [await send(), await send()];
       const limited = await send();
       expect(passed.map((r) => r.status)).toEqual([200, 200]);
@@ -175,7 +205,15 @@ describe.each(testDatabases())('relay: metering, aborts and concurrent billing o
     const userBefore = await f.userRow(f.user.id);
     const logsBefore = (await f.logs({ userId: f.user.id })).length;
     const results = await Promise.all(
-      Array.from({ length: 200 }, () => f.gw.client().post('/v1/chat/completions', { model: CHAT, messages: [{ role: 'user', content: 'hi' }] }, { Authorization: `Bearer ${limited.key}` })),
+      Array.from({ length: 200 }, () =>
+        f.gw
+          .client()
+          .post(
+            '/v1/chat/completions',
+            { model: CHAT, messages: [{ role: 'user', content: 'hi' }] },
+            { Authorization: `Bearer ${limited.key}` },
+          ),
+      ),
     );
     const ok = results.filter((r) => r.status === 200).length;
     expect(ok).toBeGreaterThan(0);

@@ -22,7 +22,10 @@ describe.each(testDatabases())('relay: OpenAI routes, billing and logs on %s', (
     const quotaChanged = vi.spyOn(f.gw.gateway.app.get(UserNotifyService), 'quotaChanged');
     const before = await f.userRow(f.user.id);
     const tokenBefore = await f.tokenRow(token.id);
-    const { data, response } = await f.openai(token.key).chat.completions.create({ model: CHAT, messages: [{ role: 'user', content: 'hi' }] }).withResponse();
+    const { data, response } = await f
+      .openai(token.key)
+      .chat.completions.create({ model: CHAT, messages: [{ role: 'user', content: 'hi' }] })
+      .withResponse();
     expect(data.choices[0]!.message.content).toBe(DEFAULT_REPLY);
     expect(data.usage).toMatchObject({ prompt_tokens: 10, completion_tokens: 20 });
     const requestId = response.headers.get('x-oneapi-request-id');
@@ -39,9 +42,26 @@ describe.each(testDatabases())('relay: OpenAI routes, billing and logs on %s', (
     expect(tokenAfter.remainQuota).toBe(tokenBefore.remainQuota - charge);
     expect(tokenAfter.usedQuota).toBe(tokenBefore.usedQuota + charge);
 
-    expect(log).toMatchObject({ userId: f.user.id, type: 2, modelName: CHAT, quota: charge, promptTokens: 10, completionTokens: 20, tokenId: token.id, group: 'default', isStream: false });
+    expect(log).toMatchObject({
+      userId: f.user.id,
+      type: 2,
+      modelName: CHAT,
+      quota: charge,
+      promptTokens: 10,
+      completionTokens: 20,
+      tokenId: token.id,
+      group: 'default',
+      isStream: false,
+    });
     const other = JSON.parse(log.other);
-    expect(other).toMatchObject({ model_ratio: 2, group_ratio: 1, completion_ratio: 3, model_price: -1, cache_tokens: 0, request_path: '/v1/chat/completions' });
+    expect(other).toMatchObject({
+      model_ratio: 2,
+      group_ratio: 1,
+      completion_ratio: 3,
+      model_price: -1,
+      cache_tokens: 0,
+      request_path: '/v1/chat/completions',
+    });
     expect(other.admin_info.use_channel).toHaveLength(1);
     expect(typeof other.frt).toBe('number');
     expect(f.up.requests[0]!.body.model).toBe(CHAT);
@@ -52,7 +72,10 @@ describe.each(testDatabases())('relay: OpenAI routes, billing and logs on %s', (
 
   it('streams chunk by chunk, forces include_usage upstream, strips the usage chunk the client did not ask for', async () => {
     const before = await f.quota(f.user.id);
-    const { data: stream, response } = await f.openai(token.key).chat.completions.create({ model: CHAT, messages: [{ role: 'user', content: 'hi' }], stream: true }).withResponse();
+    const { data: stream, response } = await f
+      .openai(token.key)
+      .chat.completions.create({ model: CHAT, messages: [{ role: 'user', content: 'hi' }], stream: true })
+      .withResponse();
     let text = '';
     let usageChunks = 0;
     for await (const chunk of stream) {
@@ -68,7 +91,15 @@ describe.each(testDatabases())('relay: OpenAI routes, billing and logs on %s', (
   });
 
   it('passes the usage chunk through when the client asks for it', async () => {
-    const { data: stream, response } = await f.openai(token.key).chat.completions.create({ model: CHAT, messages: [{ role: 'user', content: 'hi' }], stream: true, stream_options: { include_usage: true } }).withResponse();
+    const { data: stream, response } = await f
+      .openai(token.key)
+      .chat.completions.create({
+        model: CHAT,
+        messages: [{ role: 'user', content: 'hi' }],
+        stream: true,
+        stream_options: { include_usage: true },
+      })
+      .withResponse();
     const usages: unknown[] = [];
     for await (const chunk of stream) if (chunk.usage) usages.push(chunk.usage);
     expect(usages).toHaveLength(1);
@@ -80,7 +111,10 @@ describe.each(testDatabases())('relay: OpenAI routes, billing and logs on %s', (
     const before = await f.quota(f.user.id);
     const completion = await f.openai(token.key).completions.create({ model: INSTRUCT, prompt: 'say hi' }).withResponse();
     expect(completion.data.choices[0]!.text).toBe(DEFAULT_REPLY);
-    const embedding = await f.openai(token.key).embeddings.create({ model: EMBED, input: ['a', 'b'] }).withResponse();
+    const embedding = await f
+      .openai(token.key)
+      .embeddings.create({ model: EMBED, input: ['a', 'b'] })
+      .withResponse();
     expect(embedding.data.data).toHaveLength(2);
     await f.settled(completion.response.headers.get('x-oneapi-request-id'));
     await f.settled(embedding.response.headers.get('x-oneapi-request-id'));
@@ -124,13 +158,17 @@ describe.each(testDatabases())('relay: OpenAI routes, billing and logs on %s', (
     const limited = await f.token({ model_limits_enabled: true, model_limits: EMBED });
     await expect(f.openai(limited.key).chat.completions.create({ model: CHAT, messages: [] })).rejects.toMatchObject({ status: 403 });
     await f.channel({ models: 'unpriced-model' });
-    const unpriced = await f.gw.client().post('/v1/chat/completions', { model: 'unpriced-model', messages: [] }, { Authorization: `Bearer ${token.key}` });
+    const unpriced = await f.gw
+      .client()
+      .post('/v1/chat/completions', { model: 'unpriced-model', messages: [] }, { Authorization: `Bearer ${token.key}` });
     expect(unpriced.status).toBe(400);
     expect(unpriced.body.error).toMatchObject({ code: 'model_price_error', type: 'new_api_error' });
     expect(unpriced.body.error.message).toContain('unpriced-model');
     await f.setOption('SelfUseModeEnabled', 'true');
     try {
-      const selfUse = await f.gw.client().post('/v1/chat/completions', { model: 'unpriced-model', messages: [] }, { Authorization: `Bearer ${token.key}` });
+      const selfUse = await f.gw
+        .client()
+        .post('/v1/chat/completions', { model: 'unpriced-model', messages: [] }, { Authorization: `Bearer ${token.key}` });
       expect(selfUse.status).toBe(200);
       const log = await f.settled(selfUse.headers.get('x-oneapi-request-id'));
       const other = JSON.parse(log.other);
@@ -140,16 +178,29 @@ describe.each(testDatabases())('relay: OpenAI routes, billing and logs on %s', (
       await f.setOption('SelfUseModeEnabled', 'false');
     }
     await f.setOption('ModelRatio', { [CHAT]: 2, [EMBED]: 0.5, [INSTRUCT]: 1, 'orphan-model': 1 });
-    const orphan = await f.gw.client().post('/v1/chat/completions', { model: 'orphan-model', messages: [] }, { Authorization: `Bearer ${token.key}` });
+    const orphan = await f.gw
+      .client()
+      .post('/v1/chat/completions', { model: 'orphan-model', messages: [] }, { Authorization: `Bearer ${token.key}` });
     expect(orphan.status).toBe(503);
-    expect(orphan.body.error).toEqual({ message: 'no available channel for model orphan-model under group default', type: 'new_api_error', param: '', code: 'model_not_found' });
+    expect(orphan.body.error).toEqual({
+      message: 'no available channel for model orphan-model under group default',
+      type: 'new_api_error',
+      param: '',
+      code: 'model_not_found',
+    });
     expect(orphan.headers.get('x-oneapi-request-id')).toBeTruthy();
   });
 
   it('refuses a user without enough quota with 403 insufficient_user_quota and charges nothing', async () => {
     await f.setQuota(f.user.id, 100);
     try {
-      const res = await f.gw.client().post('/v1/chat/completions', { model: CHAT, messages: [{ role: 'user', content: 'hi' }] }, { Authorization: `Bearer ${token.key}` });
+      const res = await f.gw
+        .client()
+        .post(
+          '/v1/chat/completions',
+          { model: CHAT, messages: [{ role: 'user', content: 'hi' }] },
+          { Authorization: `Bearer ${token.key}` },
+        );
       expect(res.status).toBe(403);
       expect(res.body.error.code).toBe('insufficient_user_quota');
       expect(await f.quota(f.user.id)).toBe(100);
@@ -161,7 +212,9 @@ describe.each(testDatabases())('relay: OpenAI routes, billing and logs on %s', (
 
   it('refuses a token without enough quota with 403 pre_consume_token_quota_failed', async () => {
     const small = await f.token({ remain_quota: 50 });
-    const res = await f.gw.client().post('/v1/chat/completions', { model: CHAT, messages: [{ role: 'user', content: 'hi' }] }, { Authorization: `Bearer ${small.key}` });
+    const res = await f.gw
+      .client()
+      .post('/v1/chat/completions', { model: CHAT, messages: [{ role: 'user', content: 'hi' }] }, { Authorization: `Bearer ${small.key}` });
     expect(res.status).toBe(403);
     expect(res.body.error.code).toBe('pre_consume_token_quota_failed');
     expect((await f.tokenRow(small.id)).remainQuota).toBe(50);

@@ -23,12 +23,20 @@ describe('relay edge: the front door ahead of Express', () => {
   beforeEach(() => f.up.reset());
 
   const post = (path: string, headers: Record<string, string> = {}, body: string | Uint8Array<ArrayBuffer> = chat) =>
-    fetch(`${f.gw.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}`, ...headers }, body });
+    fetch(`${f.gw.url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${key}`, ...headers },
+      body,
+    });
 
   it('answers browser preflights and cross-origin calls on /v1 for any origin, never on the session-authenticated playground', async () => {
     const preflight = await fetch(`${f.gw.url}/v1/chat/completions`, {
       method: 'OPTIONS',
-      headers: { Origin: 'https://chat.example', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization,content-type' },
+      headers: {
+        Origin: 'https://chat.example',
+        'Access-Control-Request-Method': 'POST',
+        'Access-Control-Request-Headers': 'authorization,content-type',
+      },
     });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
@@ -46,15 +54,27 @@ describe('relay edge: the front door ahead of Express', () => {
 
     const playground = await fetch(`${f.gw.url}/pg/chat/completions`, {
       method: 'OPTIONS',
-      headers: { Origin: 'https://evil.example', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'new-api-user,content-type' },
+      headers: {
+        Origin: 'https://evil.example',
+        'Access-Control-Request-Method': 'POST',
+        'Access-Control-Request-Headers': 'new-api-user,content-type',
+      },
     });
     expect(playground.headers.get('access-control-allow-origin')).toBeNull();
   });
 
   it('takes the key from ?key=, a trailing slash, and gzip bodies (through the regular parser)', async () => {
-    const byQuery = await fetch(`${f.gw.url}/v1/chat/completions?key=${encodeURIComponent(key)}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: chat });
+    const byQuery = await fetch(`${f.gw.url}/v1/chat/completions?key=${encodeURIComponent(key)}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: chat,
+    });
     expect(byQuery.status).toBe(200);
-    const twice = await fetch(`${f.gw.url}/v1/chat/completions?key=${key}&key=${key}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: chat });
+    const twice = await fetch(`${f.gw.url}/v1/chat/completions?key=${key}&key=${key}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: chat,
+    });
     expect(twice.status).toBe(401);
     expect((await post('/v1/chat/completions/')).status).toBe(200);
     const gzipped = await post('/v1/chat/completions', { 'content-encoding': 'gzip' }, new Uint8Array(gzipSync(chat)));

@@ -75,7 +75,11 @@ export async function startRelayFixture(kind: TestDbKind, env: Record<string, st
   const user = { client, id: login.body.data.id as number };
 
   const fixture: RelayFixture = {
-    gw, up, root, ds, user,
+    gw,
+    up,
+    root,
+    ds,
+    user,
     close: async () => {
       await gw.close();
       await up.close();
@@ -85,7 +89,15 @@ export async function startRelayFixture(kind: TestDbKind, env: Record<string, st
       const n = ++counter;
       const res = await root.post('/api/channel/', {
         mode: 'single',
-        channel: { type: 1, name: `relay-ch-${n}`, key: `sk-up-${n}`, models: [CHAT, EMBED, INSTRUCT].join(','), group: 'default', base_url: up.url, ...fields },
+        channel: {
+          type: 1,
+          name: `relay-ch-${n}`,
+          key: `sk-up-${n}`,
+          models: [CHAT, EMBED, INSTRUCT].join(','),
+          group: 'default',
+          base_url: up.url,
+          ...fields,
+        },
       });
       expect(res.body.success, res.text).toBe(true);
       return res.body.data.ids[0] as number;

@@ -9,7 +9,16 @@ import { setupRoot, startTestGateway, type TestGateway } from '../support/test-g
  * One gateway per database; the tests share its users and only add rows.
  */
 const CANARY = 'cnry7Q2xZ';
-const SECRET_OPTIONS = ['EpayKey', 'SMTPToken', 'GitHubClientSecret', 'TurnstileSecretKey', 'oidc.client_secret', 'LinuxDOClientSecret', 'TelegramBotToken', 'WeChatServerToken'];
+const SECRET_OPTIONS = [
+  'EpayKey',
+  'SMTPToken',
+  'GitHubClientSecret',
+  'TurnstileSecretKey',
+  'oidc.client_secret',
+  'LinuxDOClientSecret',
+  'TelegramBotToken',
+  'WeChatServerToken',
+];
 const XSS = '<img src=x onerror=alert(1)><script>alert(2)</script>';
 
 describe.each(testDatabases())('console threats on %s', (kind) => {
@@ -62,7 +71,10 @@ describe.each(testDatabases())('console threats on %s', (kind) => {
     const tokenId = (await alice.get('/api/token/?p=1&size=50')).body.data.items.find((t: any) => t.name === 'secret-probe').id;
     const fullKey = (await alice.post(`/api/token/${tokenId}/key`)).body.data.key as string;
     expect(fullKey.replace(/^sk-/, '')).toMatch(/^[A-Za-z0-9]{20,}$/);
-    const channel = await root.post('/api/channel/', { mode: 'single', channel: { type: 1, name: 'probe', key: `sk-${CANARY}-channel-key-0123456789`, models: 'gpt-4o', group: 'default' } });
+    const channel = await root.post('/api/channel/', {
+      mode: 'single',
+      channel: { type: 1, name: 'probe', key: `sk-${CANARY}-channel-key-0123456789`, models: 'gpt-4o', group: 'default' },
+    });
     expect(channel.body.success).toBe(true);
     const channelId = channel.body.data.ids[0];
 
@@ -100,7 +112,9 @@ describe.each(testDatabases())('console threats on %s', (kind) => {
       for (const secret of secrets) expect(res.text, `${who} GET ${path} leaks a secret`).not.toContain(secret);
       // Password hashes (bcrypt, argon2, scrypt or a bare SHA-256) and secret-named fields with a value.
       expect(res.text, `${who} GET ${path}`).not.toMatch(/\$2[aby]\$|\$argon2|\$scrypt|"[0-9a-f]{64}"/);
-      expect(res.text, `${who} GET ${path}`).not.toMatch(/"(password|access_token|webhook_secret|client_secret|totp_secret)"\s*:\s*"[^"]+"/i);
+      expect(res.text, `${who} GET ${path}`).not.toMatch(
+        /"(password|access_token|webhook_secret|client_secret|totp_secret)"\s*:\s*"[^"]+"/i,
+      );
     }
     // Pass-the-hash: whatever the server stores, only the password itself logs in.
     expect((await gw.client().login('alice', '$2a$10$' + 'x'.repeat(53))).body.success).toBe(false);
@@ -144,7 +158,16 @@ describe.each(testDatabases())('console threats on %s', (kind) => {
   });
 
   it('Z3: role, quota, owner, key, status and usage fields in bodies are ignored or refused', async () => {
-    const created = await bob.post('/api/token/', { name: 'mass', remain_quota: 5, expired_time: -1, user_id: ids.alice, key: 'sk-chosenbyclient000000000000000000000000', status: 2, used_quota: -999999, id: 1 });
+    const created = await bob.post('/api/token/', {
+      name: 'mass',
+      remain_quota: 5,
+      expired_time: -1,
+      user_id: ids.alice,
+      key: 'sk-chosenbyclient000000000000000000000000',
+      status: 2,
+      used_quota: -999999,
+      id: 1,
+    });
     expect(created.body.success).toBe(true);
     const token = (await bob.get('/api/token/search?keyword=mass')).body.data.items[0];
     expect(token).toMatchObject({ name: 'mass', status: 1, used_quota: 0, remain_quota: 5 });
@@ -152,7 +175,14 @@ describe.each(testDatabases())('console threats on %s', (kind) => {
     expect((await bob.post(`/api/token/${token.id}/key`)).body.data.key).not.toContain('chosenbyclient');
     expect((await alice.get('/api/token/search?keyword=mass')).body.data.items).toEqual([]);
 
-    const made = await root.post('/api/user/', { username: 'mallory', password: 'password-123', role: 100, quota: 10 ** 12, status: 2, group: 'vip' });
+    const made = await root.post('/api/user/', {
+      username: 'mallory',
+      password: 'password-123',
+      role: 100,
+      quota: 10 ** 12,
+      status: 2,
+      group: 'vip',
+    });
     expect(made.body.success).toBe(true);
     const mallory = (await root.get('/api/user/search?keyword=mallory')).body.data.items[0];
     expect(mallory).toMatchObject({ role: 1, status: 1 });
@@ -161,15 +191,39 @@ describe.each(testDatabases())('console threats on %s', (kind) => {
     expect((await admin.put('/api/user/', { id: ids.bob, role: 100, status: 1 })).body.success).toBe(true);
     expect((await root.get(`/api/user/${ids.bob}`)).body.data.role).toBe(1);
 
-    const codes = await root.post('/api/redemption/', { name: 'mass', quota: 100, count: 1, key: 'chosen-key', status: 3, used_user_id: ids.bob, redeemed_time: 1 });
+    const codes = await root.post('/api/redemption/', {
+      name: 'mass',
+      quota: 100,
+      count: 1,
+      key: 'chosen-key',
+      status: 3,
+      used_user_id: ids.bob,
+      redeemed_time: 1,
+    });
     expect(codes.body.success).toBe(true);
     expect(codes.body.data[0]).not.toBe('chosen-key');
     const code = (await root.get('/api/redemption/search?keyword=mass')).body.data.items[0];
     expect(code).toMatchObject({ status: 1, used_user_id: 0 });
-    expect((await root.put('/api/redemption/', { id: code.id, name: 'mass', quota: 100, used_user_id: ids.bob, status: 3, key: 'chosen-key' })).body.success).toBe(true);
+    expect(
+      (await root.put('/api/redemption/', { id: code.id, name: 'mass', quota: 100, used_user_id: ids.bob, status: 3, key: 'chosen-key' }))
+        .body.success,
+    ).toBe(true);
     expect((await root.get(`/api/redemption/${code.id}`)).body.data).toMatchObject({ status: 1, used_user_id: 0, key: codes.body.data[0] });
 
-    const channel = await admin.post('/api/channel/', { mode: 'single', channel: { type: 1, name: 'mass', key: 'sk-mass-key-0123456789', models: 'gpt-4o', group: 'default', used_quota: 10 ** 9, balance: 10 ** 6, response_time: -5, id: 1 } });
+    const channel = await admin.post('/api/channel/', {
+      mode: 'single',
+      channel: {
+        type: 1,
+        name: 'mass',
+        key: 'sk-mass-key-0123456789',
+        models: 'gpt-4o',
+        group: 'default',
+        used_quota: 10 ** 9,
+        balance: 10 ** 6,
+        response_time: -5,
+        id: 1,
+      },
+    });
     expect(channel.body.success).toBe(true);
     const channelId = channel.body.data.ids[0];
     expect((await admin.put('/api/channel/', { id: channelId, used_quota: 10 ** 9, balance: 10 ** 6 })).body.success).toBe(true);
@@ -217,7 +271,8 @@ describe.each(testDatabases())('console threats on %s', (kind) => {
     const afterTwo = await quotaOf('bob');
     expect(afterTwo).toBeGreaterThanOrEqual(afterOne);
     expect(Number.isSafeInteger(afterTwo)).toBe(true);
-    if (!two.body.success) expect((await root.get('/api/redemption/search?keyword=huge')).body.data.items.some((c: any) => c.status === 1)).toBe(true);
+    if (!two.body.success)
+      expect((await root.get('/api/redemption/search?keyword=huge')).body.data.items.some((c: any) => c.status === 1)).toBe(true);
     expect((await bob.get('/api/user/self')).body.data.quota).toBe(afterTwo);
     // K3: the top-up log names the code by id, never by its secret.
     const logs = await admin.get('/api/log/?p=1&page_size=100&type=1');
@@ -228,14 +283,21 @@ describe.each(testDatabases())('console threats on %s', (kind) => {
 
   it('A3: no cross-origin credentialed access, strict HttpOnly cookies, and cookie-only GETs change nothing', async () => {
     const origin = 'https://evil.test';
-    const preflight = await fetch(`${gw.url}/api/user/self`, { method: 'OPTIONS', headers: { Origin: origin, 'Access-Control-Request-Method': 'PUT', 'Access-Control-Request-Headers': 'new-api-user,content-type' } });
+    const preflight = await fetch(`${gw.url}/api/user/self`, {
+      method: 'OPTIONS',
+      headers: { Origin: origin, 'Access-Control-Request-Method': 'PUT', 'Access-Control-Request-Headers': 'new-api-user,content-type' },
+    });
     expect(preflight.headers.get('access-control-allow-origin')).not.toBe(origin);
     expect(preflight.headers.get('access-control-allow-credentials')).not.toBe('true');
     const read = await alice.get('/api/user/self', { Origin: origin });
     expect(read.headers.get('access-control-allow-origin')).not.toBe(origin);
     expect(read.headers.get('access-control-allow-credentials')).not.toBe('true');
 
-    const login = await fetch(`${gw.url}/api/user/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'bob', password: 'password-123' }) });
+    const login = await fetch(`${gw.url}/api/user/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'bob', password: 'password-123' }),
+    });
     const cookie = login.headers.getSetCookie().find((c) => c.startsWith('session='))!;
     expect(cookie).toMatch(/;\s*HttpOnly/i);
     expect(cookie).toMatch(/;\s*SameSite=(Strict|Lax)/i);
@@ -257,19 +319,30 @@ describe.each(testDatabases())('console threats on %s', (kind) => {
     for (const [type, payload] of [
       ['text/plain', credentials],
       ['application/x-www-form-urlencoded', 'username=bob&password=password-123'],
-      ['multipart/form-data; boundary=x', '--x\r\nContent-Disposition: form-data; name="username"\r\n\r\nbob\r\n--x\r\nContent-Disposition: form-data; name="password"\r\n\r\npassword-123\r\n--x--\r\n'],
+      [
+        'multipart/form-data; boundary=x',
+        '--x\r\nContent-Disposition: form-data; name="username"\r\n\r\nbob\r\n--x\r\nContent-Disposition: form-data; name="password"\r\n\r\npassword-123\r\n--x--\r\n',
+      ],
     ]) {
       const res = await gw.client().raw('POST', '/api/user/login', payload!, { 'content-type': type!, Origin: origin });
       expect(res.status, type).toBeLessThan(500);
       expect(res.body?.success, type).not.toBe(true);
-      expect(res.headers.getSetCookie().some((c) => c.startsWith('session=') && !c.startsWith('session=;')), type).toBe(false);
+      expect(
+        res.headers.getSetCookie().some((c) => c.startsWith('session=') && !c.startsWith('session=;')),
+        type,
+      ).toBe(false);
     }
 
     // A cross-site page can send the cookie but not the New-Api-User header: every state-changing GET refuses it.
     const cookieOnly = gw.client();
     cookieOnly.cookie = alice.cookie;
     const accessBefore = (await root.get(`/api/user/${ids.alice}`)).text;
-    for (const path of ['/api/user/token', '/api/oauth/email/bind?email=x@evil.test&code=123456', '/api/user/aff', '/api/oauth/wechat/bind?code=1']) {
+    for (const path of [
+      '/api/user/token',
+      '/api/oauth/email/bind?email=x@evil.test&code=123456',
+      '/api/user/aff',
+      '/api/oauth/wechat/bind?code=1',
+    ]) {
       const res = await cookieOnly.get(path);
       expect(res.status, path).toBe(401);
     }
@@ -289,7 +362,13 @@ describe.each(testDatabases())('console threats on %s', (kind) => {
     expect((await alice.get('/api/user/self')).body.data.display_name).toBe('<svg onload=1>');
     const notice = await gw.client().get('/api/notice');
     expect(notice.body.data).toBe(XSS);
-    for (const res of [tokens, notice, await gw.client().get('/api/status'), await gw.client().get('/api/about'), await gw.client().get('/api/home_page_content')]) {
+    for (const res of [
+      tokens,
+      notice,
+      await gw.client().get('/api/status'),
+      await gw.client().get('/api/about'),
+      await gw.client().get('/api/home_page_content'),
+    ]) {
       expect(res.headers.get('content-type')).toMatch(/^application\/json/);
     }
     // Errors echo no raw markup as HTML either.
@@ -299,11 +378,41 @@ describe.each(testDatabases())('console threats on %s', (kind) => {
 
   it('S3: a webhook URL at any loopback, private or reserved address form is refused at save time', async () => {
     const forms = [
-      '0.0.0.0', '0', '127.1', '127.0.0.1', '2130706433', '0x7f000001', '017700000001', '0177.0.0.1', '127.000.000.001',
-      '[::ffff:127.0.0.1]', '[::ffff:7f00:1]', '[::]', '[::1]', '[0:0:0:0:0:0:0:1]', '[fe80::1]', '[fc00::1]', '[fd12:3456::1]',
-      '10.0.0.1', '172.16.0.1', '192.168.1.1', '100.64.0.1', '198.18.0.1', '169.254.169.254', '224.0.0.1', '255.255.255.255',
-      '192.0.0.1', '192.0.2.1', '240.0.0.1', 'localhost', 'LOCALHOST.', 'metadata.google.internal', 'ⓛocalhost', '127.0.0.1.nip.io.invalid',
-      '[::ffff:a9fe:a9fe]', '[64:ff9b::127.0.0.1]',
+      '0.0.0.0',
+      '0',
+      '127.1',
+      '127.0.0.1',
+      '2130706433',
+      '0x7f000001',
+      '017700000001',
+      '0177.0.0.1',
+      '127.000.000.001',
+      '[::ffff:127.0.0.1]',
+      '[::ffff:7f00:1]',
+      '[::]',
+      '[::1]',
+      '[0:0:0:0:0:0:0:1]',
+      '[fe80::1]',
+      '[fc00::1]',
+      '[fd12:3456::1]',
+      '10.0.0.1',
+      '172.16.0.1',
+      '192.168.1.1',
+      '100.64.0.1',
+      '198.18.0.1',
+      '169.254.169.254',
+      '224.0.0.1',
+      '255.255.255.255',
+      '192.0.0.1',
+      '192.0.2.1',
+      '240.0.0.1',
+      'localhost',
+      'LOCALHOST.',
+      'metadata.google.internal',
+      'ⓛocalhost',
+      '127.0.0.1.nip.io.invalid',
+      '[::ffff:a9fe:a9fe]',
+      '[64:ff9b::127.0.0.1]',
     ];
     for (const host of forms) {
       for (const url of [`https://${host}/hook`, `https://${host}:8443/hook`]) {
@@ -311,7 +420,13 @@ describe.each(testDatabases())('console threats on %s', (kind) => {
         expectRefused(res, url);
       }
     }
-    for (const url of ['https://user:pw@8.8.8.8/hook', 'file:///etc/passwd', 'gopher://8.8.8.8/', 'http://8.8.8.8/hook', 'javascript:alert(1)']) {
+    for (const url of [
+      'https://user:pw@8.8.8.8/hook',
+      'file:///etc/passwd',
+      'gopher://8.8.8.8/',
+      'http://8.8.8.8/hook',
+      'javascript:alert(1)',
+    ]) {
       expectRefused(await alice.put('/api/user/setting', { notify_type: 'webhook', webhook_url: url }), url);
     }
   });
@@ -350,7 +465,15 @@ describe.each(testDatabases())('console threats on %s', (kind) => {
 
   it('Z6: other spellings of an admin route reach the same auth decision', async () => {
     const anon = gw.client();
-    const spellings = ['/API/OPTION/', '/api//option/', '/api/option/./', '/api/%6Fption/', '/api/token/../option/', '/api/option;x=1/', '/Api/Option'];
+    const spellings = [
+      '/API/OPTION/',
+      '/api//option/',
+      '/api/option/./',
+      '/api/%6Fption/',
+      '/api/token/../option/',
+      '/api/option;x=1/',
+      '/Api/Option',
+    ];
     for (const path of spellings) {
       for (const client of [bob, anon]) {
         const res = await client.get(path);
@@ -359,7 +482,9 @@ describe.each(testDatabases())('console threats on %s', (kind) => {
         expect(res.text, path).not.toContain('EpayKey');
       }
     }
-    const abs = await fetch(`${gw.url}/api/option/`, { headers: { Host: 'evil.test', cookie: bob.cookie!, 'New-Api-User': String(ids.bob) } });
+    const abs = await fetch(`${gw.url}/api/option/`, {
+      headers: { Host: 'evil.test', cookie: bob.cookie!, 'New-Api-User': String(ids.bob) },
+    });
     expect((await abs.json()).success).not.toBe(true);
   });
 });

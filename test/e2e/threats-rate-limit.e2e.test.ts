@@ -42,7 +42,11 @@ describe.each(testDatabases())('critical route rate limit on %s', (kind) => {
       ['setup', () => anon.post('/api/setup', { username: 'x', password: 'password-123', confirmPassword: 'password-123' })],
     ];
     for (const [what, call] of calls) expect((await call()).status, what).toBe(429);
-    const spoofed = await anon.post('/api/user/login', { username: 'alice', password: 'password-123' }, { 'X-Forwarded-For': '203.0.113.7' });
+    const spoofed = await anon.post(
+      '/api/user/login',
+      { username: 'alice', password: 'password-123' },
+      { 'X-Forwarded-For': '203.0.113.7' },
+    );
     expect(spoofed.status).toBe(429);
     // Ordinary reads of the logged-in user are not critical and still work.
     expect((await alice.get('/api/user/self')).body.data.username).toBe('alice');

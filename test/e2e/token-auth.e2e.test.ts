@@ -26,7 +26,8 @@ describe.each(testDatabases())('relay key check on %s', (kind) => {
   let alice: ApiClient;
   let aliceToken: { id: number; key: string };
 
-  const subscription = (headers: Record<string, string>, query = '') => gw.client().get(`/v1/dashboard/billing/subscription${query}`, headers);
+  const subscription = (headers: Record<string, string>, query = '') =>
+    gw.client().get(`/v1/dashboard/billing/subscription${query}`, headers);
   const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
 
   beforeAll(async () => {
@@ -71,7 +72,9 @@ describe.each(testDatabases())('relay key check on %s', (kind) => {
     const wrongKey = `${aliceToken.key.slice(0, -1)}${aliceToken.key.endsWith('a') ? 'b' : 'a'}`;
     const unknown = await subscription(bearer(wrongKey));
     expect(unknown.status).toBe(401);
-    expect(unknown.body).toEqual({ error: { message: 'invalid token', type: 'invalid_request_error', param: '', code: 'invalid_api_key' } });
+    expect(unknown.body).toEqual({
+      error: { message: 'invalid token', type: 'invalid_request_error', param: '', code: 'invalid_api_key' },
+    });
     expect(unknown.text).not.toContain(wrongKey.slice(3, 20));
     expect((await subscription(bearer('sk-' + 'x'.repeat(500)))).status).toBe(401);
   });

@@ -24,7 +24,10 @@ describe.each(testDatabases())('token console routes on %s', (kind) => {
   }
 
   async function idOf(client: ApiClient, name: string): Promise<number> {
-    const items = (await client.get(`/api/token/search?keyword=${encodeURIComponent(name)}`)).body.data.items as { id: number; name: string }[];
+    const items = (await client.get(`/api/token/search?keyword=${encodeURIComponent(name)}`)).body.data.items as {
+      id: number;
+      name: string;
+    }[];
     const found = items.find((t) => t.name === name);
     if (!found) throw new Error(`no token ${name}`);
     return found.id;
@@ -41,7 +44,13 @@ describe.each(testDatabases())('token console routes on %s', (kind) => {
   });
 
   it('creates a token and lists it with a masked key and new-api fields', async () => {
-    const res = await create(alice, { name: 'first', remain_quota: 1000, model_limits_enabled: true, model_limits: 'gpt-4o, gpt-4o-mini', allow_ips: '127.0.0.1\n10.0.0.0/8' });
+    const res = await create(alice, {
+      name: 'first',
+      remain_quota: 1000,
+      model_limits_enabled: true,
+      model_limits: 'gpt-4o, gpt-4o-mini',
+      allow_ips: '127.0.0.1\n10.0.0.0/8',
+    });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ success: true });
     const list = await alice.get('/api/token/?p=1&size=10');
@@ -155,7 +164,10 @@ describe.each(testDatabases())('token console routes on %s', (kind) => {
     expect((await create(alice, { name: 'vip-token', group: 'vip' })).body.success).toBe(true);
     expect((await create(alice, { name: 'own-group', group: 'default' })).body.success).toBe(true);
     await root.put('/api/option/', { key: 'UserUsableGroups', value: '{"default":"默认分组"}' });
-    expect((await create(alice, { name: 'vip-again', group: 'vip' })).body).toEqual({ success: false, message: "you are not allowed to use the group 'vip'" });
+    expect((await create(alice, { name: 'vip-again', group: 'vip' })).body).toEqual({
+      success: false,
+      message: "you are not allowed to use the group 'vip'",
+    });
     await root.put('/api/option/', { key: 'UserUsableGroups', value: '{"default":"默认分组","vip":"vip分组"}' });
   });
 
@@ -175,12 +187,36 @@ describe.each(testDatabases())('token console routes on %s', (kind) => {
   it('updates a token fully with the same validation, and returns it masked', async () => {
     const id = await idOf(alice, 'first');
     const expiry = future();
-    const res = await alice.put('/api/token/', { id, name: 'renamed', remain_quota: 42, unlimited_quota: true, expired_time: expiry, allow_ips: '', model_limits_enabled: false, model_limits: '', group: 'vip' });
+    const res = await alice.put('/api/token/', {
+      id,
+      name: 'renamed',
+      remain_quota: 42,
+      unlimited_quota: true,
+      expired_time: expiry,
+      allow_ips: '',
+      model_limits_enabled: false,
+      model_limits: '',
+      group: 'vip',
+    });
     expect(res.body.success).toBe(true);
-    expect(res.body.data).toMatchObject({ id, name: 'renamed', remain_quota: 42, unlimited_quota: true, expired_time: expiry, allow_ips: '', group: 'vip' });
+    expect(res.body.data).toMatchObject({
+      id,
+      name: 'renamed',
+      remain_quota: 42,
+      unlimited_quota: true,
+      expired_time: expiry,
+      allow_ips: '',
+      group: 'vip',
+    });
     expect(res.body.data.key).toMatch(MASKED);
-    expect((await alice.put('/api/token/', { id, name: '', expired_time: -1 })).body).toEqual({ success: false, message: 'name is required' });
-    expect((await alice.put('/api/token/', { id, name: 'x', expired_time: 5 })).body).toEqual({ success: false, message: 'the expiry time must be in the future (or -1 for never)' });
+    expect((await alice.put('/api/token/', { id, name: '', expired_time: -1 })).body).toEqual({
+      success: false,
+      message: 'name is required',
+    });
+    expect((await alice.put('/api/token/', { id, name: 'x', expired_time: 5 })).body).toEqual({
+      success: false,
+      message: 'the expiry time must be in the future (or -1 for never)',
+    });
     expect((await alice.put('/api/token/', { name: 'x' })).body).toEqual({ success: false, message: 'invalid token id' });
   });
 
@@ -189,7 +225,10 @@ describe.each(testDatabases())('token console routes on %s', (kind) => {
     expect((await alice.put('/api/token/?status_only=true', { id, status: 2 })).body.data).toMatchObject({ id, status: 2 });
     expect((await alice.put('/api/token/?status_only=true', { id, status: 1 })).body.data).toMatchObject({ id, status: 1 });
     for (const status of [3, 4, 0, 'x']) {
-      expect((await alice.put('/api/token/?status_only=true', { id, status })).body).toEqual({ success: false, message: 'status can only be 1 (enabled) or 2 (disabled)' });
+      expect((await alice.put('/api/token/?status_only=true', { id, status })).body).toEqual({
+        success: false,
+        message: 'status can only be 1 (enabled) or 2 (disabled)',
+      });
     }
   });
 
@@ -235,7 +274,10 @@ describe.each(testDatabases())('token console routes on %s', (kind) => {
     expect(res.body).toMatchObject({ success: true, data: 3 });
     expect((await alice.get('/api/token/search?keyword=batch')).body.data.total).toBe(0);
     expect((await bob.get(`/api/token/${bobs}`)).body.data.name).toBe('bobs');
-    expect((await alice.post('/api/token/batch', { ids: [] })).body).toEqual({ success: false, message: 'please select at least one token' });
+    expect((await alice.post('/api/token/batch', { ids: [] })).body).toEqual({
+      success: false,
+      message: 'please select at least one token',
+    });
   });
 
   it('needs a login', async () => {

@@ -15,7 +15,13 @@ function sign(fields: Record<string, string>, key = MERCHANT.key): Record<string
     .sort()
     .map((k) => `${k}=${fields[k]}`)
     .join('&');
-  return { ...fields, sign: createHash('md5').update(payload + key).digest('hex'), sign_type: 'MD5' };
+  return {
+    ...fields,
+    sign: createHash('md5')
+      .update(payload + key)
+      .digest('hex'),
+    sign_type: 'MD5',
+  };
 }
 
 function paidNotice(order: { trade_no: string; money: string }, overrides: Record<string, string> = {}): Record<string, string> {
@@ -107,12 +113,28 @@ describe.each(testDatabases())('wallet: online top-up (epay) on %s', (kind) => {
   });
 
   it('quotes amount × Price × the group top-up ratio, with minimum and input checks', async () => {
-    expect((await alice.post('/api/user/amount', { amount: 10, top_up_code: '' })).body).toEqual({ success: true, message: 'success', data: '73.00' });
+    expect((await alice.post('/api/user/amount', { amount: 10, top_up_code: '' })).body).toEqual({
+      success: true,
+      message: 'success',
+      data: '73.00',
+    });
     expect((await alice.post('/api/user/amount', { amount: '3' })).body.data).toBe('21.90');
-    expect((await alice.post('/api/user/amount', { amount: 1 })).body).toEqual({ success: false, message: 'top-up amount cannot be below minimum: 2' });
-    expect((await alice.post('/api/user/amount', { amount: 0 })).body).toEqual({ success: false, message: 'top-up amount cannot be below minimum: 2' });
-    expect((await alice.post('/api/user/amount', { amount: 2.5 })).body).toEqual({ success: false, message: 'top-up amount must be an integer' });
-    expect((await alice.post('/api/user/amount', { amount: 'ten' })).body).toEqual({ success: false, message: 'top-up amount must be an integer' });
+    expect((await alice.post('/api/user/amount', { amount: 1 })).body).toEqual({
+      success: false,
+      message: 'top-up amount cannot be below minimum: 2',
+    });
+    expect((await alice.post('/api/user/amount', { amount: 0 })).body).toEqual({
+      success: false,
+      message: 'top-up amount cannot be below minimum: 2',
+    });
+    expect((await alice.post('/api/user/amount', { amount: 2.5 })).body).toEqual({
+      success: false,
+      message: 'top-up amount must be an integer',
+    });
+    expect((await alice.post('/api/user/amount', { amount: 'ten' })).body).toEqual({
+      success: false,
+      message: 'top-up amount must be an integer',
+    });
     expect((await alice.post('/api/user/amount', {})).body).toEqual({ success: false, message: 'top-up amount must be an integer' });
 
     await root.put('/api/user/', { id: ids.bob, group: 'vip' });
@@ -123,9 +145,15 @@ describe.each(testDatabases())('wallet: online top-up (epay) on %s', (kind) => {
   });
 
   it('creates a pending order and answers the signed epay form', async () => {
-    expect((await alice.post('/api/user/pay', { amount: 10, payment_method: 'paypal' })).body).toEqual({ success: false, message: 'payment method does not exist' });
+    expect((await alice.post('/api/user/pay', { amount: 10, payment_method: 'paypal' })).body).toEqual({
+      success: false,
+      message: 'payment method does not exist',
+    });
     expect((await alice.post('/api/user/pay', { amount: 10 })).body).toEqual({ success: false, message: 'please choose a payment method' });
-    expect((await alice.post('/api/user/pay', { amount: 1, payment_method: 'zfb' })).body).toEqual({ success: false, message: 'top-up amount cannot be below minimum: 2' });
+    expect((await alice.post('/api/user/pay', { amount: 1, payment_method: 'zfb' })).body).toEqual({
+      success: false,
+      message: 'top-up amount cannot be below minimum: 2',
+    });
     expect((await alice.post('/api/user/pay', { amount: 10, payment_method: 'zfb' })).body).toEqual({
       success: false,
       message: 'server address is not set, ask the admin to set it before online top-up',
@@ -156,7 +184,14 @@ describe.each(testDatabases())('wallet: online top-up (epay) on %s', (kind) => {
 
     const mine = await alice.get('/api/user/topup/self?p=1&page_size=10');
     expect(mine.body.data).toMatchObject({ page: 1, page_size: 10, total: 2 });
-    expect(mine.body.data.items[0]).toMatchObject({ user_id: ids.alice, amount: 2, money: 14.6, payment_method: 'zfb', status: 'pending', complete_time: 0 });
+    expect(mine.body.data.items[0]).toMatchObject({
+      user_id: ids.alice,
+      amount: 2,
+      money: 14.6,
+      payment_method: 'zfb',
+      status: 'pending',
+      complete_time: 0,
+    });
     expect(mine.body.data.items[1]).toMatchObject({ amount: 10, money: 73, trade_no: form.out_trade_no, status: 'pending' });
     expect((await bob.get('/api/user/topup/self')).body.data).toMatchObject({ total: 0, items: [] });
   });
@@ -192,7 +227,14 @@ describe.each(testDatabases())('wallet: online top-up (epay) on %s', (kind) => {
     const logsBefore = await topUpLogCount(ids.alice!);
     const notice = sign(paidNotice(target));
 
-    const concurrent = await Promise.all([notifyGet(notice), notifyPost(notice), notifyGet(notice), notifyPost(notice), notifyGet(notice), notifyPost(notice)]);
+    const concurrent = await Promise.all([
+      notifyGet(notice),
+      notifyPost(notice),
+      notifyGet(notice),
+      notifyPost(notice),
+      notifyGet(notice),
+      notifyPost(notice),
+    ]);
     const sequential: ApiResponse[] = [];
     for (let i = 0; i < 3; i++) sequential.push(await (i % 2 ? notifyPost(notice) : notifyGet(notice)));
     sequential.push(await notifyPostQuery(notice));
@@ -210,7 +252,9 @@ describe.each(testDatabases())('wallet: online top-up (epay) on %s', (kind) => {
     const row = await orderRow(target.trade_no);
     expect(row.status).toBe('success');
     expect(row.complete_time).toBeGreaterThan(0);
-    const listed = (await alice.get('/api/user/topup/self')).body.data.items.find((o: { trade_no: string }) => o.trade_no === target.trade_no);
+    const listed = (await alice.get('/api/user/topup/self')).body.data.items.find(
+      (o: { trade_no: string }) => o.trade_no === target.trade_no,
+    );
     expect(listed).toMatchObject({ status: 'success' });
 
     // A replay days later (or of another user's order id) still credits nothing.

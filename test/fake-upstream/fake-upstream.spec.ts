@@ -11,7 +11,11 @@ describe('fake upstream provider', () => {
   beforeEach(() => up.reset());
 
   const chat = (body: object, headers: Record<string, string> = {}) =>
-    fetch(`${up.url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+    fetch(`${up.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
 
   it('answers chat completions as JSON with usage, and records the request', async () => {
     const res = await chat({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] }, { authorization: 'Bearer sk-a' });
@@ -26,7 +30,12 @@ describe('fake upstream provider', () => {
     const withUsage = await (await chat({ model: 'm', stream: true, stream_options: { include_usage: true } })).text();
     const without = await (await chat({ model: 'm', stream: true })).text();
     const text = (sse: string) =>
-      sse.split('\n\n').filter((l) => l.startsWith('data: {')).map((l) => JSON.parse(l.slice(6))).map((c) => c.choices[0]?.delta?.content ?? '').join('');
+      sse
+        .split('\n\n')
+        .filter((l) => l.startsWith('data: {'))
+        .map((l) => JSON.parse(l.slice(6)))
+        .map((c) => c.choices[0]?.delta?.content ?? '')
+        .join('');
     expect(text(withUsage)).toBe(DEFAULT_REPLY);
     expect(withUsage).toContain('"usage"');
     expect(without).not.toContain('"usage"');
@@ -60,7 +69,9 @@ describe('fake upstream provider', () => {
 
   it('serves embeddings, models, Anthropic messages and Gemini', async () => {
     const post = (path: string, body: object) =>
-      fetch(up.url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) => r.json());
+      fetch(up.url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) =>
+        r.json(),
+      );
     expect((await post('/v1/embeddings', { model: 'e', input: ['a', 'b'] })).data).toHaveLength(2);
     expect((await (await fetch(`${up.url}/v1/models`)).json()).data.map((m: { id: string }) => m.id)).toContain('gpt-4o-mini');
     expect((await post('/v1/messages', { model: 'claude', messages: [] })).content[0].text).toBe(DEFAULT_REPLY);

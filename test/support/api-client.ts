@@ -46,7 +46,12 @@ export class ApiClient {
     return res;
   }
 
-  private async send(method: string, path: string, body: string | Buffer | undefined, headers: Record<string, string>): Promise<ApiResponse> {
+  private async send(
+    method: string,
+    path: string,
+    body: string | Buffer | undefined,
+    headers: Record<string, string>,
+  ): Promise<ApiResponse> {
     const all: Record<string, string> = { ...this.headers, ...headers };
     if (this.cookie) all.cookie = this.cookie;
     if (this.userId !== undefined && !('New-Api-User' in all) && !('new-api-user' in all)) all['New-Api-User'] = String(this.userId);

@@ -27,11 +27,20 @@ export async function createTestDatabase(kind: TestDbKind): Promise<TestDatabase
   const name = `gw_test_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
   if (kind === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'gw-e2e-'));
-    return { kind, env: { SQLITE_PATH: join(dir, 'gateway.db'), DATA_DIR: dir }, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+    return {
+      kind,
+      env: { SQLITE_PATH: join(dir, 'gateway.db'), DATA_DIR: dir },
+      drop: async () => rmSync(dir, { recursive: true, force: true }),
+    };
   }
   if (kind === 'mysql') {
     const server = new URL(process.env.TEST_MYSQL_URL!);
-    const admin = await mysql.createConnection({ host: server.hostname, port: Number(server.port || 3306), user: decodeURIComponent(server.username), password: decodeURIComponent(server.password) });
+    const admin = await mysql.createConnection({
+      host: server.hostname,
+      port: Number(server.port || 3306),
+      user: decodeURIComponent(server.username),
+      password: decodeURIComponent(server.password),
+    });
     await admin.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
     await admin.end();
     const dsn = new URL(server.toString());
@@ -40,7 +49,12 @@ export async function createTestDatabase(kind: TestDbKind): Promise<TestDatabase
       kind,
       env: { SQL_DSN: dsn.toString() },
       drop: async () => {
-        const conn = await mysql.createConnection({ host: server.hostname, port: Number(server.port || 3306), user: decodeURIComponent(server.username), password: decodeURIComponent(server.password) });
+        const conn = await mysql.createConnection({
+          host: server.hostname,
+          port: Number(server.port || 3306),
+          user: decodeURIComponent(server.username),
+          password: decodeURIComponent(server.password),
+        });
         await conn.query(`DROP DATABASE IF EXISTS \`${name}\``);
         await conn.end();
       },

@@ -61,7 +61,12 @@ export const ROOT = { username: 'root', password: 'root-pass-123' };
 /** Completes the setup wizard and returns a client logged in as root. */
 export async function setupRoot(gw: TestGateway): Promise<ApiClient> {
   const anon = gw.client();
-  const setup = await anon.post('/api/setup', { ...ROOT, confirmPassword: ROOT.password, SelfUseModeEnabled: false, DemoSiteEnabled: false });
+  const setup = await anon.post('/api/setup', {
+    ...ROOT,
+    confirmPassword: ROOT.password,
+    SelfUseModeEnabled: false,
+    DemoSiteEnabled: false,
+  });
   if (!setup.body?.success) throw new Error(`setup failed: ${setup.text}`);
   const root = gw.client();
   const login = await root.login(ROOT.username, ROOT.password);

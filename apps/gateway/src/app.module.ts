@@ -16,7 +16,17 @@ import { UserModule, userSchema } from '@gw/user';
 import { ConsoleModule } from './console/console.module.js';
 
 /** Every module's tables, in one place: the composition root hands them to the data source. */
-const schemas: { entities: Function[]; migrations: Function[] }[] = [databaseSchema, optionSchema, userSchema, authSchema, channelSchema, logSchema, redemptionSchema, tokenSchema, taskSchema];
+const schemas: { entities: Function[]; migrations: Function[] }[] = [
+  databaseSchema,
+  optionSchema,
+  userSchema,
+  authSchema,
+  channelSchema,
+  logSchema,
+  redemptionSchema,
+  tokenSchema,
+  taskSchema,
+];
 
 /** The composition root: wiring only, no rules. */
 @Module({})

@@ -27,10 +27,17 @@ export class ChannelBalanceService {
     let balance: number;
     if (kind === 'openai') {
       // balance = hard_limit_usd − total_usage / 100 (total_usage is in cents).
-      const subscription = await this.tests.getJson<{ hard_limit_usd?: unknown; has_payment_method?: unknown }>(target, 'billing_subscription');
+      const subscription = await this.tests.getJson<{ hard_limit_usd?: unknown; has_payment_method?: unknown }>(
+        target,
+        'billing_subscription',
+      );
       const hardLimit = Number(subscription.hard_limit_usd);
       if (!Number.isFinite(hardLimit)) throw new BusinessError('balance query failed: no hard_limit_usd in the answer');
-      const usage = await this.tests.getJson<{ total_usage?: unknown }>(target, 'billing_usage', openAiUsageWindow(subscription.has_payment_method === true));
+      const usage = await this.tests.getJson<{ total_usage?: unknown }>(
+        target,
+        'billing_usage',
+        openAiUsageWindow(subscription.has_payment_method === true),
+      );
       const totalUsage = Number(usage.total_usage ?? 0);
       balance = hardLimit - (Number.isFinite(totalUsage) ? totalUsage : 0) / 100;
     } else {

@@ -16,14 +16,30 @@ describe('provider balances', () => {
       [13, 'https://api.aigc2d.com/dashboard/billing/credit_grants'],
     ];
     for (const [type, url] of cases) {
-      expect(buildBalanceRequest(target(type))).toEqual({ url, method: 'GET', headers: { accept: 'application/json', authorization: 'Bearer sk-balance' } });
+      expect(buildBalanceRequest(target(type))).toEqual({
+        url,
+        method: 'GET',
+        headers: { accept: 'application/json', authorization: 'Bearer sk-balance' },
+      });
     }
     expect(buildBalanceRequest(target(43, 'http://proxy.local:8080')).url).toBe('http://proxy.local:8080/user/balance');
     for (const type of [1, 3, 4, 14, 24, 8]) expect(() => buildBalanceRequest(target(type, 'http://h'))).toThrow(/not supported/);
   });
 
   it('reads every provider answer shape', () => {
-    expect(parseBalance('deepseek', { is_available: true, balance_infos: [{ currency: 'USD', total_balance: '1' }, { currency: 'CNY', total_balance: '42.50' }] }, 7.3)).toBe(42.5);
+    expect(
+      parseBalance(
+        'deepseek',
+        {
+          is_available: true,
+          balance_infos: [
+            { currency: 'USD', total_balance: '1' },
+            { currency: 'CNY', total_balance: '42.50' },
+          ],
+        },
+        7.3,
+      ),
+    ).toBe(42.5);
     expect(() => parseBalance('deepseek', { balance_infos: [{ currency: 'USD', total_balance: '1' }] }, 7.3)).toThrow(/CNY not found/);
     expect(parseBalance('siliconflow', { code: 20000, data: { totalBalance: '12.3' } }, 7.3)).toBe(12.3);
     expect(() => parseBalance('siliconflow', { code: 401, message: 'Invalid token' }, 7.3)).toThrow(/Invalid token/);

@@ -58,7 +58,12 @@ export function weightedPick<T extends { weight: number }>(candidates: T[], rand
  * Picks a channel from tiers: the tier at index `tier` (clamped to the lowest); when every channel
  * of it is excluded, the next lower tiers, then the higher ones. Excluded ids are never returned.
  */
-export function pickFromTiers(tiers: Tier[], exclude: ReadonlySet<number>, tier = 0, random: () => number = Math.random): RelayChannel | undefined {
+export function pickFromTiers(
+  tiers: Tier[],
+  exclude: ReadonlySet<number>,
+  tier = 0,
+  random: () => number = Math.random,
+): RelayChannel | undefined {
   const count = tiers.length;
   if (count === 0) return undefined;
   const start = Math.min(Math.max(0, Math.floor(tier) || 0), count - 1);
@@ -95,7 +100,10 @@ export class ChannelRouter implements OnModuleInit, OnModuleDestroy {
 
   async onModuleInit(): Promise<void> {
     await this.reload();
-    this.timer = setInterval(() => void this.reload().catch((e: Error) => this.logger.warn(e.message)), this.config.sync.frequencySeconds * 1000);
+    this.timer = setInterval(
+      () => void this.reload().catch((e: Error) => this.logger.warn(e.message)),
+      this.config.sync.frequencySeconds * 1000,
+    );
     this.timer.unref();
     this.redis.subscribe(CHANGE_CHANNEL, (message) => {
       if (message !== this.instanceId) void this.reload().catch((e: Error) => this.logger.warn(e.message));
@@ -125,7 +133,10 @@ export class ChannelRouter implements OnModuleInit, OnModuleDestroy {
 
   /** Groups that have an enabled channel for the model, sorted. */
   groupsForModel(model: string): string[] {
-    return [...this.table.index].filter(([, models]) => models.has(model)).map(([group]) => group).sort();
+    return [...this.table.index]
+      .filter(([, models]) => models.has(model))
+      .map(([group]) => group)
+      .sort();
   }
 
   /** Every enabled model (any group), sorted. */

@@ -39,7 +39,8 @@ export class ChannelStatusService {
       const row = await this.channels.findById(channelId, manager);
       if (!row || row.status !== ChannelStatus.Enabled) return undefined;
       const info = { ...parseOtherInfo(row.otherInfo), status_reason: reason.slice(0, 500), status_time: nowSeconds() };
-      if (!(await this.channels.setStatusIf(channelId, [ChannelStatus.Enabled], ChannelStatus.AutoDisabled, JSON.stringify(info), manager))) return undefined;
+      if (!(await this.channels.setStatusIf(channelId, [ChannelStatus.Enabled], ChannelStatus.AutoDisabled, JSON.stringify(info), manager)))
+        return undefined;
       await this.channels.syncAbilities([{ ...row, status: ChannelStatus.AutoDisabled }], manager);
       return row;
     });
@@ -55,7 +56,8 @@ export class ChannelStatusService {
       const row = await this.channels.findById(channelId, manager);
       if (!row || row.status !== ChannelStatus.AutoDisabled) return undefined;
       const info = { ...parseOtherInfo(row.otherInfo), status_reason: '', status_time: nowSeconds() };
-      if (!(await this.channels.setStatusIf(channelId, [ChannelStatus.AutoDisabled], ChannelStatus.Enabled, JSON.stringify(info), manager))) return undefined;
+      if (!(await this.channels.setStatusIf(channelId, [ChannelStatus.AutoDisabled], ChannelStatus.Enabled, JSON.stringify(info), manager)))
+        return undefined;
       await this.channels.syncAbilities([{ ...row, status: ChannelStatus.Enabled }], manager);
       return row;
     });

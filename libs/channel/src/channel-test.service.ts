@@ -84,14 +84,23 @@ export class ChannelTestService {
     // Embedding-only models cannot answer a chat request: test them on the embeddings endpoint.
     const embedding = isEmbeddingModel(model);
     const endpoint = embedding ? 'embeddings' : 'chat';
-    const body = embedding ? { model: upstreamModel, input: ['hi'] } : { model: upstreamModel, messages: [{ role: 'user', content: 'hi' }], max_tokens: 16, stream: false };
+    const body = embedding
+      ? { model: upstreamModel, input: ['hi'] }
+      : { model: upstreamModel, messages: [{ role: 'user', content: 'hi' }], max_tokens: 16, stream: false };
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started) / 1000;
     try {
-      const res = await this.upstream.send(channel.upstream, endpoint, { body, model: upstreamModel, headersTimeoutMs: TEST_TIMEOUT_MS, bodyTimeoutMs: TEST_TIMEOUT_MS, maxResponseBytes: TEST_MAX_BYTES });
+      const res = await this.upstream.send(channel.upstream, endpoint, {
+        body,
+        model: upstreamModel,
+        headersTimeoutMs: TEST_TIMEOUT_MS,
+        bodyTimeoutMs: TEST_TIMEOUT_MS,
+        maxResponseBytes: TEST_MAX_BYTES,
+      });
       const text = await res.text();
       const time = elapsed();
-      if (res.status !== 200) return { success: false, message: errorMessage(text, res.status), time, status: res.status, failure: 'status' };
+      if (res.status !== 200)
+        return { success: false, message: errorMessage(text, res.status), time, status: res.status, failure: 'status' };
       let parsed: { error?: unknown; choices?: unknown } | undefined;
       try {
         parsed = JSON.parse(text) as typeof parsed;
@@ -107,7 +116,14 @@ export class ChannelTestService {
     } catch (error) {
       const time = elapsed();
       if (error instanceof UpstreamError) {
-        const failure = error.kind === 'timeout' ? 'timeout' : error.kind === 'connect' ? 'connect' : error.kind === 'unsupported' ? 'unsupported' : 'other';
+        const failure =
+          error.kind === 'timeout'
+            ? 'timeout'
+            : error.kind === 'connect'
+              ? 'connect'
+              : error.kind === 'unsupported'
+                ? 'unsupported'
+                : 'other';
         return { success: false, message: error.message, time, failure };
       }
       return { success: false, message: (error as Error).message, time, failure: 'other' };
@@ -131,7 +147,11 @@ export class ChannelTestService {
   }
 
   /** A GET of the provider's JSON: a model list or a balance (`balance` = the type's balance API). */
-  async getJson<T>(target: UpstreamTarget, endpoint: 'models' | 'billing_subscription' | 'billing_usage' | 'balance', query: Record<string, string> = {}): Promise<T> {
+  async getJson<T>(
+    target: UpstreamTarget,
+    endpoint: 'models' | 'billing_subscription' | 'billing_usage' | 'balance',
+    query: Record<string, string> = {},
+  ): Promise<T> {
     let res;
     const init = { query, headersTimeoutMs: 30_000, bodyTimeoutMs: 30_000, maxResponseBytes: 8 * 1024 * 1024 };
     try {

@@ -89,7 +89,9 @@ export class ChannelRepository {
     else qb.orderBy('c.priority', 'DESC').addOrderBy('c.id', 'DESC');
     const rows = await qb.take(1000).getMany();
     return rows.filter(
-      (row) => (!filter.group || splitList(row.group).includes(filter.group)) && (!filter.model || splitList(row.models).some((m) => m.includes(filter.model!))),
+      (row) =>
+        (!filter.group || splitList(row.group).includes(filter.group)) &&
+        (!filter.model || splitList(row.models).some((m) => m.includes(filter.model!))),
     );
   }
 

@@ -3,11 +3,43 @@ import { builtInModelList, builtInModelsByType, CHANNEL_TYPES, channelTypeInfo }
 
 /** Spec 000 §3 (channel types by numeric id) and spec 001 §9 (type specifics). */
 const SPEC_TYPES: Record<number, RegExp> = {
-  1: /OpenAI/, 2: /Midjourney/, 3: /Azure/, 4: /Ollama/, 5: /Midjourney Proxy Plus/, 8: /Custom/, 11: /PaLM/, 14: /Claude/,
-  15: /Baidu/, 46: /Baidu/, 16: /Zhipu/, 26: /Zhipu/, 17: /Ali|Qwen/, 18: /iFlytek/, 19: /360/, 20: /OpenRouter/,
-  21: /AI Proxy/, 22: /FastGPT/, 23: /Tencent/, 24: /Gemini/, 25: /Moonshot/, 31: /01\.AI/, 33: /AWS Claude/, 34: /Cohere/,
-  35: /MiniMax/, 36: /Suno/, 37: /Dify/, 38: /Jina/, 39: /Cloudflare/, 40: /SiliconCloud/, 41: /Vertex/, 42: /Mistral/,
-  43: /DeepSeek/, 44: /M3E/, 45: /Volcengine|Doubao/, 47: /Xinference/, 48: /xAI/,
+  1: /OpenAI/,
+  2: /Midjourney/,
+  3: /Azure/,
+  4: /Ollama/,
+  5: /Midjourney Proxy Plus/,
+  8: /Custom/,
+  11: /PaLM/,
+  14: /Claude/,
+  15: /Baidu/,
+  46: /Baidu/,
+  16: /Zhipu/,
+  26: /Zhipu/,
+  17: /Ali|Qwen/,
+  18: /iFlytek/,
+  19: /360/,
+  20: /OpenRouter/,
+  21: /AI Proxy/,
+  22: /FastGPT/,
+  23: /Tencent/,
+  24: /Gemini/,
+  25: /Moonshot/,
+  31: /01\.AI/,
+  33: /AWS Claude/,
+  34: /Cohere/,
+  35: /MiniMax/,
+  36: /Suno/,
+  37: /Dify/,
+  38: /Jina/,
+  39: /Cloudflare/,
+  40: /SiliconCloud/,
+  41: /Vertex/,
+  42: /Mistral/,
+  43: /DeepSeek/,
+  44: /M3E/,
+  45: /Volcengine|Doubao/,
+  47: /Xinference/,
+  48: /xAI/,
 };
 
 describe('channel type registry', () => {
@@ -20,7 +52,11 @@ describe('channel type registry', () => {
   it('describes the key and other formats of spec 001 §9', () => {
     expect(channelTypeInfo(18)).toMatchObject({ keyHelp: 'APPID|APISecret|APIKey', otherDefault: 'v2.1' });
     expect(channelTypeInfo(33)?.keyHelp).toBe('Ak|Sk|Region');
-    expect(channelTypeInfo(41)).toMatchObject({ keyHelp: expect.stringMatching(/service-account JSON/), otherHelp: 'region', otherDefault: 'us-central1' });
+    expect(channelTypeInfo(41)).toMatchObject({
+      keyHelp: expect.stringMatching(/service-account JSON/),
+      otherHelp: 'region',
+      otherDefault: 'us-central1',
+    });
     expect(channelTypeInfo(22)?.keyHelp).toBe('APIKey-AppId');
     expect(channelTypeInfo(21)?.otherHelp).toMatch(/knowledge base ID/);
     expect(channelTypeInfo(39)?.otherHelp).toMatch(/account ID/);
@@ -46,7 +82,11 @@ describe('channel type registry', () => {
     for (const id of Object.keys(SPEC_TYPES)) expect(byType[id], `type ${id}`).toEqual([...channelTypeInfo(Number(id))!.models]);
     const list = builtInModelList();
     expect(new Set(list.map((m) => m.id)).size).toBe(list.length);
-    expect(list.find((m) => m.id === 'claude-sonnet-4-20250514')).toEqual({ id: 'claude-sonnet-4-20250514', object: 'model', owned_by: 'Anthropic Claude' });
+    expect(list.find((m) => m.id === 'claude-sonnet-4-20250514')).toEqual({
+      id: 'claude-sonnet-4-20250514',
+      object: 'model',
+      owned_by: 'Anthropic Claude',
+    });
   });
 
   it('marks the providers that have a balance API (new-api channel-billing.go)', () => {

@@ -25,7 +25,14 @@ export interface ChannelTypeInfo {
  * Balance APIs (new-api controller/channel-billing.go): `openai` is the billing subscription minus the
  * usage; the others are one GET answering the provider's own shape.
  */
-export type BalanceKind = 'openai' | 'credit_grants_remaining' | 'credit_grants_available' | 'siliconflow' | 'deepseek' | 'openrouter' | 'moonshot';
+export type BalanceKind =
+  | 'openai'
+  | 'credit_grants_remaining'
+  | 'credit_grants_available'
+  | 'siliconflow'
+  | 'deepseek'
+  | 'openrouter'
+  | 'moonshot';
 
 export const ChannelType = {
   OpenAI: 1,
@@ -127,8 +134,33 @@ const CLAUDE_MODELS = [
   'claude-opus-4-1-20250805',
   'claude-sonnet-4-5-20250929',
 ];
-const GEMINI_MODELS = ['gemini-1.5-pro', 'gemini-1.5-flash', 'gemini-2.0-flash', 'gemini-2.5-pro', 'gemini-2.5-flash', 'gemini-2.5-flash-lite', 'text-embedding-004'];
-const MJ_MODELS = ['mj_imagine', 'mj_variation', 'mj_reroll', 'mj_blend', 'mj_upscale', 'mj_describe', 'mj_zoom', 'mj_shorten', 'mj_modal', 'mj_inpaint', 'mj_custom_zoom', 'mj_high_variation', 'mj_low_variation', 'mj_pan', 'swap_face', 'mj_upload'];
+const GEMINI_MODELS = [
+  'gemini-1.5-pro',
+  'gemini-1.5-flash',
+  'gemini-2.0-flash',
+  'gemini-2.5-pro',
+  'gemini-2.5-flash',
+  'gemini-2.5-flash-lite',
+  'text-embedding-004',
+];
+const MJ_MODELS = [
+  'mj_imagine',
+  'mj_variation',
+  'mj_reroll',
+  'mj_blend',
+  'mj_upscale',
+  'mj_describe',
+  'mj_zoom',
+  'mj_shorten',
+  'mj_modal',
+  'mj_inpaint',
+  'mj_custom_zoom',
+  'mj_high_variation',
+  'mj_low_variation',
+  'mj_pan',
+  'swap_face',
+  'mj_upload',
+];
 
 function t(id: number, name: string, baseUrl: string, models: readonly string[], extra: Partial<ChannelTypeInfo> = {}): ChannelTypeInfo {
   return { id, name, baseUrl, models, openAiCompatible: false, ...extra };
@@ -158,48 +190,107 @@ export const CHANNEL_TYPES: readonly ChannelTypeInfo[] = [
     keyHelp: 'APIKey|SecretKey',
   }),
   t(16, 'Zhipu ChatGLM', 'https://open.bigmodel.cn', ['chatglm_turbo', 'chatglm_pro', 'chatglm_std', 'chatglm_lite']),
-  t(17, 'Alibaba Qwen', 'https://dashscope.aliyuncs.com', ['qwen-turbo', 'qwen-plus', 'qwen-max', 'qwen-max-longcontext', 'text-embedding-v1'], {
-    otherHelp: 'plugin parameter (X-DashScope-Plugin)',
-  }),
+  t(
+    17,
+    'Alibaba Qwen',
+    'https://dashscope.aliyuncs.com',
+    ['qwen-turbo', 'qwen-plus', 'qwen-max', 'qwen-max-longcontext', 'text-embedding-v1'],
+    {
+      otherHelp: 'plugin parameter (X-DashScope-Plugin)',
+    },
+  ),
   t(18, 'iFlytek Spark', '', ['SparkDesk', 'SparkDesk-v1.1', 'SparkDesk-v2.1', 'SparkDesk-v3.1', 'SparkDesk-v3.5', 'SparkDesk-v4.0'], {
     keyHelp: 'APPID|APISecret|APIKey',
     otherHelp: 'API version',
     otherDefault: 'v2.1',
   }),
   t(19, '360 Zhinao', 'https://api.360.cn', ['360GPT_S2_V9', 'embedding-bert-512-v1', 'embedding_s1_v1', 'semantic_similarity_s1_v1'], oa),
-  t(20, 'OpenRouter', 'https://openrouter.ai/api', ['openai/gpt-4o', 'openai/gpt-4o-mini', 'anthropic/claude-3.5-sonnet', 'google/gemini-2.5-flash'], { ...oa, balance: 'openrouter' }),
+  t(
+    20,
+    'OpenRouter',
+    'https://openrouter.ai/api',
+    ['openai/gpt-4o', 'openai/gpt-4o-mini', 'anthropic/claude-3.5-sonnet', 'google/gemini-2.5-flash'],
+    { ...oa, balance: 'openrouter' },
+  ),
   t(21, 'AI Proxy Library', 'https://api.aiproxy.io', [], { keyHelp: 'API key', otherHelp: 'knowledge base ID' }),
   t(22, 'FastGPT', 'https://fastgpt.run/api/openapi', [], { ...oa, keyHelp: 'APIKey-AppId' }),
-  t(23, 'Tencent Hunyuan', 'https://hunyuan.tencentcloudapi.com', ['hunyuan-lite', 'hunyuan-standard', 'hunyuan-pro'], { keyHelp: 'AppId|SecretId|SecretKey' }),
+  t(23, 'Tencent Hunyuan', 'https://hunyuan.tencentcloudapi.com', ['hunyuan-lite', 'hunyuan-standard', 'hunyuan-pro'], {
+    keyHelp: 'AppId|SecretId|SecretKey',
+  }),
   t(24, 'Google Gemini', 'https://generativelanguage.googleapis.com', GEMINI_MODELS, { otherHelp: 'API version (v1beta)' }),
-  t(25, 'Moonshot', 'https://api.moonshot.cn', ['moonshot-v1-8k', 'moonshot-v1-32k', 'moonshot-v1-128k', 'kimi-k2-0711-preview'], { ...oa, balance: 'moonshot' }),
-  t(26, 'Zhipu GLM-4', 'https://open.bigmodel.cn', ['glm-4', 'glm-4v', 'glm-4-plus', 'glm-4-flash', 'glm-4.5', 'embedding-2'], { ...oa, pathPrefix: '/api/paas/v4' }),
-  t(27, 'Perplexity', 'https://api.perplexity.ai', ['sonar', 'sonar-pro', 'sonar-reasoning', 'sonar-reasoning-pro', 'sonar-deep-research'], { ...oa, pathPrefix: '' }),
+  t(25, 'Moonshot', 'https://api.moonshot.cn', ['moonshot-v1-8k', 'moonshot-v1-32k', 'moonshot-v1-128k', 'kimi-k2-0711-preview'], {
+    ...oa,
+    balance: 'moonshot',
+  }),
+  t(26, 'Zhipu GLM-4', 'https://open.bigmodel.cn', ['glm-4', 'glm-4v', 'glm-4-plus', 'glm-4-flash', 'glm-4.5', 'embedding-2'], {
+    ...oa,
+    pathPrefix: '/api/paas/v4',
+  }),
+  t(
+    27,
+    'Perplexity',
+    'https://api.perplexity.ai',
+    ['sonar', 'sonar-pro', 'sonar-reasoning', 'sonar-reasoning-pro', 'sonar-deep-research'],
+    { ...oa, pathPrefix: '' },
+  ),
   t(31, '01.AI', 'https://api.lingyiwanwu.com', ['yi-large', 'yi-medium', 'yi-vision', 'yi-spark', 'yi-lightning'], oa),
   t(33, 'AWS Claude', '', CLAUDE_MODELS, { keyHelp: 'Ak|Sk|Region' }),
-  t(34, 'Cohere', 'https://api.cohere.ai', ['command-r', 'command-r-plus', 'command-light', 'rerank-english-v3.0', 'rerank-multilingual-v3.0']),
+  t(34, 'Cohere', 'https://api.cohere.ai', [
+    'command-r',
+    'command-r-plus',
+    'command-light',
+    'rerank-english-v3.0',
+    'rerank-multilingual-v3.0',
+  ]),
   t(35, 'MiniMax', 'https://api.minimax.chat', ['abab6.5-chat', 'abab6.5s-chat', 'abab5.5-chat', 'MiniMax-Text-01']),
   t(36, 'Suno API', '', ['suno_music', 'suno_lyrics']),
   t(37, 'Dify', 'https://api.dify.ai', [], { keyHelp: 'app API key' }),
   t(38, 'Jina', 'https://api.jina.ai', ['jina-clip-v1', 'jina-reranker-v2-base-multilingual', 'jina-embeddings-v3'], oa),
-  t(39, 'Cloudflare Workers AI', 'https://api.cloudflare.com', ['@cf/meta/llama-3.1-8b-instruct', '@cf/qwen/qwen1.5-14b-chat-awq', '@cf/baai/bge-base-en-v1.5'], {
-    keyHelp: 'API token',
-    otherHelp: 'account ID',
-  }),
-  t(40, 'SiliconCloud', 'https://api.siliconflow.cn', ['deepseek-ai/DeepSeek-V3', 'deepseek-ai/DeepSeek-R1', 'Qwen/Qwen2.5-72B-Instruct', 'BAAI/bge-m3'], { ...oa, balance: 'siliconflow' }),
+  t(
+    39,
+    'Cloudflare Workers AI',
+    'https://api.cloudflare.com',
+    ['@cf/meta/llama-3.1-8b-instruct', '@cf/qwen/qwen1.5-14b-chat-awq', '@cf/baai/bge-base-en-v1.5'],
+    {
+      keyHelp: 'API token',
+      otherHelp: 'account ID',
+    },
+  ),
+  t(
+    40,
+    'SiliconCloud',
+    'https://api.siliconflow.cn',
+    ['deepseek-ai/DeepSeek-V3', 'deepseek-ai/DeepSeek-R1', 'Qwen/Qwen2.5-72B-Instruct', 'BAAI/bge-m3'],
+    { ...oa, balance: 'siliconflow' },
+  ),
   t(41, 'Vertex AI', '', [...GEMINI_MODELS, ...CLAUDE_MODELS], {
     keyHelp: 'service-account JSON',
     otherHelp: 'region',
     otherDefault: 'us-central1',
   }),
-  t(42, 'Mistral AI', 'https://api.mistral.ai', ['open-mistral-7b', 'open-mixtral-8x7b', 'mistral-small-latest', 'mistral-medium-latest', 'mistral-large-latest', 'mistral-embed'], oa),
+  t(
+    42,
+    'Mistral AI',
+    'https://api.mistral.ai',
+    ['open-mistral-7b', 'open-mixtral-8x7b', 'mistral-small-latest', 'mistral-medium-latest', 'mistral-large-latest', 'mistral-embed'],
+    oa,
+  ),
   t(43, 'DeepSeek', 'https://api.deepseek.com', ['deepseek-chat', 'deepseek-reasoner', 'deepseek-coder'], { ...oa, balance: 'deepseek' }),
   t(44, 'MokaAI M3E', 'https://api.moka.ai', ['m3e-large', 'm3e-base', 'm3e-small']),
-  t(45, 'Volcengine Doubao', 'https://ark.cn-beijing.volces.com', ['Doubao-pro-128k', 'Doubao-pro-32k', 'Doubao-lite-32k', 'Doubao-embedding'], {
+  t(
+    45,
+    'Volcengine Doubao',
+    'https://ark.cn-beijing.volces.com',
+    ['Doubao-pro-128k', 'Doubao-pro-32k', 'Doubao-lite-32k', 'Doubao-embedding'],
+    {
+      ...oa,
+      pathPrefix: '/api/v3',
+    },
+  ),
+  t(46, 'Baidu Qianfan V2', 'https://qianfan.baidubce.com', ['ernie-4.0-8k-latest', 'ernie-3.5-8k', 'ernie-speed-128k', 'deepseek-v3'], {
     ...oa,
-    pathPrefix: '/api/v3',
+    pathPrefix: '/v2',
   }),
-  t(46, 'Baidu Qianfan V2', 'https://qianfan.baidubce.com', ['ernie-4.0-8k-latest', 'ernie-3.5-8k', 'ernie-speed-128k', 'deepseek-v3'], { ...oa, pathPrefix: '/v2' }),
   t(47, 'Xinference', '', ['qwen2.5-instruct', 'llama-3.1-instruct', 'bge-reranker-v2-m3'], oa),
   t(48, 'xAI', 'https://api.x.ai', ['grok-2', 'grok-2-vision', 'grok-3', 'grok-3-mini', 'grok-4'], oa),
   t(49, 'Coze', 'https://api.coze.cn', [], { otherHelp: 'bot ID' }),

@@ -9,7 +9,12 @@ const intParam = (name: string, min = 0) =>
     .transform((value) => (value === '' ? undefined : Number(value)))
     .refine((value) => value === undefined || value >= min, `${name} must be at least ${min}`)
     .optional();
-const textParam = (name: string) => z.string({ error: `${name} must be a single value` }).trim().max(255, `${name} is too long`).optional();
+const textParam = (name: string) =>
+  z
+    .string({ error: `${name} must be a single value` })
+    .trim()
+    .max(255, `${name} is too long`)
+    .optional();
 
 /**
  * Filters of GET /api/log/, /api/log/self/ and their /stat (new-api). Paging (p, page_size, ps,

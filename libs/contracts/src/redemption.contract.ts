@@ -2,12 +2,16 @@ import { z } from 'zod';
 
 /** Integers arrive as numbers from the console; numeric strings are accepted too (form fields). */
 const integer = (message: string) =>
-  z.preprocess((value) => (typeof value === 'string' && value.trim() !== '' ? Number(value) : value), z.number({ error: message }).int(message));
+  z.preprocess(
+    (value) => (typeof value === 'string' && value.trim() !== '' ? Number(value) : value),
+    z.number({ error: message }).int(message),
+  );
 
 const id = integer('id is required').pipe(z.number().positive('id is required'));
 
-const quota = integer('quota must be an integer')
-  .pipe(z.number().min(0, 'quota must not be negative').max(Number.MAX_SAFE_INTEGER, 'quota is too large'));
+const quota = integer('quota must be an integer').pipe(
+  z.number().min(0, 'quota must not be negative').max(Number.MAX_SAFE_INTEGER, 'quota is too large'),
+);
 
 /** Unix seconds; 0 = never expires. */
 const expiredTime = integer('expiry time must be a unix time in seconds')
@@ -29,7 +33,11 @@ export type CreateRedemptionRequest = z.infer<typeof CreateRedemptionSchema>;
 /** PUT /api/redemption/ (name, quota and, when sent, expiry; only while unused). */
 export const UpdateRedemptionSchema = z.object({
   id,
-  name: z.string({ error: 'name must be text' }).trim().min(1, 'redemption code name must be 1-20 characters').max(20, 'redemption code name must be 1-20 characters'),
+  name: z
+    .string({ error: 'name must be text' })
+    .trim()
+    .min(1, 'redemption code name must be 1-20 characters')
+    .max(20, 'redemption code name must be 1-20 characters'),
   quota,
   expired_time: expiredTime,
 });
@@ -62,7 +70,11 @@ export type TopUpAmountRequest = z.infer<typeof TopUpAmountSchema>;
 
 /** POST /api/user/pay. */
 export const TopUpPaySchema = TopUpAmountSchema.extend({
-  payment_method: z.string({ error: 'please choose a payment method' }).trim().min(1, 'please choose a payment method').max(50, 'payment method does not exist'),
+  payment_method: z
+    .string({ error: 'please choose a payment method' })
+    .trim()
+    .min(1, 'please choose a payment method')
+    .max(50, 'payment method does not exist'),
 });
 export type TopUpPayRequest = z.infer<typeof TopUpPaySchema>;
 

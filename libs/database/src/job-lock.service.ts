@@ -49,14 +49,18 @@ export class JobLockService {
         return await work();
       } finally {
         // Release only our own lock.
-        await client.eval("if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end", 1, key, token).catch(() => undefined);
+        await client
+          .eval("if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end", 1, key, token)
+          .catch(() => undefined);
       }
     }
     if (!(await this.acquire(name, ttlMs))) return undefined;
     try {
       return await work();
     } finally {
-      await this.rows.update({ name, holder: this.instanceId }, { expiresAt: 0 }).catch((e: Error) => this.logger.warn(`release ${name}: ${e.message}`));
+      await this.rows
+        .update({ name, holder: this.instanceId }, { expiresAt: 0 })
+        .catch((e: Error) => this.logger.warn(`release ${name}: ${e.message}`));
     }
   }
 

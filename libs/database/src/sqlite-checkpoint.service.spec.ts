@@ -6,7 +6,10 @@ import { DataSource } from 'typeorm';
 import { SqliteCheckpointService } from './sqlite-checkpoint.service.js';
 
 const autocheckpoint = (ds: DataSource) =>
-  (ds.driver as unknown as { databaseConnection: { pragma(sql: string, o: object): unknown } }).databaseConnection.pragma('wal_autocheckpoint', { simple: true });
+  (ds.driver as unknown as { databaseConnection: { pragma(sql: string, o: object): unknown } }).databaseConnection.pragma(
+    'wal_autocheckpoint',
+    { simple: true },
+  );
 
 describe('SqliteCheckpointService', () => {
   let ds: DataSource | undefined;

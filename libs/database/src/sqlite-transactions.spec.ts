@@ -93,7 +93,7 @@ describe('serializeSqliteTransactions', () => {
       expect(await rawWriteDuringRollback(ds, async (raw) => raw.prepare('INSERT INTO credits (amount) VALUES (100)').run())).toBe(0);
     });
 
-    it("also waits out a transaction TypeORM opens itself, outside the queue (as save() does), without deadlocking", async () => {
+    it('also waits out a transaction TypeORM opens itself, outside the queue (as save() does), without deadlocking', async () => {
       ds = await openMemoryDb();
       serializeSqliteTransactions(ds);
       const runner = ds.createQueryRunner();
@@ -105,7 +105,9 @@ describe('serializeSqliteTransactions', () => {
       await tick();
       await runner.rollbackTransaction();
       await runner.release();
-      await expect(Promise.race([written.then(() => 'written'), new Promise((resolve) => setTimeout(() => resolve('stuck'), 1000))])).resolves.toBe('written');
+      await expect(
+        Promise.race([written.then(() => 'written'), new Promise((resolve) => setTimeout(() => resolve('stuck'), 1000))]),
+      ).resolves.toBe('written');
       const [row] = await ds.query('SELECT COALESCE(SUM(amount), 0) AS total FROM credits');
       expect(Number(row.total)).toBe(100);
     });
@@ -121,7 +123,11 @@ describe('serializeSqliteTransactions', () => {
       const idle = runOutsideTransactions(ds, rawOf(ds), () => (ran = true));
       expect(ran).toBe(true);
       await expect(idle).resolves.toBe(true);
-      await expect(runOutsideTransactions(ds, rawOf(ds), () => { throw new Error('bad write'); })).rejects.toThrow('bad write');
+      await expect(
+        runOutsideTransactions(ds, rawOf(ds), () => {
+          throw new Error('bad write');
+        }),
+      ).rejects.toThrow('bad write');
     });
   });
 });

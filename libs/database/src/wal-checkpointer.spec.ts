@@ -133,7 +133,12 @@ describe('WalCheckpointer', () => {
 
   it('reports a worker that cannot open the file as a warning and hands checkpoints back to the main connection', async () => {
     const pragmas: string[] = [];
-    const main = { name: join(tmpdir(), 'gw-wal-missing', 'nope.db'), memory: false, open: true, pragma: (sql: string) => pragmas.push(sql) };
+    const main = {
+      name: join(tmpdir(), 'gw-wal-missing', 'nope.db'),
+      memory: false,
+      open: true,
+      pragma: (sql: string) => pragmas.push(sql),
+    };
     const warn = vi.fn();
     const checkpointer = WalCheckpointer.start(main, { warn })!;
     checkpointers.push(checkpointer);

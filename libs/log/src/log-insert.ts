@@ -60,7 +60,8 @@ export class LogInserter {
     this.dataSource = dataSource;
     const type = dataSource.options.type;
     this.dialect = type === 'better-sqlite3' ? 'sqlite' : type === 'postgres' ? 'postgres' : 'mysql';
-    if (type === 'better-sqlite3') this.sqliteDb = (dataSource.driver as unknown as { databaseConnection: SqliteDatabase }).databaseConnection;
+    if (type === 'better-sqlite3')
+      this.sqliteDb = (dataSource.driver as unknown as { databaseConnection: SqliteDatabase }).databaseConnection;
   }
 
   /**

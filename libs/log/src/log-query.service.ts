@@ -20,12 +20,20 @@ export class LogQueryService {
   async listAll(query: LogQuery, page: PageRequest): Promise<Page<LogView>> {
     const [rows, total] = await this.logs.list(adminFilter(query), page.offset, page.pageSize);
     const name = (id: number) => this.channels.get(id)?.name ?? '';
-    return toPage(rows.map((row) => toAdminView(row, name)), total, page);
+    return toPage(
+      rows.map((row) => toAdminView(row, name)),
+      total,
+      page,
+    );
   }
 
   async listOwn(principal: Principal, query: LogQuery, page: PageRequest): Promise<Page<LogView>> {
     const [rows, total] = await this.logs.list(selfFilter(principal, query), page.offset, page.pageSize);
-    return toPage(rows.map((row, i) => toSelfView(row, page.offset + i + 1)), total, page);
+    return toPage(
+      rows.map((row, i) => toSelfView(row, page.offset + i + 1)),
+      total,
+      page,
+    );
   }
 
   /** `GET /api/log/token`: the key's latest rows (new-api MaxRecentItems), as the owner sees them. */

@@ -8,11 +8,30 @@ describe('toLogRow', () => {
     const before = Math.floor(Date.now() / 1000);
     const row = toLogRow({ userId: 1, username: 'u', type: LogType.System });
     expect(row.createdAt).toBeGreaterThanOrEqual(before);
-    expect(row).toMatchObject({ content: '', tokenName: '', modelName: '', quota: 0, useTime: 0, isStream: false, channelId: 0, group: '', ip: '', requestId: '', other: '' });
+    expect(row).toMatchObject({
+      content: '',
+      tokenName: '',
+      modelName: '',
+      quota: 0,
+      useTime: 0,
+      isStream: false,
+      channelId: 0,
+      group: '',
+      ip: '',
+      requestId: '',
+      other: '',
+    });
   });
 
   it('cuts strings to the column widths and truncates non-integers', () => {
-    const row = toLogRow({ userId: 1, username: 'x'.repeat(300), type: LogType.Consume, group: 'g'.repeat(70), quota: 12.9, useTime: Number.NaN });
+    const row = toLogRow({
+      userId: 1,
+      username: 'x'.repeat(300),
+      type: LogType.Consume,
+      group: 'g'.repeat(70),
+      quota: 12.9,
+      useTime: Number.NaN,
+    });
     expect([row.username!.length, row.group!.length, row.quota, row.useTime]).toEqual([255, 64, 12, 0]);
   });
 

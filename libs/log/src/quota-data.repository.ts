@@ -48,7 +48,14 @@ export class QuotaDataRepository {
     if (where.username !== undefined) qb.andWhere('q.username = :username', { username: where.username });
     const rows = await qb.orderBy('q.createdAt', 'ASC').addOrderBy('q.modelName', 'ASC').getMany();
     return rows.map((r) => ({
-      id: r.id, user_id: r.userId, username: r.username, model_name: r.modelName, created_at: r.createdAt, token_used: r.tokenUsed, count: r.count, quota: r.quota,
+      id: r.id,
+      user_id: r.userId,
+      username: r.username,
+      model_name: r.modelName,
+      created_at: r.createdAt,
+      token_used: r.tokenUsed,
+      count: r.count,
+      quota: r.quota,
     }));
   }
 

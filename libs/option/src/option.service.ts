@@ -36,7 +36,10 @@ export class OptionService implements OnModuleInit, OnModuleDestroy {
 
   async onModuleInit(): Promise<void> {
     await this.reload();
-    this.timer = setInterval(() => void this.reload().catch((e: Error) => this.logger.warn(e.message)), this.config.sync.frequencySeconds * 1000);
+    this.timer = setInterval(
+      () => void this.reload().catch((e: Error) => this.logger.warn(e.message)),
+      this.config.sync.frequencySeconds * 1000,
+    );
     this.timer.unref();
     this.redis.subscribe(CHANGE_CHANNEL, () => void this.reload().catch((e: Error) => this.logger.warn(e.message)));
   }

@@ -9,7 +9,10 @@ import type { DataSource } from 'typeorm';
 import type { WalletRepository } from './top-up.repository.js';
 
 const user = { id: 7, username: 'alice', role: 1, group: 'default' };
-const options = { get: (key: string) => ({ DisplayInCurrencyEnabled: true, 'general_setting.quota_display_type': 'USD', QuotaPerUnit: 500000, USDExchangeRate: 7.3 })[key] } as unknown as OptionService;
+const options = {
+  get: (key: string) =>
+    ({ DisplayInCurrencyEnabled: true, 'general_setting.quota_display_type': 'USD', QuotaPerUnit: 500000, USDExchangeRate: 7.3 })[key],
+} as unknown as OptionService;
 
 function build(code: Record<string, number> | null, wonTheRace: boolean) {
   const codes = {
@@ -37,7 +40,10 @@ describe('RedeemService', () => {
     const { service, wallet, logs, hooks } = build({}, true);
     await expect(service.redeem('KEY', user)).resolves.toBe(250000);
     expect(wallet.credit).toHaveBeenCalledWith(expect.anything(), 7, 250000);
-    expect(logs.recordNow).toHaveBeenCalledWith(expect.objectContaining({ userId: 7, type: 1, quota: 250000, content: 'redeemed code, quota +$0.50, code id 1' }), expect.anything());
+    expect(logs.recordNow).toHaveBeenCalledWith(
+      expect.objectContaining({ userId: 7, type: 1, quota: 250000, content: 'redeemed code, quota +$0.50, code id 1' }),
+      expect.anything(),
+    );
     expect(hooks.userChanged).toHaveBeenCalledWith(7);
   });
 

@@ -43,7 +43,13 @@ export class RedeemService {
       // here means the balance would pass the largest exact quota.
       if (!(await this.wallet.credit(manager, user.id, quota))) throw new BusinessError('the balance would exceed the maximum quota');
       await this.logs.recordNow(
-        { userId: user.id, username: user.username, type: LogType.TopUp, quota, content: `redeemed code, quota +${this.format(quota)}, code id ${code.id}` },
+        {
+          userId: user.id,
+          username: user.username,
+          type: LogType.TopUp,
+          quota,
+          content: `redeemed code, quota +${this.format(quota)}, code id ${code.id}`,
+        },
         manager,
       );
       return quota;

@@ -1,11 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { AdminRoute, body, BusinessError, CurrentUser, type Principal } from '@gw/core';
-import {
-  CreateRedemptionSchema,
-  RedemptionStatusSchema,
-  UpdateRedemptionSchema,
-  type CreateRedemptionRequest,
-} from '@gw/contracts';
+import { CreateRedemptionSchema, RedemptionStatusSchema, UpdateRedemptionSchema, type CreateRedemptionRequest } from '@gw/contracts';
 import { RedemptionService } from './redemption.service.js';
 
 function redemptionId(raw: string): number {

@@ -1,11 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { BusinessError, NotFoundError, parsePage, toPage, type Page, type Principal } from '@gw/core';
-import type {
-  CreateRedemptionRequest,
-  RedemptionStatusRequest,
-  RedemptionView,
-  UpdateRedemptionRequest,
-} from '@gw/contracts';
+import type { CreateRedemptionRequest, RedemptionStatusRequest, RedemptionView, UpdateRedemptionRequest } from '@gw/contracts';
 import { nowSeconds } from '@gw/database';
 import { OptionService } from '@gw/option';
 import { formatQuota, quotaDisplay } from './quota-format.js';
@@ -73,7 +68,8 @@ export class RedemptionService {
 
   async setStatus(input: RedemptionStatusRequest): Promise<RedemptionView> {
     const row = await this.found(input.id);
-    if (row.status === RedemptionStatus.Used) throw new BusinessError('this redemption code has already been used and cannot be enabled or disabled');
+    if (row.status === RedemptionStatus.Used)
+      throw new BusinessError('this redemption code has already been used and cannot be enabled or disabled');
     if (!(await this.codes.setStatusUnlessUsed(row.id, input.status))) {
       throw new BusinessError('this redemption code has already been used and cannot be enabled or disabled');
     }

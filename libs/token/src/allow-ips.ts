@@ -5,7 +5,10 @@ type Rule = { kind: 'ip'; address: Address } | { kind: 'cidr'; range: [Address, 
 
 /** The entries of an allow_ips text: one IP or CIDR per line, commas and spaces also separate. */
 export function splitAllowIps(text: string | null | undefined): string[] {
-  return (text ?? '').split(/[\s,;]+/).map((s) => s.trim()).filter(Boolean);
+  return (text ?? '')
+    .split(/[\s,;]+/)
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 function normalise(address: Address): Address {
@@ -43,7 +46,8 @@ export function allowIpMatcher(entries: string[]): (ip: string) => boolean {
     if (!parsed) return false;
     const client = normalise(parsed);
     return rules.some((rule) => {
-      if (rule.kind === 'ip') return rule.address.kind() === client.kind() && rule.address.toNormalizedString() === client.toNormalizedString();
+      if (rule.kind === 'ip')
+        return rule.address.kind() === client.kind() && rule.address.toNormalizedString() === client.toNormalizedString();
       const [range, bits] = rule.range;
       return range.kind() === client.kind() && client.match(range as never, bits);
     });

@@ -72,7 +72,10 @@ export function toTokenSnapshot(row: TokenEntity): TokenSnapshot {
     usedQuota: row.usedQuota,
     unlimitedQuota: row.unlimitedQuota,
     modelLimitsEnabled: row.modelLimitsEnabled,
-    modelLimits: row.modelLimits.split(',').map((m) => m.trim()).filter(Boolean),
+    modelLimits: row.modelLimits
+      .split(',')
+      .map((m) => m.trim())
+      .filter(Boolean),
     allowIps: splitAllowIps(row.allowIps),
     group: row.group ?? '',
   };

@@ -13,8 +13,22 @@ const KEY = 'k'.repeat(48);
 
 async function setup(token: Partial<TokenEntity> = {}) {
   const row = {
-    id: 1, userId: 5, key: KEY, status: TokenStatus.Enabled, name: 'main', createdTime: 0, accessedTime: 0, expiredTime: -1,
-    remainQuota: 100, unlimitedQuota: false, modelLimitsEnabled: false, modelLimits: '', allowIps: '', usedQuota: 0, group: '', deletedAt: null,
+    id: 1,
+    userId: 5,
+    key: KEY,
+    status: TokenStatus.Enabled,
+    name: 'main',
+    createdTime: 0,
+    accessedTime: 0,
+    expiredTime: -1,
+    remainQuota: 100,
+    unlimitedQuota: false,
+    modelLimitsEnabled: false,
+    modelLimits: '',
+    allowIps: '',
+    usedQuota: 0,
+    group: '',
+    deletedAt: null,
     ...token,
   } as TokenEntity;
   const repo = {
@@ -24,14 +38,30 @@ async function setup(token: Partial<TokenEntity> = {}) {
     markExhausted: vi.fn(async () => row.remainQuota <= 0),
     markExpired: vi.fn(async () => true),
   };
-  const user: UserSnapshot = { id: 5, username: 'u', role: 1, status: 1, group: 'default', quota: 1000, setting: { acceptUnsetModelRatioModel: false, recordIpLog: false } };
+  const user: UserSnapshot = {
+    id: 5,
+    username: 'u',
+    role: 1,
+    status: 1,
+    group: 'default',
+    quota: 1000,
+    setting: { acceptUnsetModelRatioModel: false, recordIpLog: false },
+  };
   const users = { get: async () => user, spend: vi.fn((_: number, q: number) => (user.quota -= q)), invalidate: vi.fn() };
   const redis = { publish: vi.fn(async () => undefined), subscribe: vi.fn() };
   const options = { get: () => ({ default: 'default' }) };
   const config = { sync: { frequencySeconds: 60 } } as AppConfig;
   const index = new TokenIndex(repo as unknown as TokenRepository);
   const hooks = new UserHooks();
-  const auth = new TokenAuthService(index, users as unknown as UserSnapshots, repo as unknown as TokenRepository, options as unknown as OptionService, redis as unknown as RedisService, hooks, config);
+  const auth = new TokenAuthService(
+    index,
+    users as unknown as UserSnapshots,
+    repo as unknown as TokenRepository,
+    options as unknown as OptionService,
+    redis as unknown as RedisService,
+    hooks,
+    config,
+  );
   await auth.onModuleInit();
   auth.onModuleDestroy();
   return { auth, repo, row, users, user, redis, hooks };
@@ -41,12 +71,18 @@ describe('TokenAuthService', () => {
   it('keeps remaining and used quota in step after billing, and marks the token exhausted at zero', async () => {
     const { auth, repo, row, user } = await setup();
     auth.applySpend(1, 30);
-    expect((await auth.authenticate({ authorization: `Bearer sk-${KEY}` }, '127.0.0.1')).token).toMatchObject({ remainQuota: 70, usedQuota: 30 });
+    expect((await auth.authenticate({ authorization: `Bearer sk-${KEY}` }, '127.0.0.1')).token).toMatchObject({
+      remainQuota: 70,
+      usedQuota: 30,
+    });
     expect(user.quota).toBe(970);
     row.remainQuota = 0;
     auth.applySpend(1, 70);
     await vi.waitFor(() => expect(repo.markExhausted).toHaveBeenCalledWith(1));
-    await expect(auth.authenticate({ authorization: KEY }, '127.0.0.1')).rejects.toMatchObject({ message: 'the token quota is exhausted', relayStatus: 401 });
+    await expect(auth.authenticate({ authorization: KEY }, '127.0.0.1')).rejects.toMatchObject({
+      message: 'the token quota is exhausted',
+      relayStatus: 401,
+    });
   });
 
   it('does not lower the remaining quota of an unlimited token', async () => {

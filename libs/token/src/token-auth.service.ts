@@ -75,7 +75,8 @@ export class TokenAuthService implements OnModuleInit, OnModuleDestroy {
     let pinnedChannelId: number | undefined;
     if (presented.channel !== undefined) {
       if (user.role < Role.Admin) throw new RelayAuthError('regular users cannot pick a channel', 403, 'access_denied');
-      if (!/^\d{1,9}$/.test(presented.channel) || Number(presented.channel) < 1) throw new RelayAuthError('invalid channel id', 400, 'invalid_channel_id');
+      if (!/^\d{1,9}$/.test(presented.channel) || Number(presented.channel) < 1)
+        throw new RelayAuthError('invalid channel id', 400, 'invalid_channel_id');
       pinnedChannelId = Number(presented.channel);
     }
     return pinnedChannelId === undefined ? { token, user } : { token, user, pinnedChannelId };
@@ -90,7 +91,8 @@ export class TokenAuthService implements OnModuleInit, OnModuleDestroy {
     this.users.spend(token.userId, quotaDelta);
     if (token.unlimitedQuota) return;
     token.remainQuota -= quotaDelta;
-    if (token.remainQuota <= 0 && token.status === TokenStatus.Enabled) void this.markExhausted(tokenId).catch((e) => this.warn('mark exhausted', e));
+    if (token.remainQuota <= 0 && token.status === TokenStatus.Enabled)
+      void this.markExhausted(tokenId).catch((e) => this.warn('mark exhausted', e));
   }
 
   /** Sets status 4 when the token really has nothing left in the database (a conditional update). */
@@ -129,7 +131,10 @@ export class TokenAuthService implements OnModuleInit, OnModuleDestroy {
   private onTokensMessage(message: string): void {
     const [sender, ids] = message.split(':');
     if (sender === this.instanceId || !ids) return;
-    for (const id of ids.split(',').map(Number).filter((n) => Number.isInteger(n) && n > 0)) {
+    for (const id of ids
+      .split(',')
+      .map(Number)
+      .filter((n) => Number.isInteger(n) && n > 0)) {
       void this.index.refresh(id).catch((e) => this.warn('refresh', e));
     }
   }
@@ -147,5 +152,7 @@ export class TokenAuthService implements OnModuleInit, OnModuleDestroy {
 
 /** new-api's order: the Anthropic and Gemini headers win over Authorization when present. */
 function pickCredential(credentials: RelayCredentials): string | undefined {
-  return [credentials.xApiKey, credentials.xGoogApiKey, credentials.queryKey, credentials.authorization].find((v) => v !== undefined && v.trim() !== '');
+  return [credentials.xApiKey, credentials.xGoogApiKey, credentials.queryKey, credentials.authorization].find(
+    (v) => v !== undefined && v.trim() !== '',
+  );
 }

@@ -55,7 +55,10 @@ export class TokenController {
   @CriticalRateLimit()
   @Header('Cache-Control', 'no-store')
   revealKeys(@CurrentUser() caller: Principal, @Body(body(TokenKeyIdsSchema)) input: TokenIdsRequest) {
-    return this.tokens.revealKeys(caller, input.ids.map(Number).filter((id) => Number.isSafeInteger(id) && id > 0));
+    return this.tokens.revealKeys(
+      caller,
+      input.ids.map(Number).filter((id) => Number.isSafeInteger(id) && id > 0),
+    );
   }
 
   @Get(':id')

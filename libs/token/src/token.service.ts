@@ -116,7 +116,8 @@ export class TokenService {
     for (const row of rows) {
       const status = reachedStatus(row);
       if (status === undefined) continue;
-      const saved = status === TokenStatus.Expired ? await this.tokens.markExpired(row.id, nowSeconds()) : await this.tokens.markExhausted(row.id);
+      const saved =
+        status === TokenStatus.Expired ? await this.tokens.markExpired(row.id, nowSeconds()) : await this.tokens.markExhausted(row.id);
       if (saved) {
         row.status = status;
         changed.push(row.id);

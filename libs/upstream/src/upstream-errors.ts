@@ -5,7 +5,8 @@ import { UpstreamError } from './upstream.types.js';
 export function toUpstreamError(error: unknown): UpstreamError {
   if (error instanceof UpstreamError) return error;
   const err = error as { code?: string; name?: string; message?: string } | undefined;
-  if (error instanceof errors.HeadersTimeoutError) return new UpstreamError('timeout', 'upstream did not answer in time (first byte timeout)');
+  if (error instanceof errors.HeadersTimeoutError)
+    return new UpstreamError('timeout', 'upstream did not answer in time (first byte timeout)');
   if (error instanceof errors.BodyTimeoutError) return new UpstreamError('timeout', 'upstream stopped sending (idle timeout)');
   if (error instanceof errors.ConnectTimeoutError) return new UpstreamError('connect', 'could not connect to upstream (connect timeout)');
   if (error instanceof errors.RequestAbortedError || err?.name === 'AbortError' || err?.code === 'ABORT_ERR') {

@@ -5,7 +5,14 @@ import { UpstreamClient } from './upstream.client.js';
 import { buildUpstreamRequest, isOpenAiCompatible } from './upstream-url.js';
 import { UpstreamError, type UpstreamTarget } from './upstream.types.js';
 
-const target = (type: number, baseUrl: string, extra: Partial<UpstreamTarget> = {}): UpstreamTarget => ({ id: 1, type, key: 'sk-secret', baseUrl, other: '', ...extra });
+const target = (type: number, baseUrl: string, extra: Partial<UpstreamTarget> = {}): UpstreamTarget => ({
+  id: 1,
+  type,
+  key: 'sk-secret',
+  baseUrl,
+  other: '',
+  ...extra,
+});
 
 describe('buildUpstreamRequest', () => {
   it('builds OpenAI-compatible URLs with a bearer key', () => {
@@ -43,7 +50,9 @@ describe('buildUpstreamRequest', () => {
     expect(built.url).toBe('https://res.openai.azure.com/openai/deployments/gpt-4o/chat/completions?api-version=2025-04-01-preview');
     expect(built.headers['api-key']).toBe('sk-secret');
     expect(built.headers.authorization).toBeUndefined();
-    const custom = buildUpstreamRequest(target(3, 'https://res.openai.azure.com', { other: '2024-02-01' }), 'embeddings', { body: { model: 'emb' } });
+    const custom = buildUpstreamRequest(target(3, 'https://res.openai.azure.com', { other: '2024-02-01' }), 'embeddings', {
+      body: { model: 'emb' },
+    });
     expect(custom.url).toBe('https://res.openai.azure.com/openai/deployments/emb/embeddings?api-version=2024-02-01');
   });
 
@@ -54,7 +63,10 @@ describe('buildUpstreamRequest', () => {
   });
 
   it('applies header overrides, drops transport headers, fills {api_key}', () => {
-    const built = buildUpstreamRequest(target(1, 'http://h', { headerOverride: { 'X-Api-Key': '{api_key}', Host: 'evil', 'X-Test': 'a' } }), 'chat');
+    const built = buildUpstreamRequest(
+      target(1, 'http://h', { headerOverride: { 'X-Api-Key': '{api_key}', Host: 'evil', 'X-Test': 'a' } }),
+      'chat',
+    );
     expect(built.headers['x-api-key']).toBe('sk-secret');
     expect(built.headers['x-test']).toBe('a');
     expect(built.headers.host).toBeUndefined();
@@ -181,10 +193,18 @@ describe('UpstreamClient against a local server', () => {
     hits = [];
     const c = client();
     const azure = target(3, base);
-    for (const init of [{ model: 'dep-a' }, { model: 'dep-b' }, { body: { model: 'dep-c' } }, { body: { model: 'dep-d' } }, { model: 'dep-a' }]) {
+    for (const init of [
+      { model: 'dep-a' },
+      { model: 'dep-b' },
+      { body: { model: 'dep-c' } },
+      { body: { model: 'dep-d' } },
+      { model: 'dep-a' },
+    ]) {
       await (await c.send(azure, 'chat', init)).text();
     }
-    expect(hits.map((h) => h.url.split('?')[0])).toEqual(['a', 'b', 'c', 'd', 'a'].map((d) => `/openai/deployments/dep-${d}/chat/completions`));
+    expect(hits.map((h) => h.url.split('?')[0])).toEqual(
+      ['a', 'b', 'c', 'd', 'a'].map((d) => `/openai/deployments/dep-${d}/chat/completions`),
+    );
   });
 
   it('returns upstream error statuses as responses', async () => {
@@ -209,7 +229,9 @@ describe('UpstreamClient against a local server', () => {
 
   it('times out waiting for the first byte', async () => {
     const started = Date.now();
-    await expect(client().send(target(1, `${base}/slow`), 'chat', { body: {}, headersTimeoutMs: 300 })).rejects.toMatchObject({ kind: 'timeout' });
+    await expect(client().send(target(1, `${base}/slow`), 'chat', { body: {}, headersTimeoutMs: 300 })).rejects.toMatchObject({
+      kind: 'timeout',
+    });
     expect(Date.now() - started).toBeLessThan(1400);
   });
 
@@ -222,7 +244,9 @@ describe('UpstreamClient against a local server', () => {
   it('aborts on the signal', async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 100);
-    await expect(client().send(target(1, `${base}/slow`), 'chat', { body: {}, signal: controller.signal })).rejects.toMatchObject({ kind: 'aborted' });
+    await expect(client().send(target(1, `${base}/slow`), 'chat', { body: {}, signal: controller.signal })).rejects.toMatchObject({
+      kind: 'aborted',
+    });
   });
 
   it('streams a body of any size through `body`, with back-pressure, and refuses a second reader', async () => {

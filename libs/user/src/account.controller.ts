@@ -16,7 +16,11 @@ export class AccountController {
   @Post('user/register')
   @HttpCode(200)
   @CriticalRateLimit()
-  async register(@Query('turnstile') token: string | undefined, @ClientIp() ip: string, @Body(body(RegisterSchema)) input: RegisterRequest) {
+  async register(
+    @Query('turnstile') token: string | undefined,
+    @ClientIp() ip: string,
+    @Body(body(RegisterSchema)) input: RegisterRequest,
+  ) {
     await this.turnstile.check(typeof token === 'string' ? token : undefined, ip);
     await this.accounts.register(input);
   }

@@ -74,7 +74,9 @@ describe('AccountService codes and reset links', () => {
     vi.useFakeTimers();
     const { service } = build();
     await service.sendVerification('d@example.com', '203.0.113.1');
-    await expect(service.sendVerification('d@example.com', '203.0.113.2')).rejects.toThrow('a code was sent recently, try again in 30 seconds');
+    await expect(service.sendVerification('d@example.com', '203.0.113.2')).rejects.toThrow(
+      'a code was sent recently, try again in 30 seconds',
+    );
     vi.advanceTimersByTime(30_001);
     await expect(service.sendVerification('d@example.com', '203.0.113.2')).resolves.toBeUndefined();
   });

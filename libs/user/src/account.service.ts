@@ -45,7 +45,11 @@ export class AccountService {
     if (!EMAIL.test(normalized)) throw new BusinessError('invalid email address');
     const [local, domain] = [normalized.slice(0, normalized.lastIndexOf('@')), normalized.slice(normalized.lastIndexOf('@') + 1)];
     if (this.options.get('EmailDomainRestrictionEnabled')) {
-      const allowed = this.options.get('EmailDomainWhitelist').split(',').map((d) => d.trim().toLowerCase()).filter(Boolean);
+      const allowed = this.options
+        .get('EmailDomainWhitelist')
+        .split(',')
+        .map((d) => d.trim().toLowerCase())
+        .filter(Boolean);
       if (!allowed.includes(domain)) {
         throw new BusinessError('the administrator has enabled an email domain whitelist and your email domain is not on it');
       }
@@ -183,7 +187,11 @@ export class AccountService {
     await this.kv.set(`reset:token:${email}`, token, RESET_TTL_SECONDS);
     const link = `${this.options.get('ServerAddress').replace(/\/+$/, '')}/user/reset?email=${encodeURIComponent(email)}&token=${token}`;
     await this.mail
-      .send(email, `${this.options.get('SystemName')} password reset`, `<p>Open this link within 15 minutes to reset your password:</p><p><a href="${link}">${link}</a></p>`)
+      .send(
+        email,
+        `${this.options.get('SystemName')} password reset`,
+        `<p>Open this link within 15 minutes to reset your password:</p><p><a href="${link}">${link}</a></p>`,
+      )
       .catch(() => undefined);
   }
 

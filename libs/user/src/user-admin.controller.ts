@@ -58,7 +58,10 @@ export class UserDetailController {
   constructor(private readonly admin: UserAdminService) {}
 
   @Get(':id')
-  get(@CurrentUser() caller: Principal, @Param('id', new ParseIntPipe({ exceptionFactory: () => new NotFoundError('user does not exist') })) id: number) {
+  get(
+    @CurrentUser() caller: Principal,
+    @Param('id', new ParseIntPipe({ exceptionFactory: () => new NotFoundError('user does not exist') })) id: number,
+  ) {
     return this.admin.get(caller, id);
   }
 }

@@ -73,7 +73,9 @@ describe('UserNotifyService', () => {
   });
 
   it("uses the user's threshold and notification email", async () => {
-    const { service, mail } = build({ setting: JSON.stringify({ notify_type: 'email', quota_warning_threshold: 100, notification_email: 'n@example.com' }) });
+    const { service, mail } = build({
+      setting: JSON.stringify({ notify_type: 'email', quota_warning_threshold: 100, notification_email: 'n@example.com' }),
+    });
     expect(await service.check(7, 500)).toBe(false);
     expect(await service.check(7, 50)).toBe(true);
     expect(mail.send.mock.calls[0]![0]).toBe('n@example.com');
@@ -102,7 +104,12 @@ describe('UserNotifyService', () => {
     const call = fetchSpy.calls[0]!;
     expect(call.options).toMatchObject({ method: 'POST', httpsOnly: true, headers: { authorization: 'Bearer hook-secret' } });
     const body = JSON.parse(call.options.body);
-    expect(body).toMatchObject({ type: 'quota_exceed', title: expect.any(String), content: expect.stringContaining('{{value}}'), values: ['$0.000002', '$0.002000'] });
+    expect(body).toMatchObject({
+      type: 'quota_exceed',
+      title: expect.any(String),
+      content: expect.stringContaining('{{value}}'),
+      values: ['$0.000002', '$0.002000'],
+    });
     expect(body.timestamp).toBeGreaterThan(1_700_000_000);
     expect(await service.check(7, 1)).toBe(false);
     expect(fetchSpy.calls).toHaveLength(1);

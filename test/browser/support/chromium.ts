@@ -7,8 +7,14 @@ export const CHROMIUM_PATH = '/usr/bin/chromium';
 export const SCREENSHOT_DIR = 'test-results/screenshots';
 
 const CHROMIUM_ARGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic',
-  '--no-first-run', '--disable-component-update', '--disable-sync',
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-component-update',
+  '--disable-sync',
 ];
 
 /** Only a developer machine without Chromium may skip; CI must have it. */

@@ -6,7 +6,13 @@ import { spaFallback } from './console-static.js';
 @Global()
 @Module({
   controllers: [ConsoleController],
-  providers: [{ provide: NOT_FOUND_FALLBACK, inject: [APP_CONFIG], useFactory: (config: AppConfig) => spaFallback(config.console.staticDir, Object.values(config.console.remotes)) }],
+  providers: [
+    {
+      provide: NOT_FOUND_FALLBACK,
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) => spaFallback(config.console.staticDir, Object.values(config.console.remotes)),
+    },
+  ],
   exports: [NOT_FOUND_FALLBACK],
 })
 export class ConsoleModule {}

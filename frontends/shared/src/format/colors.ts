@@ -1,6 +1,21 @@
 export type TagColor =
-  | 'amber' | 'blue' | 'cyan' | 'green' | 'grey' | 'indigo' | 'light-blue' | 'light-green'
-  | 'lime' | 'orange' | 'pink' | 'purple' | 'red' | 'teal' | 'violet' | 'yellow' | 'white';
+  | 'amber'
+  | 'blue'
+  | 'cyan'
+  | 'green'
+  | 'grey'
+  | 'indigo'
+  | 'light-blue'
+  | 'light-green'
+  | 'lime'
+  | 'orange'
+  | 'pink'
+  | 'purple'
+  | 'red'
+  | 'teal'
+  | 'violet'
+  | 'yellow'
+  | 'white';
 
 /** Ratio tags: up to 1 green, over 1 blue, over 3 orange, over 5 red. */
 export function ratioColor(ratio: number): TagColor {
@@ -11,8 +26,21 @@ export function ratioColor(ratio: number): TagColor {
 }
 
 const GROUP_COLORS: TagColor[] = [
-  'amber', 'blue', 'cyan', 'green', 'indigo', 'light-blue', 'light-green', 'lime',
-  'orange', 'pink', 'purple', 'red', 'teal', 'violet', 'yellow',
+  'amber',
+  'blue',
+  'cyan',
+  'green',
+  'indigo',
+  'light-blue',
+  'light-green',
+  'lime',
+  'orange',
+  'pink',
+  'purple',
+  'red',
+  'teal',
+  'violet',
+  'yellow',
 ];
 
 /** The same group name always gets the same colour, on every page and every visit. */

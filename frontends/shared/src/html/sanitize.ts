@@ -1,8 +1,37 @@
 // Admin-written HTML (footer) is a product feature, but a stored-XSS vector (one-api CVE-2025-3801).
 // This keeps an allowlist of inert formatting tags and safe link/image attributes and drops the rest.
 const ALLOWED_TAGS = new Set([
-  'A', 'B', 'BR', 'CODE', 'DIV', 'EM', 'H1', 'H2', 'H3', 'H4', 'HR', 'I', 'IMG', 'LI', 'OL', 'P', 'PRE',
-  'SMALL', 'SPAN', 'STRONG', 'SUB', 'SUP', 'U', 'UL', 'BLOCKQUOTE', 'TABLE', 'THEAD', 'TBODY', 'TR', 'TD', 'TH',
+  'A',
+  'B',
+  'BR',
+  'CODE',
+  'DIV',
+  'EM',
+  'H1',
+  'H2',
+  'H3',
+  'H4',
+  'HR',
+  'I',
+  'IMG',
+  'LI',
+  'OL',
+  'P',
+  'PRE',
+  'SMALL',
+  'SPAN',
+  'STRONG',
+  'SUB',
+  'SUP',
+  'U',
+  'UL',
+  'BLOCKQUOTE',
+  'TABLE',
+  'THEAD',
+  'TBODY',
+  'TR',
+  'TD',
+  'TH',
 ]);
 const ALLOWED_ATTRIBUTES = new Set(['href', 'src', 'alt', 'title', 'target', 'width', 'height', 'colspan', 'rowspan']);
 const SAFE_URL = /^(https?:|mailto:|\/(?!\/)|#)/i;
@@ -28,7 +57,9 @@ function cleanChildren(parent: Node): void {
     const element = child as Element;
     if (!ALLOWED_TAGS.has(element.tagName)) {
       // Unknown wrappers keep their text (e.g. <font>), dangerous containers go entirely.
-      const keepText = !['SCRIPT', 'STYLE', 'IFRAME', 'OBJECT', 'EMBED', 'TEMPLATE', 'SVG', 'MATH', 'META', 'LINK'].includes(element.tagName.toUpperCase());
+      const keepText = !['SCRIPT', 'STYLE', 'IFRAME', 'OBJECT', 'EMBED', 'TEMPLATE', 'SVG', 'MATH', 'META', 'LINK'].includes(
+        element.tagName.toUpperCase(),
+      );
       if (keepText) {
         cleanChildren(element);
         element.replaceWith(...element.childNodes);

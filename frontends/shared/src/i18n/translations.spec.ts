@@ -24,7 +24,9 @@ const APPS: Record<string, { en: Messages; zh: Messages }> = {
 };
 
 function lookup(messages: Messages, key: string): unknown {
-  return key.split('.').reduce<unknown>((node, part) => (node && typeof node === 'object' ? (node as Messages)[part] : undefined), messages);
+  return key
+    .split('.')
+    .reduce<unknown>((node, part) => (node && typeof node === 'object' ? (node as Messages)[part] : undefined), messages);
 }
 
 function sourceFiles(dir: string): string[] {
@@ -43,7 +45,9 @@ function usedKeys(app: string): { file: string; key: string }[] {
   const patterns = [/\bt\(\s*'([^']+)'/g, /\b(?:label|title): '([a-z]+\.[\w.]+)'/g];
   return sourceFiles(join(FRONTENDS, app, 'src')).flatMap((file) => {
     const text = readFileSync(file, 'utf8');
-    return patterns.flatMap((pattern) => [...text.matchAll(pattern)].map((match) => ({ file: file.slice(FRONTENDS.length), key: match[1]! })));
+    return patterns.flatMap((pattern) =>
+      [...text.matchAll(pattern)].map((match) => ({ file: file.slice(FRONTENDS.length), key: match[1]! })),
+    );
   });
 }
 
@@ -52,7 +56,9 @@ const isTranslated = (messages: { en: Messages; zh: Messages }, key: string) =>
 
 describe('translations', () => {
   it.each(Object.keys(APPS))('every literal key the %s app shows exists in Chinese and English', (app) => {
-    const missing = usedKeys(app).filter(({ key }) => (key.startsWith('kit:') ? !isTranslated(kitResources, key.slice(4)) : !isTranslated(APPS[app]!, key)));
+    const missing = usedKeys(app).filter(({ key }) =>
+      key.startsWith('kit:') ? !isTranslated(kitResources, key.slice(4)) : !isTranslated(APPS[app]!, key),
+    );
     expect(missing).toEqual([]);
   });
 

@@ -14,7 +14,12 @@ export function LanguageMenu() {
       render={
         <Dropdown.Menu>
           {(Object.keys(LANGUAGE_NAMES) as Language[]).map((language) => (
-            <Dropdown.Item key={language} active={language === current} data-testid={`language-${language}`} onClick={() => void setLanguage(language)}>
+            <Dropdown.Item
+              key={language}
+              active={language === current}
+              data-testid={`language-${language}`}
+              onClick={() => void setLanguage(language)}
+            >
               {LANGUAGE_NAMES[language]}
             </Dropdown.Item>
           ))}

@@ -2,16 +2,37 @@ import { useState, type ReactNode } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import {
-  IconAppCenter, IconCalendarClock, IconChecklistStroked, IconComment, IconCreditCard, IconGift, IconHistogram,
-  IconImage, IconKey, IconLayers, IconSetting, IconUser, IconUserGroup,
+  IconAppCenter,
+  IconCalendarClock,
+  IconChecklistStroked,
+  IconComment,
+  IconCreditCard,
+  IconGift,
+  IconHistogram,
+  IconImage,
+  IconKey,
+  IconLayers,
+  IconSetting,
+  IconUser,
+  IconUserGroup,
 } from '@douyinfe/semi-icons';
 import { Nav, STORAGE_KEYS, useAuth, useStatus } from '@console/kit';
 import { visibleSections, type SidebarItem } from './sidebar-items';
 
 const ICONS: Record<SidebarItem['icon'], ReactNode> = {
-  playground: <IconAppCenter />, chat: <IconComment />, dashboard: <IconHistogram />, token: <IconKey />,
-  log: <IconCalendarClock />, drawing: <IconImage />, task: <IconChecklistStroked />, channel: <IconLayers />,
-  redemption: <IconGift />, user: <IconUserGroup />, setting: <IconSetting />, wallet: <IconCreditCard />, personal: <IconUser />,
+  playground: <IconAppCenter />,
+  chat: <IconComment />,
+  dashboard: <IconHistogram />,
+  token: <IconKey />,
+  log: <IconCalendarClock />,
+  drawing: <IconImage />,
+  task: <IconChecklistStroked />,
+  channel: <IconLayers />,
+  redemption: <IconGift />,
+  user: <IconUserGroup />,
+  setting: <IconSetting />,
+  wallet: <IconCreditCard />,
+  personal: <IconUser />,
 };
 
 export const SIDEBAR_WIDTH = 200;

@@ -26,6 +26,10 @@ describe('visibleSections', () => {
 
   it('treats a flag that is not exactly true as off', () => {
     const status = { enable_drawing: 'true' as unknown as boolean };
-    expect(visibleSections(status, true).find((s) => s.key === 'console')?.items.map((i) => i.key)).toEqual(['token', 'log']);
+    expect(
+      visibleSections(status, true)
+        .find((s) => s.key === 'console')
+        ?.items.map((i) => i.key),
+    ).toEqual(['token', 'log']);
   });
 });

@@ -5,7 +5,20 @@ export interface SidebarItem {
   path: string;
   /** Translation key in the shell namespace. */
   label: string;
-  icon: 'playground' | 'chat' | 'dashboard' | 'token' | 'log' | 'drawing' | 'task' | 'channel' | 'redemption' | 'user' | 'setting' | 'wallet' | 'personal';
+  icon:
+    | 'playground'
+    | 'chat'
+    | 'dashboard'
+    | 'token'
+    | 'log'
+    | 'drawing'
+    | 'task'
+    | 'channel'
+    | 'redemption'
+    | 'user'
+    | 'setting'
+    | 'wallet'
+    | 'personal';
   adminOnly?: boolean;
   /** A status flag that must be true for the entry to show. */
   flag?: keyof Pick<SiteStatus, 'enable_data_export' | 'enable_drawing' | 'enable_task'>;

@@ -10,10 +10,7 @@ interface RemoteOutletProps {
   page: string;
 }
 
-type LoadState =
-  | { kind: 'loading' }
-  | { kind: 'ready'; App: ComponentType<RemoteAppProps> }
-  | { kind: 'failed'; error: Error };
+type LoadState = { kind: 'loading' } | { kind: 'ready'; App: ComponentType<RemoteAppProps> } | { kind: 'failed'; error: Error };
 
 /** Mounts one remote's page inside the layout; if the remote cannot load, only this area shows an error. */
 export function RemoteOutlet({ remote, page }: RemoteOutletProps) {

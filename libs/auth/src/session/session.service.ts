@@ -38,7 +38,13 @@ export class SessionService {
     if (previous) await this.sessions.delete(sessionKey(previous));
     const { token, cookie } = newSessionToken(this.config.session.secret);
     const now = nowSeconds();
-    await this.sessions.insert({ id: sessionKey(token), userId: user.id, createdAt: now, expiresAt: now + SESSION_MAX_AGE_SECONDS, ip: req.ip ?? null });
+    await this.sessions.insert({
+      id: sessionKey(token),
+      userId: user.id,
+      createdAt: now,
+      expiresAt: now + SESSION_MAX_AGE_SECONDS,
+      ip: req.ip ?? null,
+    });
     setSessionCookie(req, res, cookie);
   }
 

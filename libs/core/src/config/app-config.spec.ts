@@ -51,10 +51,21 @@ describe('parseDatabaseDsn', () => {
     expect(parseDatabaseDsn(undefined, '/d/one-api.db?_busy_timeout=30000')).toEqual({ type: 'sqlite', path: '/d/one-api.db' });
     expect(parseDatabaseDsn('local', '/d/x.db')).toMatchObject({ type: 'sqlite' });
     expect(parseDatabaseDsn('root:p%40ss@tcp(db.local:3307)/oneapi?parseTime=true', '')).toEqual({
-      type: 'mysql', host: 'db.local', port: 3307, username: 'root', password: 'p@ss', database: 'oneapi',
+      type: 'mysql',
+      host: 'db.local',
+      port: 3307,
+      username: 'root',
+      password: 'p@ss',
+      database: 'oneapi',
     });
     expect(parseDatabaseDsn('root@tcp(127.0.0.1)/gw', '')).toMatchObject({ type: 'mysql', port: 3306, password: '', database: 'gw' });
-    expect(parseDatabaseDsn('mysql://u:pw@h:3306/db', '')).toMatchObject({ type: 'mysql', host: 'h', username: 'u', password: 'pw', database: 'db' });
+    expect(parseDatabaseDsn('mysql://u:pw@h:3306/db', '')).toMatchObject({
+      type: 'mysql',
+      host: 'h',
+      username: 'u',
+      password: 'pw',
+      database: 'db',
+    });
     expect(parseDatabaseDsn('postgresql://u@h/db', '')).toMatchObject({ type: 'postgres', port: 5432, database: 'db' });
   });
 

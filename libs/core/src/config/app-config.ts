@@ -88,7 +88,10 @@ export function loadConfig(env: RawEnv = process.env): AppConfig {
       port: read.int('PORT', 3000, { min: 0, max: 65535 }),
       host: read.string('HOST', '0.0.0.0'),
       maxBodyBytes: read.int('MAX_REQUEST_BODY_MB', 128, { min: 1, max: 1024 }) * MB,
-      trustedProxies: (read.string('TRUSTED_PROXIES', '') ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+      trustedProxies: (read.string('TRUSTED_PROXIES', '') ?? '')
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
     },
     dataDir,
     database: { ...database, poolSize: read.int('SQL_MAX_OPEN_CONNS', 20, { min: 1, max: 1000 }) },
@@ -138,7 +141,8 @@ export function loadConfig(env: RawEnv = process.env): AppConfig {
     },
     generateDefaultToken: read.bool('GENERATE_DEFAULT_TOKEN', false),
     errorLogEnabled: read.bool('ERROR_LOG_ENABLED', false),
-    turnstileVerifyUrl: read.url('TURNSTILE_VERIFY_URL', ['https:', 'http:']) ?? 'https://challenges.cloudflare.com/turnstile/v0/siteverify',
+    turnstileVerifyUrl:
+      read.url('TURNSTILE_VERIFY_URL', ['https:', 'http:']) ?? 'https://challenges.cloudflare.com/turnstile/v0/siteverify',
     ops: readOps(read),
   };
 }

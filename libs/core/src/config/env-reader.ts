@@ -3,7 +3,10 @@
  * variable, so a bad value stops boot with one clear line instead of failing on the first request.
  */
 export class ConfigError extends Error {
-  constructor(readonly variable: string, detail: string) {
+  constructor(
+    readonly variable: string,
+    detail: string,
+  ) {
     super(`Invalid environment variable ${variable}: ${detail}`);
     this.name = 'ConfigError';
   }

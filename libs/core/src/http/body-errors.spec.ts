@@ -6,17 +6,26 @@ const broken = { type: 'entity.parse.failed', status: 400 };
 
 describe('bodyErrorAnswer', () => {
   it("answers in the caller's shape: envelope, OpenAI or Anthropic", () => {
-    expect(bodyErrorAnswer(broken, '/api/user/login')).toEqual({ status: 400, body: { success: false, message: 'request body is not valid JSON' } });
+    expect(bodyErrorAnswer(broken, '/api/user/login')).toEqual({
+      status: 400,
+      body: { success: false, message: 'request body is not valid JSON' },
+    });
     expect(bodyErrorAnswer(tooLarge, '/v1/chat/completions')).toEqual({
       status: 413,
       body: { error: { message: 'request body is too large', type: 'invalid_request_error', param: '', code: 'invalid_request' } },
     });
-    expect(bodyErrorAnswer(broken, '/v1/messages')).toEqual({ status: 400, body: { type: 'error', error: { type: 'invalid_request_error', message: 'request body is not valid JSON' } } });
+    expect(bodyErrorAnswer(broken, '/v1/messages')).toEqual({
+      status: 400,
+      body: { type: 'error', error: { type: 'invalid_request_error', message: 'request body is not valid JSON' } },
+    });
   });
 
   it('keeps 4xx statuses, turns anything else into 400, and ignores errors that are not body errors', () => {
     expect(bodyErrorAnswer({ type: 'request.aborted', status: 400 }, '/api/x')?.status).toBe(400);
-    expect(bodyErrorAnswer({ type: 'encoding.unsupported', status: 415 }, '/api/x')).toEqual({ status: 415, body: { success: false, message: 'request body could not be read' } });
+    expect(bodyErrorAnswer({ type: 'encoding.unsupported', status: 415 }, '/api/x')).toEqual({
+      status: 415,
+      body: { success: false, message: 'request body could not be read' },
+    });
     expect(bodyErrorAnswer({ type: 'stream.not.readable', status: 500 }, '/api/x')?.status).toBe(400);
     expect(bodyErrorAnswer(new Error('boom'), '/api/x')).toBeUndefined();
   });

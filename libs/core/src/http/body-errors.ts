@@ -10,7 +10,11 @@ export function describeBodyError(error: unknown): { status: number; message: st
   if (!err?.type || !err.status) return undefined;
   const status = err.type === 'entity.too.large' ? 413 : err.status >= 400 && err.status < 500 ? err.status : 400;
   const message =
-    status === 413 ? 'request body is too large' : err.type === 'entity.parse.failed' ? 'request body is not valid JSON' : 'request body could not be read';
+    status === 413
+      ? 'request body is too large'
+      : err.type === 'entity.parse.failed'
+        ? 'request body is not valid JSON'
+        : 'request body could not be read';
   return { status, message };
 }
 
@@ -23,6 +27,8 @@ export function bodyErrorAnswer(error: unknown, path: string): { status: number;
   if (!described) return undefined;
   const { status, message } = described;
   if (!isRelayPath(path)) return { status, body: { success: false, message } };
-  const body = isAnthropicPath(path) ? anthropicError(message, 'invalid_request_error') : openAiError(message, 'invalid_request_error', 'invalid_request');
+  const body = isAnthropicPath(path)
+    ? anthropicError(message, 'invalid_request_error')
+    : openAiError(message, 'invalid_request_error', 'invalid_request');
   return { status, body };
 }

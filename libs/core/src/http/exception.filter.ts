@@ -1,12 +1,4 @@
-import {
-  Catch,
-  HttpException,
-  Inject,
-  Logger,
-  Optional,
-  type ArgumentsHost,
-  type ExceptionFilter,
-} from '@nestjs/common';
+import { Catch, HttpException, Inject, Logger, Optional, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { AppError } from '../errors/app-error.js';
 import { anthropicError, isAnthropicPath, isRelayPath, openAiError } from './relay-paths.js';
@@ -73,4 +65,3 @@ function httpMessage(exception: HttpException): string {
   if (Array.isArray(message)) return message.join('; ');
   return typeof message === 'string' ? message : exception.message;
 }
-

@@ -68,7 +68,19 @@ describe('outbound URL guard', () => {
   });
 
   it('classifies addresses', () => {
-    for (const a of ['127.0.0.1', '::1', '::ffff:127.0.0.1', '::ffff:192.168.0.1', '0.0.0.0', '100.64.0.1', 'fe80::1%eth0', '198.18.0.1', '64:ff9b::7f00:1', '2002:7f00:1::', 'garbage']) {
+    for (const a of [
+      '127.0.0.1',
+      '::1',
+      '::ffff:127.0.0.1',
+      '::ffff:192.168.0.1',
+      '0.0.0.0',
+      '100.64.0.1',
+      'fe80::1%eth0',
+      '198.18.0.1',
+      '64:ff9b::7f00:1',
+      '2002:7f00:1::',
+      'garbage',
+    ]) {
       expect(isBlockedAddress(a), a).toBe(true);
     }
     for (const a of ['8.8.8.8', '1.1.1.1', '2606:4700:4700::1111', '::ffff:8.8.8.8']) expect(isBlockedAddress(a), a).toBe(false);

@@ -23,16 +23,20 @@ export class RedisThrottlerStorage implements ThrottlerStorage {
     if (this.redis.status !== 'ready') return this.local(key, ttl, limit, blockDuration, name);
     try {
       const redisKey = `${this.prefix}${name}:${key}`;
-      const [[, hits], , [, pttl]] = (await this.redis
-        .multi()
-        .incr(redisKey)
-        .pexpire(redisKey, ttl, 'NX')
-        .pttl(redisKey)
-        .exec()) as [[null, number], [null, number], [null, number]];
+      const [[, hits], , [, pttl]] = (await this.redis.multi().incr(redisKey).pexpire(redisKey, ttl, 'NX').pttl(redisKey).exec()) as [
+        [null, number],
+        [null, number],
+        [null, number],
+      ];
       const timeToExpire = Math.max(0, Math.ceil(pttl / 1000));
       const isBlocked = hits > limit;
       this.warned = false;
-      return { totalHits: hits, timeToExpire, isBlocked, timeToBlockExpire: isBlocked ? Math.ceil(blockDuration / 1000) || timeToExpire : 0 };
+      return {
+        totalHits: hits,
+        timeToExpire,
+        isBlocked,
+        timeToBlockExpire: isBlocked ? Math.ceil(blockDuration / 1000) || timeToExpire : 0,
+      };
     } catch {
       return this.local(key, ttl, limit, blockDuration, name);
     }

@@ -59,7 +59,9 @@ export class RedisService implements OnModuleDestroy {
       this.handlers.set(channel, set);
       if (this.client) {
         this.subscriber ??= this.createSubscriber();
-        void this.subscriber.subscribe(this.key(channel)).catch((error: Error) => this.logger.warn(`subscribe ${channel}: ${error.message}`));
+        void this.subscriber
+          .subscribe(this.key(channel))
+          .catch((error: Error) => this.logger.warn(`subscribe ${channel}: ${error.message}`));
       }
     }
     set.add(handler);

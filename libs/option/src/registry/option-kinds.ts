@@ -25,9 +25,17 @@ interface Range {
 
 export const bool = (fallback: boolean): OptionDef<'bool', boolean> => ({ kind: 'bool', default: String(fallback) });
 
-export const int = (fallback: number, range: Range = {}): OptionDef<'int', number> => ({ kind: 'int', default: String(fallback), ...range });
+export const int = (fallback: number, range: Range = {}): OptionDef<'int', number> => ({
+  kind: 'int',
+  default: String(fallback),
+  ...range,
+});
 
-export const float = (fallback: number, range: Range = {}): OptionDef<'float', number> => ({ kind: 'float', default: String(fallback), ...range });
+export const float = (fallback: number, range: Range = {}): OptionDef<'float', number> => ({
+  kind: 'float',
+  default: String(fallback),
+  ...range,
+});
 
 export const text = (fallback = '', extra: { check?: (value: string) => string | undefined } = {}): OptionDef<'string', string> => ({
   kind: 'string',

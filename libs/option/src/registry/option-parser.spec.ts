@@ -13,11 +13,33 @@ describe('option registry', () => {
 
   it('knows every option key of both specs', () => {
     const keys = [
-      'PasswordLoginEnabled', 'oidc.enabled', 'SMTPSSLEnabled', 'TopupGroupRatio', 'EmailDomainWhitelist', 'general_setting.docs_link',
-      'QuotaPerUnit', 'RetryTimes', 'DataExportInterval', 'DataExportDefaultTime', 'ChannelDisableThreshold', 'AutomaticDisableKeywords',
-      'ModelPrice', 'ModelRatio', 'CompletionRatio', 'CacheRatio', 'GroupRatio', 'UserUsableGroups', 'Chats', 'StreamCacheQueueLength',
-      'ModelRequestRateLimitSuccessCount', 'gemini.safety_settings', 'claude.thinking_adapter_budget_tokens_percentage',
-      'global.pass_through_request_enabled', 'MjActionCheckSuccessEnabled', 'QuotaForInvitee', 'PreConsumedQuota',
+      'PasswordLoginEnabled',
+      'oidc.enabled',
+      'SMTPSSLEnabled',
+      'TopupGroupRatio',
+      'EmailDomainWhitelist',
+      'general_setting.docs_link',
+      'QuotaPerUnit',
+      'RetryTimes',
+      'DataExportInterval',
+      'DataExportDefaultTime',
+      'ChannelDisableThreshold',
+      'AutomaticDisableKeywords',
+      'ModelPrice',
+      'ModelRatio',
+      'CompletionRatio',
+      'CacheRatio',
+      'GroupRatio',
+      'UserUsableGroups',
+      'Chats',
+      'StreamCacheQueueLength',
+      'ModelRequestRateLimitSuccessCount',
+      'gemini.safety_settings',
+      'claude.thinking_adapter_budget_tokens_percentage',
+      'global.pass_through_request_enabled',
+      'MjActionCheckSuccessEnabled',
+      'QuotaForInvitee',
+      'PreConsumedQuota',
     ];
     expect(keys.filter((key) => !isOptionKey(key))).toEqual([]);
   });

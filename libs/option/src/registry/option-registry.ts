@@ -45,7 +45,14 @@ interface UptimeKumaGroup {
 
 const uptimeKumaGroups = (value: unknown) =>
   Array.isArray(value) &&
-  value.every((g) => jsonObject(g) === undefined && typeof g.categoryName === 'string' && typeof g.slug === 'string' && typeof g.url === 'string' && httpUrlOrEmpty(g.url) === undefined)
+  value.every(
+    (g) =>
+      jsonObject(g) === undefined &&
+      typeof g.categoryName === 'string' &&
+      typeof g.slug === 'string' &&
+      typeof g.url === 'string' &&
+      httpUrlOrEmpty(g.url) === undefined,
+  )
     ? undefined
     : 'must be a JSON array of {categoryName, url, slug} with http(s) URLs';
 

@@ -61,7 +61,8 @@ export class EpayNotifyService {
         const current = await this.orders.findByTradeNo(order.tradeNo, manager);
         return current?.status === TopUpStatus.Success ? 'duplicate' : 'stale';
       }
-      if (!(await this.wallet.credit(manager, order.userId, quota))) throw new Error(`user ${order.userId} of ${order.tradeNo} is gone or at the maximum quota`);
+      if (!(await this.wallet.credit(manager, order.userId, quota)))
+        throw new Error(`user ${order.userId} of ${order.tradeNo} is gone or at the maximum quota`);
       const username = await this.wallet.username(manager, order.userId);
       await this.logs.recordNow(
         {

@@ -29,7 +29,14 @@ export class EpayOrderService {
   ) {}
 
   /** What the wallet page needs to offer online top-up (new-api's `/api/user/topup/info`); no merchant secret. */
-  info(): { enable_online_topup: boolean; min_topup: number; pay_methods: unknown[]; topup_link: string; amount_options: number[]; discount: Record<string, number> } {
+  info(): {
+    enable_online_topup: boolean;
+    min_topup: number;
+    pay_methods: unknown[];
+    topup_link: string;
+    amount_options: number[];
+    discount: Record<string, number>;
+  } {
     return {
       enable_online_topup: epayMerchant(this.options) !== undefined,
       min_topup: this.options.get('MinTopUp'),

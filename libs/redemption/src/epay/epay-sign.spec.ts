@@ -22,7 +22,16 @@ describe('epay signature', () => {
   });
 
   it('builds the purchase form with sign_type MD5 and a verifiable sign', () => {
-    const form = epayPurchaseForm({ pid: '9', key: 'secret', type: 'wx', tradeNo: 'USR1NOabc', notifyUrl: 'https://gw/api/user/epay/notify', returnUrl: 'https://gw/topup', name: 'TUC10', money: '73.00' });
+    const form = epayPurchaseForm({
+      pid: '9',
+      key: 'secret',
+      type: 'wx',
+      tradeNo: 'USR1NOabc',
+      notifyUrl: 'https://gw/api/user/epay/notify',
+      returnUrl: 'https://gw/topup',
+      name: 'TUC10',
+      money: '73.00',
+    });
     expect(form).toMatchObject({ pid: '9', type: 'wx', out_trade_no: 'USR1NOabc', money: '73.00', sign_type: 'MD5' });
     expect(epayVerify(form, 'secret')).toBe(true);
   });

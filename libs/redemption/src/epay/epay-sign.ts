@@ -10,7 +10,9 @@ export function epaySign(fields: Record<string, string>, key: string): string {
     .sort()
     .map((name) => `${name}=${fields[name]}`)
     .join('&');
-  return createHash('md5').update(payload + key, 'utf8').digest('hex');
+  return createHash('md5')
+    .update(payload + key, 'utf8')
+    .digest('hex');
 }
 
 /** Checks a callback's `sign` in constant time (no early exit that would leak how much of it matched). */

@@ -8,7 +8,9 @@ function fakeLedger(reserveOutcome: 'ok' | 'user_quota' | 'token_quota' = 'ok') 
   const ledger = {
     reserve: async (_u: number, _t: number, n: number) => (calls.push(`reserve ${n}`), reserveOutcome),
     release: async (_u: number, _t: number, n: number) => void calls.push(`release ${n}`),
-    settle: async (_u: number, _t: number, reserved: number, actual: number) => (calls.push(`settle ${reserved}->${actual}`), { charged: actual, capped: false }),
+    settle: async (_u: number, _t: number, reserved: number, actual: number) => (
+      calls.push(`settle ${reserved}->${actual}`), { charged: actual, capped: false }
+    ),
   };
   return { ledger: ledger as unknown as QuotaLedger, calls };
 }
@@ -34,7 +36,10 @@ describe('BillingSession', () => {
   });
 
   it("maps a refused reservation to new-api's 403 codes and leaves nothing to refund", async () => {
-    for (const [outcome, code] of [['user_quota', 'insufficient_user_quota'], ['token_quota', 'pre_consume_token_quota_failed']] as const) {
+    for (const [outcome, code] of [
+      ['user_quota', 'insufficient_user_quota'],
+      ['token_quota', 'pre_consume_token_quota_failed'],
+    ] as const) {
       const { ledger, calls } = fakeLedger(outcome);
       const session = new BillingSession(ledger, 1, 2);
       const error = await session.reserve(100).catch((e: unknown) => e);

@@ -25,7 +25,8 @@ export class BillingSession {
     if (amount > 0) {
       const outcome = await this.ledger.reserve(this.userId, this.tokenId, amount);
       if (outcome === 'user_quota') throw new RelayError('insufficient user quota', 403, 'insufficient_user_quota');
-      if (outcome === 'token_quota') throw new RelayError('insufficient token quota (pre-consume failed)', 403, 'pre_consume_token_quota_failed');
+      if (outcome === 'token_quota')
+        throw new RelayError('insufficient token quota (pre-consume failed)', 403, 'pre_consume_token_quota_failed');
     }
     this.reserved = amount;
     this.state = 'reserved';

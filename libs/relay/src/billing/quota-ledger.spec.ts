@@ -20,7 +20,12 @@ function sqliteLedger(userQuota: number, tokenQuota: number) {
 describe('QuotaLedger on SQLite', () => {
   it('plans issued together share a transaction, yet each is checked against the balances left by the ones before', async () => {
     const { ledger, balances } = sqliteLedger(250, 1000);
-    const outcomes = await Promise.all([ledger.reserve(1, 2, 100), ledger.reserve(1, 2, 100), ledger.reserve(1, 2, 100), ledger.reserve(1, 2, 50)]);
+    const outcomes = await Promise.all([
+      ledger.reserve(1, 2, 100),
+      ledger.reserve(1, 2, 100),
+      ledger.reserve(1, 2, 100),
+      ledger.reserve(1, 2, 50),
+    ]);
     expect(outcomes).toEqual(['ok', 'ok', 'user_quota', 'ok']);
     expect(balances()).toEqual({ user: { quota: 0, used_quota: 0, request_count: 0 }, token: { remain_quota: 750, used_quota: 250 } });
   });

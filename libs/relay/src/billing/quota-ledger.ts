@@ -2,7 +2,17 @@ import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { runOutsideTransactions } from '@gw/database';
-import { headroomPlan, releasePlan, reservePlan, settlePlan, type LedgerStep, type Plan, type ReserveOutcome, type SettleOutcome, type StepResult } from './ledger-plans.js';
+import {
+  headroomPlan,
+  releasePlan,
+  reservePlan,
+  settlePlan,
+  type LedgerStep,
+  type Plan,
+  type ReserveOutcome,
+  type SettleOutcome,
+  type StepResult,
+} from './ledger-plans.js';
 
 interface SqliteStatement {
   run(params: Record<string, number>): { changes: number };
@@ -58,7 +68,7 @@ export class QuotaLedger {
       const db = (dataSource.driver as unknown as { databaseConnection: SqliteDatabase }).databaseConnection;
       this.sqliteDb = db;
       const sqlitePlan = db.transaction((steps: Plan<unknown>) => {
-        let input: StepResult = undefined;
+        let input: StepResult;
         for (;;) {
           const next = steps.next(input);
           if (next.done) {
@@ -175,7 +185,7 @@ export class QuotaLedger {
         await runner.connect();
         await runner.startTransaction();
         const steps = plan();
-        let input: StepResult = undefined;
+        let input: StepResult;
         for (;;) {
           const next = steps.next(input);
           if (next.done) {

@@ -32,7 +32,11 @@ const JSON_TYPE = { 'content-type': 'application/json' };
 
 describe('readJsonBody', () => {
   it('parses plain JSON split over chunks, with a BOM or a UTF-8 charset', async () => {
-    expect(await read(JSON_TYPE, ['{"model":', '"gpt-4o","n":1}'])).toEqual({ body: { model: 'gpt-4o', n: 1 }, error: undefined, fellBack: false });
+    expect(await read(JSON_TYPE, ['{"model":', '"gpt-4o","n":1}'])).toEqual({
+      body: { model: 'gpt-4o', n: 1 },
+      error: undefined,
+      fellBack: false,
+    });
     expect((await read({ 'content-type': 'application/json; charset=utf-8' }, ['\ufeff{"a":"é"}'])).body).toEqual({ a: 'é' });
     expect((await read(JSON_TYPE, [''])).body).toEqual({});
   });
@@ -45,7 +49,11 @@ describe('readJsonBody', () => {
   });
 
   it('leaves compressed bodies, other charsets and other types to the regular parser, and returns what it parsed', async () => {
-    expect(await read({ ...JSON_TYPE, 'content-encoding': 'gzip' }, ['...'])).toEqual({ body: { parsedBy: 'fallback' }, error: undefined, fellBack: true });
+    expect(await read({ ...JSON_TYPE, 'content-encoding': 'gzip' }, ['...'])).toEqual({
+      body: { parsedBy: 'fallback' },
+      error: undefined,
+      fellBack: true,
+    });
     expect((await read({ 'content-type': 'application/json; charset=latin1' }, ['{}'])).fellBack).toBe(true);
     expect((await read({ 'content-type': 'application/vnd.api+json' }, ['{}'])).fellBack).toBe(true);
     expect((await read({}, ['{}'])).fellBack).toBe(true);

@@ -31,7 +31,9 @@ export function readJsonBody(req: IncomingMessage, res: ServerResponse, limit: n
   const type = req.headers['content-type'];
   const encoding = req.headers['content-encoding'];
   if (typeof type !== 'string' || !PLAIN_JSON.test(type) || (encoding !== undefined && encoding.toLowerCase() !== 'identity')) {
-    return new Promise((resolve, reject) => fallback(req, res, (error) => (error ? reject(error) : resolve((req as { body?: unknown }).body))));
+    return new Promise((resolve, reject) =>
+      fallback(req, res, (error) => (error ? reject(error) : resolve((req as { body?: unknown }).body))),
+    );
   }
   const declared = Number(req.headers['content-length']);
   if (declared > limit) {

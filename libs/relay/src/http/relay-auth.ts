@@ -44,7 +44,7 @@ export class TokenRelayAuthenticator extends RelayAuthenticator {
     const user = await this.users.findById(principal.id);
     let setting: Record<string, unknown> = {};
     try {
-      setting = user?.setting ? (JSON.parse(user.setting) as Record<string, unknown>) ?? {} : {};
+      setting = user?.setting ? ((JSON.parse(user.setting) as Record<string, unknown>) ?? {}) : {};
     } catch {
       setting = {};
     }

@@ -31,7 +31,8 @@ export class ChannelSelection {
   first(caller: RelayCaller, group: string, model: string): RelayChannel {
     if (caller.pinnedChannelId !== undefined) {
       const pinned = this.router.get(caller.pinnedChannelId);
-      if (!pinned) throw new RelayError(`channel #${caller.pinnedChannelId} does not exist`, 400, 'channel_not_found', 'invalid_request_error');
+      if (!pinned)
+        throw new RelayError(`channel #${caller.pinnedChannelId} does not exist`, 400, 'channel_not_found', 'invalid_request_error');
       if (pinned.status !== ChannelStatus.Enabled) throw new RelayError(`channel #${pinned.id} is disabled`, 403, 'channel_disabled');
       return pinned;
     }

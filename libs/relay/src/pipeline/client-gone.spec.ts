@@ -3,7 +3,8 @@ import type { ServerResponse } from 'node:http';
 import { describe, expect, it, vi } from 'vitest';
 import { ClientGone } from './client-gone.js';
 
-const response = (writableFinished = false) => Object.assign(new EventEmitter(), { writableFinished }) as unknown as ServerResponse & EventEmitter;
+const response = (writableFinished = false) =>
+  Object.assign(new EventEmitter(), { writableFinished }) as unknown as ServerResponse & EventEmitter;
 
 describe('ClientGone', () => {
   it('fires its listener once when the connection closes before the answer finished', () => {

@@ -31,7 +31,12 @@ export function toRelayError(error: unknown): RelayError {
   if (error instanceof RelayError) return error;
   if (error instanceof AppError) {
     const status = error.relayStatus;
-    return new RelayError(error.message, status, error.code, status >= 500 || status === 401 || status === 403 || status === 429 ? 'new_api_error' : 'invalid_request_error');
+    return new RelayError(
+      error.message,
+      status,
+      error.code,
+      status >= 500 || status === 401 || status === 403 || status === 429 ? 'new_api_error' : 'invalid_request_error',
+    );
   }
   return new RelayError('internal server error', 500, 'internal_error');
 }

@@ -12,7 +12,10 @@ describe('upstream errors', () => {
     const error = upstreamStatusError('{"error":{"message":"slow down","type":"rate_limit","code":"rl"}}', 429, channel({ '429': '503' }));
     expect(error.httpStatus).toBe(503);
     expect(error.body()).toEqual({ error: { message: 'slow down', type: 'rate_limit', param: '', code: 'rl' } });
-    expect(upstreamStatusError('<html>bad gateway</html>', 502, channel()).body().error).toMatchObject({ message: '<html>bad gateway</html>', type: 'upstream_error' });
+    expect(upstreamStatusError('<html>bad gateway</html>', 502, channel()).body().error).toMatchObject({
+      message: '<html>bad gateway</html>',
+      type: 'upstream_error',
+    });
     expect(upstreamStatusError('', 500, channel()).message).toBe('upstream answered status 500');
   });
 

@@ -38,7 +38,10 @@ describe('billing golden fixtures (test/fixtures/billing)', () => {
   it.each(cases.map((c) => [c.name, c] as const))('%s', (_name, c) => {
     const pricing = new PricingService(optionsStub(c.options));
     const info = pricing.resolve(c.model, c.group, c.group);
-    const actual = info && { quota: pricing.settleQuota(info, c.usage), preConsume: pricing.preConsumeQuota(info, c.usage.promptTokens, c.maxTokens) };
+    const actual = info && {
+      quota: pricing.settleQuota(info, c.usage),
+      preConsume: pricing.preConsumeQuota(info, c.usage.promptTokens, c.maxTokens),
+    };
     expect(actual ?? null).toEqual(c.expected);
   });
 });

@@ -16,9 +16,9 @@ export function matchingModelName(name: string): string {
 
 /** A map entry for the model: the exact name first, then new-api's normalised name. */
 export function lookupModel<T>(map: Readonly<Record<string, T>>, model: string): T | undefined {
-  if (Object.prototype.hasOwnProperty.call(map, model)) return map[model];
+  if (Object.hasOwn(map, model)) return map[model];
   const normalised = matchingModelName(model);
-  return normalised !== model && Object.prototype.hasOwnProperty.call(map, normalised) ? map[normalised] : undefined;
+  return normalised !== model && Object.hasOwn(map, normalised) ? map[normalised] : undefined;
 }
 
 /**

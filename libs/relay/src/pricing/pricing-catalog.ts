@@ -35,7 +35,7 @@ export class PricingCatalog {
   /** `userGroup` is '' for guests, who see the default usable groups. */
   forGroup(userGroup: string): PricingPage {
     const usable = this.pricing.usableGroups(userGroup);
-    const isUsable = (group: string) => Object.prototype.hasOwnProperty.call(usable, group);
+    const isUsable = (group: string) => Object.hasOwn(usable, group);
     const data = this.rows().filter((row) => row.enable_groups.some((group) => group === 'all' || isUsable(group)));
     const groupRatio = Object.fromEntries(Object.entries(this.options.get('GroupRatio')).filter(([group]) => isUsable(group)));
     return { data, group_ratio: groupRatio, usable_group: usable };

@@ -17,7 +17,10 @@ function limiter(values: Record<string, unknown>, redis: Partial<RedisService> =
     ModelRequestRateLimitGroup: {},
     ...values,
   };
-  return new ModelRateLimiter({ get: (key: string) => options[key as keyof typeof options] } as unknown as OptionService, redis as RedisService);
+  return new ModelRateLimiter(
+    { get: (key: string) => options[key as keyof typeof options] } as unknown as OptionService,
+    redis as RedisService,
+  );
 }
 
 describe('SlidingWindowLog', () => {

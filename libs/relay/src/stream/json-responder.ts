@@ -17,7 +17,12 @@ export interface JsonErrorOutcome {
  * when upstream sent none, it is estimated from the prompt count and the answer's text and written
  * into the body, as new-api does.
  */
-export function relayJson(text: string, res: ServerResponse, promptTokens: number, countText: (text: string) => number): JsonOutcome | JsonErrorOutcome {
+export function relayJson(
+  text: string,
+  res: ServerResponse,
+  promptTokens: number,
+  countText: (text: string) => number,
+): JsonOutcome | JsonErrorOutcome {
   const found = findUsageInJson(text);
   let outcome: JsonOutcome;
   let body = text;

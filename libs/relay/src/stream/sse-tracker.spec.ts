@@ -2,8 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { SseTracker } from './sse-tracker.js';
 
 const countWords = (text: string) => text.split(/\s+/).filter(Boolean).length;
-const chunk = (content: string) => `data: {"id":"c1","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":"${content}"}}]}\n\n`;
-const usageChunk = 'data: {"id":"c1","object":"chat.completion.chunk","created":1,"model":"m","choices":[],"usage":{"prompt_tokens":7,"completion_tokens":3,"total_tokens":10}}\n\n';
+const chunk = (content: string) =>
+  `data: {"id":"c1","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":"${content}"}}]}\n\n`;
+const usageChunk =
+  'data: {"id":"c1","object":"chat.completion.chunk","created":1,"model":"m","choices":[],"usage":{"prompt_tokens":7,"completion_tokens":3,"total_tokens":10}}\n\n';
 
 function run(tracker: SseTracker, input: string, splitEvery = 7): string {
   let out = '';
@@ -33,7 +35,13 @@ describe('SseTracker', () => {
     const events = out.split('\n\n').filter(Boolean);
     expect(events.at(-1)).toBe('data: [DONE]');
     const synthetic = JSON.parse(events.at(-2)!.slice(6));
-    expect(synthetic).toMatchObject({ id: 'c1', object: 'chat.completion.chunk', model: 'm', choices: [], usage: { prompt_tokens: 5, completion_tokens: 3, total_tokens: 8 } });
+    expect(synthetic).toMatchObject({
+      id: 'c1',
+      object: 'chat.completion.chunk',
+      model: 'm',
+      choices: [],
+      usage: { prompt_tokens: 5, completion_tokens: 3, total_tokens: 8 },
+    });
     expect(tracker.finalUsage()).toEqual({ usage: { promptTokens: 5, completionTokens: 3, cachedTokens: 0 }, local: true });
   });
 

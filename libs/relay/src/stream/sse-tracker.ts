@@ -68,7 +68,10 @@ export class SseTracker {
   /** Completion tokens: upstream's, else a local count of what was delivered. */
   finalUsage(): { usage: Usage; local: boolean } {
     if (this.usage) return { usage: this.usage, local: false };
-    return { usage: { promptTokens: this.promptTokens, completionTokens: this.countText(this.deliveredText()), cachedTokens: 0 }, local: true };
+    return {
+      usage: { promptTokens: this.promptTokens, completionTokens: this.countText(this.deliveredText()), cachedTokens: 0 },
+      local: true,
+    };
   }
 
   private line(text: string, start: number, end: number): string {
@@ -93,7 +96,14 @@ export class SseTracker {
     this.sawDone = true;
     if (!this.includeUsage || this.usage) return 'data: [DONE]\n\n';
     const { usage } = this.finalUsage();
-    const chunk = { id: this.id, object: this.chat ? 'chat.completion.chunk' : 'text_completion', created: this.created || Math.floor(Date.now() / 1000), model: this.model, choices: [], usage: toOpenAiUsage(usage) };
+    const chunk = {
+      id: this.id,
+      object: this.chat ? 'chat.completion.chunk' : 'text_completion',
+      created: this.created || Math.floor(Date.now() / 1000),
+      model: this.model,
+      choices: [],
+      usage: toOpenAiUsage(usage),
+    };
     return `data: ${JSON.stringify(chunk)}\n\ndata: [DONE]\n\n`;
   }
 

@@ -19,7 +19,15 @@ describe('findUsageInJson', () => {
 
 describe('readUsage', () => {
   it('never lets cached tokens exceed the prompt and drops garbage', () => {
-    expect(readUsage({ prompt_tokens: 3, completion_tokens: 'x', prompt_tokens_details: { cached_tokens: 9 } })).toEqual({ promptTokens: 3, completionTokens: 0, cachedTokens: 3 });
-    expect(readUsage({ prompt_tokens: Number.NaN, completion_tokens: 2.7 })).toEqual({ promptTokens: 0, completionTokens: 2, cachedTokens: 0 });
+    expect(readUsage({ prompt_tokens: 3, completion_tokens: 'x', prompt_tokens_details: { cached_tokens: 9 } })).toEqual({
+      promptTokens: 3,
+      completionTokens: 0,
+      cachedTokens: 3,
+    });
+    expect(readUsage({ prompt_tokens: Number.NaN, completion_tokens: 2.7 })).toEqual({
+      promptTokens: 0,
+      completionTokens: 2,
+      cachedTokens: 0,
+    });
   });
 });

@@ -77,17 +77,29 @@ export function userColumns({ t, onManage, onEdit }: ColumnContext): ColumnProps
       render: (_, user) =>
         isDeregistered(user) ? null : (
           <Space wrap>
-            <Button size="small" onClick={() => onManage(user, 'promote')}>{t('action.promote')}</Button>
-            <Button size="small" onClick={() => onManage(user, 'demote')}>{t('action.demote')}</Button>
+            <Button size="small" onClick={() => onManage(user, 'promote')}>
+              {t('action.promote')}
+            </Button>
+            <Button size="small" onClick={() => onManage(user, 'demote')}>
+              {t('action.demote')}
+            </Button>
             {user.status === 1 ? (
-              <Button size="small" type="warning" onClick={() => onManage(user, 'disable')}>{t('action.disable')}</Button>
+              <Button size="small" type="warning" onClick={() => onManage(user, 'disable')}>
+                {t('action.disable')}
+              </Button>
             ) : (
-              <Button size="small" disabled={user.status === 3} onClick={() => onManage(user, 'enable')}>{t('action.enable')}</Button>
+              <Button size="small" disabled={user.status === 3} onClick={() => onManage(user, 'enable')}>
+                {t('action.enable')}
+              </Button>
             )}
-            <Button size="small" onClick={() => onEdit(user)}>{t('action.edit')}</Button>
+            <Button size="small" onClick={() => onEdit(user)}>
+              {t('action.edit')}
+            </Button>
             <Popconfirm title={t('action.deleteConfirm')} onConfirm={() => onManage(user, 'delete')}>
               <span style={{ display: 'inline-block' }}>
-                <Button size="small" type="danger">{t('action.delete')}</Button>
+                <Button size="small" type="danger">
+                  {t('action.delete')}
+                </Button>
               </span>
             </Popconfirm>
           </Space>

@@ -5,7 +5,11 @@ import { AdminContent } from '../../components/AdminContent';
 export function AboutPage() {
   const { t } = useTranslation('shell');
   const fallback = (
-    <Empty title={t('about.title')} description={<Typography.Text type="tertiary">{t('about.empty')}</Typography.Text>} style={{ padding: 48 }} />
+    <Empty
+      title={t('about.title')}
+      description={<Typography.Text type="tertiary">{t('about.empty')}</Typography.Text>}
+      style={{ padding: 48 }}
+    />
   );
   return <AdminContent endpoint="/api/about" title={t('about.title')} fallback={fallback} />;
 }

@@ -31,7 +31,14 @@ export function PricingPage() {
       )}
       <Banner type="info" closeIcon={null} description={t('pricing.formula')} style={{ marginTop: 8 }} />
       <Space style={{ margin: '16px 0' }} wrap>
-        <Input prefix={<IconSearch />} placeholder={t('pricing.search')} value={query} onChange={setQuery} showClear style={{ width: 280 }} />
+        <Input
+          prefix={<IconSearch />}
+          placeholder={t('pricing.search')}
+          value={query}
+          onChange={setQuery}
+          showClear
+          style={{ width: 280 }}
+        />
         <Button icon={<IconCopy />} disabled={selected.length === 0} onClick={() => void copyText(selected.join(','))}>
           {t('pricing.copySelected')}
         </Button>

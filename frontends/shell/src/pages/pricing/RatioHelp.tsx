@@ -14,7 +14,10 @@ function Box({ x, y, label, strong }: { x: number; y: number; label: string; str
         width={BOX_WIDTH}
         height={30}
         rx={6}
-        style={{ fill: strong ? 'var(--semi-color-success-light-default)' : 'var(--semi-color-primary-light-default)', stroke: 'var(--semi-color-border)' }}
+        style={{
+          fill: strong ? 'var(--semi-color-success-light-default)' : 'var(--semi-color-primary-light-default)',
+          stroke: 'var(--semi-color-border)',
+        }}
       />
       <text x={x + BOX_WIDTH / 2} y={y + 19} textAnchor="middle" fontSize={10} style={{ fill: 'var(--semi-color-text-0)' }}>
         {label}
@@ -23,7 +26,21 @@ function Box({ x, y, label, strong }: { x: number; y: number; label: string; str
   );
 }
 
-function Row({ y, left, operator, right, result, example }: { y: number; left: string; operator: string; right: string; result: string; example: string }) {
+function Row({
+  y,
+  left,
+  operator,
+  right,
+  result,
+  example,
+}: {
+  y: number;
+  left: string;
+  operator: string;
+  right: string;
+  result: string;
+  example: string;
+}) {
   const text = { fill: 'var(--semi-color-text-1)' };
   return (
     <g>
@@ -87,7 +104,13 @@ export function RatioTitle() {
     <span style={{ display: 'inline-flex', alignItems: 'center', gap: 4 }}>
       {t('pricing.ratio')}
       <Popover content={content} trigger="click" position="bottom" showArrow>
-        <span role="button" tabIndex={0} aria-label={t('pricing.ratioHelpLabel')} data-testid="ratio-help" style={{ display: 'inline-flex', cursor: 'pointer' }}>
+        <span
+          role="button"
+          tabIndex={0}
+          aria-label={t('pricing.ratioHelpLabel')}
+          data-testid="ratio-help"
+          style={{ display: 'inline-flex', cursor: 'pointer' }}
+        >
           <IconHelpCircle style={{ color: 'var(--semi-color-text-2)' }} />
         </span>
       </Popover>

@@ -37,7 +37,9 @@ export function pricingColumns({ t, group, groupRatio, onPickGroup }: ColumnCont
     {
       title: t('pricing.billingType'),
       dataIndex: 'quota_type',
-      render: (type: number) => <Tag color={type === 0 ? 'teal' : 'violet'}>{type === 0 ? t('pricing.perToken') : t('pricing.perCall')}</Tag>,
+      render: (type: number) => (
+        <Tag color={type === 0 ? 'teal' : 'violet'}>{type === 0 ? t('pricing.perToken') : t('pricing.perCall')}</Tag>
+      ),
     },
     {
       title: t('pricing.groups'),

@@ -59,7 +59,13 @@ export function RegisterPage() {
           <Input value={form.username} onChange={set('username')} maxLength={12} autoComplete="username" />
         </Field>
         <Field label={t('login.password')}>
-          <Input mode="password" value={form.password} onChange={set('password')} placeholder={t('register.passwordPlaceholder')} autoComplete="new-password" />
+          <Input
+            mode="password"
+            value={form.password}
+            onChange={set('password')}
+            placeholder={t('register.passwordPlaceholder')}
+            autoComplete="new-password"
+          />
         </Field>
         <Field label={t('register.confirm')}>
           <Input mode="password" value={form.password2} onChange={set('password2')} autoComplete="new-password" />
@@ -83,7 +89,9 @@ export function RegisterPage() {
             </Field>
           </>
         )}
-        {status.turnstile_check && status.turnstile_site_key && <Turnstile siteKey={status.turnstile_site_key} onVerify={setTurnstileToken} />}
+        {status.turnstile_check && status.turnstile_site_key && (
+          <Turnstile siteKey={status.turnstile_site_key} onVerify={setTurnstileToken} />
+        )}
         <Button htmlType="submit" theme="solid" block loading={submitting}>
           {t('register.submit')}
         </Button>

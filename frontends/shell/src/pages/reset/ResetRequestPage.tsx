@@ -36,7 +36,9 @@ export function ResetRequestPage() {
         <Field label={t('register.email')}>
           <Input type="email" value={email} onChange={setEmail} />
         </Field>
-        {status.turnstile_check && status.turnstile_site_key && <Turnstile siteKey={status.turnstile_site_key} onVerify={setTurnstileToken} />}
+        {status.turnstile_check && status.turnstile_site_key && (
+          <Turnstile siteKey={status.turnstile_site_key} onVerify={setTurnstileToken} />
+        )}
         <Button htmlType="submit" theme="solid" block loading={sending} disabled={retryLeft > 0}>
           {retryLeft > 0 ? t('reset.retryIn', { seconds: retryLeft }) : t('reset.submit')}
         </Button>

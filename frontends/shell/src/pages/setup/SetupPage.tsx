@@ -55,7 +55,13 @@ export function SetupPage() {
     <div style={{ maxWidth: 640, margin: '32px auto', padding: '0 16px' }}>
       <Card title={<Typography.Title heading={3}>{t('setup.title')}</Typography.Title>}>
         {state.database_type === 'sqlite' && (
-          <Banner type="warning" closeIcon={null} title={t('setup.sqliteTitle')} description={t('setup.sqliteWarning')} style={{ marginBottom: 16 }} />
+          <Banner
+            type="warning"
+            closeIcon={null}
+            title={t('setup.sqliteTitle')}
+            description={t('setup.sqliteWarning')}
+            style={{ marginBottom: 16 }}
+          />
         )}
         {needsAdmin ? (
           <>

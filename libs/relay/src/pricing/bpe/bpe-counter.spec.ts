@@ -56,7 +56,7 @@ const CORPUS: Record<string, string[]> = {
   'English prose': [
     'The quick brown fox jumps over the lazy dog.',
     "It's what they'd've WANTED, isn't it? They'll say: \"No—we're DONE.\"",
-    'Mr. O\'Neil paid $1,234.56 on 2024-06-01 at 10:45pm (UTC+02:00); see §4.2, p. 17…',
+    "Mr. O'Neil paid $1,234.56 on 2024-06-01 at 10:45pm (UTC+02:00); see §4.2, p. 17…",
   ],
   code: [
     'export async function fetchUser(id: string): Promise<User> {\n\tconst res = await fetch(`/api/users/${id}`);\n\treturn res.json();\n}\n',
@@ -66,7 +66,11 @@ const CORPUS: Record<string, string[]> = {
   ],
   JSON: [
     JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }], temperature: 0.7, tools: [] }),
-    JSON.stringify({ type: 'object', properties: { city: { type: 'string', description: 'City name, e.g. Paris' } }, required: ['city'] }, null, 2),
+    JSON.stringify(
+      { type: 'object', properties: { city: { type: 'string', description: 'City name, e.g. Paris' } }, required: ['city'] },
+      null,
+      2,
+    ),
   ],
   'Chinese, Japanese, Korean': [
     '你好，世界！今天天气很好，我们去公园散步吧。',
@@ -77,21 +81,45 @@ const CORPUS: Record<string, string[]> = {
   'combining marks': ['cafe\u0301 na\u0308ive', 'Z̤͔ͧ̑̓ä͖̭̈̇lͮ̒ͫǧ̗͚̚o̙̔ͮ̇͐̇', 'ก่า', 'नमस्ते', 'a\u0301\u0302\u0303\u0304'],
   numbers: [
     ...Array.from({ length: 40 }, (_, n) => '9876543210'.repeat(4).slice(0, n + 1)),
-    '3.14159', '-0.5e-10', '1,000,000', '٣٤٥٦', '１２３４５', '½ ⅓ ²³',
+    '3.14159',
+    '-0.5e-10',
+    '1,000,000',
+    '٣٤٥٦',
+    '１２３４５',
+    '½ ⅓ ²³',
   ],
   whitespace: ['   ', '\n\n\n', '\t\t\t', ' \n \n ', 'a   b', 'a\r\n\r\nb', 'x \t \n y', ' '.repeat(100), `${'\n'.repeat(50)}end`, 'end  '],
   'special-token lookalikes': ['<|endoftext|>', 'a <|endoftext|> b', '<|im_start|>user\nhi<|im_end|>', '<|fim_prefix|><|endofprompt|>'],
   // A lone surrogate is encoded as U+FFFD, which some tokens contain (and they end in the same count).
   'lone surrogates': [
-    '\ud800', 'a\udc00b', '\ud83d', 'x\ud83dy', '\udfff\ud800', '😀\ud83d', '\ufffd\ud800', ' \udc00\udc00',
+    '\ud800',
+    'a\udc00b',
+    '\ud83d',
+    'x\ud83dy',
+    '\udfff\ud800',
+    '😀\ud83d',
+    '\ufffd\ud800',
+    ' \udc00\udc00',
     ...['s', 't', 'n', '\n', '\n\n', '&&', '?'].flatMap((after) => [`\ud800${after}`, `\udc00${after}`]),
     ...[' ', '?', '.', '€'].map((before) => `${before}\udbff`),
     ...[2, 3, 4, 8, 9].map((count) => '\udfff'.repeat(count)),
   ],
   // gpt-tokenizer drops a byte order mark that starts a merge candidate, so "\ufeff名" is one token ("名") to it.
   'byte order marks': [
-    '\ufeff', '\ufeffusing System;', '\ufeff\n', 'a\ufeffb', '\ufeff\ufeff', '\ufeff#include', '\ufeff//x', ' \ufeffnamespace', '\ufeff/*\n',
-    '\ufeff名', '\ufeff名字', 'x\ufeff名', '\ufeff\u1784', '\ufeff\u0800',
+    '\ufeff',
+    '\ufeffusing System;',
+    '\ufeff\n',
+    'a\ufeffb',
+    '\ufeff\ufeff',
+    '\ufeff#include',
+    '\ufeff//x',
+    ' \ufeffnamespace',
+    '\ufeff/*\n',
+    '\ufeff名',
+    '\ufeff名字',
+    'x\ufeff名',
+    '\ufeff\u1784',
+    '\ufeff\u0800',
   ],
   'very long words': [
     'a'.repeat(10_000),

@@ -30,7 +30,9 @@ const MAX_OUTPUT_BYTES = 64 * 2 ** 20;
 const NEWLINE = 0x0a;
 
 function builderArguments(encoding: EncodingName): string[] {
-  const paths = ['gpt-tokenizer/cjs/modelParams', `gpt-tokenizer/cjs/bpeRanks/${encoding}`, 'gpt-tokenizer/cjs/utfUtil'].map((id) => resolveModule(id));
+  const paths = ['gpt-tokenizer/cjs/modelParams', `gpt-tokenizer/cjs/bpeRanks/${encoding}`, 'gpt-tokenizer/cjs/utfUtil'].map((id) =>
+    resolveModule(id),
+  );
   return ['-e', RANK_TABLE_SOURCE, encoding, ...paths];
 }
 

@@ -50,7 +50,13 @@ export function AddUserDrawer({ visible, onClose, onCreated }: { visible: boolea
         <Input value={user.display_name} onChange={set('display_name')} />
       </FormRow>
       <FormRow label={t('field.password')}>
-        <Input mode="password" value={user.password} onChange={set('password')} placeholder={t('field.passwordHint')} data-testid="add-password" />
+        <Input
+          mode="password"
+          value={user.password}
+          onChange={set('password')}
+          placeholder={t('field.passwordHint')}
+          data-testid="add-password"
+        />
       </FormRow>
     </SideSheet>
   );

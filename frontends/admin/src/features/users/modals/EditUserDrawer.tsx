@@ -20,13 +20,27 @@ export function EditUserDrawer({ userId, groups, onClose, onSaved }: EditUserDra
   useEffect(() => {
     setForm(null);
     if (userId === null) return;
-    usersApi.get(userId).then(
-      (user) => setForm({ id: user.id, username: user.username, display_name: user.display_name, password: '', group: user.group, quota: user.quota, remark: user.remark ?? '' }),
-      onClose,
-    );
+    usersApi
+      .get(userId)
+      .then(
+        (user) =>
+          setForm({
+            id: user.id,
+            username: user.username,
+            display_name: user.display_name,
+            password: '',
+            group: user.group,
+            quota: user.quota,
+            remark: user.remark ?? '',
+          }),
+        onClose,
+      );
   }, [userId, onClose]);
 
-  const set = <K extends keyof UserUpdate>(key: K) => (value: UserUpdate[K]) => setForm((current) => (current ? { ...current, [key]: value } : current));
+  const set =
+    <K extends keyof UserUpdate>(key: K) =>
+    (value: UserUpdate[K]) =>
+      setForm((current) => (current ? { ...current, [key]: value } : current));
 
   const submit = async () => {
     if (!form) return;
@@ -83,7 +97,13 @@ export function EditUserDrawer({ userId, groups, onClose, onSaved }: EditUserDra
             />
           </FormRow>
           <FormRow label={t('field.quota')} hint={t('field.quotaAmount', { amount: renderQuota(Number(form.quota) || 0) })}>
-            <InputNumber value={form.quota} onChange={(value) => set('quota')(Number(value) || 0)} step={500000} style={{ width: '100%' }} data-testid="edit-quota" />
+            <InputNumber
+              value={form.quota}
+              onChange={(value) => set('quota')(Number(value) || 0)}
+              step={500000}
+              style={{ width: '100%' }}
+              data-testid="edit-quota"
+            />
           </FormRow>
           <FormRow label={t('field.remark')}>
             <Input value={form.remark} onChange={set('remark')} />
