@@ -12,7 +12,7 @@ function json(res, status, body) {
   res.end(text);
 }
 
-function chat(req, body, res) {
+function chat(_req, body, res) {
   const id = 'chatcmpl-bench';
   const created = Math.floor(Date.now() / 1000);
   const model = body.model ?? 'bench-model';
@@ -34,7 +34,7 @@ function chat(req, body, res) {
   out += chunk({}, 'stop');
   if (body.stream_options?.include_usage)
     out += `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices: [], usage: USAGE })}\n\n`;
-  res.end(out + 'data: [DONE]\n\n');
+  res.end(`${out}data: [DONE]\n\n`);
 }
 
 const server = createServer((req, res) => {

@@ -294,7 +294,7 @@ describe.each(testDatabases())('redemption codes and top-up by code on %s', (kin
     const after = await Promise.all(racerIds.map(quotaOf));
     const gained = after.map((q, i) => q - before[i]!);
     expect(gained.reduce((a, b) => a + b, 0)).toBe(777777);
-    const winnerId = racerIds[gained.findIndex((g) => g === 777777)];
+    const winnerId = racerIds[gained.indexOf(777777)];
     expect(await codeByKey(key!)).toMatchObject({ status: 3, used_user_id: winnerId });
     const logs = (await topUpLogs(racerIds)).filter((l) => l.quota === 777777);
     expect(logs).toHaveLength(1);

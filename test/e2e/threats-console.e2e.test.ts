@@ -117,7 +117,7 @@ describe.each(testDatabases())('console threats on %s', (kind) => {
       );
     }
     // Pass-the-hash: whatever the server stores, only the password itself logs in.
-    expect((await gw.client().login('alice', '$2a$10$' + 'x'.repeat(53))).body.success).toBe(false);
+    expect((await gw.client().login('alice', `$2a$10$${'x'.repeat(53)}`)).body.success).toBe(false);
   });
 
   it('Z1: another user’s token ids answer exactly like missing ids on every route and change nothing', async () => {

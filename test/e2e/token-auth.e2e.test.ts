@@ -76,7 +76,7 @@ describe.each(testDatabases())('relay key check on %s', (kind) => {
       error: { message: 'invalid token', type: 'invalid_request_error', param: '', code: 'invalid_api_key' },
     });
     expect(unknown.text).not.toContain(wrongKey.slice(3, 20));
-    expect((await subscription(bearer('sk-' + 'x'.repeat(500)))).status).toBe(401);
+    expect((await subscription(bearer(`sk-${'x'.repeat(500)}`))).status).toBe(401);
   });
 
   it('reports usage and token usage in new-api shapes', async () => {

@@ -126,7 +126,7 @@ describe('UpstreamClient against a local server', () => {
       };
       more();
     },
-    '/endless/v1/chat/completions': (req, res) => {
+    '/endless/v1/chat/completions': (_req, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       const timer = setInterval(() => res.write('data: tick\n\n'), 5);
       res.on('close', () => {
@@ -152,7 +152,7 @@ describe('UpstreamClient against a local server', () => {
         res.end('{}');
       }
     });
-    canary = createServer((req, res) => {
+    canary = createServer((_req, res) => {
       canaryHits++;
       res.end('canary');
     });

@@ -97,7 +97,7 @@ export async function apiEnvelope<T, Extra extends object = object>(
     Toast.error(message);
     throw new ApiError(message, response.status);
   }
-  if (!envelope || !envelope.success) {
+  if (!envelope?.success) {
     const message = envelope?.message || response.statusText;
     if (!options.quiet) Toast.error(message);
     throw new ApiError(message, response.status);

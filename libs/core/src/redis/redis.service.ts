@@ -38,7 +38,7 @@ export class RedisService implements OnModuleDestroy {
 
   /** Sends a message to every instance (including this one) listening on `channel`. */
   async publish(channel: string, message: string): Promise<void> {
-    if (!this.client || this.client.status !== 'ready') {
+    if (this.client?.status !== 'ready') {
       // Without Redis (or while it is down) only this instance hears it; the others catch up at the
       // next SYNC_FREQUENCY reload.
       this.handlers.get(channel)?.forEach((handler) => handler(message));

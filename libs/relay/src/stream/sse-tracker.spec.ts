@@ -17,21 +17,21 @@ function run(tracker: SseTracker, input: string, splitEvery = 7): string {
 describe('SseTracker', () => {
   it('re-emits events split across arbitrary chunk boundaries (including inside UTF-8 characters)', () => {
     const tracker = new SseTracker(true, countWords, 5, true);
-    const out = run(tracker, chunk('héllo ') + chunk('wörld') + usageChunk + 'data: [DONE]\n\n', 3);
-    expect(out).toBe(chunk('héllo ') + chunk('wörld') + usageChunk + 'data: [DONE]\n\n');
+    const out = run(tracker, `${chunk('héllo ') + chunk('wörld') + usageChunk}data: [DONE]\n\n`, 3);
+    expect(out).toBe(`${chunk('héllo ') + chunk('wörld') + usageChunk}data: [DONE]\n\n`);
     expect(tracker.finalUsage()).toEqual({ usage: { promptTokens: 7, completionTokens: 3, cachedTokens: 0 }, local: false });
   });
 
   it('drops the usage-only chunk when the client did not ask for usage, but still bills from it', () => {
     const tracker = new SseTracker(false, countWords, 5, true);
-    const out = run(tracker, chunk('hi') + usageChunk + 'data: [DONE]\n\n');
-    expect(out).toBe(chunk('hi') + 'data: [DONE]\n\n');
+    const out = run(tracker, `${chunk('hi') + usageChunk}data: [DONE]\n\n`);
+    expect(out).toBe(`${chunk('hi')}data: [DONE]\n\n`);
     expect(tracker.finalUsage().usage.completionTokens).toBe(3);
   });
 
   it('counts delivered text and adds a synthetic usage chunk before [DONE] when upstream sent none', () => {
     const tracker = new SseTracker(true, countWords, 5, true);
-    const out = run(tracker, chunk('one two ') + chunk('three') + 'data: [DONE]\n\n');
+    const out = run(tracker, `${chunk('one two ') + chunk('three')}data: [DONE]\n\n`);
     const events = out.split('\n\n').filter(Boolean);
     expect(events.at(-1)).toBe('data: [DONE]');
     const synthetic = JSON.parse(events.at(-2)!.slice(6));
@@ -47,8 +47,8 @@ describe('SseTracker', () => {
 
   it('accepts CRLF line ends and a stream that ends without [DONE], and ignores comments and event lines', () => {
     const tracker = new SseTracker(false, countWords, 1, true);
-    const out = run(tracker, ': ping\r\nevent: x\r\n' + chunk('a b').replace(/\n/g, '\r\n'));
-    expect(out).toBe(chunk('a b') + 'data: [DONE]\n\n');
+    const out = run(tracker, `: ping\r\nevent: x\r\n${chunk('a b').replace(/\n/g, '\r\n')}`);
+    expect(out).toBe(`${chunk('a b')}data: [DONE]\n\n`);
     expect(tracker.finalUsage().usage.completionTokens).toBe(2);
   });
 

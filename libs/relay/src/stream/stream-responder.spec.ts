@@ -38,11 +38,11 @@ describe('relayStream', () => {
     expect(body.isPaused()).toBe(true);
     client.drain();
     expect(body.isPaused()).toBe(false);
-    body.end(event(2) + 'data: [DONE]\n\n');
+    body.end(`${event(2)}data: [DONE]\n\n`);
     const outcome = await done;
     expect(outcome).toMatchObject({ delivered: true });
     expect(outcome.error).toBeUndefined();
-    expect(client.written.join('')).toBe(event(1) + event(2) + 'data: [DONE]\n\n');
+    expect(client.written.join('')).toBe(`${event(1) + event(2)}data: [DONE]\n\n`);
   });
 
   it('reports a failure before the first event as not delivered (so it can be retried)', async () => {

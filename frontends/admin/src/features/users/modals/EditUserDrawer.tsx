@@ -20,21 +20,19 @@ export function EditUserDrawer({ userId, groups, onClose, onSaved }: EditUserDra
   useEffect(() => {
     setForm(null);
     if (userId === null) return;
-    usersApi
-      .get(userId)
-      .then(
-        (user) =>
-          setForm({
-            id: user.id,
-            username: user.username,
-            display_name: user.display_name,
-            password: '',
-            group: user.group,
-            quota: user.quota,
-            remark: user.remark ?? '',
-          }),
-        onClose,
-      );
+    usersApi.get(userId).then(
+      (user) =>
+        setForm({
+          id: user.id,
+          username: user.username,
+          display_name: user.display_name,
+          password: '',
+          group: user.group,
+          quota: user.quota,
+          remark: user.remark ?? '',
+        }),
+      onClose,
+    );
   }, [userId, onClose]);
 
   const set =
