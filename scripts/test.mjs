@@ -1,7 +1,8 @@
-// `npm test`: builds once, then runs every tier (unit, API e2e, browser) with vitest, and ends with
+// `npm test`: builds once, type-checks every workspace (backend, tests, scripts, each frontend) and runs
+// Biome over the whole tree, then runs every tier (unit, API e2e, browser) with vitest, and ends with
 // a plain "N passed, N failed" line. SQLite always; MariaDB, PostgreSQL and Redis when
 // TEST_MYSQL_URL, TEST_POSTGRES_URL and TEST_REDIS_URL are set (.ci/run sets them).
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 
 const started = Date.now();
@@ -10,6 +11,32 @@ const run = (cmd, args) => spawnSync(cmd, args, { stdio: 'inherit', env: process
 if (!process.env.SKIP_BUILD) {
   const build = run('npm', ['run', 'build']);
   if (build.status !== 0) process.exit(build.status ?? 1);
+}
+
+// Static checks run side by side (two processes for two cores); every one must pass before any test runs.
+const check = (name, cmd, args) =>
+  new Promise((resolve) => {
+    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], env: process.env });
+    let output = '';
+    child.stdout.on('data', (chunk) => {
+      output += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      output += chunk;
+    });
+    child.on('close', (code) => resolve({ name, code, output }));
+  });
+if (!process.env.SKIP_CHECKS) {
+  const results = await Promise.all([
+    check('type-check (backend, tests, scripts)', 'node_modules/.bin/tsc', ['-p', 'tsconfig.json', '--noEmit']),
+    check('type-check (frontends)', 'node_modules/.bin/tsc', ['-p', 'frontends', '--noEmit']),
+    check('lint and format (Biome)', 'node_modules/.bin/biome', ['ci', '--max-diagnostics=50', '.']),
+  ]);
+  for (const { name, code, output } of results) {
+    console.log(`${code === 0 ? 'ok  ' : 'FAIL'} ${name}`);
+    if (code !== 0) console.log(output);
+  }
+  if (results.some((r) => r.code !== 0)) process.exit(1);
 }
 
 const targets = [

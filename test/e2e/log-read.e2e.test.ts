@@ -102,7 +102,7 @@ describe.each(testDatabases())('log read API on %s', (kind) => {
         other: { model_ratio: 1.5, frt: 120, admin_info: { use_channel: [String(channelId)] }, stream_status: { ok: true } },
       },
     ];
-    rows.forEach((row) => logs.record(row));
+    for (const row of rows) logs.record(row);
     await logs.flush();
   });
   afterAll(async () => gw?.close());

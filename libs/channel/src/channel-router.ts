@@ -26,12 +26,21 @@ export function buildRoutingTable(channels: RelayChannel[]): RoutingTable {
     if (channel.status !== ChannelStatus.Enabled) continue;
     for (const group of channel.groups) {
       let models = index.get(group);
-      if (!models) index.set(group, (models = new Map()));
+      if (!models) {
+        models = new Map();
+        index.set(group, models);
+      }
       for (const model of channel.models) {
         let tiers = models.get(model);
-        if (!tiers) models.set(model, (tiers = []));
+        if (!tiers) {
+          tiers = [];
+          models.set(model, tiers);
+        }
         let tier = tiers.find((t) => t.priority === channel.priority);
-        if (!tier) tiers.push((tier = { priority: channel.priority, channels: [] }));
+        if (!tier) {
+          tier = { priority: channel.priority, channels: [] };
+          tiers.push(tier);
+        }
         tier.channels.push(channel);
       }
     }

@@ -3,7 +3,7 @@ import { BusinessError, NotFoundError } from '@gw/core';
 import { channelTypeInfo } from '@gw/contracts';
 import { nowSeconds } from '@gw/database';
 import { OptionService } from '@gw/option';
-import { isOpenAiCompatible, UpstreamClient, UpstreamError, type UpstreamTarget } from '@gw/upstream';
+import { isOpenAiCompatible, UpstreamClient, UpstreamError, type UpstreamResponse, type UpstreamTarget } from '@gw/upstream';
 import type { ChannelEntity } from './channel.entity.js';
 import { ChannelRepository } from './channel.repository.js';
 import { MESSAGES } from './channel-input.js';
@@ -152,7 +152,7 @@ export class ChannelTestService {
     endpoint: 'models' | 'billing_subscription' | 'billing_usage' | 'balance',
     query: Record<string, string> = {},
   ): Promise<T> {
-    let res;
+    let res: UpstreamResponse;
     const init = { query, headersTimeoutMs: 30_000, bodyTimeoutMs: 30_000, maxResponseBytes: 8 * 1024 * 1024 };
     try {
       res = endpoint === 'balance' ? await this.upstream.sendBalance(target, init) : await this.upstream.send(target, endpoint, init);

@@ -27,7 +27,7 @@ describe('LogBatcher', () => {
 
   it('starts a flush on its own once maxRows rows wait', async () => {
     const { batcher, written } = make();
-    [1, 2, 3, 4].forEach((n) => batcher.push(n));
+    for (const n of [1, 2, 3, 4]) batcher.push(n);
     await vi.waitFor(() => expect(written[0]).toEqual([1, 2, 3]));
     await batcher.flush();
     expect(written.flat()).toEqual([1, 2, 3, 4]);
@@ -74,7 +74,7 @@ describe('LogBatcher', () => {
         written.push(...rows);
       },
     });
-    [12, 13, 14].forEach((n) => batcher.push(n));
+    for (const n of [12, 13, 14]) batcher.push(n);
     await batcher.flush();
     expect(written).toEqual([12, 14]);
     expect(losses).toEqual([[1, 'bad row']]);
@@ -103,7 +103,7 @@ describe('LogBatcher', () => {
 
   it('drops rows beyond maxPending instead of growing without bound', async () => {
     const { batcher, losses } = make({ maxRows: 100, maxPending: 2 });
-    [1, 2, 3].forEach((n) => batcher.push(n));
+    for (const n of [1, 2, 3]) batcher.push(n);
     expect(batcher.size).toBe(2);
     expect(losses).toEqual([[1, 'buffer full']]);
   });

@@ -71,7 +71,8 @@ export class LogInserter {
   async insert(manager: EntityManager, rows: Row[], shared: boolean): Promise<void> {
     if (rows.length === 0) return;
     if (shared && this.sqliteDb) {
-      const insertAll = (this.sqliteInsertAll ??= this.prepareSqlite(this.sqliteDb));
+      this.sqliteInsertAll ??= this.prepareSqlite(this.sqliteDb);
+      const insertAll = this.sqliteInsertAll;
       // Outside any open TypeORM transaction, whose rollback would take these rows with it.
       await runOutsideTransactions(this.dataSource, this.sqliteDb, () => insertAll(rows));
       return;

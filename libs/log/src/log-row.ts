@@ -3,7 +3,7 @@ import type { LogEntity } from './log.entity.js';
 import { LogType, type NewLog } from './log-type.js';
 
 /** PostgreSQL refuses NUL in text; upstream error bodies sometimes carry one. */
-const clean = (value: string): string => value.replace(/\u0000/g, '');
+const clean = (value: string): string => value.replaceAll('\0', '');
 /** Column widths of the migration: MySQL and PostgreSQL refuse a longer value (and with it the whole batch). */
 const cut = (value: string | undefined, max: number): string => clean(value ?? '').slice(0, max);
 const int = (value: number | undefined): number => (Number.isFinite(value) ? Math.trunc(value as number) : 0);

@@ -89,7 +89,7 @@ export class OptionService implements OnModuleInit, OnModuleDestroy {
   async resetRatios(): Promise<void> {
     await this.repository.deleteKeys([...RATIO_KEYS]);
     const next = new Map(this.stored);
-    RATIO_KEYS.forEach((key) => next.delete(key));
+    for (const key of RATIO_KEYS) next.delete(key);
     this.applyStored(next);
     await this.redis.publish(CHANGE_CHANNEL, RATIO_KEYS.join(','));
   }
@@ -115,7 +115,7 @@ export class OptionService implements OnModuleInit, OnModuleDestroy {
       changed.push(key);
     }
     this.stored = next;
-    if (changed.length) this.listeners.forEach((listener) => listener(changed));
+    if (changed.length) for (const listener of this.listeners) listener(changed);
   }
 }
 

@@ -17,6 +17,7 @@ export function AuthCard({ title, children }: { title: string; children: ReactNo
 
 export function Field({ label, children }: { label: string; children: ReactNode }) {
   return (
+    // biome-ignore lint/a11y/noLabelWithoutControl: the control is `children` (a Semi input), which the rule cannot see.
     <label style={{ display: 'block', marginBottom: 16 }}>
       <Typography.Text strong style={{ display: 'block', marginBottom: 6 }}>
         {label}

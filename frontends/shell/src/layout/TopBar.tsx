@@ -68,11 +68,18 @@ export function TopBar({ menu = false }: { menu?: boolean }) {
         text: (
           <>
             {menu && <MobileMenuButton />}
-            <span style={{ display: 'inline-flex', gap: 8, alignItems: 'center', cursor: 'pointer' }} onClick={() => navigate('/')}>
+            <a
+              href="/"
+              style={{ display: 'inline-flex', gap: 8, alignItems: 'center', color: 'inherit', textDecoration: 'none' }}
+              onClick={(event) => {
+                event.preventDefault();
+                navigate('/');
+              }}
+            >
               {isMobile ? null : status.system_name || t('defaultSystemName')}
               {status.self_use_mode_enabled && <Tag color="orange">{t('badge.selfUse')}</Tag>}
               {status.demo_site_enabled && <Tag color="cyan">{t('badge.demo')}</Tag>}
-            </span>
+            </a>
           </>
         ),
       }}

@@ -41,14 +41,14 @@ export class RedisService implements OnModuleDestroy {
     if (this.client?.status !== 'ready') {
       // Without Redis (or while it is down) only this instance hears it; the others catch up at the
       // next SYNC_FREQUENCY reload.
-      this.handlers.get(channel)?.forEach((handler) => handler(message));
+      for (const handler of this.handlers.get(channel) ?? []) handler(message);
       return;
     }
     try {
       await this.client.publish(this.key(channel), message);
     } catch (error) {
       this.logger.warn(`publish ${channel}: ${(error as Error).message}`);
-      this.handlers.get(channel)?.forEach((handler) => handler(message));
+      for (const handler of this.handlers.get(channel) ?? []) handler(message);
     }
   }
 
@@ -76,7 +76,7 @@ export class RedisService implements OnModuleDestroy {
     // comes up on some start-ups (instances missed each other's invalidations).
     const subscriber = this.client!.duplicate({ enableReadyCheck: false });
     subscriber.on('message', (channel: string, message: string) => {
-      this.handlers.get(channel.slice(this.prefix.length))?.forEach((handler) => handler(message));
+      for (const handler of this.handlers.get(channel.slice(this.prefix.length)) ?? []) handler(message);
     });
     subscriber.on('error', (error: Error) => this.logger.warn(error.message));
     return subscriber;

@@ -174,7 +174,10 @@ export class QuotaLedger {
 
   private execSqlite(db: SqliteDatabase, step: LedgerStep): StepResult {
     let statement = this.statements.get(step.sql);
-    if (!statement) this.statements.set(step.sql, (statement = db.prepare(step.sql)));
+    if (!statement) {
+      statement = db.prepare(step.sql);
+      this.statements.set(step.sql, statement);
+    }
     return step.read ? statement.get(step.params) : statement.run(step.params).changes;
   }
 

@@ -104,15 +104,14 @@ export function RatioTitle() {
     <span style={{ display: 'inline-flex', alignItems: 'center', gap: 4 }}>
       {t('pricing.ratio')}
       <Popover content={content} trigger="click" position="bottom" showArrow>
-        <span
-          role="button"
-          tabIndex={0}
+        <button
+          type="button"
           aria-label={t('pricing.ratioHelpLabel')}
           data-testid="ratio-help"
-          style={{ display: 'inline-flex', cursor: 'pointer' }}
+          style={{ display: 'inline-flex', cursor: 'pointer', border: 'none', background: 'none', padding: 0 }}
         >
           <IconHelpCircle style={{ color: 'var(--semi-color-text-2)' }} />
-        </span>
+        </button>
       </Popover>
     </span>
   );

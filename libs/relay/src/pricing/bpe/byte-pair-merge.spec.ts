@@ -6,9 +6,13 @@ import { RankIndex } from './rank-index.js';
 function mergerFor(vocabulary: (string | number[])[]): BytePairMerger {
   const tokens = vocabulary.map((token) => (typeof token === 'string' ? new TextEncoder().encode(token) : Uint8Array.from(token)));
   const offsets = new Uint32Array(tokens.length + 1);
-  tokens.forEach((token, rank) => (offsets[rank + 1] = offsets[rank] + token.length));
+  tokens.forEach((token, rank) => {
+    offsets[rank + 1] = offsets[rank] + token.length;
+  });
   const tokenBytes = new Uint8Array(offsets[tokens.length]);
-  tokens.forEach((token, rank) => tokenBytes.set(token, offsets[rank]));
+  tokens.forEach((token, rank) => {
+    tokenBytes.set(token, offsets[rank]);
+  });
   return new BytePairMerger(new RankIndex(tokenBytes, offsets));
 }
 
