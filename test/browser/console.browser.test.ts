@@ -186,7 +186,7 @@ describe.skipIf(skipReason !== null)('console in Chromium', () => {
     const row = page.getByTestId('tokens-table').locator('tr', { hasText: 'browser-token' });
     await row.waitFor();
     await row.getByText('永不过期').waitFor();
-    const masked = (await row.locator('code').textContent()).trim();
+    const masked = (await row.locator('code').innerText()).trim();
     expect(masked).toMatch(/^sk-.*\*+/);
 
     await row.locator('[data-testid^="copy-key-"]').click();
@@ -238,7 +238,7 @@ describe.skipIf(skipReason !== null)('console in Chromium', () => {
       { timeout: 30_000 },
     );
     expect(await lastReplyStatus()).toBe('complete');
-    expect((await reply.textContent()).trim()).toBe(REPLY);
+    expect((await reply.innerText()).trim()).toBe(REPLY);
     const sent = upstream.requests.filter((request) => request.path.startsWith('/v1/chat/completions')).at(-1);
     expect(sent?.body).toMatchObject({
       model: MODEL,
@@ -260,7 +260,7 @@ describe.skipIf(skipReason !== null)('console in Chromium', () => {
     await page.getByTestId('stop').click();
     await page.getByTestId('send').waitFor();
     expect(await lastReplyStatus()).toBe('complete');
-    expect((await reply.textContent()).trim()).not.toContain('ten');
+    expect((await reply.innerText()).trim()).not.toContain('ten');
 
     await page.getByTestId('clear-context').click();
     expect(await page.getByTestId('message-assistant').count()).toBe(0);
@@ -285,7 +285,7 @@ describe.skipIf(skipReason !== null)('console in Chromium', () => {
       await page.locator('.semi-toast-content').getByText('聊天数据解析失败').waitFor();
       const reply = page.locator('[data-testid="message-assistant"][data-status="complete"]').last();
       await reply.waitFor();
-      expect((await reply.textContent()).trim()).toBe('before after');
+      expect((await reply.innerText()).trim()).toBe('before after');
       await browser.screenshot('06-playground-warnings');
     } finally {
       await page.unroute('**/pg/chat/completions');

@@ -9,6 +9,7 @@ export * from './channel-view.contract.js';
 export * from './redemption.contract.js';
 export * from './token.contract.js';
 export * from './log.contract.js';
+export type * from './log-view.contract.js';
 export * from './account-security.contract.js';
 export * from './task.contract.js';
 export * from './mail.contract.js';

@@ -1,28 +1,7 @@
+import type { LogView } from '@gw/contracts';
 import type { LogEntity } from './log.entity.js';
 
-/** A log row as new-api's JSON (`channel` is the channel id; `other` stays a JSON string). */
-export interface LogView {
-  id: number;
-  user_id: number;
-  created_at: number;
-  type: number;
-  content: string;
-  username: string;
-  token_name: string;
-  model_name: string;
-  quota: number;
-  prompt_tokens: number;
-  completion_tokens: number;
-  use_time: number;
-  is_stream: boolean;
-  channel: number;
-  channel_name: string;
-  token_id: number;
-  group: string;
-  ip: string;
-  request_id: string;
-  other: string;
-}
+export type { LogView };
 
 /** Keys of `other` that describe the operator's side (channels tried, stream internals): admins only. */
 const ADMIN_OTHER_KEYS = ['admin_info', 'stream_status', 'channel_id', 'channel_name', 'channel_type'];

@@ -1,33 +1,11 @@
 import { api, type Page } from '@console/kit';
+import type { LogView } from '../../../../../libs/contracts/src/log-view.contract.ts';
 
 /** Log types (spec 001 §4); 0 means "all" in the filter. */
 export const LOG_TYPE = { all: 0, topUp: 1, consume: 2, manage: 3, system: 4, error: 5, refund: 6 } as const;
 
 /** A row of GET /api/log/ (admin) or /api/log/self/ (own rows; channel fields blanked, `other` stripped of admin keys). */
-export interface LogRow {
-  id: number;
-  user_id: number;
-  created_at: number;
-  type: number;
-  content: string;
-  username: string;
-  token_name: string;
-  model_name: string;
-  quota: number;
-  prompt_tokens: number;
-  completion_tokens: number;
-  /** Seconds. */
-  use_time: number;
-  is_stream: boolean;
-  channel: number;
-  channel_name: string;
-  token_id: number;
-  group: string;
-  ip: string;
-  request_id: string;
-  /** JSON text: ratios, first-token time, mapped model, admin_info (see log-other.ts). */
-  other: string;
-}
+export type LogRow = LogView;
 
 /** The filters the page sends; empty strings and 0 mean "not set". */
 export interface LogFilters {
