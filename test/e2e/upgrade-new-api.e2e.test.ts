@@ -1,14 +1,24 @@
+import { LogService } from '@gw/log';
+import { TaskPoller } from '@gw/task';
 import OpenAI from 'openai';
+import { createGuardrails, generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeMidjourney, type FakeMidjourney } from '../fake-upstream/fake-midjourney.js';
+import { startFakeSuno, type FakeSuno } from '../fake-upstream/fake-suno.js';
 import { startFakeUpstream, type FakeUpstream } from '../fake-upstream/index.js';
 import { describeColumns, openRawDb, q, type ColumnInfo, type RawDb } from '../fixtures/new-api/raw-db.js';
 import { NEW_API_TABLES } from '../fixtures/new-api/schema.js';
-import { OLD, seedNewApiDatabase } from '../fixtures/new-api/seed.js';
+import { channelRow, insertRows, OLD, seedNewApiDatabase } from '../fixtures/new-api/seed.js';
 import { createTestDatabase, testDatabases, type TestDatabase } from '../support/databases.js';
 import { startTestGateway, type TestGateway } from '../support/test-gateway.js';
 import { waitFor } from './relay-fixture.js';
 
 const TABLES = NEW_API_TABLES.map((table) => table.name);
+/** The TOTP secret of bob's `two_fas` row, plain base32 as new-api stores it. */
+const BOB_TOTP_SECRET = 'JBSWY3DPEHPK3PXP';
+/** Channels new-api would have had for its tasks: a Midjourney proxy (type 2) and Suno (type 36). */
+const MJ_CHANNEL = { id: 3, secret: 'mj-upstream-secret' };
+const SUNO_CHANNEL = { id: 4, key: 'suno-upstream-key' };
 
 /**
  * An operator points the gateway at the database new-api has been running on: the schema as new-api's
@@ -17,6 +27,8 @@ const TABLES = NEW_API_TABLES.map((table) => table.name);
  */
 describe.each(testDatabases())('upgrade from a new-api database on %s', (kind) => {
   let up: FakeUpstream;
+  let mj: FakeMidjourney;
+  let suno: FakeSuno;
   let db: TestDatabase;
   let gw: TestGateway;
   let raw: RawDb;
@@ -24,20 +36,68 @@ describe.each(testDatabases())('upgrade from a new-api database on %s', (kind) =
 
   const one = async <T = Record<string, unknown>>(sql: string, params: unknown[] = []) => (await raw.query<T>(sql, params))[0]!;
   const num = (value: unknown) => Number(value);
+  /** A JSON column's value: MySQL and PostgreSQL drivers hand `json` columns back parsed, SQLite as text. */
+  const json = (value: unknown) => (typeof value === 'string' ? JSON.parse(value) : value);
 
   beforeAll(async () => {
     up = await startFakeUpstream();
+    mj = await startFakeMidjourney(MJ_CHANNEL.secret);
+    suno = await startFakeSuno(SUNO_CHANNEL.key);
     db = await createTestDatabase(kind);
     await seedNewApiDatabase(db, up.url);
     raw = await openRawDb(db);
+    await adoptInFlightTasks();
     columnsBefore = await describeColumns(raw, TABLES);
-    gw = await startTestGateway(kind, {}, db);
+    // A short polling interval, so the old tasks are picked up by the gateway's own clock.
+    gw = await startTestGateway(kind, { TASK_POLL_INTERVAL: '1' }, db);
   });
+
+  /**
+   * The fixture's unfinished Midjourney and Suno rows, moved onto task channels new-api would have had
+   * (pointed at fake servers) and submitted just before the switch, so no timeout fails them first.
+   * The fake servers know both tasks as still running.
+   */
+  async function adoptInFlightTasks() {
+    await insertRows(raw, {
+      channels: [
+        channelRow(MJ_CHANNEL.id, 'old-midjourney', MJ_CHANNEL.secret, 'mj_imagine', mj.url, { type: 2 }),
+        channelRow(SUNO_CHANNEL.id, 'old-suno', SUNO_CHANNEL.key, 'suno_music', suno.url, { type: 36 }),
+      ],
+    });
+    const nowSeconds = Math.floor(Date.now() / 1000);
+    await raw.query('UPDATE midjourneys SET channel_id = ?, submit_time = ? WHERE id = 1', [MJ_CHANNEL.id, nowSeconds * 1000]);
+    await raw.query('UPDATE tasks SET channel_id = ?, submit_time = ? WHERE id = 1', [SUNO_CHANNEL.id, nowSeconds]);
+    mj.tasks.set('mj-old-1', {
+      id: 'mj-old-1',
+      action: 'IMAGINE',
+      prompt: 'a cat',
+      status: 'IN_PROGRESS',
+      progress: '10%',
+      imageUrl: '',
+      failReason: '',
+      submitTime: nowSeconds * 1000,
+      startTime: 0,
+      finishTime: 0,
+    });
+    suno.tasks.set('task-old-1', {
+      task_id: 'task-old-1',
+      action: 'MUSIC',
+      status: 'IN_PROGRESS',
+      progress: '20%',
+      fail_reason: '',
+      submit_time: nowSeconds,
+      start_time: nowSeconds,
+      finish_time: 0,
+      data: null,
+    });
+  }
 
   afterAll(async () => {
     await gw?.close();
     await raw?.close();
     await up?.close();
+    await mj?.close();
+    await suno?.close();
     await db?.drop();
   });
 
@@ -63,6 +123,24 @@ describe.each(testDatabases())('upgrade from a new-api database on %s', (kind) =
       stripe_customer: 'cus_alice',
     });
     expect((await gw.client().login(OLD.alice.username, 'wrong-password')).body.success).toBe(false);
+  });
+
+  it('asks a user with new-api two-factor login for the code, and logs in with it', async () => {
+    const browser = gw.client();
+    const first = await browser.post('/api/user/login', { username: OLD.bob.username, password: OLD.bob.password });
+    expect(first.body).toMatchObject({ success: true, data: { require_2fa: true } });
+    expect(first.body.data.id).toBeUndefined();
+    // The password alone opened no session.
+    expect((await browser.get('/api/user/self', { 'New-Api-User': String(OLD.bob.id) })).status).toBe(401);
+
+    // An 80-bit secret: new-api accepts it, otplib only with its floor lowered.
+    const code = await generate({ secret: BOB_TOTP_SECRET, guardrails: createGuardrails({ MIN_SECRET_BYTES: 10 }) });
+    const wrong = await browser.post('/api/user/login/2fa', { code: code === '000000' ? '111111' : '000000' });
+    expect(wrong.body.success).toBe(false);
+    const second = await browser.post('/api/user/login/2fa', { code });
+    expect(second.body, second.text).toMatchObject({ success: true, data: { id: OLD.bob.id, username: OLD.bob.username } });
+    browser.userId = second.body.data.id;
+    expect((await browser.get('/api/user/self')).body.data.username).toBe(OLD.bob.username);
   });
 
   it('relays with an old token and charges the old users, tokens, channels and logs rows', async () => {
@@ -183,12 +261,51 @@ describe.each(testDatabases())('upgrade from a new-api database on %s', (kind) =
     expect(num((await one(`SELECT used_user_id FROM redemptions WHERE id = 1`)).used_user_id)).toBe(OLD.alice.id);
   });
 
+  it("keeps polling new-api's unfinished Midjourney and Suno tasks to their end, refunding a failure once", async () => {
+    // The gateway's own clock asks each task's channel about it, with the channel's credentials.
+    await waitFor(async () => (mj.listCalls() > 0 ? true : undefined), 'a Midjourney poll');
+    const asked = mj.requests.find((request) => request.path === '/mj/task/list-by-condition')!;
+    expect(asked.headers['mj-api-secret']).toBe(MJ_CHANNEL.secret);
+    expect(asked.body.ids).toEqual(['mj-old-1']);
+    await waitFor(async () => (suno.requests.some((request) => request.path === '/suno/fetch') ? true : undefined), 'a Suno poll');
+    expect(suno.requests.find((request) => request.path === '/suno/fetch')!.body.ids).toEqual(['task-old-1']);
+
+    const quotaBefore = num((await one(`SELECT quota FROM users WHERE id = ?`, [OLD.alice.id])).quota);
+    mj.update('mj-old-1', { status: 'FAILURE', progress: '100%', failReason: 'banned prompt', finishTime: Date.now() });
+    const audio = [{ id: 'clip-1', audio_url: 'https://cdn.example/clip-1.mp3' }];
+    suno.update('task-old-1', { status: 'SUCCESS', progress: '100%', finish_time: Math.floor(Date.now() / 1000), data: audio });
+
+    const failed = await waitFor(async () => {
+      const row = await one(`SELECT status, fail_reason FROM midjourneys WHERE id = 1`);
+      // The status moves with the refund; the details are written just after it.
+      return row.status === 'FAILURE' && row.fail_reason ? row : undefined;
+    }, 'the Midjourney failure');
+    expect(failed.fail_reason).toBe('banned prompt');
+    const done = await waitFor(async () => {
+      const row = await one(`SELECT status, progress, data FROM tasks WHERE id = 1`);
+      return row.status === 'SUCCESS' ? row : undefined;
+    }, 'the Suno success');
+    expect(done.progress).toBe('100%');
+    expect(json(done.data)).toEqual(audio);
+
+    // The failed task's 1000 quota goes back to its user once, however many passes follow.
+    await gw.gateway.app.get(TaskPoller).runOnce();
+    await gw.gateway.app.get(TaskPoller).runOnce();
+    expect(num((await one(`SELECT quota FROM users WHERE id = ?`, [OLD.alice.id])).quota)).toBe(quotaBefore + 1000);
+    await gw.gateway.app.get(LogService).flush();
+    const refunds = (await raw.query<{ other: string }>(`SELECT other FROM logs WHERE user_id = ? AND type = 4`, [OLD.alice.id])).filter(
+      (row) => String(row.other).includes('task_refund'),
+    );
+    expect(refunds).toHaveLength(1);
+    expect(json(refunds[0]!.other)).toMatchObject({ task_table: 'midjourneys', task_row_id: 1 });
+  });
+
   it('leaves every new-api column in place with its type, and the rows it does not manage untouched', async () => {
     const after = await describeColumns(raw, TABLES);
     const afterByName = new Map(after.map((column) => [`${column.table}.${column.column}`, column.type]));
     const missingOrChanged = columnsBefore.filter((column) => afterByName.get(`${column.table}.${column.column}`) !== column.type);
     expect(missingOrChanged).toEqual([]);
-    expect(await one(`SELECT status, mj_id FROM midjourneys WHERE id = 1`)).toMatchObject({ status: 'IN_PROGRESS', mj_id: 'mj-old-1' });
+    expect(await one(`SELECT status, mj_id FROM midjourneys WHERE id = 1`)).toMatchObject({ status: 'FAILURE', mj_id: 'mj-old-1' });
     expect(num((await one(`SELECT is_enabled FROM two_fas WHERE user_id = ?`, [OLD.bob.id])).is_enabled)).toBe(1);
     expect(await one(`SELECT ${q(raw.dialect, 'key')} AS k FROM redemptions WHERE id = 1`)).toMatchObject({ k: OLD.redemptionKey });
     // The adopted dashboard table gained the unique hourly bucket key, so instances cannot insert a bucket twice.
@@ -201,6 +318,10 @@ describe.each(testDatabases())('upgrade from a new-api database on %s', (kind) =
     ).rejects.toThrow();
     const unknownOption = await one(`SELECT value FROM options WHERE ${q(raw.dialect, 'key')} = ?`, ['SomeFutureOption']);
     expect(unknownOption.value).toBe('{not json');
-    expect(await one(`SELECT status, task_id FROM tasks WHERE id = 1`)).toMatchObject({ status: 'IN_PROGRESS', task_id: 'task-old-1' });
+    expect(await one(`SELECT status, task_id, platform FROM tasks WHERE id = 1`)).toMatchObject({
+      status: 'SUCCESS',
+      task_id: 'task-old-1',
+      platform: 'suno',
+    });
   });
 });

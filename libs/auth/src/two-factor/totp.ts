@@ -1,10 +1,17 @@
 import { randomInt } from 'node:crypto';
-import { generateSecret, generateURI, verify } from 'otplib';
+import { createGuardrails, generateSecret, generateURI, verify } from 'otplib';
 
 /** new-api's TOTP parameters (SHA-1, 6 digits, 30 s), which every authenticator app supports. */
 export const TOTP_PERIOD = 30;
 export const BACKUP_CODE_COUNT = 10;
 const BACKUP_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
+
+/**
+ * Secrets are read down to 80 bits (16 base32 characters, the size many authenticator guides use):
+ * new-api's Go library verifies secrets of any length, so a row adopted from it may hold one shorter
+ * than otplib's default floor of 128 bits. Secrets made here stay 160 bits.
+ */
+const ADOPTED_SECRET_GUARDRAILS = createGuardrails({ MIN_SECRET_BYTES: 10 });
 
 export function newTotpSecret(): string {
   return generateSecret({ length: 20 });
@@ -32,6 +39,7 @@ export async function verifyTotp(secret: string, code: string, lastStep?: number
       token: code,
       period: TOTP_PERIOD,
       epochTolerance: TOTP_PERIOD,
+      guardrails: ADOPTED_SECRET_GUARDRAILS,
       ...(lastStep !== undefined ? { afterTimeStep: lastStep } : {}),
     });
     if (!result.valid) return undefined;
