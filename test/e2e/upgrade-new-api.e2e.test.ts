@@ -1,5 +1,6 @@
 import { LogService } from '@gw/log';
 import { TaskPoller } from '@gw/task';
+import bcrypt from 'bcryptjs';
 import OpenAI from 'openai';
 import { createGuardrails, generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,6 +17,8 @@ import { waitFor } from './relay-fixture.js';
 const TABLES = NEW_API_TABLES.map((table) => table.name);
 /** The TOTP secret of bob's `two_fas` row, plain base32 as new-api stores it. */
 const BOB_TOTP_SECRET = 'JBSWY3DPEHPK3PXP';
+/** One of bob's new-api backup codes (its row holds a Go bcrypt hash of this dashed form). */
+const BOB_BACKUP_CODE = 'K7QM-2XPA';
 /** Channels new-api would have had for its tasks: a Midjourney proxy (type 2) and Suno (type 36). */
 const MJ_CHANNEL = { id: 3, secret: 'mj-upstream-secret' };
 const SUNO_CHANNEL = { id: 4, key: 'suno-upstream-key' };
@@ -47,6 +50,7 @@ describe.each(testDatabases())('upgrade from a new-api database on %s', (kind) =
     await seedNewApiDatabase(db, up.url);
     raw = await openRawDb(db);
     await adoptInFlightTasks();
+    await addBackupCode();
     columnsBefore = await describeColumns(raw, TABLES);
     // A short polling interval, so the old tasks are picked up by the gateway's own clock.
     gw = await startTestGateway(kind, { TASK_POLL_INTERVAL: '1' }, db);
@@ -89,6 +93,23 @@ describe.each(testDatabases())('upgrade from a new-api database on %s', (kind) =
       start_time: nowSeconds,
       finish_time: 0,
       data: null,
+    });
+  }
+
+  /** A backup code row for bob as new-api writes it: bcrypt (`$2a$`) of the code in its dashed form. */
+  async function addBackupCode() {
+    await insertRows(raw, {
+      two_fa_backup_codes: [
+        {
+          id: 1,
+          user_id: OLD.bob.id,
+          code_hash: bcrypt.hashSync(BOB_BACKUP_CODE, 10).replace(/^\$2b\$/, '$2a$'),
+          is_used: false,
+          used_at: null,
+          created_at: '2024-01-01 00:00:00',
+          deleted_at: null,
+        },
+      ],
     });
   }
 
@@ -141,6 +162,18 @@ describe.each(testDatabases())('upgrade from a new-api database on %s', (kind) =
     expect(second.body, second.text).toMatchObject({ success: true, data: { id: OLD.bob.id, username: OLD.bob.username } });
     browser.userId = second.body.data.id;
     expect((await browser.get('/api/user/self')).body.data.username).toBe(OLD.bob.username);
+  });
+
+  it("accepts one of bob's new-api backup codes once, typed any way", async () => {
+    const browser = gw.client();
+    expect((await browser.login(OLD.bob.username, OLD.bob.password)).body.data).toMatchObject({ require_2fa: true });
+    const used = await browser.post('/api/user/login/2fa', { code: BOB_BACKUP_CODE.toLowerCase().replace('-', ' ') });
+    expect(used.body, used.text).toMatchObject({ success: true, data: { id: OLD.bob.id } });
+    expect(num((await one('SELECT is_used FROM two_fa_backup_codes WHERE id = 1')).is_used)).toBe(1);
+
+    const again = gw.client();
+    await again.login(OLD.bob.username, OLD.bob.password);
+    expect((await again.post('/api/user/login/2fa', { code: BOB_BACKUP_CODE })).body.success).toBe(false);
   });
 
   it('relays with an old token and charges the old users, tokens, channels and logs rows', async () => {
