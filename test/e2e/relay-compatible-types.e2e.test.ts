@@ -117,6 +117,17 @@ describe.each(testDatabases())('relay: OpenAI-compatible channel types on %s', (
     expect(row).toMatchObject({ promptTokens: 10, completionTokens: 20, quota: quota(10, 20), isStream: true });
   });
 
+  it('calls the Azure Responses API on its v1 surface with the model in the body', async () => {
+    const { data, response } = await f.openai(key).responses.create({ model: AZURE, input: 'hi' }).withResponse();
+    expect(data.output_text).toBe(DEFAULT_REPLY);
+    const sent = f.up.requests[0]!;
+    expect(sent.path).toBe('/openai/v1/responses?api-version=preview');
+    expect(sent.headers['api-key']).toBe('azure-key');
+    expect(sent.body).toMatchObject({ model: AZURE, input: 'hi' });
+    const row = await f.settled(response.headers.get('x-oneapi-request-id'));
+    expect(row).toMatchObject({ promptTokens: 10, completionTokens: 20, quota: quota(10, 20) });
+  });
+
   it('maps an Azure error to an OpenAI error for the client and charges nothing', async () => {
     f.up.script({ path: '/openai/deployments/', status: 404, errorMessage: 'The API deployment for this resource does not exist.' });
     const before = await f.quota(f.user.id);

@@ -38,6 +38,18 @@ export function azureDeployment(model: string, createdTime = 0): string {
   return createdTime > 0 && createdTime < AZURE_KEEP_DOTS_SINCE ? model.replaceAll('.', '') : model;
 }
 
+/**
+ * Azure's Responses API is not per deployment (the model is in the body): the v1 surface answers at
+ * `/openai/v1/responses?api-version=preview`, while AI Foundry resources (`*.cognitiveservices.azure.com`) take
+ * `/openai/responses` with the channel's api-version, as new-api calls them.
+ */
+function azureResponsesUrl(base: string, path: string, apiVersion: string): URL {
+  const foundry = base.includes('cognitiveservices.azure.com');
+  const url = new URL(`${base}/openai${foundry ? '' : '/v1'}${path}`);
+  url.searchParams.set('api-version', foundry ? apiVersion : 'preview');
+  return url;
+}
+
 const GET_ENDPOINTS: ReadonlySet<UpstreamEndpoint> = new Set(['models', 'billing_subscription', 'billing_usage']);
 
 /** The balance endpoint of each provider kind, under the channel's base URL (new-api channel-billing.go). */
@@ -89,11 +101,15 @@ export function buildUpstreamRequest(
     if (endpoint === 'billing_subscription' || endpoint === 'billing_usage')
       throw new UpstreamError('unsupported', 'Azure has no billing endpoint');
     const apiVersion = target.other?.trim() || azureDefaultVersion;
-    url =
-      endpoint === 'models'
-        ? new URL(`${base}/openai/models`)
-        : new URL(`${base}/openai/deployments/${encodeURIComponent(azureDeployment(model, target.createdTime))}${PATHS[endpoint]}`);
-    url.searchParams.set('api-version', apiVersion);
+    if (endpoint === 'responses' || endpoint === 'responses_compact') {
+      url = azureResponsesUrl(base, PATHS[endpoint], apiVersion);
+    } else {
+      url =
+        endpoint === 'models'
+          ? new URL(`${base}/openai/models`)
+          : new URL(`${base}/openai/deployments/${encodeURIComponent(azureDeployment(model, target.createdTime))}${PATHS[endpoint]}`);
+      url.searchParams.set('api-version', apiVersion);
+    }
     if (target.key) headers['api-key'] = target.key;
   } else if (target.type === ChannelType.Custom) {
     if (endpoint !== 'chat' && endpoint !== 'completions' && endpoint !== 'embeddings') {

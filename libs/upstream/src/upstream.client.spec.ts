@@ -71,6 +71,18 @@ describe('buildUpstreamRequest', () => {
     expect(() => buildUpstreamRequest(target(3, 'https://res.openai.azure.com'), 'billing_usage')).toThrow(/no billing/);
   });
 
+  it('calls the Azure Responses API on its v1 surface, or with the api-version on AI Foundry resources', () => {
+    const v1 = buildUpstreamRequest(target(3, 'https://res.openai.azure.com', { other: '2024-10-21' }), 'responses', { model: 'gpt-4.1' });
+    expect(v1.url).toBe('https://res.openai.azure.com/openai/v1/responses?api-version=preview');
+    expect(v1.headers['api-key']).toBe('sk-secret');
+    const compact = buildUpstreamRequest(target(3, 'https://res.openai.azure.com'), 'responses_compact', { model: 'gpt-4.1' });
+    expect(compact.url).toBe('https://res.openai.azure.com/openai/v1/responses/compact?api-version=preview');
+    const foundry = buildUpstreamRequest(target(3, 'https://x.cognitiveservices.azure.com', { other: '2025-03-01-preview' }), 'responses', {
+      model: 'gpt-4.1',
+    });
+    expect(foundry.url).toBe('https://x.cognitiveservices.azure.com/openai/responses?api-version=2025-03-01-preview');
+  });
+
   it('keeps dots in Azure deployments of recent channels and drops them for channels older than 2025-05-10', () => {
     const url = (createdTime?: number) =>
       buildUpstreamRequest(target(3, 'https://res.openai.azure.com', { createdTime }), 'chat', { model: 'gpt-4.1-mini' }, 'v').url;
