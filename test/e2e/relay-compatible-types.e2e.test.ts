@@ -1,3 +1,4 @@
+import Anthropic from '@anthropic-ai/sdk';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_REPLY } from '../fake-upstream/index.js';
 import { REASONER_USAGE_TOP_LEVEL_CACHE, reasonerAnswer, reasonerStream } from '../fixtures/relay-formats/deepseek.js';
@@ -163,5 +164,42 @@ describe.each(testDatabases())('relay: OpenAI-compatible channel types on %s', (
     expect(f.up.requests[0]).toMatchObject({ path: '/v1/text/chatcompletion_v2', headers: { authorization: 'Bearer sk-minimax' } });
     const row = await f.settled(response.headers.get('x-oneapi-request-id'));
     expect(row).toMatchObject({ promptTokens: 12, completionTokens: 5, quota: quota(12, 5) });
+  });
+
+  it('answers an Anthropic Messages client from DeepSeek with a thinking block and the same charge', async () => {
+    f.up.script({ path: '/v1/chat/completions', raw: { contentType: 'application/json', body: JSON.stringify(reasonerAnswer(DEEPSEEK)) } });
+    const anthropic = new Anthropic({ apiKey: key, baseURL: f.gw.url, maxRetries: 0 });
+    const { data, response } = await anthropic.messages
+      .create({ model: DEEPSEEK, max_tokens: 256, messages: [{ role: 'user', content: 'Which is smaller, 9.11 or 9.9?' }] })
+      .withResponse();
+    expect(data.content).toEqual([
+      expect.objectContaining({ type: 'thinking', thinking: 'Compare the tenths: 1 < 9.' }),
+      expect.objectContaining({ type: 'text', text: '9.11 is smaller than 9.9.' }),
+    ]);
+    expect(data.usage).toMatchObject({ output_tokens: 120, cache_read_input_tokens: 20 });
+    expect(f.up.requests[0]).toMatchObject({ path: '/v1/chat/completions', headers: { authorization: 'Bearer sk-deepseek' } });
+    const row = await f.settled(response.headers.get('x-oneapi-request-id'));
+    expect(row).toMatchObject({ promptTokens: 30, completionTokens: 120, quota: quota(30, 120, 20) });
+  });
+
+  it('serves an Anthropic Messages stream from an Azure deployment', async () => {
+    const anthropic = new Anthropic({ apiKey: key, baseURL: f.gw.url, maxRetries: 0 });
+    const { data: stream, response } = await anthropic.messages
+      .create({ model: AZURE, max_tokens: 64, stream: true, messages: [{ role: 'user', content: 'hi' }] })
+      .withResponse();
+    let text = '';
+    let outputTokens = 0;
+    for await (const event of stream) {
+      if (event.type === 'content_block_delta' && event.delta.type === 'text_delta') text += event.delta.text;
+      if (event.type === 'message_delta') outputTokens = event.usage.output_tokens;
+    }
+    expect(text).toBe(DEFAULT_REPLY);
+    expect(outputTokens).toBe(20);
+    const sent = f.up.requests[0]!;
+    expect(sent.path).toBe('/openai/deployments/az-gpt-4.1/chat/completions?api-version=2024-10-21');
+    expect(sent.headers['api-key']).toBe('azure-key');
+    expect(sent.body).toMatchObject({ model: AZURE, stream: true, messages: [{ role: 'user', content: 'hi' }] });
+    const row = await f.settled(response.headers.get('x-oneapi-request-id'));
+    expect(row).toMatchObject({ promptTokens: 10, completionTokens: 20, quota: quota(10, 20), isStream: true });
   });
 });
