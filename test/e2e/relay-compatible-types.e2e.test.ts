@@ -1,4 +1,5 @@
 import Anthropic from '@anthropic-ai/sdk';
+import { ChannelRouter } from '@gw/channel';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_REPLY } from '../fake-upstream/index.js';
 import { REASONER_USAGE_TOP_LEVEL_CACHE, reasonerAnswer, reasonerStream } from '../fixtures/relay-formats/deepseek.js';
@@ -13,6 +14,8 @@ import { COMPLETION_RATIOS, RATIOS, startRelayFixture, waitFor, type RelayFixtur
 const DEEPSEEK = 'ds-reasoner';
 const AZURE = 'az-gpt-4.1';
 const MINIMAX = 'mm-chat';
+/** Served only by an Azure channel imported with a creation time before new-api's 2025-05-10 cutoff. */
+const AZURE_OLD = 'az-old-gpt-3.5-turbo';
 const MODEL_RATIO = 2;
 const COMPLETION_RATIO = 3;
 const CACHE_RATIO = 0.1;
@@ -28,7 +31,7 @@ describe.each(testDatabases())('relay: OpenAI-compatible channel types on %s', (
 
   beforeAll(async () => {
     f = await startRelayFixture(kind);
-    const mine = [DEEPSEEK, AZURE, MINIMAX];
+    const mine = [DEEPSEEK, AZURE, MINIMAX, AZURE_OLD];
     await f.setOption('ModelRatio', { ...RATIOS, ...Object.fromEntries(mine.map((m) => [m, MODEL_RATIO])) });
     await f.setOption('CompletionRatio', { ...COMPLETION_RATIOS, ...Object.fromEntries(mine.map((m) => [m, COMPLETION_RATIO])) });
     await f.setOption('CacheRatio', { [DEEPSEEK]: CACHE_RATIO });
@@ -97,6 +100,16 @@ describe.each(testDatabases())('relay: OpenAI-compatible channel types on %s', (
     expect(sent.body).toMatchObject({ model: AZURE });
     const row = await f.settled(response.headers.get('x-oneapi-request-id'));
     expect(row).toMatchObject({ promptTokens: 10, completionTokens: 20, quota: quota(10, 20) });
+  });
+
+  it('drops the dots from the deployment of an Azure channel created before 2025-05-10, as new-api does', async () => {
+    const id = await f.channel({ type: 3, models: AZURE_OLD, key: 'azure-old-key', other: '2024-02-01' });
+    await f.ds.getRepository('channels').update(id, { createdTime: Date.UTC(2024, 0, 1) / 1000 });
+    await f.gw.gateway.app.get(ChannelRouter).reload();
+    const { data } = await f.openai(key).chat.completions.create(ask(AZURE_OLD)).withResponse();
+    expect(data.choices[0]!.message.content).toBe(DEFAULT_REPLY);
+    expect(f.up.requests[0]!.path).toBe('/openai/deployments/az-old-gpt-35-turbo/chat/completions?api-version=2024-02-01');
+    expect(f.up.requests[0]!.headers['api-key']).toBe('azure-old-key');
   });
 
   it('streams from Azure and bills the streamed usage', async () => {
