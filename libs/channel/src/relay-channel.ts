@@ -92,6 +92,15 @@ export function toRelayChannel(row: ChannelEntity): RelayChannel {
     keys,
     otherSettings,
     blockedFields: blockedRequestFields(otherSettings),
-    upstream: { id: row.id, type: row.type, key: firstKey, baseUrl, other, headerOverride, organization: row.openaiOrganization || null },
+    upstream: {
+      id: row.id,
+      type: row.type,
+      key: firstKey,
+      baseUrl,
+      other,
+      headerOverride,
+      organization: row.openaiOrganization || null,
+      createdTime: Number(row.createdTime) || 0,
+    },
   };
 }

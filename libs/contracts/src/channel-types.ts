@@ -16,6 +16,8 @@ export interface ChannelTypeInfo {
   openAiCompatible: boolean;
   /** Path prefix for OpenAI-compatible endpoints (default `/v1`). */
   pathPrefix?: string;
+  /** Full chat path when the provider's OpenAI-style chat lives elsewhere (MiniMax's chatcompletion_v2). */
+  chatPath?: string;
   models: readonly string[];
   /** How the provider reports the account balance (`GET /api/channel/update_balance`); none = 'not supported'. */
   balance?: BalanceKind;
@@ -242,7 +244,10 @@ export const CHANNEL_TYPES: readonly ChannelTypeInfo[] = [
     'rerank-english-v3.0',
     'rerank-multilingual-v3.0',
   ]),
-  t(35, 'MiniMax', 'https://api.minimax.chat', ['abab6.5-chat', 'abab6.5s-chat', 'abab5.5-chat', 'MiniMax-Text-01']),
+  t(35, 'MiniMax', 'https://api.minimax.chat', ['abab6.5-chat', 'abab6.5s-chat', 'abab5.5-chat', 'MiniMax-Text-01'], {
+    ...oa,
+    chatPath: '/v1/text/chatcompletion_v2',
+  }),
   t(36, 'Suno API', '', ['suno_music', 'suno_lyrics']),
   t(37, 'Dify', 'https://api.dify.ai', [], { keyHelp: 'app API key' }),
   t(38, 'Jina', 'https://api.jina.ai', ['jina-clip-v1', 'jina-reranker-v2-base-multilingual', 'jina-embeddings-v3'], oa),

@@ -26,6 +26,30 @@ const PATHS: Record<UpstreamEndpoint, string> = {
   billing_usage: '/dashboard/billing/usage',
 };
 
+/**
+ * new-api keeps the model's dots in Azure deployment names for channels created from 2025-05-10 (UTC) on and
+ * removes them for older ones (`gpt-3.5-turbo` was deployed as `gpt-35-turbo`); imported channels keep their
+ * creation time, so they build the same URL here as there.
+ */
+export const AZURE_KEEP_DOTS_SINCE = Date.UTC(2025, 4, 10) / 1000;
+
+/** The Azure deployment a model is called on. */
+export function azureDeployment(model: string, createdTime = 0): string {
+  return createdTime > 0 && createdTime < AZURE_KEEP_DOTS_SINCE ? model.replaceAll('.', '') : model;
+}
+
+/**
+ * Azure's Responses API is not per deployment (the model is in the body): the v1 surface answers at
+ * `/openai/v1/responses?api-version=preview`, while AI Foundry resources (`*.cognitiveservices.azure.com`) take
+ * `/openai/responses` with the channel's api-version, as new-api calls them.
+ */
+function azureResponsesUrl(base: string, path: string, apiVersion: string): URL {
+  const foundry = base.includes('cognitiveservices.azure.com');
+  const url = new URL(`${base}/openai${foundry ? '' : '/v1'}${path}`);
+  url.searchParams.set('api-version', foundry ? apiVersion : 'preview');
+  return url;
+}
+
 const GET_ENDPOINTS: ReadonlySet<UpstreamEndpoint> = new Set(['models', 'billing_subscription', 'billing_usage']);
 
 /** The balance endpoint of each provider kind, under the channel's base URL (new-api channel-billing.go). */
@@ -77,11 +101,15 @@ export function buildUpstreamRequest(
     if (endpoint === 'billing_subscription' || endpoint === 'billing_usage')
       throw new UpstreamError('unsupported', 'Azure has no billing endpoint');
     const apiVersion = target.other?.trim() || azureDefaultVersion;
-    url =
-      endpoint === 'models'
-        ? new URL(`${base}/openai/models`)
-        : new URL(`${base}/openai/deployments/${encodeURIComponent(model)}${PATHS[endpoint]}`);
-    url.searchParams.set('api-version', apiVersion);
+    if (endpoint === 'responses' || endpoint === 'responses_compact') {
+      url = azureResponsesUrl(base, PATHS[endpoint], apiVersion);
+    } else {
+      url =
+        endpoint === 'models'
+          ? new URL(`${base}/openai/models`)
+          : new URL(`${base}/openai/deployments/${encodeURIComponent(azureDeployment(model, target.createdTime))}${PATHS[endpoint]}`);
+      url.searchParams.set('api-version', apiVersion);
+    }
     if (target.key) headers['api-key'] = target.key;
   } else if (target.type === ChannelType.Custom) {
     if (endpoint !== 'chat' && endpoint !== 'completions' && endpoint !== 'embeddings') {
@@ -90,8 +118,9 @@ export function buildUpstreamRequest(
     url = new URL(base.replaceAll('{model}', encodeURIComponent(model)));
     if (target.key) headers.authorization = `Bearer ${target.key}`;
   } else {
-    const prefix = channelTypeInfo(target.type)?.pathPrefix ?? '/v1';
-    url = new URL(`${base}${prefix}${PATHS[endpoint]}`);
+    const info = channelTypeInfo(target.type);
+    const path = endpoint === 'chat' && info?.chatPath ? info.chatPath : `${info?.pathPrefix ?? '/v1'}${PATHS[endpoint]}`;
+    url = new URL(`${base}${path}`);
     if (target.key) headers.authorization = `Bearer ${target.key}`;
     if (target.organization && target.type === ChannelType.OpenAI) headers['openai-organization'] = target.organization;
   }

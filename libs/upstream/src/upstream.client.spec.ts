@@ -40,8 +40,21 @@ describe('buildUpstreamRequest', () => {
       [31, 'https://api.lingyiwanwu.com/v1/chat/completions'],
       [27, 'https://api.perplexity.ai/chat/completions'],
       [26, 'https://open.bigmodel.cn/api/paas/v4/chat/completions'],
+      [19, 'https://api.360.cn/v1/chat/completions'],
+      [45, 'https://ark.cn-beijing.volces.com/api/v3/chat/completions'],
+      [46, 'https://qianfan.baidubce.com/v2/chat/completions'],
+      [35, 'https://api.minimax.chat/v1/text/chatcompletion_v2'],
+      [38, 'https://api.jina.ai/v1/chat/completions'],
+      [53, 'https://llm.submodel.ai/v1/chat/completions'],
     ];
-    for (const [type, url] of cases) expect(buildUpstreamRequest(target(type, ''), 'chat').url).toBe(url);
+    for (const [type, url] of cases) {
+      const built = buildUpstreamRequest(target(type, ''), 'chat', { model: 'm' });
+      expect(built.url, `type ${type}`).toBe(url);
+      expect(built.headers.authorization, `type ${type}`).toBe('Bearer sk-secret');
+    }
+    // Only the chat path of MiniMax moves; its other endpoints stay under /v1. A channel base URL wins.
+    expect(buildUpstreamRequest(target(35, ''), 'embeddings').url).toBe('https://api.minimax.chat/v1/embeddings');
+    expect(buildUpstreamRequest(target(43, 'http://proxy.local/ds/'), 'chat').url).toBe('http://proxy.local/ds/v1/chat/completions');
     expect(buildUpstreamRequest(target(47, 'http://xinference:9997'), 'chat').url).toBe('http://xinference:9997/v1/chat/completions');
   });
 
@@ -54,6 +67,29 @@ describe('buildUpstreamRequest', () => {
       body: { model: 'emb' },
     });
     expect(custom.url).toBe('https://res.openai.azure.com/openai/deployments/emb/embeddings?api-version=2024-02-01');
+    expect(custom.headers['api-key']).toBe('sk-secret');
+    expect(() => buildUpstreamRequest(target(3, 'https://res.openai.azure.com'), 'billing_usage')).toThrow(/no billing/);
+  });
+
+  it('calls the Azure Responses API on its v1 surface, or with the api-version on AI Foundry resources', () => {
+    const v1 = buildUpstreamRequest(target(3, 'https://res.openai.azure.com', { other: '2024-10-21' }), 'responses', { model: 'gpt-4.1' });
+    expect(v1.url).toBe('https://res.openai.azure.com/openai/v1/responses?api-version=preview');
+    expect(v1.headers['api-key']).toBe('sk-secret');
+    const compact = buildUpstreamRequest(target(3, 'https://res.openai.azure.com'), 'responses_compact', { model: 'gpt-4.1' });
+    expect(compact.url).toBe('https://res.openai.azure.com/openai/v1/responses/compact?api-version=preview');
+    const foundry = buildUpstreamRequest(target(3, 'https://x.cognitiveservices.azure.com', { other: '2025-03-01-preview' }), 'responses', {
+      model: 'gpt-4.1',
+    });
+    expect(foundry.url).toBe('https://x.cognitiveservices.azure.com/openai/responses?api-version=2025-03-01-preview');
+  });
+
+  it('keeps dots in Azure deployments of recent channels and drops them for channels older than 2025-05-10', () => {
+    const url = (createdTime?: number) =>
+      buildUpstreamRequest(target(3, 'https://res.openai.azure.com', { createdTime }), 'chat', { model: 'gpt-4.1-mini' }, 'v').url;
+    const cutoff = Date.UTC(2025, 4, 10) / 1000;
+    expect(url(cutoff - 1)).toBe('https://res.openai.azure.com/openai/deployments/gpt-41-mini/chat/completions?api-version=v');
+    expect(url(cutoff)).toBe('https://res.openai.azure.com/openai/deployments/gpt-4.1-mini/chat/completions?api-version=v');
+    expect(url(undefined)).toBe('https://res.openai.azure.com/openai/deployments/gpt-4.1-mini/chat/completions?api-version=v');
   });
 
   it('uses the custom full URL with {model}', () => {

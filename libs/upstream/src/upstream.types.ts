@@ -17,6 +17,8 @@ export interface UpstreamTarget {
   headerOverride?: Record<string, string> | null;
   /** OpenAI organization header (channel `openai_organization`), sent to OpenAI only. */
   organization?: string | null;
+  /** Channel creation time (unix seconds): Azure channels older than new-api's cutoff drop dots from deployments. */
+  createdTime?: number;
 }
 
 export type UpstreamEndpoint =

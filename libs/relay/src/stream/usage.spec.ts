@@ -18,6 +18,19 @@ describe('findUsageInJson', () => {
 });
 
 describe('readUsage', () => {
+  it("reads DeepSeek's top-level prompt cache hits and keeps reasoning inside the completion tokens", () => {
+    const deepseek = {
+      prompt_tokens: 30,
+      completion_tokens: 120,
+      prompt_cache_hit_tokens: 20,
+      prompt_cache_miss_tokens: 10,
+      completion_tokens_details: { reasoning_tokens: 80 },
+    };
+    expect(readUsage(deepseek)).toEqual({ promptTokens: 30, completionTokens: 120, cachedTokens: 20 });
+    // The OpenAI-style details win when both are present.
+    expect(readUsage({ ...deepseek, prompt_tokens_details: { cached_tokens: 5 } })?.cachedTokens).toBe(5);
+  });
+
   it('never lets cached tokens exceed the prompt and drops garbage', () => {
     expect(readUsage({ prompt_tokens: 3, completion_tokens: 'x', prompt_tokens_details: { cached_tokens: 9 } })).toEqual({
       promptTokens: 3,

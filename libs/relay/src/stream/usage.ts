@@ -30,7 +30,8 @@ export function readUsage(raw: unknown): Usage | undefined {
   );
   const completionTokens = count(usage.completion_tokens ?? usage.output_tokens);
   if (promptTokens === 0 && completionTokens === 0) return undefined;
-  const cachedTokens = Math.min(count(details?.cached_tokens ?? usage.cached_tokens), promptTokens);
+  // DeepSeek reports its prompt cache hits as `prompt_cache_hit_tokens` (part of prompt_tokens), not in the details.
+  const cachedTokens = Math.min(count(details?.cached_tokens ?? usage.cached_tokens ?? usage.prompt_cache_hit_tokens), promptTokens);
   return { promptTokens, completionTokens, cachedTokens };
 }
 
