@@ -1,5 +1,5 @@
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { testDatabases } from '../support/databases.js';
 import { startTestGateway } from '../support/test-gateway.js';
 import { CHAT, ratioQuota, startRelayFixture, type RelayFixture } from './relay-fixture.js';
@@ -104,15 +104,21 @@ describe.each(testDatabases())('metrics on %s', (kind) => {
     await expect(
       f.openai('sk-not-a-real-key').chat.completions.create({ model: CHAT, messages: [{ role: 'user', content: 'x' }] }),
     ).rejects.toThrow();
-    const after = await scrape(f.gw.url);
-    expect(
-      histogramCount(after, 'gateway_relay_first_token_seconds', { model: CHAT }) -
-        histogramCount(before, 'gateway_relay_first_token_seconds', { model: CHAT }),
-    ).toBe(1);
-    expect(
-      sample(after, 'gateway_relay_requests_total', { kind: 'chat', model: '', channel: '', status: '401' }) -
-        sample(before, 'gateway_relay_requests_total', { kind: 'chat', model: '', channel: '', status: '401' }),
-    ).toBe(1);
+    // The relay reports a call when it has settled and logged it, which may be just after the client saw the end.
+    await vi.waitFor(
+      async () => {
+        const after = await scrape(f.gw.url);
+        expect(
+          histogramCount(after, 'gateway_relay_first_token_seconds', { model: CHAT }) -
+            histogramCount(before, 'gateway_relay_first_token_seconds', { model: CHAT }),
+        ).toBe(1);
+        expect(
+          sample(after, 'gateway_relay_requests_total', { kind: 'chat', model: '', channel: '', status: '401' }) -
+            sample(before, 'gateway_relay_requests_total', { kind: 'chat', model: '', channel: '', status: '401' }),
+        ).toBe(1);
+      },
+      { timeout: 10_000, interval: 50 },
+    );
   });
 
   it('exports route patterns, channel health, the log queue, the pool and process metrics, with no user or key label', async () => {
