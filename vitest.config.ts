@@ -24,6 +24,8 @@ export default defineConfig({
   test: {
     environment: 'node',
     testTimeout: 30_000,
+    // The e2e suites mostly wait on databases and sockets: three files at a time keep both cores busy.
+    maxWorkers: 3,
     hookTimeout: 60_000,
     projects: [
       {
