@@ -1,6 +1,7 @@
-import { Controller, Get, HttpCode, Post, Req, Res, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Post, Req, Res, UseGuards } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { CriticalRateLimit } from '@gw/core';
+import { body, CriticalRateLimit } from '@gw/core';
+import { LoginSchema } from '@gw/contracts';
 import type { UserEntity } from '@gw/user';
 import { SessionService } from '../session/session.service.js';
 import { PasswordLoginGuard } from './local.strategy.js';
@@ -13,12 +14,15 @@ export class LoginController {
     private readonly sessions: SessionService,
   ) {}
 
-  /** The `local` passport strategy checks the password; a valid user arrives as `req.user`. */
+  /**
+   * The `local` passport strategy checks the password; a valid user arrives as `req.user`. The body is declared with
+   * its contract too, so the API document describes it (the guard has already refused a malformed one).
+   */
   @Post('login')
   @HttpCode(200)
   @CriticalRateLimit()
   @UseGuards(PasswordLoginGuard)
-  signIn(@Req() req: Request & { user: UserEntity }, @Res({ passthrough: true }) res: Response) {
+  signIn(@Req() req: Request & { user: UserEntity }, @Res({ passthrough: true }) res: Response, @Body(body(LoginSchema)) _input: unknown) {
     return this.login.afterPassword(req, res, req.user);
   }
 
