@@ -164,7 +164,7 @@ export class UpstreamCall {
       });
     } catch (error) {
       const aborted = input.signal.aborted || (error instanceof UpstreamError && error.kind === 'aborted');
-      const relayError = transportError(error);
+      const relayError = transportError(error, channel);
       return failed(
         relayError,
         !aborted,
@@ -204,7 +204,7 @@ export class UpstreamCall {
       const frtMs = Math.round((outcome.firstChunkAt ?? headersAt) - input.startedAt);
       if (outcome.error !== undefined && !outcome.delivered) {
         const aborted = input.signal.aborted;
-        const relayError = transportError(outcome.error);
+        const relayError = transportError(outcome.error, channel);
         return { ...failed(relayError, !aborted, aborted ? undefined : { message: relayError.message }), frtMs };
       }
       const { usage, local } = tracker.finalUsage();
@@ -222,7 +222,7 @@ export class UpstreamCall {
       text = await response.text();
     } catch (error) {
       const aborted = input.signal.aborted;
-      const relayError = transportError(error);
+      const relayError = transportError(error, channel);
       return failed(relayError, !aborted, aborted ? undefined : { message: relayError.message });
     }
     const audio = request.kind === 'audio_transcriptions' || request.kind === 'audio_translations';
