@@ -109,18 +109,27 @@ export function readBoundedBody(req: IncomingMessage, limit: number): Promise<Bu
 export function jsonTooDeep(bytes: Buffer, max = MAX_JSON_DEPTH): boolean {
   if (bytes.length <= max) return false;
   let depth = 0;
-  let inString = false;
   for (let i = 0; i < bytes.length; i++) {
     const c = bytes[i];
-    if (inString) {
-      if (c === 0x5c) i++;
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x7b || c === 0x5b) {
+    if (c === 0x22) {
+      // Strings are most of a body: jump to their closing quote with the native search.
+      i = closingQuote(bytes, i + 1);
+      if (i < 0) return false;
+    } else if (c === 0x7b || c === 0x5b) {
       if (++depth > max) return true;
     } else if (c === 0x7d || c === 0x5d) depth--;
   }
   return false;
+}
+
+/** The index of the quote that ends a string starting at `from` (one not escaped by an odd run of backslashes), or -1. */
+function closingQuote(bytes: Buffer, from: number): number {
+  for (let at = bytes.indexOf(0x22, from); at >= 0; at = bytes.indexOf(0x22, at + 1)) {
+    let slashes = 0;
+    while (bytes[at - 1 - slashes] === 0x5c) slashes++;
+    if (slashes % 2 === 0) return at;
+  }
+  return -1;
 }
 
 /** body-parser's strict JSON (an object or an array; empty is `{}`), refusing bodies nested deeper than MAX_JSON_DEPTH. */
