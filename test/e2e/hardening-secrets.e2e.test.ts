@@ -118,4 +118,22 @@ describe.each(testDatabases())('hardening: upstream errors never carry channel k
       expectNoKeyIn(text);
     }
   });
+
+  it('redacts the keys from an error event inside a 200 stream', async () => {
+    const event = {
+      error: { message: `Incorrect API key provided: ${OPENAI_KEYS[0]}`, type: 'invalid_request_error', code: 'invalid_api_key' },
+    };
+    f.up.script({
+      path: '/v1/chat/completions',
+      raw: { contentType: 'text/event-stream', body: `data: ${JSON.stringify(event)}\n\ndata: [DONE]\n\n` },
+    });
+    const res = await fetch(`${f.gw.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: CHAT, stream: true, messages: [{ role: 'user', content: 'hi' }] }),
+    });
+    const text = await res.text();
+    expect(text).toContain('Incorrect API key provided: ***');
+    expectNoKeyIn(text);
+  });
 });

@@ -10,7 +10,7 @@ import { relayStream } from '../stream/stream-responder.js';
 import type { Usage } from '../stream/usage.js';
 import { RelayError } from './relay-error.js';
 import { RetryPolicy } from './retry-policy.js';
-import { redactChannelKeys, transportError, upstreamStatusError } from './upstream-error.js';
+import { redactChannelKeys, redactingStream, transportError, upstreamStatusError } from './upstream-error.js';
 import type { Attempt, ForwardInput } from './upstream-call.js';
 
 /**
@@ -95,7 +95,7 @@ export class FormatCall {
         ? undefined
         : inbound.streamEncoder({ model: request.model, promptTokens: input.promptTokens, includeUsage: request.includeUsage });
       const stream = new FormatStream(native.streamDecoder(request.model), encoder, input.promptTokens, input.countText);
-      const outcome = await relayStream(response.body, input.res, stream);
+      const outcome = await relayStream(response.body, input.res, redactingStream(stream, channel));
       const frtMs = Math.round((outcome.firstChunkAt ?? headersAt) - input.startedAt);
       if (outcome.error !== undefined && !outcome.delivered) {
         const aborted = input.signal.aborted;

@@ -1,5 +1,6 @@
 import { type RelayChannel, redactKeys } from '@gw/channel';
 import { UpstreamError } from '@gw/upstream';
+import type { StreamRewriter } from '../stream/stream-responder.js';
 import { RelayError } from './relay-error.js';
 
 const MAX_MESSAGE_CHARS = 1000;
@@ -74,4 +75,14 @@ export function transportError(error: unknown, channel?: RelayChannel): RelayErr
     default:
       return new RelayError(message, 502, 'do_request_failed');
   }
+}
+
+/**
+ * A stream rewriter whose error events never carry the channel's keys (an upstream can answer 200 and
+ * report a rejected key inside the stream). Only text that mentions an error is scanned, so ordinary
+ * chunks cost one substring search.
+ */
+export function redactingStream(rewriter: StreamRewriter, channel: RelayChannel): StreamRewriter {
+  const clean = (text: string) => (text.includes('error') ? redactChannelKeys(text, channel) : text);
+  return { push: (chunk) => clean(rewriter.push(chunk)), end: () => clean(rewriter.end()) };
 }
