@@ -20,3 +20,4 @@ export const channelSchema = {
 export { ChannelMonitorService, type CycleSummary } from './channel-monitor.service.js';
 export { ChannelTestService, mapModel, type ChannelTestResult } from './channel-test.service.js';
 export { ChannelNotifyService, type ChannelNotice } from './channel-notify.service.js';
+export { redactKeys } from './redact.js';

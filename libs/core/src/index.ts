@@ -16,3 +16,12 @@ export { CriticalRateLimit, SearchRateLimit } from './rate-limit/rate-limit.deco
 export { RedisService } from './redis/redis.service.js';
 export * from './net/outbound.js';
 export { publishRelayDone, relayDoneChannel, type RelayDoneEvent } from './ops/relay-events.js';
+export {
+  readBoundedBody,
+  parseJsonBody,
+  jsonTooDeep,
+  verifyJsonDepth,
+  bodyError,
+  MAX_JSON_DEPTH,
+  MAX_INFLATION_RATIO,
+} from './http/bounded-body.js';

@@ -1,16 +1,39 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { bodyErrorAnswer } from '@gw/core';
+import { bodyErrorAnswer, parseJsonBody, readBoundedBody, verifyJsonDepth } from '@gw/core';
+
+/** JSON in UTF-8 (RFC 8259's only encoding): read by boundedJson; other charsets fall to express.json. */
+const UTF8_JSON = /^application\/(?:[\w.+-]+\+)?json\s*(;\s*charset\s*=\s*"?utf-?8"?\s*)?$/i;
 
 /**
  * JSON and form bodies up to MAX_REQUEST_BODY_MB. A body that cannot be read gets a 4xx in the
  * caller's own error shape (envelope on /api, OpenAI or Anthropic on the relay), never a 500.
+ * Only boundedJson inflates gzip/deflate/br (bounded by the limit and an inflation ratio while it
+ * streams); the body-parser fallbacks refuse compressed bodies with a 415.
  */
 export function bodyParsers(maxBytes: number) {
   return [
-    express.json({ limit: maxBytes, type: ['application/json', 'application/*+json'] }),
-    express.urlencoded({ limit: maxBytes, extended: false }),
+    boundedJson(maxBytes),
+    express.json({ limit: maxBytes, type: ['application/json', 'application/*+json'], inflate: false, verify: verifyJsonDepth }),
+    express.urlencoded({ limit: maxBytes, extended: false, inflate: false }),
     bodyErrorHandler,
   ];
+}
+
+/** UTF-8 JSON, plain or compressed, read with the inflation bounds and the nesting-depth check. */
+function boundedJson(maxBytes: number) {
+  return (req: Request, _res: Response, next: NextFunction): void => {
+    const type = req.headers['content-type'];
+    if (typeof type !== 'string' || !UTF8_JSON.test(type) || !req.readable) {
+      next();
+      return;
+    }
+    readBoundedBody(req, maxBytes)
+      .then((bytes) => {
+        req.body = parseJsonBody(bytes);
+        next();
+      })
+      .catch(next);
+  };
 }
 
 function bodyErrorHandler(error: unknown, req: Request, res: Response, next: NextFunction): void {

@@ -14,7 +14,9 @@ export function describeBodyError(error: unknown): { status: number; message: st
       ? 'request body is too large'
       : err.type === 'entity.parse.failed'
         ? 'request body is not valid JSON'
-        : 'request body could not be read';
+        : err.type === 'entity.too.deep'
+          ? 'request body is nested too deeply'
+          : 'request body could not be read';
   return { status, message };
 }
 

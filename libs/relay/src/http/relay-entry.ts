@@ -3,7 +3,7 @@ import express from 'express';
 import proxyAddr from 'proxy-addr';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import { APP_CONFIG, bodyErrorAnswer, isRelayPath, openAiError, type AppConfig } from '@gw/core';
+import { APP_CONFIG, bodyErrorAnswer, isRelayPath, openAiError, verifyJsonDepth, type AppConfig } from '@gw/core';
 import { RelayError } from '../pipeline/relay-error.js';
 import { RelayPipeline } from '../pipeline/relay-pipeline.js';
 import type { RelayKind, RouteFacts } from '../pipeline/relay-request.js';
@@ -48,7 +48,13 @@ export class RelayEntry implements OnApplicationBootstrap {
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.limit = config.http.maxBodyBytes;
-    this.fallbackJson = express.json({ limit: this.limit, type: ['application/json', 'application/*+json'] }) as unknown as BodyParser;
+    // Compressed bodies in other charsets are refused (415): only readBoundedBody inflates, with its ratio bound.
+    this.fallbackJson = express.json({
+      limit: this.limit,
+      type: ['application/json', 'application/*+json'],
+      inflate: false,
+      verify: verifyJsonDepth,
+    }) as unknown as BodyParser;
     // The same trust rule as Express's `trust proxy` setting in the bootstrap (proxy-addr under both).
     this.trust = config.http.trustedProxies.length ? proxyAddr.compile(config.http.trustedProxies) : undefined;
   }

@@ -10,7 +10,7 @@ import { relayStream } from '../stream/stream-responder.js';
 import type { Usage } from '../stream/usage.js';
 import { RelayError } from './relay-error.js';
 import { RetryPolicy } from './retry-policy.js';
-import { transportError, upstreamStatusError } from './upstream-error.js';
+import { redactChannelKeys, redactingStream, transportError, upstreamStatusError } from './upstream-error.js';
 import type { Attempt, ForwardInput } from './upstream-call.js';
 
 /**
@@ -75,7 +75,7 @@ export class FormatCall {
       response = await this.upstream.sendBuilt(adaptor.buildChatRequest(call), { body, stream: request.stream, signal: input.signal });
     } catch (error) {
       const aborted = input.signal.aborted || (error instanceof UpstreamError && error.kind === 'aborted');
-      const relayError = transportError(error);
+      const relayError = transportError(error, channel);
       return failed(
         relayError,
         !aborted,
@@ -95,14 +95,19 @@ export class FormatCall {
         ? undefined
         : inbound.streamEncoder({ model: request.model, promptTokens: input.promptTokens, includeUsage: request.includeUsage });
       const stream = new FormatStream(native.streamDecoder(request.model), encoder, input.promptTokens, input.countText);
-      const outcome = await relayStream(response.body, input.res, stream);
+      const outcome = await relayStream(response.body, input.res, redactingStream(stream, channel));
       const frtMs = Math.round((outcome.firstChunkAt ?? headersAt) - input.startedAt);
       if (outcome.error !== undefined && !outcome.delivered) {
         const aborted = input.signal.aborted;
         const relayError =
           outcome.error instanceof UpstreamError
-            ? transportError(outcome.error)
-            : new RelayError(String((outcome.error as Error)?.message ?? outcome.error), 502, 'bad_response_body', 'upstream_error');
+            ? transportError(outcome.error, channel)
+            : new RelayError(
+                redactChannelKeys(String((outcome.error as Error)?.message ?? outcome.error), channel),
+                502,
+                'bad_response_body',
+                'upstream_error',
+              );
         return { ...failed(relayError, !aborted, aborted ? undefined : { message: relayError.message }), frtMs };
       }
       const { usage, local } = stream.finalUsage();
@@ -120,7 +125,7 @@ export class FormatCall {
       text = await response.text();
     } catch (error) {
       const aborted = input.signal.aborted;
-      const relayError = transportError(error);
+      const relayError = transportError(error, channel);
       return failed(relayError, !aborted, aborted ? undefined : { message: relayError.message });
     }
     const parsed = parseJsonObject(text);

@@ -18,7 +18,7 @@ import { FormatCall } from './format-call.js';
 import { RelayError } from './relay-error.js';
 import type { RelayRequest } from './relay-request.js';
 import { RetryPolicy } from './retry-policy.js';
-import { transportError, upstreamStatusError } from './upstream-error.js';
+import { redactingStream, transportError, upstreamStatusError } from './upstream-error.js';
 import { buildUpstreamBody, ModelMappingCycleError, resolveModelMapping } from './upstream-body.js';
 
 export interface ForwardInput {
@@ -164,7 +164,7 @@ export class UpstreamCall {
       });
     } catch (error) {
       const aborted = input.signal.aborted || (error instanceof UpstreamError && error.kind === 'aborted');
-      const relayError = transportError(error);
+      const relayError = transportError(error, channel);
       return failed(
         relayError,
         !aborted,
@@ -200,11 +200,11 @@ export class UpstreamCall {
         request.kind === 'responses'
           ? new FormatStream(new ResponsesStreamWatcher(), undefined, input.promptTokens, input.countText)
           : new SseTracker(request.includeUsage, input.countText, input.promptTokens, request.kind === 'chat');
-      const outcome = await relayStream(response.body, input.res, tracker);
+      const outcome = await relayStream(response.body, input.res, redactingStream(tracker, channel));
       const frtMs = Math.round((outcome.firstChunkAt ?? headersAt) - input.startedAt);
       if (outcome.error !== undefined && !outcome.delivered) {
         const aborted = input.signal.aborted;
-        const relayError = transportError(outcome.error);
+        const relayError = transportError(outcome.error, channel);
         return { ...failed(relayError, !aborted, aborted ? undefined : { message: relayError.message }), frtMs };
       }
       const { usage, local } = tracker.finalUsage();
@@ -222,7 +222,7 @@ export class UpstreamCall {
       text = await response.text();
     } catch (error) {
       const aborted = input.signal.aborted;
-      const relayError = transportError(error);
+      const relayError = transportError(error, channel);
       return failed(relayError, !aborted, aborted ? undefined : { message: relayError.message });
     }
     const audio = request.kind === 'audio_transcriptions' || request.kind === 'audio_translations';

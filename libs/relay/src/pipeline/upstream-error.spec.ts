@@ -48,3 +48,41 @@ describe('RetryPolicy', () => {
     expect(p.shouldRetryStatus(700)).toBe(true);
   });
 });
+
+describe('upstream errors never carry the channel key', () => {
+  const keyed = (statusCodeMapping: Record<string, string> = {}) =>
+    ({
+      statusCodeMapping,
+      key: 'sk-live-first-0123456789abcdef\nsk-live-second-fedcba9876543210',
+      keys: ['sk-live-first-0123456789abcdef', 'sk-live-second-fedcba9876543210'],
+      upstream: { key: 'sk-live-second-fedcba9876543210' },
+    }) as unknown as RelayChannel;
+
+  it('redacts every key of the channel, whole or partial', () => {
+    const text = JSON.stringify({
+      error: { message: 'Incorrect API key provided: sk-live-second-fedcba9876543210 (sk-live-first-0123****cdef)', code: 'x' },
+    });
+    const error = upstreamStatusError(text, 429, keyed());
+    expect(error.message).not.toMatch(/fedcba98|live-fir|01234567/);
+    expect(error.message).toContain('Incorrect API key provided: ***');
+  });
+
+  it("reports an upstream 401/403 as the gateway's channel problem, unless the channel maps the status", () => {
+    for (const status of [401, 403]) {
+      const error = upstreamStatusError(
+        '{"error":{"message":"bad key","type":"invalid_request_error","code":"invalid_api_key"}}',
+        status,
+        keyed(),
+      );
+      expect(error.httpStatus).toBe(500);
+      expect(error.body().error).toMatchObject({ type: 'new_api_error', code: 'channel:invalid_key' });
+      expect(error.message).toContain(`upstream status ${status}`);
+    }
+    expect(upstreamStatusError('{}', 401, keyed({ '401': '503' })).httpStatus).toBe(503);
+  });
+
+  it('redacts a key from a transport failure (a URL with ?key=)', () => {
+    const error = transportError(new UpstreamError('connect', 'GET /v1?key=sk-live-first-0123456789abcdef failed'), keyed());
+    expect(error.message).not.toContain('0123456789');
+  });
+});

@@ -1,12 +1,19 @@
-import type { RelayChannel } from '@gw/channel';
+import { type RelayChannel, redactKeys } from '@gw/channel';
 import { UpstreamError } from '@gw/upstream';
+import type { StreamRewriter } from '../stream/stream-responder.js';
 import { RelayError } from './relay-error.js';
 
 const MAX_MESSAGE_CHARS = 1000;
 
+/** Upstream statuses that mean the channel's own credentials were refused, not the caller's. */
+const CHANNEL_AUTH_STATUSES = new Set([401, 403]);
+
 /**
  * An upstream non-200 as the client's OpenAI error: the provider's message (and type/code when it sent
- * OpenAI's shape), with the channel's status_code_mapping applied to the status the client sees.
+ * OpenAI's shape), with the channel's status_code_mapping applied to the status the client sees. The
+ * message never carries the channel's keys (providers and proxies echo the key they rejected). An
+ * upstream 401/403 is the gateway's channel problem: a 500 `channel:invalid_key` (new-api's code), so
+ * SDKs do not report the caller's own key as invalid; an explicit status_code_mapping still wins.
  */
 export function upstreamStatusError(text: string, status: number, channel: RelayChannel): RelayError {
   let message = '';
@@ -26,8 +33,23 @@ export function upstreamStatusError(text: string, status: number, channel: Relay
     message = text.trim();
   }
   if (!message) message = `upstream answered status ${status}`;
+  message = redactChannelKeys(message, channel);
   if (message.length > MAX_MESSAGE_CHARS) message = `${message.slice(0, MAX_MESSAGE_CHARS)}…`;
-  return new RelayError(message, mapStatus(channel.statusCodeMapping, status), code, type);
+  if (CHANNEL_AUTH_STATUSES.has(status) && channel.statusCodeMapping?.[String(status)] === undefined) {
+    return new RelayError(
+      `the channel's upstream credentials were refused (upstream status ${status}): ${message}`,
+      500,
+      'channel:invalid_key',
+    );
+  }
+  return new RelayError(message, mapStatus(channel.statusCodeMapping ?? {}, status), code, type);
+}
+
+/** Every key the channel holds (each key of a multi-key channel and the one this call used). */
+export function redactChannelKeys(message: string, channel: RelayChannel | undefined): string {
+  if (!channel) return message;
+  const keys = [channel.key, channel.upstream?.key, ...(channel.keys ?? [])].filter((k): k is string => typeof k === 'string');
+  return redactKeys(message, keys);
 }
 
 /** status_code_mapping `{"500":"502"}`; 200 is never remapped and only real HTTP statuses are accepted. */
@@ -39,10 +61,10 @@ export function mapStatus(mapping: Record<string, string>, status: number): numb
   return Number.isInteger(mapped) && mapped >= 100 && mapped <= 599 ? mapped : status;
 }
 
-/** A transport failure (no HTTP answer) as the client's error. */
-export function transportError(error: unknown): RelayError {
+/** A transport failure (no HTTP answer) as the client's error (a URL in it may carry a key: Gemini's `?key=`). */
+export function transportError(error: unknown, channel?: RelayChannel): RelayError {
   const e = error instanceof UpstreamError ? error : undefined;
-  const message = e?.message ?? (error as Error)?.message ?? 'upstream request failed';
+  const message = redactChannelKeys(e?.message ?? (error as Error)?.message ?? 'upstream request failed', channel);
   switch (e?.kind) {
     case 'timeout':
       return new RelayError(message, 504, 'upstream_timeout');
@@ -53,4 +75,14 @@ export function transportError(error: unknown): RelayError {
     default:
       return new RelayError(message, 502, 'do_request_failed');
   }
+}
+
+/**
+ * A stream rewriter whose error events never carry the channel's keys (an upstream can answer 200 and
+ * report a rejected key inside the stream). Only text that mentions an error is scanned, so ordinary
+ * chunks cost one substring search.
+ */
+export function redactingStream(rewriter: StreamRewriter, channel: RelayChannel): StreamRewriter {
+  const clean = (text: string) => (text.includes('error') ? redactChannelKeys(text, channel) : text);
+  return { push: (chunk) => clean(rewriter.push(chunk)), end: () => clean(rewriter.end()) };
 }

@@ -1,0 +1,139 @@
+import Anthropic from '@anthropic-ai/sdk';
+import { APIError } from 'openai';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { testDatabases } from '../support/databases.js';
+import { startRelayFixture, type RelayFixture } from './relay-fixture.js';
+
+/** Channel keys long enough to be recognised in pieces (OpenAI quotes `sk-proj-abc1…wxyz`). */
+const OPENAI_KEYS = ['sk-proj-FIRSTkey0123456789abcdefABCDEF', 'sk-proj-SECONDkey9876543210zyxwvuZYXWVU'];
+const CLAUDE_KEY = 'sk-ant-api03-CLAUDEsecret-112233445566778899';
+const GEMINI_KEY = 'AIzaSyGEMINIsecret-aabbccddeeff00112233';
+const ALL_KEYS = [...OPENAI_KEYS, CLAUDE_KEY, GEMINI_KEY];
+const CHAT = 'sec-chat';
+const CLAUDE = 'sec-claude';
+const GEMINI = 'sec-gemini';
+
+/** Every 8-character run of every key: none may appear in what a client or the log receives. */
+function expectNoKeyIn(text: string): void {
+  for (const key of ALL_KEYS)
+    for (let i = 0; i + 8 <= key.length; i++) expect(text, `leaks ${key.slice(i, i + 8)}`).not.toContain(key.slice(i, i + 8));
+}
+
+/** What a proxy or provider that echoes the rejected key sends back: one key whole, the other masked. */
+const echo = (whole: string, masked: string) =>
+  `Incorrect API key provided: ${whole}. Also tried ${masked.slice(0, 12)}****${masked.slice(-4)}.`;
+
+describe.each(testDatabases())('hardening: upstream errors never carry channel keys on %s', (kind) => {
+  let f: RelayFixture;
+  let token: string;
+
+  beforeAll(async () => {
+    f = await startRelayFixture(kind);
+    await f.setOption('ModelRatio', { [CHAT]: 1, [CLAUDE]: 1, [GEMINI]: 1 });
+    const multi = await f.root.post('/api/channel/', {
+      mode: 'multi_to_single',
+      multi_key_mode: 'polling',
+      channel: { type: 1, name: 'sec-multi', key: OPENAI_KEYS.join('\n'), models: CHAT, group: 'default', base_url: f.up.url },
+    });
+    expect(multi.body.success, multi.text).toBe(true);
+    await f.channel({ type: 14, models: CLAUDE, key: CLAUDE_KEY });
+    await f.channel({ type: 24, models: GEMINI, key: GEMINI_KEY });
+    token = (await f.token({ unlimited_quota: true })).key;
+  });
+  afterAll(() => f?.close());
+  beforeEach(() => f.up.reset());
+
+  it("reports an upstream 401 as the gateway's channel problem (500), without the keys, to the openai client", async () => {
+    f.up.script({ path: '/v1/chat/completions', status: 401, errorMessage: echo(OPENAI_KEYS[0]!, OPENAI_KEYS[1]!) });
+    const error = await f
+      .openai(token)
+      .chat.completions.create({ model: CHAT, messages: [{ role: 'user', content: 'hi' }] })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(APIError);
+    const api = error as APIError;
+    expect(api.status).toBe(500);
+    expect(api.code).toBe('channel:invalid_key');
+    expect(api.message).toContain('upstream status 401');
+    expect(api.message).toContain('Incorrect API key provided: ***');
+    expectNoKeyIn(JSON.stringify(api.error));
+  });
+
+  it('redacts the keys from a streaming request refused upstream (403 as well)', async () => {
+    f.up.script({ path: '/v1/chat/completions', status: 403, errorMessage: echo(OPENAI_KEYS[1]!, OPENAI_KEYS[0]!) });
+    const error = await (async () => {
+      const stream = await f
+        .openai(token)
+        .chat.completions.create({ model: CHAT, stream: true, messages: [{ role: 'user', content: 'hi' }] });
+      for await (const _ of stream) {
+        // drained only to surface an error
+      }
+    })().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(APIError);
+    expect((error as APIError).status).toBe(500);
+    expectNoKeyIn(JSON.stringify((error as APIError).error));
+  });
+
+  it('redacts other upstream statuses too, keeping their status (429)', async () => {
+    f.up.script({ path: '/v1/chat/completions', status: 429, errorMessage: `rate limited for ${OPENAI_KEYS[0]}` });
+    const res = await fetch(`${f.gw.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: CHAT, messages: [{ role: 'user', content: 'hi' }] }),
+    });
+    expect(res.status).toBe(429);
+    const text = await res.text();
+    expect(JSON.parse(text).error.message).toBe('rate limited for ***');
+    expectNoKeyIn(text);
+  });
+
+  it('redacts on /v1/messages (Anthropic inbound) and on an OpenAI call converted to a Claude channel', async () => {
+    f.up.script({ path: '/v1/messages', status: 401, errorMessage: `invalid x-api-key ${CLAUDE_KEY}` });
+    const anthropic = new Anthropic({ apiKey: token, baseURL: f.gw.url, maxRetries: 0 });
+    const error = await anthropic.messages
+      .create({ model: CLAUDE, max_tokens: 16, messages: [{ role: 'user', content: 'hi' }] })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(Anthropic.APIError);
+    expect((error as InstanceType<typeof Anthropic.APIError>).status).toBe(500);
+    expectNoKeyIn(JSON.stringify((error as InstanceType<typeof Anthropic.APIError>).error));
+
+    const converted = await f
+      .openai(token)
+      .chat.completions.create({ model: CLAUDE, messages: [{ role: 'user', content: 'hi' }] })
+      .catch((e: unknown) => e);
+    expect((converted as APIError).status).toBe(500);
+    expectNoKeyIn(JSON.stringify((converted as APIError).error));
+  });
+
+  it('redacts on Gemini generateContent, stream and not', async () => {
+    f.up.script({ path: `/v1beta/models/${GEMINI}`, status: 400, errorMessage: `API key not valid: ${GEMINI_KEY}` });
+    for (const action of ['generateContent', 'streamGenerateContent?alt=sse']) {
+      const res = await fetch(`${f.gw.url}/v1beta/models/${GEMINI}:${action}`, {
+        method: 'POST',
+        headers: { 'x-goog-api-key': token, 'content-type': 'application/json' },
+        body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'hi' }] }] }),
+      });
+      expect(res.status).toBe(400);
+      const text = await res.text();
+      expect(text).toContain('API key not valid: ***');
+      expectNoKeyIn(text);
+    }
+  });
+
+  it('redacts the keys from an error event inside a 200 stream', async () => {
+    const event = {
+      error: { message: `Incorrect API key provided: ${OPENAI_KEYS[0]}`, type: 'invalid_request_error', code: 'invalid_api_key' },
+    };
+    f.up.script({
+      path: '/v1/chat/completions',
+      raw: { contentType: 'text/event-stream', body: `data: ${JSON.stringify(event)}\n\ndata: [DONE]\n\n` },
+    });
+    const res = await fetch(`${f.gw.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: CHAT, stream: true, messages: [{ role: 'user', content: 'hi' }] }),
+    });
+    const text = await res.text();
+    expect(text).toContain('Incorrect API key provided: ***');
+    expectNoKeyIn(text);
+  });
+});
