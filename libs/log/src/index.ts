@@ -2,6 +2,7 @@ import { LogEntity } from './log.entity.js';
 import { CreateLogs1732262405000 } from './migrations/1732262405000-create-logs.js';
 import { CreateQuotaData1732262405100 } from './migrations/1732262405100-create-quota-data.js';
 import { IndexAdoptedQuotaData1732262405200 } from './migrations/1732262405200-index-adopted-quota-data.js';
+import { IndexLogFilters1732262405300 } from './migrations/1732262405300-index-log-filters.js';
 import { QuotaDataEntity } from './quota-data.entity.js';
 
 export { LogModule } from './log.module.js';
@@ -12,5 +13,5 @@ export { LogType, type NewLog } from './log-type.js';
 
 export const logSchema = {
   entities: [LogEntity, QuotaDataEntity],
-  migrations: [CreateLogs1732262405000, CreateQuotaData1732262405100, IndexAdoptedQuotaData1732262405200],
+  migrations: [CreateLogs1732262405000, CreateQuotaData1732262405100, IndexAdoptedQuotaData1732262405200, IndexLogFilters1732262405300],
 };

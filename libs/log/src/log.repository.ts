@@ -76,7 +76,11 @@ export class LogRepository {
     if (filter.end) qb.andWhere('log.createdAt <= :end', { end: filter.end });
     if (filter.username) qb.andWhere('log.username = :username', { username: filter.username });
     if (filter.tokenName) qb.andWhere('log.tokenName = :tokenName', { tokenName: filter.tokenName });
-    if (filter.modelName) qb.andWhere(`log.modelName LIKE :modelName ESCAPE '!'`, { modelName: likePattern(filter.modelName) });
+    // A name without the `%` wildcard is an exact match, which the (model_name, created_at) index serves on
+    // every database; LIKE is kept for patterns.
+    if (filter.modelName?.includes('%'))
+      qb.andWhere(`log.modelName LIKE :modelName ESCAPE '!'`, { modelName: likePattern(filter.modelName) });
+    else if (filter.modelName) qb.andWhere('log.modelName = :modelName', { modelName: filter.modelName });
     if (filter.channelId) qb.andWhere('log.channelId = :channelId', { channelId: filter.channelId });
     if (filter.group) qb.andWhere(`${group} = :group`, { group: filter.group });
     if (filter.requestId) qb.andWhere('log.requestId = :requestId', { requestId: filter.requestId });
