@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DataSource, type QueryRunner } from 'typeorm';
 import { LogType } from '@gw/log';
+import { IndexLogFilters1732262405300 } from '../../libs/log/src/migrations/1732262405300-index-log-filters.js';
 import type { ApiClient } from '../support/api-client.js';
 import { testDatabases, type TestDbKind } from '../support/databases.js';
 import { setupRoot, startTestGateway, type TestGateway } from '../support/test-gateway.js';
@@ -92,6 +93,24 @@ describe.each(testDatabases())('log list query plans on %s', (kind) => {
   it('the plan check itself sees a full scan when there is one', async () => {
     const plan = await explain(dataSource, kind, 'SELECT id FROM logs WHERE quota + 0 = 5', []);
     expect(fullScan(kind, plan), plan).toBe(true);
+  });
+
+  it('the index migration adds what an adopted table lacks and keeps an index that already covers a filter', async () => {
+    const runner = dataSource.createQueryRunner();
+    try {
+      // As on a database adopted from new-api: no group index, and the type filter served by an index of its own name.
+      await runner.dropIndex('logs', 'idx_logs_group_created_at');
+      await runner.dropIndex('logs', 'idx_logs_type_created_at');
+      await runner.query(`CREATE INDEX legacy_logs_type ON logs (type, created_at, id)`);
+      await new IndexLogFilters1732262405300().up(runner);
+      await new IndexLogFilters1732262405300().up(runner);
+      const names = ((await runner.getTable('logs'))?.indices ?? []).map((existing) => existing.name);
+      expect(names).toContain('idx_logs_group_created_at');
+      expect(names).toContain('legacy_logs_type');
+      expect(names).not.toContain('idx_logs_type_created_at');
+    } finally {
+      await runner.release();
+    }
   });
 });
 

@@ -1,4 +1,4 @@
-import type { MigrationInterface, QueryRunner } from 'typeorm';
+import type { MigrationInterface, QueryRunner, TableIndex } from 'typeorm';
 import { index } from '@gw/database';
 
 /**
@@ -27,11 +27,10 @@ export class IndexLogFilters1732262405300 implements MigrationInterface {
   async up(runner: QueryRunner): Promise<void> {
     const table = await runner.getTable('logs');
     if (!table) return;
+    const existing = await indexColumns(runner, table.indices);
     for (const columns of FILTER_INDEXES) {
       const wanted = index('logs', columns);
-      const covered = table.indices.some(
-        (existing) => existing.name === wanted.name || columns.every((column, i) => existing.columnNames[i] === column),
-      );
+      const covered = existing.some((found) => found.name === wanted.name || columns.every((column, i) => found.columns[i] === column));
       if (!covered) await runner.createIndex('logs', wanted);
     }
   }
@@ -39,4 +38,19 @@ export class IndexLogFilters1732262405300 implements MigrationInterface {
   async down(): Promise<void> {
     // Additive only: dropping could remove an index an adopted database relies on.
   }
+}
+
+/**
+ * The columns of each index of `logs`, in index order. TypeORM reads them in order on SQLite and MySQL but not on
+ * PostgreSQL, where the order is taken from the index definition itself.
+ */
+async function indexColumns(runner: QueryRunner, indices: TableIndex[]): Promise<Array<{ name?: string; columns: string[] }>> {
+  if (runner.connection.options.type !== 'postgres') return indices.map((found) => ({ name: found.name, columns: found.columnNames }));
+  const rows: Array<{ indexname: string; indexdef: string }> = await runner.query(
+    "SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = current_schema() AND tablename = 'logs'",
+  );
+  return rows.map((row) => {
+    const list = /\(([^)]*)\)\s*(WHERE.*)?$/i.exec(row.indexdef)?.[1] ?? '';
+    return { name: row.indexname, columns: list.split(',').map((column) => column.trim().replace(/^"|"$/g, '')) };
+  });
 }
