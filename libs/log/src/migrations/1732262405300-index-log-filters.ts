@@ -28,7 +28,11 @@ export class IndexLogFilters1732262405300 implements MigrationInterface {
     const table = await runner.getTable('logs');
     if (!table) return;
     const existing = await indexColumns(runner, table.indices);
+    // An adopted new-api table may lack a column of ours (request_id) until schema adoption adds it after the
+    // migrations; its index is then left out, as the create migration leaves such a table's indexes alone.
+    const present = new Set(table.columns.map((column) => column.name));
     for (const columns of FILTER_INDEXES) {
+      if (!columns.every((column) => present.has(column))) continue;
       const wanted = index('logs', columns);
       const covered = existing.some((found) => found.name === wanted.name || columns.every((column, i) => found.columns[i] === column));
       if (!covered) await runner.createIndex('logs', wanted);
