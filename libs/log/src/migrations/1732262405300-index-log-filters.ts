@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import type { MigrationInterface, QueryRunner, TableIndex } from 'typeorm';
 import { index } from '@gw/database';
 
@@ -35,12 +36,28 @@ export class IndexLogFilters1732262405300 implements MigrationInterface {
       if (!columns.every((column) => present.has(column))) continue;
       const wanted = index('logs', columns);
       const covered = existing.some((found) => found.name === wanted.name || columns.every((column, i) => found.columns[i] === column));
-      if (!covered) await runner.createIndex('logs', wanted);
+      if (!covered) await createBestEffort(runner, wanted);
     }
   }
 
   async down(): Promise<void> {
     // Additive only: dropping could remove an index an adopted database relies on.
+  }
+}
+
+/**
+ * An adopted table may belong to another database user (no index rights): the gateway still starts, and the
+ * schema check names what is really missing. On PostgreSQL a savepoint keeps the migration's transaction usable.
+ */
+async function createBestEffort(runner: QueryRunner, wanted: TableIndex): Promise<void> {
+  const postgres = runner.connection.options.type === 'postgres' && runner.isTransactionActive;
+  const savepoint = `log_index_${wanted.columnNames.join('_')}`;
+  if (postgres) await runner.query(`SAVEPOINT ${savepoint}`);
+  try {
+    await runner.createIndex('logs', wanted);
+  } catch (error) {
+    if (postgres) await runner.query(`ROLLBACK TO SAVEPOINT ${savepoint}`);
+    new Logger('Migrations').warn(`could not add index ${wanted.name} on logs (${(error as Error).message}); add it by hand`);
   }
 }
 
