@@ -10,7 +10,14 @@ import { relayStream } from '../stream/stream-responder.js';
 import type { Usage } from '../stream/usage.js';
 import { RelayError } from './relay-error.js';
 import { RetryPolicy } from './retry-policy.js';
-import { redactChannelKeys, redactingStream, transportError, upstreamStatusError } from './upstream-error.js';
+import {
+  redactChannelKeys,
+  redactingStream,
+  statusFailure,
+  transportError,
+  transportFailure,
+  upstreamStatusError,
+} from './upstream-error.js';
 import type { Attempt, ForwardInput } from './upstream-call.js';
 
 /**
@@ -74,20 +81,14 @@ export class FormatCall {
     try {
       response = await this.upstream.sendBuilt(adaptor.buildChatRequest(call), { body, stream: request.stream, signal: input.signal });
     } catch (error) {
-      const aborted = input.signal.aborted || (error instanceof UpstreamError && error.kind === 'aborted');
-      const relayError = transportError(error, channel);
-      return failed(
-        relayError,
-        !aborted,
-        aborted ? undefined : { message: relayError.message, channelError: error instanceof UpstreamError && error.kind === 'unsupported' },
-      );
+      const failure = transportFailure(error, input.signal.aborted, channel);
+      return failed(failure.error, failure.retryable, failure.channelFault);
     }
     const headersAt = performance.now();
 
     if (response.status !== 200) {
-      const text = await response.text().catch(() => '');
-      const error = upstreamStatusError(text, response.status, channel);
-      return failed(error, this.retry.shouldRetryStatus(response.status), { status: response.status, message: error.message });
+      const failure = await statusFailure(response, channel, (status) => this.retry.shouldRetryStatus(status));
+      return failed(failure.error, failure.retryable, failure.channelFault);
     }
 
     if (request.stream && String(response.headers['content-type'] ?? '').includes('text/event-stream')) {

@@ -2,7 +2,7 @@ import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import { Inject, Injectable } from '@nestjs/common';
 import { ChannelHealthService, ChannelKeyService, type RelayChannel } from '@gw/channel';
 import { APP_CONFIG, type AppConfig } from '@gw/core';
-import { UpstreamClient, UpstreamError, type CancelSignal, type UpstreamResponse, type UpstreamTarget } from '@gw/upstream';
+import { UpstreamClient, type CancelSignal, type UpstreamResponse, type UpstreamTarget } from '@gw/upstream';
 import { ResponsesStreamWatcher } from '../providers/openai/responses-watcher.js';
 import { encodeMultipart } from '../http/multipart-body.js';
 import { relayAudioText } from '../stream/audio-text-responder.js';
@@ -18,7 +18,7 @@ import { FormatCall } from './format-call.js';
 import { RelayError } from './relay-error.js';
 import type { RelayRequest } from './relay-request.js';
 import { RetryPolicy } from './retry-policy.js';
-import { redactingStream, transportError, upstreamStatusError } from './upstream-error.js';
+import { redactingStream, statusFailure, transportError, transportFailure, upstreamStatusError } from './upstream-error.js';
 import { buildUpstreamBody, ModelMappingCycleError, resolveModelMapping } from './upstream-body.js';
 
 export interface ForwardInput {
@@ -163,20 +163,14 @@ export class UpstreamCall {
         signal: input.signal,
       });
     } catch (error) {
-      const aborted = input.signal.aborted || (error instanceof UpstreamError && error.kind === 'aborted');
-      const relayError = transportError(error, channel);
-      return failed(
-        relayError,
-        !aborted,
-        aborted ? undefined : { message: relayError.message, channelError: error instanceof UpstreamError && error.kind === 'unsupported' },
-      );
+      const failure = transportFailure(error, input.signal.aborted, channel);
+      return failed(failure.error, failure.retryable, failure.channelFault);
     }
     const headersAt = performance.now();
 
     if (response.status !== 200) {
-      const text = await response.text().catch(() => '');
-      const error = upstreamStatusError(text, response.status, channel);
-      return failed(error, this.retry.shouldRetryStatus(response.status), { status: response.status, message: error.message });
+      const failure = await statusFailure(response, channel, (status) => this.retry.shouldRetryStatus(status));
+      return failed(failure.error, failure.retryable, failure.channelFault);
     }
 
     if (request.kind === 'audio_speech') {

@@ -1,5 +1,5 @@
 import { type RelayChannel, redactKeys } from '@gw/channel';
-import { UpstreamError } from '@gw/upstream';
+import { UpstreamError, type UpstreamResponse } from '@gw/upstream';
 import type { StreamRewriter } from '../stream/stream-responder.js';
 import { RelayError } from './relay-error.js';
 
@@ -85,4 +85,35 @@ export function transportError(error: unknown, channel?: RelayChannel): RelayErr
 export function redactingStream(rewriter: StreamRewriter, channel: RelayChannel): StreamRewriter {
   const clean = (text: string) => (text.includes('error') ? redactChannelKeys(text, channel) : text);
   return { push: (chunk) => clean(rewriter.push(chunk)), end: () => clean(rewriter.end()) };
+}
+
+/** Why an attempt failed, as the attempt runners record it: the error, whether another channel may retry, the health fault. */
+export interface AttemptFailure {
+  error: RelayError;
+  retryable: boolean;
+  channelFault?: { status?: number; message: string; channelError?: boolean };
+}
+
+/** A call that got no answer (connect, TLS, timeout, client abort): retried and counted against the channel unless the client left. */
+export function transportFailure(error: unknown, clientGone: boolean, channel: RelayChannel): AttemptFailure {
+  const aborted = clientGone || (error instanceof UpstreamError && error.kind === 'aborted');
+  const relayError = transportError(error, channel);
+  return {
+    error: relayError,
+    retryable: !aborted,
+    channelFault: aborted
+      ? undefined
+      : { message: relayError.message, channelError: error instanceof UpstreamError && error.kind === 'unsupported' },
+  };
+}
+
+/** A non-200 answer: its body becomes the (redacted, mapped) error; retried as the retry policy says for its status. */
+export async function statusFailure(
+  response: UpstreamResponse,
+  channel: RelayChannel,
+  shouldRetry: (status: number) => boolean,
+): Promise<AttemptFailure> {
+  const text = await response.text().catch(() => '');
+  const error = upstreamStatusError(text, response.status, channel);
+  return { error, retryable: shouldRetry(response.status), channelFault: { status: response.status, message: error.message } };
 }
