@@ -1,8 +1,9 @@
 import { createHash, createHmac } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../support/api-client.js';
+import { startOidcTestProvider } from '../support/oidc-provider.js';
 import { testDatabases } from '../support/databases.js';
 import { setupRoot, startTestGateway, type TestGateway } from '../support/test-gateway.js';
 
@@ -71,73 +72,9 @@ async function startFakeProviders() {
   return { server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen };
 }
 
-/** A real OpenID Provider (oidc-provider) on loopback, with a scripted login. */
-async function startOidcProvider() {
-  const { default: Provider } = (await import('oidc-provider' as string)) as { default: any };
-  const holder = createServer();
-  await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
-  const port = (holder.address() as AddressInfo).port;
-  await new Promise<void>((resolve) => holder.close(() => resolve()));
-  const issuer = `http://127.0.0.1:${port}`;
-  const provider = new Provider(issuer, {
-    clients: [
-      {
-        client_id: 'gw-client',
-        client_secret: 'gw-client-secret',
-        redirect_uris: [`${SERVER_ADDRESS}/oauth/oidc`],
-        grant_types: ['authorization_code'],
-        response_types: ['code'],
-      },
-    ],
-    findAccount: async (_ctx: unknown, id: string) => ({
-      accountId: id,
-      claims: async () => ({ sub: id, preferred_username: id, name: `OIDC ${id}`, email: `${id}@idp.example` }),
-    }),
-    claims: { openid: ['sub'], profile: ['name', 'preferred_username'], email: ['email'] },
-    pkce: { required: () => false },
-    loadExistingGrant: async (ctx: any) => {
-      const grantId = ctx.oidc.result?.consent?.grantId || ctx.oidc.session.grantIdFor(ctx.oidc.client.clientId);
-      if (grantId) return ctx.oidc.provider.Grant.find(grantId);
-      const grant = new ctx.oidc.provider.Grant({ clientId: ctx.oidc.client.clientId, accountId: ctx.oidc.session.accountId });
-      grant.addOIDCScope('openid profile email');
-      await grant.save();
-      return grant;
-    },
-  });
-  const server: Server = provider.listen(port, '127.0.0.1');
-
-  /** Signs in as `account` in a fresh browser and returns the authorization code for `state`. */
-  async function authorize(account: string, state: string): Promise<string> {
-    const jar = new Map<string, string>();
-    const go = async (url: string, init: RequestInit = {}) => {
-      const headers = { ...(init.headers as Record<string, string>), cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; ') };
-      const res = await fetch(url, { ...init, headers, redirect: 'manual' });
-      for (const c of res.headers.getSetCookie()) {
-        const [kv] = c.split(';');
-        const i = kv!.indexOf('=');
-        jar.set(kv!.slice(0, i), kv!.slice(i + 1));
-      }
-      return res;
-    };
-    let res = await go(
-      `${issuer}/auth?client_id=gw-client&redirect_uri=${encodeURIComponent(`${SERVER_ADDRESS}/oauth/oidc`)}&response_type=code&scope=openid%20profile%20email&state=${state}`,
-    );
-    res = await go(new URL(res.headers.get('location')!, issuer).toString());
-    const action = (await res.text()).match(/action="([^"]+)"/)![1]!;
-    res = await go(new URL(action, issuer).toString(), {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: `prompt=login&login=${account}&password=x`,
-    });
-    for (let i = 0; i < 6; i++) {
-      const location = res.headers.get('location')!;
-      if (location.startsWith(SERVER_ADDRESS)) return new URL(location).searchParams.get('code')!;
-      res = await go(new URL(location, issuer).toString());
-    }
-    throw new Error('OIDC authorization did not finish');
-  }
-  return { issuer, authorize, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
-}
+/** A real OpenID Provider (oidc-provider) on loopback, with a scripted login, for the gateway's OIDC client. */
+const startOidcProvider = () =>
+  startOidcTestProvider({ clientId: 'gw-client', clientSecret: 'gw-client-secret', redirectUri: `${SERVER_ADDRESS}/oauth/oidc` });
 
 function telegramQuery(data: Record<string, string>, token = BOT_TOKEN): string {
   const check = Object.keys(data)
