@@ -50,7 +50,8 @@ export function drawingColumns(t: TFunction, admin: boolean, actions: DrawingAct
       title: t('columns.taskId'),
       dataIndex: 'mj_id',
       render: (v: string) => (
-        <Typography.Text copyable={{ content: v }} style={{ maxWidth: 200 }} ellipsis={{ showTooltip: true }}>
+        // Whole, never truncated: operators compare and paste these ids (they are 16–19 digits, short enough to fit).
+        <Typography.Text copyable={{ content: v }} style={{ whiteSpace: 'nowrap' }}>
           {v || '-'}
         </Typography.Text>
       ),
