@@ -12,4 +12,5 @@ export { default as Slider } from '@douyinfe/semi-ui/lib/es/slider';
 export { default as Switch } from '@douyinfe/semi-ui/lib/es/switch';
 export { default as Table } from '@douyinfe/semi-ui/lib/es/table';
 export type { ColumnProps } from '@douyinfe/semi-ui/lib/es/table';
+export { FormSheet, useSaving } from './FormSheet';
 export { PagedTable } from './PagedTable';

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Button, FormRow, Input, Space, Spin, Toast, nowSeconds, renderQuota, toUnixSeconds } from '@console/kit';
-import { DatePicker, InputNumber, SideSheet } from '@console/kit/data';
+import { Button, FormRow, Input, Space, Toast, nowSeconds, renderQuota, toUnixSeconds } from '@console/kit';
+import { DatePicker, FormSheet, InputNumber, useSaving } from '@console/kit/data';
 import { redemptionsApi } from './api';
 
 interface RedemptionForm {
@@ -29,7 +29,7 @@ export function RedemptionDrawer({ codeId, onClose, onCreated, onSaved }: Redemp
   const { t } = useTranslation('admin');
   const creating = codeId === 0;
   const [form, setForm] = useState<RedemptionForm | null>(null);
-  const [saving, setSaving] = useState(false);
+  const [saving, whileSaving] = useSaving();
 
   useEffect(() => {
     setForm(null);
@@ -50,8 +50,7 @@ export function RedemptionDrawer({ codeId, onClose, onCreated, onSaved }: Redemp
     if (!Number.isInteger(form.quota) || form.quota < 0) return Toast.error(t('redemptions.error.quota'));
     if (creating && (!Number.isInteger(form.count) || form.count < 1 || form.count > 100)) return Toast.error(t('redemptions.error.count'));
     if (form.expired_time && form.expired_time < nowSeconds()) return Toast.error(t('redemptions.error.expiry'));
-    setSaving(true);
-    try {
+    await whileSaving(async () => {
       if (creating) {
         // An empty name becomes the formatted quota on the server (spec 001 §5).
         const keys = await redemptionsApi.create({
@@ -72,31 +71,21 @@ export function RedemptionDrawer({ codeId, onClose, onCreated, onSaved }: Redemp
       }
       onSaved();
       onClose();
-    } catch {
-      // Already reported by the API client.
-    } finally {
-      setSaving(false);
-    }
+    });
   };
 
   return (
-    <SideSheet
+    <FormSheet
       title={creating ? t('redemptions.add') : t('redemptions.edit')}
       visible={codeId !== null}
-      onCancel={onClose}
+      onClose={onClose}
       width={440}
-      footer={
-        <Space style={{ justifyContent: 'flex-end', width: '100%' }}>
-          <Button onClick={onClose}>{t('cancel')}</Button>
-          <Button theme="solid" loading={saving} disabled={!form} onClick={() => void submit()} data-testid="redemption-submit">
-            {t('submit')}
-          </Button>
-        </Space>
-      }
+      ready={form !== null}
+      saving={saving}
+      onSubmit={() => void submit()}
+      submitTestId="redemption-submit"
     >
-      {!form ? (
-        <Spin />
-      ) : (
+      {form && (
         <>
           <FormRow label={t('redemptions.column.name')} hint={t('redemptions.nameHint')}>
             <Input value={form.name} onChange={set('name')} maxLength={20} data-testid="redemption-name" />
@@ -147,6 +136,6 @@ export function RedemptionDrawer({ codeId, onClose, onCreated, onSaved }: Redemp
           </FormRow>
         </>
       )}
-    </SideSheet>
+    </FormSheet>
   );
 }

@@ -1,7 +1,7 @@
 import type { TFunction } from 'i18next';
 import { copyText, Button, Tag, Typography } from '@console/kit';
 import type { ColumnProps } from '@console/kit/data';
-import { channelColor, ProgressRing, StatusTag, TimeSpent } from '../task-logs/parts';
+import { channelColor, failReasonColumn, ProgressRing, StatusTag, TimeSpent } from '../task-logs/parts';
 import type { DrawingTask } from './api';
 
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -93,24 +93,7 @@ export function drawingColumns(t: TFunction, admin: boolean, actions: DrawingAct
         </Typography.Text>
       ),
     },
-    {
-      title: t('columns.failReason'),
-      dataIndex: 'fail_reason',
-      render: (v: string) =>
-        v ? (
-          <Typography.Text
-            data-testid="fail-reason"
-            link
-            ellipsis={{ showTooltip: false }}
-            style={{ maxWidth: 200 }}
-            onClick={() => actions.showFailReason(v)}
-          >
-            {v}
-          </Typography.Text>
-        ) : (
-          t('none')
-        ),
-    },
+    failReasonColumn(t, actions.showFailReason),
   );
   return columns;
 }

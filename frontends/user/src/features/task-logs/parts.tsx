@@ -1,7 +1,31 @@
+import type { TFunction } from 'i18next';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Modal, Tag, Typography, type TagColor } from '@console/kit';
+import type { ColumnProps } from '@console/kit/data';
 import { TASK_LOG_NS } from './i18n';
+
+/** The failure-reason column of both logs: a short link that opens the whole text in a dialog. */
+export function failReasonColumn<Row extends { fail_reason: string }>(t: TFunction, showFailReason: (text: string) => void) {
+  return {
+    title: t('columns.failReason'),
+    dataIndex: 'fail_reason',
+    render: (v: string) =>
+      v ? (
+        <Typography.Text
+          data-testid="fail-reason"
+          link
+          ellipsis={{ showTooltip: false }}
+          style={{ maxWidth: 200 }}
+          onClick={() => showFailReason(v)}
+        >
+          {v}
+        </Typography.Text>
+      ) : (
+        t('none')
+      ),
+  } satisfies ColumnProps<Row>;
+}
 
 /** Seconds between submit and finish, green up to 60 s and red above; '-' when either is missing. */
 export function TimeSpent({ start, end }: { start: number; end: number }) {

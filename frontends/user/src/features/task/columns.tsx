@@ -1,7 +1,7 @@
 import type { TFunction } from 'i18next';
 import { copyText, formatTimestamp, Tag, Typography } from '@console/kit';
 import type { ColumnProps } from '@console/kit/data';
-import { channelColor, ProgressRing, StatusTag, TimeSpent } from '../task-logs/parts';
+import { channelColor, failReasonColumn, ProgressRing, StatusTag, TimeSpent } from '../task-logs/parts';
 import type { TaskRow } from './api';
 
 export interface TaskActions {
@@ -56,24 +56,7 @@ export function taskColumns(t: TFunction, admin: boolean, actions: TaskActions):
       ),
     },
     { title: t('columns.status'), dataIndex: 'status', render: (v: string) => <StatusTag status={v} /> },
-    {
-      title: t('columns.failReason'),
-      dataIndex: 'fail_reason',
-      render: (v: string) =>
-        v ? (
-          <Typography.Text
-            data-testid="fail-reason"
-            link
-            ellipsis={{ showTooltip: false }}
-            style={{ maxWidth: 200 }}
-            onClick={() => actions.showFailReason(v)}
-          >
-            {v}
-          </Typography.Text>
-        ) : (
-          t('none')
-        ),
-    },
+    failReasonColumn(t, actions.showFailReason),
   );
   return columns;
 }

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Button, FormRow, Input, Modal, RadioGroup, Space, Spin, Toast, useAuth } from '@console/kit';
-import { InputNumber, Select, SideSheet, Switch, TextArea } from '@console/kit/data';
+import { FormRow, Input, Modal, RadioGroup, Space, Toast, useAuth } from '@console/kit';
+import { FormSheet, InputNumber, Select, Switch, TextArea, useSaving } from '@console/kit/data';
 import { CHANNEL_TYPES, channelTypeInfo } from '../../../contracts';
 import { channelsApi } from '../api';
 import { emptyForm, endsWithV1, formFromChannel, toPayload, validateForm, type ChannelForm } from '../channel-form';
@@ -31,7 +31,7 @@ export function ChannelDrawer({ channelId, groups, onClose, onSaved }: ChannelDr
   const creating = channelId === 0;
   const [form, setForm] = useState<ChannelForm | null>(null);
   const [allModels, setAllModels] = useState<string[]>([]);
-  const [saving, setSaving] = useState(false);
+  const [saving, whileSaving] = useSaving();
 
   useEffect(() => {
     setForm(null);
@@ -75,8 +75,7 @@ export function ChannelDrawer({ channelId, groups, onClose, onSaved }: ChannelDr
     if (problem) return Toast.error(t(problem));
     if (endsWithV1(form.base_url) && !(await confirmV1(t('channels.confirm.v1Title'), t('channels.confirm.v1'), t('submit'), t('cancel'))))
       return;
-    setSaving(true);
-    try {
+    await whileSaving(async () => {
       const body = toPayload(form, creating ? undefined : (channelId as number));
       if (creating) {
         const { ids } = await channelsApi.create(body);
@@ -87,31 +86,21 @@ export function ChannelDrawer({ channelId, groups, onClose, onSaved }: ChannelDr
       }
       onSaved();
       onClose();
-    } catch {
-      // Already reported by the API client.
-    } finally {
-      setSaving(false);
-    }
+    });
   };
 
   return (
-    <SideSheet
+    <FormSheet
       title={creating ? t('channels.add') : t('channels.edit')}
       visible={channelId !== null}
-      onCancel={onClose}
+      onClose={onClose}
       width={620}
-      footer={
-        <Space style={{ justifyContent: 'flex-end', width: '100%' }}>
-          <Button onClick={onClose}>{t('cancel')}</Button>
-          <Button theme="solid" loading={saving} disabled={!form} onClick={() => void submit()} data-testid="channel-submit">
-            {t('submit')}
-          </Button>
-        </Space>
-      }
+      ready={form !== null}
+      saving={saving}
+      onSubmit={() => void submit()}
+      submitTestId="channel-submit"
     >
-      {!form ? (
-        <Spin />
-      ) : (
+      {form && (
         <>
           <FormRow label={t('channels.field.type')}>
             <Select
@@ -277,7 +266,7 @@ export function ChannelDrawer({ channelId, groups, onClose, onSaved }: ChannelDr
           />
         </>
       )}
-    </SideSheet>
+    </FormSheet>
   );
 }
 

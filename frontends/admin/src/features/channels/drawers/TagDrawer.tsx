@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Banner, Button, FormRow, Input, Space, Toast } from '@console/kit';
-import { InputNumber, Select, SideSheet } from '@console/kit/data';
+import { Banner, FormRow, Input, Space, Toast } from '@console/kit';
+import { FormSheet, InputNumber, Select, useSaving } from '@console/kit/data';
 import { channelsApi, type TagEdit } from '../api';
 import { isJsonObjectText } from '../channel-form';
 import type { TagRow } from '../channel-rows';
@@ -30,7 +30,7 @@ const split = (text: string) =>
 export function TagDrawer({ tag, groups, onClose, onSaved }: { tag: TagRow | null; groups: string[]; onClose(): void; onSaved(): void }) {
   const { t } = useTranslation('admin');
   const [form, setForm] = useState<TagForm | null>(null);
-  const [saving, setSaving] = useState(false);
+  const [saving, whileSaving] = useSaving();
   const initial = tag ? { models: split(tag.models), groups: split(tag.group) } : null;
 
   useEffect(() => {
@@ -69,33 +69,24 @@ export function TagDrawer({ tag, groups, onClose, onSaved }: { tag: TagRow | nul
       weight: form.weight === tag.weight ? null : form.weight,
     };
     if (Object.entries(edit).every(([key, value]) => key === 'tag' || value === null)) return Toast.warning(t('channels.error.noChanges'));
-    setSaving(true);
-    try {
+    await whileSaving(async () => {
       const count = await channelsApi.editTag(edit);
       Toast.success(t('channels.tagSaved', { count }));
       onSaved();
       onClose();
-    } catch {
-      // Already reported by the API client.
-    } finally {
-      setSaving(false);
-    }
+    });
   };
 
   return (
-    <SideSheet
+    <FormSheet
       title={t('channels.editTag', { tag: tag?.tag ?? '' })}
       visible={tag !== null}
-      onCancel={onClose}
+      onClose={onClose}
       width={520}
-      footer={
-        <Space style={{ justifyContent: 'flex-end', width: '100%' }}>
-          <Button onClick={onClose}>{t('cancel')}</Button>
-          <Button theme="solid" loading={saving} onClick={() => void submit()} data-testid="tag-submit">
-            {t('submit')}
-          </Button>
-        </Space>
-      }
+      ready={form !== null}
+      saving={saving}
+      onSubmit={() => void submit()}
+      submitTestId="tag-submit"
     >
       {form && (
         <>
@@ -153,6 +144,6 @@ export function TagDrawer({ tag, groups, onClose, onSaved }: { tag: TagRow | nul
           </Space>
         </>
       )}
-    </SideSheet>
+    </FormSheet>
   );
 }
