@@ -21,6 +21,7 @@ import { OpenAiVideoController } from './generic/openai-video/openai-video.contr
 import { OpenAiVideoProvider } from './generic/openai-video/openai-video.provider.js';
 import { SunoController } from './generic/suno/suno.controller.js';
 import { SunoProvider } from './generic/suno/suno.provider.js';
+import { ViduProvider } from './generic/vidu/vidu.provider.js';
 import { TaskLogController } from './generic/task-log.controller.js';
 import { TaskLogService } from './generic/task-log.service.js';
 import { GenericTaskPoller } from './generic/task-poller.family.js';
@@ -35,6 +36,9 @@ import { TaskPoller } from './shared/task-poller.service.js';
  * Asynchronous tasks: Midjourney-proxy drawings (`midjourneys`) and Suno/video jobs (`tasks`). Submits go
  * through the relay's token auth, prices and ledger; one poller (under the shared job lock) settles them.
  */
+/** One provider per `tasks` family: adding a family is a folder and a line here. */
+const TASK_FAMILIES = [SunoProvider, OpenAiVideoProvider, KlingProvider, ViduProvider];
+
 @Module({
   imports: [
     TypeOrmModule.forFeature([MidjourneyEntity, TaskEntity]),
@@ -55,15 +59,8 @@ import { TaskPoller } from './shared/task-poller.service.js';
     MjImageForwarder,
     MjPoller,
     MjLogService,
-    // One provider per `tasks` family: adding a family is a folder and a line here.
-    SunoProvider,
-    OpenAiVideoProvider,
-    KlingProvider,
-    {
-      provide: TASK_PROVIDERS,
-      useFactory: (...providers: unknown[]) => providers,
-      inject: [SunoProvider, OpenAiVideoProvider, KlingProvider],
-    },
+    ...TASK_FAMILIES,
+    { provide: TASK_PROVIDERS, useFactory: (...providers: unknown[]) => providers, inject: TASK_FAMILIES },
     TaskRepository,
     TaskRelayService,
     TaskLogService,

@@ -4,6 +4,7 @@ import { TaskRelayError } from '../../shared/task-error.js';
 import { callUpstreamJson, joinUrl } from '../../shared/upstream-json.js';
 import type { PlannedSubmit, SubmitContext, SubmitOutcome, TaskProvider, TaskReport } from '../task-provider.js';
 import { TaskStatus, type TaskEntity } from '../task.entity.js';
+import { queuedVideo } from '../video-request.js';
 import { klingBearer, klingPathPrefix } from './kling-auth.js';
 
 /** Channel type 50: Kling. */
@@ -103,21 +104,7 @@ export class KlingProvider implements TaskProvider {
       const message = typeof answer.message === 'string' && answer.message ? answer.message : `upstream answered ${upstream.status}`;
       return { ok: false, status: 400, code: 'task_failed', message };
     }
-    const now = Math.floor(Date.now() / 1000);
-    return {
-      ok: true,
-      upstreamId,
-      status: 200,
-      body: {
-        id: context.publicId,
-        task_id: context.publicId,
-        object: 'video',
-        model: planned.model,
-        status: 'queued',
-        progress: 0,
-        created_at: now,
-      },
-    };
+    return { ok: true, upstreamId, status: 200, body: queuedVideo(context.publicId, planned.model) };
   }
 
   async fetch(channel: RelayChannel, rows: TaskEntity[]): Promise<TaskReport[]> {
