@@ -65,6 +65,31 @@ describe.each(testDatabases())('OpenAI-compatible video generation on %s', (kind
     expect(log.body.data.items[0]).toMatchObject({ platform: '55', status: 'SUCCESS', quota: 8 * PER_SECOND });
   });
 
+  it('settles a finished video at the length really rendered, once: a shorter one pays back, a longer one pays more', async () => {
+    const before = await fx.quota(fx.user.id);
+    const short = await client.videos.create({ model: MODEL, prompt: 'ends early', seconds: '8', size: '720x1280' });
+    const shortId = [...up.videos.keys()].at(-1)!;
+    const long = await client.videos.create({ model: MODEL, prompt: 'runs long', seconds: '4', size: '720x1280' });
+    const longId = [...up.videos.keys()].at(-1)!;
+    expect(await fx.quota(fx.user.id)).toBe(before - 12 * PER_SECOND);
+    up.update(shortId, { status: 'completed', progress: 100, seconds: '4' });
+    up.update(longId, { status: 'completed', progress: 100, seconds: '6' });
+    expect((await poll())?.tasks?.succeeded).toBe(2);
+    await poll();
+    expect(await fx.quota(fx.user.id)).toBe(before - 10 * PER_SECOND);
+    const rows = await fx.user.client.get(`/api/task/self?task_id=${short.id}`);
+    expect(rows.body.data.items[0]).toMatchObject({ status: 'SUCCESS', quota: 4 * PER_SECOND });
+    expect((await fx.user.client.get(`/api/task/self?task_id=${long.id}`)).body.data.items[0].quota).toBe(6 * PER_SECOND);
+    const settlements = (await fx.logs({ userId: fx.user.id })).filter((row: any) => JSON.parse(row.other || '{}').task_settlement);
+    expect(settlements.map((row: any) => [row.type, row.quota])).toEqual(
+      expect.arrayContaining([
+        [4, 4 * PER_SECOND],
+        [2, 2 * PER_SECOND],
+      ]),
+    );
+    expect(settlements).toHaveLength(2);
+  });
+
   it('refunds a failed video once and charges nothing for a refused one', async () => {
     const before = await fx.quota(fx.user.id);
     const res = await fetch(`${fx.gw.url}/v1/video/generations`, {

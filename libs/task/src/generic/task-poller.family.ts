@@ -6,6 +6,7 @@ import { emptySummary, TaskPoller, type PollingFamily, type PollSummary } from '
 import { TASK_PROVIDERS, type TaskProvider, type TaskReport } from './task-provider.js';
 import { TaskStatus, type TaskEntity } from './task.entity.js';
 import { TaskRepository } from './task.repository.js';
+import { finalTaskQuota } from './task-settlement.js';
 
 const BATCH = 100;
 
@@ -86,6 +87,27 @@ export class GenericTaskPoller implements PollingFamily, OnModuleInit {
       updatedAt: now,
     };
     if (report.resultUrl) patch.privateData = { ...(row.privateData ?? {}), result_url: report.resultUrl };
+    const actual = patch.status === TaskStatus.Success ? finalTaskQuota(row, report) : undefined;
+    if (actual !== undefined) {
+      const settled = await this.billing.succeedAndSettle({
+        table: 'tasks',
+        id: row.id,
+        userId: row.userId,
+        tokenId: row.privateData?.token_id ?? 0,
+        quota: row.quota,
+        actual,
+        model: row.properties?.origin_model_name ?? '',
+        channelId: row.channelId,
+        taskId: row.taskId ?? '',
+        group: row.group ?? '',
+      });
+      if (!settled) return;
+      const { status: _status, ...details } = patch;
+      await this.rows.updateDetails(row.id, details);
+      summary.updated++;
+      summary.succeeded++;
+      return;
+    }
     const same =
       patch.status === row.status &&
       patch.progress === row.progress &&

@@ -21,6 +21,10 @@ export interface TaskReport {
   startTime?: number;
   finishTime?: number;
   data?: unknown;
+  /** Tokens the provider says the finished task used: re-prices a task whose model is priced by ratio. */
+  totalTokens?: number;
+  /** Billing multipliers as the finished task turned out (e.g. the seconds really rendered). */
+  finalRatios?: Record<string, number>;
 }
 
 /** A validated submit: the model it is routed and priced under and the body to forward. */

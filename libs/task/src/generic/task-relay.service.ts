@@ -9,6 +9,7 @@ import { randomAlnum } from '@gw/user';
 import { TASK_PROVIDERS, type PlannedSubmit, type SubmitOutcome, type TaskProvider } from './task-provider.js';
 import { TaskStatus, type TaskEntity } from './task.entity.js';
 import { TaskRepository } from './task.repository.js';
+import { withRatios } from './task-settlement.js';
 import { toTaskDto } from './task-view.js';
 
 export interface TaskCall {
@@ -21,13 +22,6 @@ export interface TaskCall {
 export interface TaskAnswer {
   status: number;
   body: unknown;
-}
-
-/** The per-call quota times the plan's ratios (seconds, size …), truncated like new-api's int conversion. */
-export function withRatios(quota: number, ratios: Record<string, number> | undefined): number {
-  let total = quota;
-  for (const ratio of Object.values(ratios ?? {})) if (Number.isFinite(ratio) && ratio >= 0) total *= ratio;
-  return Math.max(0, Math.trunc(total));
 }
 
 /** new-api's TaskError body. */
@@ -148,8 +142,11 @@ export class TaskRelayService {
           billing_context: {
             model_price: price.modelPrice,
             group_ratio: price.groupRatio,
+            // A model priced by ratio is re-priced from the tokens the provider reports at the end (new-api).
+            ...(price.byRatio ? { model_ratio: price.modelPrice * 2 } : {}),
             origin_model_name: planned.model,
-            per_call_billing: true,
+            per_call_billing: !price.byRatio,
+            per_call_quota: price.quota,
             other_ratios: planned.ratios,
           },
         },

@@ -27,6 +27,8 @@ export interface TaskPrivateData {
     other_ratios?: Record<string, number>;
     origin_model_name?: string;
     per_call_billing?: boolean;
+    /** The price of one call before other_ratios (quota units), to re-price with the final ratios. */
+    per_call_quota?: number;
   };
 }
 

@@ -47,6 +47,35 @@ function* failAndRefundPlan(target: RefundTarget): Plan<boolean> {
   return { commit: true, value: true };
 }
 
+/** What the completion settlement of a finished task needs. */
+export interface SettleTarget extends Omit<RefundTarget, 'reason'> {
+  /** The task's real price, in quota units. */
+  actual: number;
+  taskId: string;
+  group: string;
+}
+
+const USER_ADJUST = 'UPDATE users SET quota = quota - :n, used_quota = used_quota + :n WHERE id = :id';
+const TOKEN_ADJUST = 'UPDATE tokens SET remain_quota = remain_quota - :n, used_quota = used_quota + :n WHERE id = :id';
+
+/**
+ * Success with its real price, in one transaction: the row moves to SUCCESS only from an unfinished status,
+ * and only that move charges the difference (or pays it back), so the settlement happens exactly once
+ * whatever the pollers do. An extra charge may take a balance below zero by that difference, as a relay
+ * settle may: the work was delivered, and the debt is refused at the next reservation.
+ */
+function* succeedAndSettlePlan(target: SettleTarget): Plan<boolean> {
+  const moved = yield {
+    sql: `UPDATE ${target.table} SET status = 'SUCCESS', progress = '100%', quota = :actual WHERE id = :id AND (status IS NULL OR (status <> 'FAILURE' AND status <> 'SUCCESS'))`,
+    params: { id: target.id, actual: target.actual },
+  };
+  if (moved !== 1) return { commit: false, value: false };
+  const delta = target.actual - target.quota;
+  yield { sql: USER_ADJUST, params: { n: delta, id: target.userId } };
+  if (target.tokenId > 0) yield { sql: TOKEN_ADJUST, params: { n: delta, id: target.tokenId } };
+  return { commit: true, value: true };
+}
+
 /**
  * Task money through the relay's one ledger: the per-call price is reserved before the submit, kept
  * (used_quota, request_count, channel usage, consume log) when the provider accepts, released when it
@@ -100,6 +129,33 @@ export class TaskBilling {
         if (quota > 0) await this.ledger.release(caller.userId, caller.tokenId, quota);
       },
     };
+  }
+
+  /**
+   * Marks the task SUCCESS at its real price and charges or refunds the difference to the submit charge,
+   * with a log row of the difference; false when the task was already finished (nothing moved).
+   */
+  async succeedAndSettle(target: SettleTarget): Promise<boolean> {
+    const moved = await this.ledger.transact(() => succeedAndSettlePlan(target));
+    if (!moved) return false;
+    const delta = target.actual - target.quota;
+    this.tokens.applySpend(target.tokenId, delta);
+    if (target.channelId && delta > 0) this.channelUsage.addUsedQuota(target.channelId, delta);
+    this.notices.quotaChanged(target.userId);
+    const user = await this.users.findById(target.userId).catch(() => null);
+    this.logs.record({
+      userId: target.userId,
+      username: user?.username ?? '',
+      type: delta > 0 ? LogType.Consume : LogType.System,
+      content: `task ${target.taskId} settled at ${target.actual} quota (charged ${target.quota} at submit): ${delta > 0 ? 'charged' : 'refunded'} ${Math.abs(delta)}`,
+      modelName: target.model,
+      tokenId: target.tokenId,
+      channelId: target.channelId,
+      group: target.group,
+      quota: Math.abs(delta),
+      other: { task_id: target.taskId, task_settlement: true, pre_consumed_quota: target.quota, actual_quota: target.actual },
+    });
+    return true;
   }
 
   /** Marks the task FAILURE and gives its quota back; false when it was already finished (nothing paid). */

@@ -148,6 +148,8 @@ export class OpenAiVideoProvider implements TaskProvider {
         failReason: status === TaskStatus.Failure ? (typeof error?.message === 'string' ? error.message : 'task failed') : '',
         finishTime: Number(item.completed_at) || 0,
         data: item,
+        // The length really rendered re-prices a per-second model at completion.
+        finalRatios: status === TaskStatus.Success && Number(item.seconds) > 0 ? { seconds: Math.ceil(Number(item.seconds)) } : undefined,
       });
     }
     return reports;
