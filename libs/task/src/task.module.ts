@@ -22,6 +22,7 @@ import { OpenAiVideoProvider } from './generic/openai-video/openai-video.provide
 import { SunoController } from './generic/suno/suno.controller.js';
 import { SunoProvider } from './generic/suno/suno.provider.js';
 import { ViduProvider } from './generic/vidu/vidu.provider.js';
+import { VeoProvider } from './generic/veo/veo.provider.js';
 import { HailuoProvider } from './generic/hailuo/hailuo.provider.js';
 import { DoubaoVideoProvider } from './generic/doubao-video/doubao-video.provider.js';
 import { TaskLogController } from './generic/task-log.controller.js';
@@ -39,7 +40,7 @@ import { TaskPoller } from './shared/task-poller.service.js';
  * through the relay's token auth, prices and ledger; one poller (under the shared job lock) settles them.
  */
 /** One provider per `tasks` family: adding a family is a folder and a line here. */
-const TASK_FAMILIES = [SunoProvider, OpenAiVideoProvider, KlingProvider, ViduProvider, DoubaoVideoProvider, HailuoProvider];
+const TASK_FAMILIES = [SunoProvider, OpenAiVideoProvider, KlingProvider, ViduProvider, DoubaoVideoProvider, HailuoProvider, VeoProvider];
 
 @Module({
   imports: [

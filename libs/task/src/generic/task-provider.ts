@@ -66,6 +66,17 @@ export interface TaskProvider {
   submit(channel: RelayChannel, planned: PlannedSubmit, context: SubmitContext): Promise<SubmitOutcome>;
   /** Reports for some unfinished rows of one channel (rows the provider does not mention stay as they are). */
   fetch(channel: RelayChannel, rows: TaskEntity[]): Promise<TaskReport[]>;
+  /**
+   * Where the finished video's bytes are, when reading them needs the channel's credentials
+   * (`/v1/videos/:id/content`). Without it the content route streams the task's public result URL.
+   */
+  contentSource?(channel: RelayChannel, row: TaskEntity): ContentSource | undefined;
+}
+
+/** An upstream URL and the headers that open it. */
+export interface ContentSource {
+  url: string;
+  headers: Record<string, string>;
 }
 
 /** Injection token of the registered providers. */

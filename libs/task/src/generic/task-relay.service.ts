@@ -181,11 +181,16 @@ export class TaskRelayService {
     return channel;
   }
 
-  /** The caller's own task, for the provider-specific reads (video content). */
-  async ownTask(taskId: string, call: TaskCall): Promise<{ row: TaskEntity; channel: RelayChannel | undefined } | undefined> {
+  /** The caller's own task, for the provider-specific reads (video content), with its channel and provider. */
+  async ownTask(
+    taskId: string,
+    call: TaskCall,
+  ): Promise<{ row: TaskEntity; channel: RelayChannel | undefined; provider: TaskProvider | undefined } | undefined> {
     const caller = await this.gate.authenticate(call.headers, call.ip);
     const row = await this.rows.findOwn(caller.userId, taskId);
-    return row ? { row, channel: this.gate.channelById(row.channelId) } : undefined;
+    if (!row) return undefined;
+    const provider = [...this.providers.values()].find((candidate) => candidate.polls.includes(row.platform ?? ''));
+    return { row, channel: this.gate.channelById(row.channelId), provider };
   }
 
   async fetchOne(platform: string, taskId: string, call: TaskCall): Promise<TaskAnswer> {

@@ -5,7 +5,6 @@ import { Controller, Get, Param, Post, Req, Res, UseInterceptors } from '@nestjs
 import { NoFilesInterceptor } from '@nestjs/platform-express';
 import { NoEnvelope } from '@gw/core';
 import { callOf, sendTaskAnswer } from '../../shared/send-task-answer.js';
-import { joinUrl } from '../../shared/upstream-json.js';
 import { taskError, TaskRelayService } from '../task-relay.service.js';
 import { toOpenAiVideo } from './openai-video.provider.js';
 
@@ -54,11 +53,13 @@ export class OpenAiVideoController {
       if (!own) return taskError('task_not_exist', 'task_not_exist', 404);
       if (own.row.status !== 'SUCCESS') return taskError('the video is not ready yet', 'task_not_completed', 400);
       if (!own.channel) return taskError('the channel of this task no longer exists', 'channel_not_found', 400);
-      const upstreamId = own.row.privateData?.upstream_task_id || own.row.taskId || '';
-      const upstream = await fetch(joinUrl(own.channel.baseUrl, `/v1/videos/${encodeURIComponent(upstreamId)}/content`), {
-        headers: { authorization: `Bearer ${own.channel.key.trim()}` },
-        signal: AbortSignal.timeout(CONTENT_TIMEOUT_MS),
-      }).catch(() => undefined);
+      const source =
+        own.provider?.contentSource?.(own.channel, own.row) ??
+        (own.row.privateData?.result_url ? { url: own.row.privateData.result_url, headers: {} } : undefined);
+      if (!source) return taskError('this task has no video to download', 'task_no_content', 400);
+      const upstream = await fetch(source.url, { headers: source.headers, signal: AbortSignal.timeout(CONTENT_TIMEOUT_MS) }).catch(
+        () => undefined,
+      );
       if (upstream?.status !== 200 || !upstream.body)
         return taskError('the video could not be fetched from the provider', 'fetch_content_failed', 502);
       return {

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { RelayChannel } from '@gw/channel';
 import { TaskRelayError } from '../../shared/task-error.js';
 import { callUpstreamJson, joinUrl } from '../../shared/upstream-json.js';
-import type { PlannedSubmit, SubmitContext, SubmitOutcome, TaskProvider, TaskReport } from '../task-provider.js';
+import type { ContentSource, PlannedSubmit, SubmitContext, SubmitOutcome, TaskProvider, TaskReport } from '../task-provider.js';
 import { TaskStatus, type TaskEntity } from '../task.entity.js';
 
 /** OpenAI (1) and Sora (55) channels speak OpenAI's video API. */
@@ -125,6 +125,14 @@ export class OpenAiVideoProvider implements TaskProvider {
       };
     }
     return { ok: true, upstreamId, status: 200, body: { ...answer, id: context.publicId, task_id: context.publicId } };
+  }
+
+  contentSource(channel: RelayChannel, row: TaskEntity): ContentSource {
+    const upstreamId = row.privateData?.upstream_task_id || row.taskId || '';
+    return {
+      url: joinUrl(channel.baseUrl, `/v1/videos/${encodeURIComponent(upstreamId)}/content`),
+      headers: { authorization: `Bearer ${channel.key.trim()}` },
+    };
   }
 
   async fetch(channel: RelayChannel, rows: TaskEntity[]): Promise<TaskReport[]> {
