@@ -22,6 +22,8 @@ import { OpenAiVideoProvider } from './generic/openai-video/openai-video.provide
 import { SunoController } from './generic/suno/suno.controller.js';
 import { SunoProvider } from './generic/suno/suno.provider.js';
 import { ViduProvider } from './generic/vidu/vidu.provider.js';
+import { JimengController } from './generic/jimeng/jimeng.controller.js';
+import { JimengProvider } from './generic/jimeng/jimeng.provider.js';
 import { VeoProvider } from './generic/veo/veo.provider.js';
 import { HailuoProvider } from './generic/hailuo/hailuo.provider.js';
 import { DoubaoVideoProvider } from './generic/doubao-video/doubao-video.provider.js';
@@ -40,7 +42,16 @@ import { TaskPoller } from './shared/task-poller.service.js';
  * through the relay's token auth, prices and ledger; one poller (under the shared job lock) settles them.
  */
 /** One provider per `tasks` family: adding a family is a folder and a line here. */
-const TASK_FAMILIES = [SunoProvider, OpenAiVideoProvider, KlingProvider, ViduProvider, DoubaoVideoProvider, HailuoProvider, VeoProvider];
+const TASK_FAMILIES = [
+  SunoProvider,
+  OpenAiVideoProvider,
+  KlingProvider,
+  ViduProvider,
+  DoubaoVideoProvider,
+  HailuoProvider,
+  VeoProvider,
+  JimengProvider,
+];
 
 @Module({
   imports: [
@@ -52,7 +63,15 @@ const TASK_FAMILIES = [SunoProvider, OpenAiVideoProvider, KlingProvider, ViduPro
     LogModule,
     RelayModule,
   ],
-  controllers: [MjRelayController, MjLogController, SunoController, OpenAiVideoController, KlingController, TaskLogController],
+  controllers: [
+    MjRelayController,
+    MjLogController,
+    SunoController,
+    OpenAiVideoController,
+    KlingController,
+    JimengController,
+    TaskLogController,
+  ],
   providers: [
     TaskGate,
     TaskBilling,
