@@ -6,7 +6,7 @@
  */
 export interface LedgerStep {
   sql: string;
-  params: Record<string, number>;
+  params: Record<string, number | string>;
   read?: boolean;
 }
 

@@ -15,8 +15,8 @@ import {
 } from './ledger-plans.js';
 
 interface SqliteStatement {
-  run(params: Record<string, number>): { changes: number };
-  get(params: Record<string, number>): Record<string, unknown> | undefined;
+  run(params: Record<string, number | string>): { changes: number };
+  get(params: Record<string, number | string>): Record<string, unknown> | undefined;
 }
 interface SqliteDatabase {
   readonly inTransaction: boolean;

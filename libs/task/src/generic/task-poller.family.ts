@@ -130,10 +130,10 @@ export class GenericTaskPoller implements PollingFamily, OnModuleInit {
       model: row.properties?.origin_model_name ?? `${row.platform}_${(row.action ?? '').toLowerCase()}`,
       channelId: row.channelId,
       reason,
+      finishTime: nowSeconds(),
     });
     if (!moved) return false;
-    const now = nowSeconds();
-    await this.rows.updateDetails(row.id, { ...details, failReason: reason, finishTime: now, updatedAt: now });
+    await this.rows.updateDetails(row.id, { ...details, updatedAt: nowSeconds() });
     summary.failed++;
     if (row.quota > 0) summary.refunded++;
     return true;

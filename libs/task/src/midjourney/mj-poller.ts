@@ -134,7 +134,7 @@ export class MjPoller implements PollingFamily, OnModuleInit {
     }
   }
 
-  /** FAILURE with its refund in one transaction; the details follow. False when already finished. */
+  /** FAILURE, its reason and its refund in one transaction; other details follow. False when already finished. */
   private async fail(row: MidjourneyEntity, reason: string, details: Partial<MidjourneyEntity> = {}): Promise<boolean> {
     const moved = await this.billing.failAndRefund({
       table: 'midjourneys',
@@ -145,8 +145,10 @@ export class MjPoller implements PollingFamily, OnModuleInit {
       model: mjModelName(row.action ?? ''),
       channelId: row.billingChannelId || row.channelId,
       reason,
+      finishTime: details.finishTime || Date.now(),
     });
-    if (moved) await this.rows.updateDetails(row.id, { ...details, failReason: reason, finishTime: details.finishTime || Date.now() });
+    const { finishTime: _finish, ...rest } = details;
+    if (moved && Object.keys(rest).length > 0) await this.rows.updateDetails(row.id, rest);
     return moved;
   }
 }

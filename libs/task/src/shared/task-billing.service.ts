@@ -21,6 +21,8 @@ export interface RefundTarget {
   model: string;
   channelId: number;
   reason: string;
+  /** When it failed, in the table's own unit (milliseconds in midjourneys, seconds in tasks). */
+  finishTime: number;
 }
 
 /** A charge taken before the upstream call: kept when the provider accepts the task, else given back. */
@@ -39,8 +41,9 @@ export interface TaskCharge {
  */
 function* failAndRefundPlan(target: RefundTarget): Plan<boolean> {
   const moved = yield {
-    sql: `UPDATE ${target.table} SET status = 'FAILURE', progress = '100%' WHERE id = :id AND (status IS NULL OR (status <> 'FAILURE' AND status <> 'SUCCESS'))`,
-    params: { id: target.id },
+    // The reason and time go with the status: a crash right after the refund must not leave a failure unexplained.
+    sql: `UPDATE ${target.table} SET status = 'FAILURE', progress = '100%', fail_reason = :reason, finish_time = :finish WHERE id = :id AND (status IS NULL OR (status <> 'FAILURE' AND status <> 'SUCCESS'))`,
+    params: { id: target.id, reason: target.reason, finish: target.finishTime },
   };
   if (moved !== 1) return { commit: false, value: false };
   if (target.quota > 0) yield* releasePlan(target.userId, target.tokenId, target.quota);
@@ -48,7 +51,7 @@ function* failAndRefundPlan(target: RefundTarget): Plan<boolean> {
 }
 
 /** What the completion settlement of a finished task needs. */
-export interface SettleTarget extends Omit<RefundTarget, 'reason'> {
+export interface SettleTarget extends Omit<RefundTarget, 'reason' | 'finishTime'> {
   /** The task's real price, in quota units. */
   actual: number;
   taskId: string;
