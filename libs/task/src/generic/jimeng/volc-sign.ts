@@ -3,7 +3,7 @@ import { createHash, createHmac } from 'node:crypto';
 const hmac = (key: Buffer | string, data: string) => createHmac('sha256', key).update(data).digest();
 const sha256Hex = (data: string) => createHash('sha256').update(data).digest('hex');
 /** RFC 3986 escaping, as Volcengine's canonical query wants it. */
-const escape = (value: string) => encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+const rfc3986 = (value: string) => encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
 export interface VolcCredentials {
   accessKey: string;
@@ -31,7 +31,7 @@ export function volcSignedHeaders(url: URL, body: string, credentials: VolcCrede
   };
   const names = Object.keys(signed).sort();
   const query = [...url.searchParams.entries()]
-    .map(([key, value]) => `${escape(key)}=${escape(value)}`)
+    .map(([key, value]) => `${rfc3986(key)}=${rfc3986(value)}`)
     .sort()
     .join('&');
   const canonical = [
