@@ -9,9 +9,19 @@ export interface TaskActions {
   showFailReason(text: string): void;
 }
 
-const KNOWN_ACTIONS = new Set(['MUSIC', 'LYRICS', 'generate', 'textGenerate', 'remix']);
+const KNOWN_ACTIONS = new Set(['MUSIC', 'LYRICS', 'generate', 'textGenerate', 'firstTailGenerate', 'referenceGenerate', 'remix']);
 /** Video tasks are stored under their channel type (new-api); the ones this gateway relays have names. */
-const PLATFORM_NAMES: Record<string, string> = { suno: 'Suno', '1': 'OpenAI', '50': 'Kling', '55': 'Sora' };
+const PLATFORM_NAMES: Record<string, string> = {
+  suno: 'Suno',
+  '1': 'OpenAI',
+  '50': 'Kling',
+  '51': 'Jimeng',
+  '52': 'Vidu',
+  '54': 'Doubao',
+  '55': 'Sora',
+  hailuo: 'Hailuo',
+  veo: 'Veo',
+};
 
 export function taskColumns(t: TFunction, admin: boolean, actions: TaskActions): ColumnProps<TaskRow>[] {
   const columns: ColumnProps<TaskRow>[] = [
