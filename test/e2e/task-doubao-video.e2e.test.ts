@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TaskPoller } from '@gw/task';
 import { startFakeArkVideo, type FakeArkVideo } from '../fake-upstream/fake-ark-video.js';
 import { testDatabases } from '../support/databases.js';
+import { startTestGateway } from '../support/test-gateway.js';
 import { startRelayFixture, type RelayFixture } from './relay-fixture.js';
 
 /** Priced by ratio (1.2): charged (1.2 / 2) × 500000 at submit, then tokens × 1.2 at the end. */
@@ -80,6 +81,29 @@ describe.each(testDatabases())('Doubao (Ark) video relay on %s', (kind) => {
       status: 'completed',
       metadata: { url: 'https://ark.example/panda.mp4' },
     });
+  });
+
+  it('settles once when three instances poll the finished task at the same moment', async () => {
+    const before = await fx.quota(fx.user.id);
+    await call('/v1/video/generations', { model: BY_TOKENS, prompt: 'contended' });
+    ark.update(lastTask(), {
+      status: 'succeeded',
+      content: { video_url: 'https://ark.example/c.mp4' },
+      usage: { completion_tokens: 1_000, total_tokens: 1_000 },
+    });
+    const env = { TASK_POLL_INTERVAL: '3600' };
+    const b = await startTestGateway(kind, env, fx.gw.db);
+    const c = await startTestGateway(kind, env, fx.gw.db);
+    try {
+      const passes = await Promise.all([fx.gw, b, c].map((gw) => gw.gateway.app.get(TaskPoller).runOnce()));
+      expect(passes.reduce((sum, pass) => sum + (pass?.tasks?.succeeded ?? 0), 0)).toBe(1);
+    } finally {
+      await c.close();
+      await b.close();
+    }
+    expect(await fx.quota(fx.user.id)).toBe(before - 1_200);
+    const settlements = (await fx.logs({ userId: fx.user.id })).filter((row: any) => JSON.parse(row.other || '{}').actual_quota === 1_200);
+    expect(settlements).toHaveLength(1);
   });
 
   it('keeps the per-call price of a fixed-price model whatever tokens are reported', async () => {
