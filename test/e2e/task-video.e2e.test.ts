@@ -1,4 +1,4 @@
-import OpenAI from 'openai';
+import OpenAI, { toFile } from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TaskPoller } from '@gw/task';
 import { startFakeVideo, VIDEO_BYTES, type FakeVideoServer } from '../fake-upstream/fake-video.js';
@@ -88,6 +88,36 @@ describe.each(testDatabases())('OpenAI-compatible video generation on %s', (kind
       ]),
     );
     expect(settlements).toHaveLength(2);
+  });
+
+  it('takes a reference image uploaded as multipart and sends it on as a file', async () => {
+    const png = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex');
+    const video = await client.videos.create({
+      model: MODEL,
+      prompt: 'animate the still',
+      seconds: '4',
+      input_reference: await toFile(png, 'still.png', { type: 'image/png' }),
+    });
+    expect(video.status).toBe('queued');
+    expect(up.requests.at(-1)!.body).toMatchObject({
+      model: MODEL,
+      prompt: 'animate the still',
+      seconds: '4',
+      input_reference: { type: 'image/png', size: png.length },
+    });
+    const notImage = await fetch(`${fx.gw.url}/v1/videos`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}` },
+      body: (() => {
+        const form = new FormData();
+        form.append('model', MODEL);
+        form.append('prompt', 'x');
+        form.append('input_reference', new Blob(['plain text'], { type: 'text/plain' }), 'notes.txt');
+        return form;
+      })(),
+    });
+    expect(notImage.status).toBe(400);
+    expect(((await notImage.json()) as any).error.message).toBe('input_reference must be an image or a video');
   });
 
   it('refunds a failed video once and charges nothing for a refused one', async () => {

@@ -27,6 +27,14 @@ export interface FakeVideoServer {
 
 export const VIDEO_BYTES = Buffer.from('fake-mp4-bytes');
 
+async function readForm(raw: Buffer, type: string): Promise<Record<string, unknown>> {
+  const form = await new Response(new Uint8Array(raw), { headers: { 'content-type': type } }).formData();
+  const out: Record<string, unknown> = {};
+  for (const [name, value] of form.entries())
+    out[name] = typeof value === 'string' ? value : { file: value.name, type: value.type, size: value.size };
+  return out;
+}
+
 export async function startFakeVideo(key = 'video-upstream-key'): Promise<FakeVideoServer> {
   const requests: FakeVideoServer['requests'] = [];
   const videos = new Map<string, FakeVideo>();
@@ -54,8 +62,14 @@ export async function startFakeVideo(key = 'video-upstream-key'): Promise<FakeVi
   const server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
-    const text = Buffer.concat(chunks).toString('utf8');
-    const body = text ? JSON.parse(text) : undefined;
+    const raw = Buffer.concat(chunks);
+    const type = String(req.headers['content-type'] ?? '');
+    // The official SDKs send a reference image as multipart; its file parts are recorded by type and size.
+    const body = type.startsWith('multipart/form-data')
+      ? await readForm(raw, type)
+      : raw.length
+        ? JSON.parse(raw.toString('utf8'))
+        : undefined;
     const path = (req.url ?? '/').split('?')[0]!;
     requests.push({ method: req.method ?? 'GET', path, headers: req.headers, body });
     if (req.headers.authorization !== `Bearer ${key}`) return send(res, 401, { error: { message: 'bad key', code: 'invalid_api_key' } });

@@ -8,14 +8,15 @@ export interface UpstreamJson {
 
 export async function callUpstreamJson(
   url: string,
-  init: { method?: 'GET' | 'POST'; headers?: Record<string, string>; body?: unknown; timeoutMs?: number },
+  init: { method?: 'GET' | 'POST'; headers?: Record<string, string>; body?: unknown; form?: FormData; timeoutMs?: number },
 ): Promise<UpstreamJson> {
   const headers: Record<string, string> = { accept: 'application/json', ...init.headers };
-  if (init.body !== undefined) headers['content-type'] = 'application/json';
+  // A form sets its own multipart content type (with the boundary).
+  if (init.body !== undefined && !init.form) headers['content-type'] = 'application/json';
   const res = await fetch(url, {
-    method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
+    method: init.method ?? (init.body === undefined && !init.form ? 'GET' : 'POST'),
     headers,
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+    body: init.form ?? (init.body === undefined ? undefined : JSON.stringify(init.body)),
     signal: AbortSignal.timeout(init.timeoutMs ?? 60_000),
     redirect: 'manual',
   });
@@ -32,4 +33,25 @@ export async function callUpstreamJson(
 /** Joins a channel base URL and a path without doubling the slash. */
 export function joinUrl(base: string, path: string): string {
   return base.replace(/\/+$/, '') + path;
+}
+
+/** A data URL's bytes and type, or undefined for anything else. */
+export function fromDataUrl(value: unknown): { bytes: Buffer; type: string } | undefined {
+  const match = typeof value === 'string' ? /^data:([\w.+-]+\/[\w.+-]+);base64,([A-Za-z0-9+/=\s]+)$/.exec(value) : null;
+  return match ? { type: match[1]!, bytes: Buffer.from(match[2]!, 'base64') } : undefined;
+}
+
+/**
+ * A JSON body as multipart form fields, with the data-URL fields named in `files` sent as file parts
+ * (a provider that takes an uploaded reference image in a multipart submit).
+ */
+export function toMultipart(body: Record<string, unknown>, files: readonly string[]): FormData {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(body)) {
+    if (value === undefined || value === null) continue;
+    const file = files.includes(name) ? fromDataUrl(value) : undefined;
+    if (file) form.append(name, new Blob([new Uint8Array(file.bytes)], { type: file.type }), `${name}.${file.type.split('/')[1] ?? 'bin'}`);
+    else form.append(name, typeof value === 'string' ? value : JSON.stringify(value));
+  }
+  return form;
 }

@@ -2,15 +2,41 @@ import { Readable } from 'node:stream';
 import type { ReadableStream } from 'node:stream/web';
 import type { Request, Response } from 'express';
 import { Controller, Get, Param, Post, Req, Res, UseInterceptors } from '@nestjs/common';
-import { NoFilesInterceptor } from '@nestjs/platform-express';
+import { FileFieldsInterceptor } from '@nestjs/platform-express';
 import { NoEnvelope } from '@gw/core';
 import { callOf, sendTaskAnswer } from '../../shared/send-task-answer.js';
+import { TaskRelayError } from '../../shared/task-error.js';
 import { taskError, TaskRelayService } from '../task-relay.service.js';
 import { toOpenAiVideo } from './openai-video.provider.js';
 
 const PROVIDER = 'openai-video';
 const CONTENT_TIMEOUT_MS = 120_000;
-const MULTIPART_LIMITS = { limits: { fields: 50, fieldSize: 1024 * 1024 } };
+/** Reference images (OpenAI's `input_reference`, up to two frames), kept in memory and bounded. */
+const UPLOADS = FileFieldsInterceptor([{ name: 'input_reference', maxCount: 2 }], {
+  limits: { fields: 50, fieldSize: 1024 * 1024, files: 2, fileSize: 20 * 1024 * 1024 },
+});
+
+interface Upload {
+  mimetype: string;
+  buffer: Buffer;
+}
+
+/**
+ * The call with uploaded reference images folded into its body as data URLs (one: `input_reference`;
+ * two: `images`, first and last frame), so every provider reads them as it reads JSON submits.
+ */
+function withUploads(req: Request) {
+  const call = callOf(req);
+  const files = ((req as Request & { files?: Record<string, Upload[]> }).files?.input_reference ?? []) as Upload[];
+  if (files.length === 0) return call;
+  if (files.some((file) => !file.mimetype.startsWith('image/') && !file.mimetype.startsWith('video/')))
+    throw new TaskRelayError('input_reference must be an image or a video', 400, 'invalid_request');
+  const urls = files.map((file) => `data:${file.mimetype};base64,${file.buffer.toString('base64')}`);
+  const body = { ...((call.body as Record<string, unknown>) ?? {}) };
+  if (urls.length === 1) body.input_reference = urls[0];
+  else body.images = urls;
+  return { ...call, body };
+}
 
 /** OpenAI-compatible video routes: submit, read back from our table, remix, and the finished video's bytes. */
 @Controller()
@@ -18,24 +44,24 @@ const MULTIPART_LIMITS = { limits: { fields: 50, fieldSize: 1024 * 1024 } };
 export class OpenAiVideoController {
   constructor(private readonly tasks: TaskRelayService) {}
 
-  /** JSON, or multipart form fields as the official SDKs send (reference files are not taken yet). */
+  /** JSON, or multipart as the official SDKs send it (fields, and reference images as files). */
   @Post('v1/videos')
-  @UseInterceptors(NoFilesInterceptor(MULTIPART_LIMITS))
+  @UseInterceptors(UPLOADS)
   submit(@Req() req: Request, @Res() res: Response): Promise<void> {
-    return sendTaskAnswer(req, res, () => this.tasks.submit(PROVIDER, 'generate', callOf(req)));
+    return sendTaskAnswer(req, res, () => this.tasks.submit(PROVIDER, 'generate', withUploads(req)));
   }
 
   /** The unified route: the model's channel type picks the provider (Kling, an OpenAI-compatible API …). */
   @Post('v1/video/generations')
-  @UseInterceptors(NoFilesInterceptor(MULTIPART_LIMITS))
+  @UseInterceptors(UPLOADS)
   generate(@Req() req: Request, @Res() res: Response): Promise<void> {
-    return sendTaskAnswer(req, res, () => this.tasks.submitByModel('generate', callOf(req)));
+    return sendTaskAnswer(req, res, () => this.tasks.submitByModel('generate', withUploads(req)));
   }
 
   @Post('v1/videos/:id/remix')
-  @UseInterceptors(NoFilesInterceptor(MULTIPART_LIMITS))
+  @UseInterceptors(UPLOADS)
   remix(@Param('id') id: string, @Req() req: Request, @Res() res: Response): Promise<void> {
-    return sendTaskAnswer(req, res, () => this.tasks.submit(PROVIDER, `remix:${id}`, callOf(req)));
+    return sendTaskAnswer(req, res, () => this.tasks.submit(PROVIDER, `remix:${id}`, withUploads(req)));
   }
 
   @Get(['v1/videos/:id', 'v1/video/generations/:id'])

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { RelayChannel } from '@gw/channel';
 import { TaskRelayError } from '../../shared/task-error.js';
-import { callUpstreamJson, joinUrl } from '../../shared/upstream-json.js';
+import { callUpstreamJson, fromDataUrl, joinUrl, toMultipart } from '../../shared/upstream-json.js';
 import type { ContentSource, PlannedSubmit, SubmitContext, SubmitOutcome, TaskProvider, TaskReport } from '../task-provider.js';
 import { TaskStatus, type TaskEntity } from '../task.entity.js';
 
@@ -108,8 +108,10 @@ export class OpenAiVideoProvider implements TaskProvider {
     const path = planned.action === 'remix' ? `/v1/videos/${encodeURIComponent(upstreamOrigin ?? '')}/remix` : '/v1/videos';
     const body = { ...planned.body, model: channel.modelMapping[planned.model] ?? planned.model };
     if (planned.action === 'remix') delete (body as Record<string, unknown>).model;
+    // An uploaded reference image goes on as the multipart submit OpenAI's video API takes.
+    const upload = fromDataUrl((body as Record<string, unknown>).input_reference) !== undefined;
     const upstream = await callUpstreamJson(joinUrl(channel.baseUrl, path), {
-      body,
+      ...(upload ? { form: toMultipart(body, ['input_reference']) } : { body }),
       headers: { authorization: `Bearer ${channel.key.trim()}` },
     });
     const answer = (upstream.body ?? {}) as Record<string, unknown>;
