@@ -290,6 +290,36 @@ describe.each(testDatabases())('Midjourney-proxy relay, polling and refunds on %
     expect(refunds[0].quota).toBe(IMAGINE);
   });
 
+  it("takes the proxy's callbacks at /mj/notify for the caller's own tasks: progress, success, and one refund for a failure", async () => {
+    const before = await fx.quota(fx.user.id);
+    const done = (await submit('/mj/submit/imagine', { prompt: 'notified' })).body.result as string;
+    const failed = (await submit('/mj/submit/imagine', { prompt: 'notified to fail' })).body.result as string;
+    const refundsBefore = (await refundLogs()).length;
+    expect((await submit('/mj/notify', { id: done, status: 'IN_PROGRESS', progress: '40%' })).body).toMatchObject({ code: 1 });
+    expect((await get(`/mj/task/${done}/fetch`)).body).toMatchObject({ status: 'IN_PROGRESS', progress: '40%' });
+    await submit('/mj/notify', {
+      id: done,
+      status: 'SUCCESS',
+      progress: '100%',
+      imageUrl: 'https://cdn.example/n.png',
+      finishTime: Date.now(),
+    });
+    expect((await get(`/mj/task/${done}/fetch`)).body).toMatchObject({ status: 'SUCCESS', imageUrl: 'https://cdn.example/n.png' });
+    // A finished task is not moved back by a late callback.
+    await submit('/mj/notify', { id: done, status: 'IN_PROGRESS', progress: '90%' });
+    expect((await get(`/mj/task/${done}/fetch`)).body.status).toBe('SUCCESS');
+
+    const failure = { id: failed, status: 'FAILURE', progress: '0%', failReason: 'banned prompt' };
+    await Promise.all([submit('/mj/notify', failure), submit('/mj/notify', failure), submit('/mj/notify', failure)]);
+    expect((await get(`/mj/task/${failed}/fetch`)).body).toMatchObject({ status: 'FAILURE', failReason: 'banned prompt' });
+    expect(await fx.quota(fx.user.id)).toBe(before - 2 * 50_000 + 50_000);
+    expect((await refundLogs()).length).toBe(refundsBefore + 1);
+
+    expect((await submit('/mj/notify', { id: 'someone-elses' })).body).toMatchObject({ code: 4, description: 'task_no_found' });
+    expect((await submit('/mj/notify', { status: 'SUCCESS' })).body).toMatchObject({ code: 4 });
+    expect((await submit('/mj/notify', { id: done }, {})).status).toBe(401);
+  });
+
   it('resumes polling after a restart and with two instances refunds each failure once', async () => {
     const before = await fx.quota(fx.user.id);
     const refundsBefore = (await refundLogs()).length;

@@ -7,7 +7,11 @@ import { callUpstreamJson, joinUrl } from '../shared/upstream-json.js';
 import { MjStatus, type MidjourneyEntity } from './midjourney.entity.js';
 import { mjModelName } from './mj-actions.js';
 import { MjRepository } from './mj.repository.js';
-import { channelSecret } from './mj-relay.service.js';
+
+/** The `mj-api-secret` of a proxy channel (a key pasted with its "Bearer " prefix still works). */
+export function channelSecret(channel: RelayChannel): string {
+  return channel.key.trim().replace(/^Bearer\s+/i, '');
+}
 
 /** Ids asked of a proxy per request. */
 const BATCH = 100;
@@ -114,6 +118,14 @@ export class MjPoller implements PollingFamily, OnModuleInit {
       const item = reports.get(row.mjId!);
       if (item) await this.apply(row, item, summary);
     }
+  }
+
+  /**
+   * A proxy's callback (`/mj/notify`) applied as a poll report would be: the same moves, the same
+   * exactly-once refund; a finished task is not moved again.
+   */
+  async applyNotice(row: MidjourneyEntity, item: ProxyTask): Promise<void> {
+    await this.apply(row, item, emptySummary());
   }
 
   private async apply(row: MidjourneyEntity, item: ProxyTask, summary: PollSummary): Promise<void> {

@@ -43,6 +43,11 @@ export class MjRelayController {
     return sendTaskAnswer(req, res, () => this.mj.listByCondition(callOf(req)));
   }
 
+  @Post(['mj/notify', ':mode/mj/notify'])
+  notify(@Req() req: Request, @Res() res: Response): Promise<void> {
+    return sendTaskAnswer(req, res, () => this.mj.notify(callOf(req)));
+  }
+
   /** No authentication (new-api): the address is what MjForwardUrlEnabled hands out in place of the proxy's. */
   @Get(['mj/image/:id', ':mode/mj/image/:id'])
   image(@Param('id') id: string, @Res() res: Response): Promise<void> {

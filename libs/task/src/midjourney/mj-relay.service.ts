@@ -17,6 +17,7 @@ import {
   type MjSubmitPlan,
 } from './mj-actions.js';
 import { MjStatus, type MidjourneyEntity } from './midjourney.entity.js';
+import { channelSecret, MjPoller } from './mj-poller.js';
 import { MjRepository } from './mj.repository.js';
 import { toMjDto } from './mj-view.js';
 
@@ -44,10 +45,6 @@ export function upstreamPath(path: string): string {
   if (!path.includes('/mj-')) return path;
   const at = path.indexOf('/mj/');
   return at < 0 ? path : path.slice(at);
-}
-
-export function channelSecret(channel: RelayChannel): string {
-  return channel.key.trim().replace(/^Bearer\s+/i, '');
 }
 
 /** new-api's error body for Midjourney routes. */
@@ -89,6 +86,7 @@ export class MjRelayService {
     private readonly rows: MjRepository,
     private readonly options: OptionService,
     private readonly health: ChannelHealthService,
+    private readonly poller: MjPoller,
   ) {}
 
   private forwardFlags() {
@@ -241,6 +239,22 @@ export class MjRelayService {
     const row = await this.rows.findOwn(caller.userId, mjId);
     if (!row) return mjError('task_no_found');
     return { status: 200, body: toMjDto(row, this.forwardFlags()) };
+  }
+
+  /**
+   * `/mj/notify`: a task report pushed by the proxy (the notifyHook of MjNotifyEnabled), as new-api takes
+   * it behind token authentication. Only the caller's own unfinished task moves, through the poller's rules.
+   */
+  async notify(call: MjCall): Promise<MjAnswer> {
+    const caller = await this.gate.authenticate(call.headers, call.ip);
+    const report = call.body;
+    if (!report || typeof report !== 'object' || Array.isArray(report)) return mjError('bind_request_body_failed');
+    const mjId = (report as { id?: unknown }).id;
+    if (typeof mjId !== 'string' || !mjId.trim()) return mjError('midjourney_task_identity_invalid');
+    const row = await this.rows.findOwn(caller.userId, mjId.trim());
+    if (!row) return mjError('task_no_found');
+    await this.poller.applyNotice(row, report as Record<string, unknown>);
+    return { status: 200, body: { code: 1, description: 'success', result: row.mjId } };
   }
 
   async listByCondition(call: MjCall): Promise<MjAnswer> {
