@@ -81,7 +81,9 @@ export class OidcStrategy extends PassportStrategy(passportCustom.Strategy, 'oid
       return { ...idClaims, ...info };
     } catch (error) {
       if (error instanceof BusinessError) throw error;
-      throw new BusinessError(`OIDC login failed: ${(error as Error).message}`);
+      // openid-client wraps the precise reason (which ID token claim failed: nonce, aud, iss…) as the cause.
+      const cause = (error as { cause?: unknown }).cause;
+      throw new BusinessError(`OIDC login failed: ${(cause instanceof Error ? cause : (error as Error)).message}`);
     }
   }
 
