@@ -33,7 +33,7 @@ export class ProviderHttp {
   }
 
   /** A WHATWG fetch over the same guard, for openid-client's `customFetch`. */
-  readonly fetch = async (url: string, init: { method?: string; headers?: HeadersInit; body?: unknown }): Promise<Response> => {
+  readonly fetch = async (url: string, init: { method?: string; headers?: Record<string, string>; body?: unknown }): Promise<Response> => {
     const method = init.method === 'POST' ? 'POST' : 'GET';
     const headers = Object.fromEntries(new Headers(init.headers).entries());
     const body = init.body === undefined || init.body === null ? undefined : String(init.body);
