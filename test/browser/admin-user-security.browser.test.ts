@@ -117,7 +117,26 @@ describe.skipIf(skipReason !== null)('admin user security panel in Chromium', ()
     expect((await consoleCall(page, 'DELETE', `/api/user/${target.id}/2fa`)).success).toBe(false);
   });
 
+  it('shows a channel key only after the session re-verifies with the password', async () => {
+    const key = 'sk-browser-channel-key-0042';
+    expect(
+      (await consoleCall(page, 'POST', '/api/channel/', { name: 'key-holder', key, models: 'm', base_url: 'https://api.openai.com' }))
+        .success,
+    ).toBe(true);
+    await page.goto('/channel');
+    await page.getByTestId('channels-table').locator('tr', { hasText: 'key-holder' }).getByRole('button', { name: '编辑' }).click();
+    await page.getByTestId('channel-reveal-key').click();
+    await page.getByTestId('verify-secret').fill('not-the-password');
+    await page.getByTestId('verify-submit').click();
+    await page.getByText('the password is wrong').waitFor();
+    await page.getByTestId('verify-secret').fill(ROOT.password);
+    await page.getByTestId('verify-submit').click();
+    expect(await page.getByTestId('revealed-key').textContent()).toBe(key);
+    await browser.screenshot('user-security-02-channel-key');
+  });
+
   it('deletes the user for good', async () => {
+    await page.goto(`/user/edit/${target.id}`);
     await page.getByTestId('user-hard-delete').click();
     await confirmPopover();
     await page.getByTestId('user-security').waitFor({ state: 'detached' });

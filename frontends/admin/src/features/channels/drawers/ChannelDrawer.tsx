@@ -5,6 +5,7 @@ import { InputNumber, Select, SideSheet, Switch, TextArea } from '@console/kit/d
 import { CHANNEL_TYPES, channelTypeInfo } from '../../../contracts';
 import { channelsApi } from '../api';
 import { emptyForm, endsWithV1, formFromChannel, toPayload, validateForm, type ChannelForm } from '../channel-form';
+import { RevealKeyButton } from './RevealKeyButton';
 import { JsonField } from './JsonField';
 import { ModelsField } from './ModelsField';
 
@@ -154,6 +155,11 @@ export function ChannelDrawer({ channelId, groups, onClose, onSaved }: ChannelDr
             </FormRow>
           )}
           <FormRow label={t('channels.field.key')} hint={creating ? info?.keyHelp : t('channels.field.keyEditHint')}>
+            {isRoot && !creating && channelId !== null && (
+              <div style={{ marginBottom: 8 }}>
+                <RevealKeyButton channelId={channelId} />
+              </div>
+            )}
             {creating && form.keyMode !== 'single' ? (
               <TextArea
                 value={form.key}
