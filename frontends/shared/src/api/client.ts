@@ -31,8 +31,10 @@ type Query = Record<string, string | number | boolean | undefined | null>;
 export interface RequestOptions {
   query?: Query;
   body?: unknown;
-  /** Do not toast a success:false or 4xx answer (401 excepted); the caller shows it its own way. */
+  /** Do not toast a success:false answer; the caller shows it its own way. */
   quiet?: boolean;
+  /** An HTTP error status the caller handles itself, not toasted (e.g. 403 VERIFICATION_REQUIRED opens the verify dialog). */
+  handledStatus?: number;
   signal?: AbortSignal;
 }
 
@@ -94,8 +96,7 @@ export async function apiEnvelope<T, Extra extends object = object>(
   const envelope = (await response.json().catch(() => null)) as (Envelope<T> & Extra) | null;
   if (!response.ok) {
     const message = messageForStatus(response.status, envelope?.message ?? response.statusText);
-    // A quiet caller handles this answer itself (e.g. a 403 VERIFICATION_REQUIRED opens the verify dialog).
-    if (!options.quiet || response.status === 401) Toast.error(message);
+    if (response.status !== options.handledStatus) Toast.error(message);
     throw new ApiError(message, response.status);
   }
   if (!envelope?.success) {

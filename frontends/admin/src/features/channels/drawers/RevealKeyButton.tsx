@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Button, Input, Modal, RadioGroup, Radio, Toast, Typography, copyText, isApiError } from '@console/kit';
+import { Button, Input, Modal, RadioGroup, Radio, Typography, copyText, isApiError } from '@console/kit';
 import { channelsApi } from '../api';
 
 type Method = 'password' | '2fa';
@@ -21,8 +21,8 @@ export function RevealKeyButton({ channelId }: { channelId: number }) {
     try {
       setKey((await channelsApi.revealKey(channelId)).key);
     } catch (error) {
+      // Other failures were already shown by the API client.
       if (isApiError(error) && error.status === 403) setAsking(true);
-      else if (isApiError(error)) Toast.error(error.message);
     }
   };
 
