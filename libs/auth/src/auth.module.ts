@@ -9,6 +9,19 @@ import { LoginLimiter } from './login/login-limiter.js';
 import { LoginService } from './login/login.service.js';
 import { OAuthController } from './oauth/oauth.controller.js';
 import { OAuthService } from './oauth/oauth.service.js';
+import { AuthorizeLinkService } from './oauth/authorize-link.service.js';
+import { OAuthStateStore } from './oauth/oauth-state.js';
+import { ProviderHttp } from './oauth/provider-http.js';
+import { ThirdPartyLoginGuard } from './oauth/third-party.guard.js';
+import { CodeCallback } from './oauth/strategies/code-callback.js';
+import { CustomOAuthStrategy } from './oauth/strategies/custom-oauth.strategy.js';
+import { DiscordStrategy } from './oauth/strategies/discord.strategy.js';
+import { GitHubStrategy } from './oauth/strategies/github.strategy.js';
+import { LinuxDoStrategy } from './oauth/strategies/linuxdo.strategy.js';
+import { OidcClients } from './oauth/strategies/oidc-client.js';
+import { OidcStrategy } from './oauth/strategies/oidc.strategy.js';
+import { TelegramStrategy } from './oauth/strategies/telegram.strategy.js';
+import { WeChatStrategy } from './oauth/strategies/wechat.strategy.js';
 import { AuthGuard } from './session/auth.guard.js';
 import { SessionEntity } from './session/session.entity.js';
 import { SessionRepository } from './session/session.repository.js';
@@ -73,6 +86,19 @@ import { TwoFactorService } from './two-factor/two-factor.service.js';
     LocalLoginStrategy,
     PasswordLoginGuard,
     OAuthService,
+    OAuthStateStore,
+    ProviderHttp,
+    CodeCallback,
+    OidcClients,
+    AuthorizeLinkService,
+    GitHubStrategy,
+    OidcStrategy,
+    LinuxDoStrategy,
+    DiscordStrategy,
+    WeChatStrategy,
+    TelegramStrategy,
+    CustomOAuthStrategy,
+    ThirdPartyLoginGuard,
     SetupService,
     PendingLogins,
     TwoFactorRepository,

@@ -5,6 +5,7 @@ import { CheckinEntity } from './checkin/checkin.entity.js';
 import { CreatePasskeyCredentials1732262402300 } from './migrations/1732262402300-create-passkey-credentials.js';
 import { PasskeyCredentialEntity } from './passkey/passkey.entity.js';
 import { CreateCustomOAuth1732262402400 } from './migrations/1732262402400-create-custom-oauth.js';
+import { AddCustomOAuthPkce1732262416000 } from './migrations/1732262416000-add-custom-oauth-pkce.js';
 import { CustomOAuthProviderEntity, UserOAuthBindingEntity } from './custom-oauth/custom-oauth.entity.js';
 import { SessionEntity } from './session/session.entity.js';
 import { TwoFaBackupCodeEntity, TwoFaEntity } from './two-factor/two-factor.entity.js';
@@ -28,6 +29,7 @@ export const authSchema = {
     CreateCheckins1732262402200,
     CreatePasskeyCredentials1732262402300,
     CreateCustomOAuth1732262402400,
+    AddCustomOAuthPkce1732262416000,
   ],
 };
 export { verifyTelegram, telegramHash } from './oauth/telegram.js';

@@ -1,5 +1,14 @@
-import { Body, Controller, Delete, Get, Param, Post, Put, Query } from '@nestjs/common';
-import { AdminRoute, body, CurrentUser, SearchRateLimit, type Principal } from '@gw/core';
+import { Body, Controller, Delete, Get, Header, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
+import {
+  AdminRoute,
+  body,
+  CriticalRateLimit,
+  CurrentUser,
+  RootRoute,
+  SearchRateLimit,
+  SecureVerificationRequired,
+  type Principal,
+} from '@gw/core';
 import {
   BatchTagSchema,
   builtInModelList,
@@ -100,6 +109,16 @@ export class ChannelController {
       suffix: typeof suffix === 'string' ? suffix : undefined,
       resetBalance: resetBalance !== 'false' && resetBalance !== '0',
     });
+  }
+
+  @Post(':id/key')
+  @HttpCode(200)
+  @RootRoute()
+  @CriticalRateLimit()
+  @Header('Cache-Control', 'no-store')
+  @SecureVerificationRequired()
+  revealKey(@Param('id') id: string) {
+    return this.channels.revealKey(channelId(id));
   }
 
   @Get(':id')

@@ -107,6 +107,13 @@ export class ChannelService {
     return toChannelView(row);
   }
 
+  /** new-api's `POST /api/channel/:id/key` (root, after `/api/verify`): the full key, one line per key for a multi-key channel. */
+  async revealKey(id: number): Promise<{ key: string }> {
+    const row = await this.channels.findById(id);
+    if (!row) throw new NotFoundError(MESSAGES.notFound);
+    return { key: row.key };
+  }
+
   async create(body: CreateChannelRequest, principal: Principal): Promise<{ ids: number[] }> {
     const input: ChannelInput = body.channel ?? body;
     const mode = body.mode ?? 'single';

@@ -53,6 +53,8 @@ export const CustomOAuthProviderSchema = z.object({
   email_field: field('email'),
   well_known: url,
   auth_style: z.number().int().min(0).max(2).optional().default(0),
+  /** PKCE (S256) on the gateway's authorize link and the token request; logins not started by the gateway are refused. */
+  pkce_enabled: z.boolean().optional().default(false),
 });
 export type CustomOAuthProviderRequest = z.infer<typeof CustomOAuthProviderSchema>;
 

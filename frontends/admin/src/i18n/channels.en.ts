@@ -66,6 +66,15 @@ export const channelsEn = {
     disabled: '{{count}} channels disabled',
     deleted: '{{count}} channels deleted',
   },
+  revealKey: {
+    button: 'View key',
+    verifyTitle: 'Security verification',
+    verifyHint: 'Viewing a channel key needs a fresh verification (valid for 5 minutes).',
+    password: 'Password',
+    code: '2FA code',
+    keyTitle: 'Channel key',
+    copy: 'Copy',
+  },
   field: {
     type: 'Type',
     name: 'Name',

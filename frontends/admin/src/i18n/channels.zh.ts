@@ -69,6 +69,15 @@ export const channelsZh: Messages<typeof channelsEn> = {
     disabled: '已禁用 {{count}} 个渠道',
     deleted: '已删除 {{count}} 个渠道',
   },
+  revealKey: {
+    button: '查看密钥',
+    verifyTitle: '安全验证',
+    verifyHint: '查看渠道密钥前需要重新验证身份（5 分钟内有效）。',
+    password: '密码',
+    code: '两步验证码',
+    keyTitle: '渠道密钥',
+    copy: '复制',
+  },
   field: {
     type: '类型',
     name: '名称',

@@ -33,6 +33,8 @@ export interface RequestOptions {
   body?: unknown;
   /** Do not toast a success:false answer; the caller shows it its own way. */
   quiet?: boolean;
+  /** An HTTP error status the caller handles itself, not toasted (e.g. 403 VERIFICATION_REQUIRED opens the verify dialog). */
+  handledStatus?: number;
   signal?: AbortSignal;
 }
 
@@ -94,7 +96,7 @@ export async function apiEnvelope<T, Extra extends object = object>(
   const envelope = (await response.json().catch(() => null)) as (Envelope<T> & Extra) | null;
   if (!response.ok) {
     const message = messageForStatus(response.status, envelope?.message ?? response.statusText);
-    Toast.error(message);
+    if (response.status !== options.handledStatus) Toast.error(message);
     throw new ApiError(message, response.status);
   }
   if (!envelope?.success) {

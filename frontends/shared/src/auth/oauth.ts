@@ -9,6 +9,12 @@ export type OAuthProvider = 'github' | 'oidc' | 'linuxdo';
  * login page and the personal page's bindings both start here.
  */
 export async function startOAuth(provider: OAuthProvider, status: Partial<SiteStatus>, affCode?: string): Promise<void> {
+  // OIDC: the gateway builds the link, keeping the PKCE verifier and the nonce on its side.
+  if (provider === 'oidc') {
+    const link = await api.get<{ url: string }>(`/api/oauth/${encodeURIComponent(provider)}/authorize`, { query: { aff: affCode } });
+    window.location.assign(link.url);
+    return;
+  }
   const state = await api.get<string>('/api/oauth/state', { query: { aff: affCode } });
   const callback = `${window.location.origin}/oauth/${provider}`;
   let url: URL;
@@ -16,11 +22,6 @@ export async function startOAuth(provider: OAuthProvider, status: Partial<SiteSt
     url = new URL('https://github.com/login/oauth/authorize');
     url.searchParams.set('client_id', status.github_client_id ?? '');
     url.searchParams.set('scope', 'user:email');
-  } else if (provider === 'oidc') {
-    url = new URL(status.oidc_authorization_endpoint ?? '');
-    url.searchParams.set('client_id', status.oidc_client_id ?? '');
-    url.searchParams.set('response_type', 'code');
-    url.searchParams.set('scope', 'openid profile email');
   } else {
     url = new URL('https://connect.linux.do/oauth2/authorize');
     url.searchParams.set('client_id', status.linuxdo_client_id ?? '');

@@ -3,38 +3,41 @@ import { api, type SiteStatus } from '@console/kit';
 /** A built-in provider, or the slug of an admin-defined one (`/api/status` → `custom_oauth_providers`). */
 export type OAuthProvider = 'github' | 'oidc' | 'linuxdo' | 'discord' | (string & {});
 
+interface ConsoleBuiltLink {
+  authorize: string;
+  clientId(status: Partial<SiteStatus>): string | undefined;
+  params: Record<string, string>;
+}
+
+/** Providers whose link the console builds around a gateway state (new-api's way; no PKCE for them here). */
+const CONSOLE_BUILT: Record<string, ConsoleBuiltLink> = {
+  github: { authorize: 'https://github.com/login/oauth/authorize', clientId: (s) => s.github_client_id, params: { scope: 'user:email' } },
+  linuxdo: {
+    authorize: 'https://connect.linux.do/oauth2/authorize',
+    clientId: (s) => s.linuxdo_client_id,
+    params: { response_type: 'code' },
+  },
+  discord: {
+    authorize: 'https://discord.com/oauth2/authorize',
+    clientId: (s) => s.discord_client_id,
+    params: { response_type: 'code', scope: 'identify' },
+  },
+};
+
 /** The provider authorize URL, with a state from the gateway that the callback proves. */
 export async function startOAuth(provider: OAuthProvider, status: Partial<SiteStatus>, affCode?: string): Promise<void> {
-  const state = await api.get<string>('/api/oauth/state', { query: { aff: affCode } });
-  const callback = `${window.location.origin}/oauth/${provider}`;
-  let url: URL;
-  if (provider === 'github') {
-    url = new URL('https://github.com/login/oauth/authorize');
-    url.searchParams.set('client_id', status.github_client_id ?? '');
-    url.searchParams.set('scope', 'user:email');
-  } else if (provider === 'oidc') {
-    url = new URL(status.oidc_authorization_endpoint ?? '');
-    url.searchParams.set('client_id', status.oidc_client_id ?? '');
-    url.searchParams.set('response_type', 'code');
-    url.searchParams.set('scope', 'openid profile email');
-  } else if (provider === 'linuxdo') {
-    url = new URL('https://connect.linux.do/oauth2/authorize');
-    url.searchParams.set('client_id', status.linuxdo_client_id ?? '');
-    url.searchParams.set('response_type', 'code');
-  } else if (provider === 'discord') {
-    url = new URL('https://discord.com/oauth2/authorize');
-    url.searchParams.set('client_id', status.discord_client_id ?? '');
-    url.searchParams.set('response_type', 'code');
-    url.searchParams.set('scope', 'identify');
-  } else {
-    const custom = status.custom_oauth_providers?.find((p) => p.slug === provider);
-    if (!custom) return;
-    url = new URL(custom.authorization_endpoint);
-    url.searchParams.set('client_id', custom.client_id);
-    url.searchParams.set('response_type', 'code');
-    url.searchParams.set('scope', custom.scopes || 'openid profile email');
+  const built = CONSOLE_BUILT[provider];
+  if (!built) {
+    // OIDC and custom providers: the gateway builds the link, keeping the PKCE verifier and the nonce on its side.
+    const link = await api.get<{ url: string }>(`/api/oauth/${encodeURIComponent(provider)}/authorize`, { query: { aff: affCode } });
+    window.location.assign(link.url);
+    return;
   }
-  url.searchParams.set('redirect_uri', callback);
+  const state = await api.get<string>('/api/oauth/state', { query: { aff: affCode } });
+  const url = new URL(built.authorize);
+  url.searchParams.set('client_id', built.clientId(status) ?? '');
+  for (const [key, value] of Object.entries(built.params)) url.searchParams.set(key, value);
+  url.searchParams.set('redirect_uri', `${window.location.origin}/oauth/${provider}`);
   url.searchParams.set('state', state);
   window.location.assign(url.href);
 }

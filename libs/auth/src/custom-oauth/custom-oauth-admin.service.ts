@@ -30,6 +30,7 @@ export function providerView(p: CustomOAuthProviderEntity) {
     email_field: p.emailField,
     well_known: p.wellKnown ?? '',
     auth_style: p.authStyle,
+    pkce_enabled: p.pkceEnabled,
     created_at: p.createdAt?.toISOString() ?? null,
     updated_at: p.updatedAt?.toISOString() ?? null,
   };
@@ -148,6 +149,7 @@ export class CustomOAuthAdminService {
       emailField: input.email_field,
       wellKnown: input.well_known,
       authStyle: input.auth_style,
+      pkceEnabled: input.pkce_enabled,
     };
   }
 

@@ -1,12 +1,13 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, ParseIntPipe, Post, Put, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, ParseIntPipe, Post, Put, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { body, CriticalRateLimit, CurrentUser, NotFoundError, OptionalAuth, RootRoute, withMessage, type Principal } from '@gw/core';
 import { CustomOAuthProviderSchema, DiscoverySchema, type CustomOAuthProviderRequest } from '@gw/contracts';
 import { CustomOAuthAdminService } from './custom-oauth-admin.service.js';
 import { CustomOAuthLoginService } from './custom-oauth-login.service.js';
+import type { ProvenIdentity } from '../oauth/identity.js';
+import { SignInWith } from '../oauth/third-party.guard.js';
 
 const providerId = new ParseIntPipe({ exceptionFactory: () => new NotFoundError('provider not found') });
-const str = (value: unknown): string => (typeof value === 'string' ? value.slice(0, 512) : '');
 
 /** Root's `/api/custom-oauth-provider`. */
 @Controller('api/custom-oauth-provider')
@@ -56,14 +57,13 @@ export class CustomOAuthLoginController {
   @Get(':provider')
   @OptionalAuth()
   @CriticalRateLimit()
+  @SignInWith('custom')
   async callback(
-    @Req() req: Request,
+    @Req() req: Request & { user: Extract<ProvenIdentity, { provider: 'custom' }> },
     @Res({ passthrough: true }) res: Response,
-    @Param('provider') slug: string,
-    @Query() q: Record<string, unknown>,
     @CurrentUser() caller?: Principal,
   ) {
-    const outcome = await this.login.codeFlow(String(slug).slice(0, 64), req, res, str(q.code), str(q.state), caller);
+    const outcome = await this.login.complete(req.user, req, res, caller);
     return outcome.kind === 'bind' ? withMessage('bind') : outcome.user;
   }
 }

@@ -61,6 +61,10 @@ export class CustomOAuthProviderEntity {
   @Column({ name: 'auth_style', type: 'integer', default: 0 })
   authStyle: number;
 
+  /** A gateway column (not in new-api): PKCE S256 for this provider. */
+  @Column({ name: 'pkce_enabled', type: 'boolean', default: false })
+  pkceEnabled: boolean;
+
   @CreateDateColumn({ name: 'created_at', nullable: true })
   createdAt: Date | null;
 

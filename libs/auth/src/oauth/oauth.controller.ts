@@ -1,121 +1,116 @@
-import { Body, Controller, Get, HttpCode, Post, Query, Req, Res } from '@nestjs/common';
+import { Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { CriticalRateLimit, CurrentUser, OptionalAuth, UnauthorizedError, UserRoute, withMessage, type Principal } from '@gw/core';
+import { AuthorizeLinkService } from './authorize-link.service.js';
+import { type BuiltInProvider, type ProvenIdentity, str } from './identity.js';
+import { OAuthStateStore } from './oauth-state.js';
 import { OAuthService, type OAuthOutcome } from './oauth.service.js';
+import { SignInWith } from './third-party.guard.js';
 
-const str = (value: unknown): string => (typeof value === 'string' ? value.slice(0, 512) : '');
+type BuiltInProof = Extract<ProvenIdentity, { provider: BuiltInProvider }>;
+type ProvenRequest = Request & { user: BuiltInProof };
 
 function answer(outcome: OAuthOutcome) {
   return outcome.kind === 'bind' ? withMessage('bind') : outcome.user;
 }
 
+/** Built-in third-party logins: each callback is a passport strategy (see third-party.guard.ts); this turns its proof into a login or a binding. */
 @Controller('api/oauth')
 export class OAuthController {
-  constructor(private readonly oauth: OAuthService) {}
+  constructor(
+    private readonly oauth: OAuthService,
+    private readonly states: OAuthStateStore,
+    private readonly links: AuthorizeLinkService,
+  ) {}
 
   @Get('state')
   @CriticalRateLimit()
   state(@Req() req: Request, @Res({ passthrough: true }) res: Response, @Query('aff') aff: unknown) {
-    return this.oauth.newState(req, res, str(aff));
+    return this.states.issue(req, res, { aff: str(aff) });
+  }
+
+  /** The authorize link with state, and PKCE and nonce where the provider supports them (OIDC and custom providers). */
+  @Get(':provider/authorize')
+  @CriticalRateLimit()
+  authorize(
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+    @Param('provider') provider: string,
+    @Query('aff') aff: unknown,
+  ) {
+    return this.links.build(String(provider).slice(0, 64), req, res, str(aff));
   }
 
   @Get('github')
   @OptionalAuth()
   @CriticalRateLimit()
-  async github(
-    @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
-    @Query() q: Record<string, unknown>,
-    @CurrentUser() caller?: Principal,
-  ) {
-    return answer(await this.oauth.codeFlow('github', req, res, str(q.code), str(q.state), caller));
+  @SignInWith('github')
+  async github(@Req() req: ProvenRequest, @Res({ passthrough: true }) res: Response, @CurrentUser() caller?: Principal) {
+    return answer(await this.oauth.complete(req.user, req, res, caller));
   }
 
   @Get('oidc')
   @OptionalAuth()
   @CriticalRateLimit()
-  async oidc(
-    @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
-    @Query() q: Record<string, unknown>,
-    @CurrentUser() caller?: Principal,
-  ) {
-    return answer(await this.oauth.codeFlow('oidc', req, res, str(q.code), str(q.state), caller));
+  @SignInWith('oidc')
+  async oidc(@Req() req: ProvenRequest, @Res({ passthrough: true }) res: Response, @CurrentUser() caller?: Principal) {
+    return answer(await this.oauth.complete(req.user, req, res, caller));
   }
 
   @Get('linuxdo')
   @OptionalAuth()
   @CriticalRateLimit()
-  async linuxdo(
-    @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
-    @Query() q: Record<string, unknown>,
-    @CurrentUser() caller?: Principal,
-  ) {
-    return answer(await this.oauth.codeFlow('linuxdo', req, res, str(q.code), str(q.state), caller));
+  @SignInWith('linuxdo')
+  async linuxdo(@Req() req: ProvenRequest, @Res({ passthrough: true }) res: Response, @CurrentUser() caller?: Principal) {
+    return answer(await this.oauth.complete(req.user, req, res, caller));
   }
 
   @Get('discord')
   @OptionalAuth()
   @CriticalRateLimit()
-  async discord(
-    @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
-    @Query() q: Record<string, unknown>,
-    @CurrentUser() caller?: Principal,
-  ) {
-    return answer(await this.oauth.codeFlow('discord', req, res, str(q.code), str(q.state), caller));
+  @SignInWith('discord')
+  async discord(@Req() req: ProvenRequest, @Res({ passthrough: true }) res: Response, @CurrentUser() caller?: Principal) {
+    return answer(await this.oauth.complete(req.user, req, res, caller));
   }
 
   @Get('wechat')
   @CriticalRateLimit()
-  async wechat(@Req() req: Request, @Res({ passthrough: true }) res: Response, @Query('code') code: unknown) {
-    return answer(await this.oauth.wechat(str(code), req, res));
+  @SignInWith('wechat')
+  async wechat(@Req() req: ProvenRequest, @Res({ passthrough: true }) res: Response) {
+    return answer(await this.oauth.complete(req.user, req, res));
   }
 
   @Get('wechat/bind')
   @UserRoute()
   @CriticalRateLimit()
-  async wechatBind(
-    @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
-    @Query('code') code: unknown,
-    @CurrentUser() caller: Principal,
-  ) {
-    return answer(await this.oauth.wechat(str(code), req, res, caller));
+  @SignInWith('wechat')
+  async wechatBind(@Req() req: ProvenRequest, @Res({ passthrough: true }) res: Response, @CurrentUser() caller: Principal) {
+    return answer(await this.oauth.complete(req.user, req, res, caller));
   }
 
   @Post('wechat/bind')
   @HttpCode(200)
   @UserRoute()
   @CriticalRateLimit()
-  async wechatBindPost(
-    @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
-    @Query('code') queryCode: unknown,
-    @Body() body: { code?: unknown } | undefined,
-    @CurrentUser() caller: Principal,
-  ) {
-    return answer(await this.oauth.wechat(str(body?.code) || str(queryCode), req, res, caller));
+  @SignInWith('wechat')
+  async wechatBindPost(@Req() req: ProvenRequest, @Res({ passthrough: true }) res: Response, @CurrentUser() caller: Principal) {
+    return answer(await this.oauth.complete(req.user, req, res, caller));
   }
 
   @Get('telegram/login')
   @CriticalRateLimit()
-  async telegramLogin(@Req() req: Request, @Res({ passthrough: true }) res: Response, @Query() q: Record<string, unknown>) {
-    return answer(await this.oauth.telegram(q, req, res));
+  @SignInWith('telegram')
+  async telegramLogin(@Req() req: ProvenRequest, @Res({ passthrough: true }) res: Response) {
+    return answer(await this.oauth.complete(req.user, req, res));
   }
 
   /** The widget's auth URL: the browser arrives here with its session cookie (no New-Api-User header). */
   @Get('telegram/bind')
   @OptionalAuth()
   @CriticalRateLimit()
-  async telegramBind(
-    @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
-    @Query() q: Record<string, unknown>,
-    @CurrentUser() caller?: Principal,
-  ) {
+  @SignInWith('telegram')
+  async telegramBind(@Req() req: ProvenRequest, @Res({ passthrough: true }) res: Response, @CurrentUser() caller?: Principal) {
     if (!caller) throw new UnauthorizedError();
-    return answer(await this.oauth.telegram(q, req, res, caller));
+    return answer(await this.oauth.complete(req.user, req, res, caller));
   }
 }

@@ -1,7 +1,16 @@
 import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { ForbiddenError, MIN_ROLE, OPTIONAL_AUTH, UnauthorizedError, type AuthedRequest } from '@gw/core';
+import {
+  ForbiddenError,
+  MIN_ROLE,
+  OPTIONAL_AUTH,
+  SECURE_VERIFICATION,
+  UnauthorizedError,
+  VerificationRequiredError,
+  type AuthedRequest,
+} from '@gw/core';
 import { UserStatus } from '@gw/user';
+import { SecureVerificationService } from '../verify/secure-verification.service.js';
 import { SessionService } from './session.service.js';
 
 /**
@@ -14,6 +23,7 @@ export class AuthGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly sessions: SessionService,
+    private readonly verification: SecureVerificationService,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -43,6 +53,10 @@ export class AuthGuard implements CanActivate {
       if (user.role < minRole) throw new ForbiddenError();
     }
     req.principal = { id: user.id, username: user.username, role: user.role, group: user.group, sessionId: identity.sessionId };
+    // After the role check, so a caller without the role learns nothing about verification.
+    if (this.reflector.getAllAndOverride<boolean | undefined>(SECURE_VERIFICATION, targets)) {
+      if (!(await this.verification.isVerified(req.principal))) throw new VerificationRequiredError();
+    }
     return true;
   }
 }

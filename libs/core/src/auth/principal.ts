@@ -24,6 +24,10 @@ export const UserRoute = () => MinRole(Role.User);
 export const AdminRoute = () => MinRole(Role.Admin);
 export const RootRoute = () => MinRole(Role.Root);
 
+export const SECURE_VERIFICATION = 'gw:secure-verification';
+/** new-api's SecureVerificationRequired: a login session that passed `POST /api/verify` within 5 minutes (checked by the auth guard). */
+export const SecureVerificationRequired = () => SetMetadata(SECURE_VERIFICATION, true);
+
 export const OPTIONAL_AUTH = 'gw:optional-auth';
 /** Public route that still reads the caller when a valid login is presented (new-api's TryUserAuth). */
 export const OptionalAuth = () => SetMetadata(OPTIONAL_AUTH, true);

@@ -15,6 +15,17 @@ export class AppError extends Error {
   }
 }
 
+/**
+ * A sensitive route without a recent `POST /api/verify` on this session: new-api's 403
+ * `{success:false, message, code:"VERIFICATION_REQUIRED"}`, whose code the console reads to ask for it.
+ */
+export class VerificationRequiredError extends AppError {
+  readonly exposeCode = true;
+  constructor(message = 'this action needs a recent security verification (POST /api/verify)') {
+    super(message, 403, 'VERIFICATION_REQUIRED', 403);
+  }
+}
+
 /** A rule said no: HTTP 200 with success:false on the console. */
 export class BusinessError extends AppError {
   constructor(message: string, code = 'business_error') {

@@ -12,6 +12,8 @@ interface ErrorView {
   relayStatus: number;
   message: string;
   code: string;
+  /** The console body carries `code` too (only where new-api's does). */
+  exposeCode?: boolean;
 }
 
 /**
@@ -41,12 +43,15 @@ export class GatewayExceptionFilter implements ExceptionFilter {
       res.status(view.relayStatus).json(body);
       return;
     }
-    res.status(view.status).json({ success: false, message: view.message });
+    res
+      .status(view.status)
+      .json(view.exposeCode ? { success: false, message: view.message, code: view.code } : { success: false, message: view.message });
   }
 
   private describe(exception: unknown, req: Request): ErrorView {
     if (exception instanceof AppError) {
-      return { status: exception.status, relayStatus: exception.relayStatus, message: exception.message, code: exception.code };
+      const exposeCode = 'exposeCode' in exception && exception.exposeCode === true;
+      return { status: exception.status, relayStatus: exception.relayStatus, message: exception.message, code: exception.code, exposeCode };
     }
     if (exception instanceof HttpException) {
       const status = exception.getStatus();

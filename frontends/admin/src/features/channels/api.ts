@@ -58,6 +58,10 @@ const listQuery = (page: number, pageSize: number, query: ChannelQuery) => ({
 });
 
 export const channelsApi = {
+  /** The full key (root only); 403 until this session passed `POST /api/verify` within 5 minutes. */
+  revealKey: (id: number) => api.post<{ key: string }>(`/api/channel/${id}/key`, undefined, { handledStatus: 403 }),
+  verify: (method: 'password' | '2fa', secret: string) =>
+    api.post<unknown>('/api/verify', method === 'password' ? { method, password: secret } : { method, code: secret }),
   list: (page: number, pageSize: number, query: ChannelQuery) =>
     query.keyword || query.group || query.model
       ? api.get<ChannelPage>('/api/channel/search', {

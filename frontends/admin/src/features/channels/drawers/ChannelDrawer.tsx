@@ -5,6 +5,7 @@ import { FormSheet, InputNumber, Select, Switch, TextArea, useSaving } from '@co
 import { CHANNEL_TYPES, channelTypeInfo } from '../../../contracts';
 import { channelsApi } from '../api';
 import { emptyForm, endsWithV1, formFromChannel, toPayload, validateForm, type ChannelForm } from '../channel-form';
+import { RevealKeyButton } from './RevealKeyButton';
 import { JsonField } from './JsonField';
 import { ModelsField } from './ModelsField';
 
@@ -143,6 +144,11 @@ export function ChannelDrawer({ channelId, groups, onClose, onSaved }: ChannelDr
             </FormRow>
           )}
           <FormRow label={t('channels.field.key')} hint={creating ? info?.keyHelp : t('channels.field.keyEditHint')}>
+            {isRoot && !creating && channelId !== null && (
+              <div style={{ marginBottom: 8 }}>
+                <RevealKeyButton channelId={channelId} />
+              </div>
+            )}
             {creating && form.keyMode !== 'single' ? (
               <TextArea
                 value={form.key}

@@ -22,6 +22,7 @@ export interface Provider {
   email_field: string;
   well_known: string;
   auth_style: number;
+  pkce_enabled: boolean;
 }
 
 export const EMPTY_PROVIDER: Provider = {
@@ -41,6 +42,7 @@ export const EMPTY_PROVIDER: Provider = {
   email_field: 'email',
   well_known: '',
   auth_style: 0,
+  pkce_enabled: false,
 };
 
 function Row({ label, children }: { label: string; children: React.ReactNode }) {
@@ -158,6 +160,9 @@ export function ProviderForm({ initial, onClose, onSaved }: { initial: Provider;
             { value: 2, label: t('customOAuth.field.authHeader') },
           ]}
         />
+      </Row>
+      <Row label={t('customOAuth.field.pkce')}>
+        <Switch checked={form.pkce_enabled} onChange={set('pkce_enabled')} data-testid="custom-oauth-pkce" />
       </Row>
     </SideSheet>
   );

@@ -36,6 +36,7 @@ export const customOAuthEn = {
     authAuto: 'Auto (HTTP Basic)',
     authParams: 'In the request body',
     authHeader: 'HTTP Basic header',
+    pkce: 'PKCE (S256): turn on when the provider supports it',
   },
 };
 
@@ -76,5 +77,6 @@ export const customOAuthZh: typeof customOAuthEn = {
     authAuto: '自动（HTTP Basic）',
     authParams: '放在请求体中',
     authHeader: 'HTTP Basic 请求头',
+    pkce: 'PKCE (S256)：提供商支持时开启',
   },
 };

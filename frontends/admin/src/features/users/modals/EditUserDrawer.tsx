@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Button, FormRow, Input, Space, Spin, Toast, renderQuota } from '@console/kit';
 import { InputNumber, Select, SideSheet } from '@console/kit/data';
 import { usersApi, type UserUpdate } from '../api';
+import { UserSecurityPanel } from './UserSecurityPanel';
 
 interface EditUserDrawerProps {
   userId: number | null;
@@ -106,6 +107,13 @@ export function EditUserDrawer({ userId, groups, onClose, onSaved }: EditUserDra
           <FormRow label={t('field.remark')}>
             <Input value={form.remark} onChange={set('remark')} />
           </FormRow>
+          <UserSecurityPanel
+            userId={form.id}
+            onDeleted={() => {
+              onSaved();
+              onClose();
+            }}
+          />
         </>
       )}
     </SideSheet>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pick } from './custom-oauth-login.service.js';
+import { pick } from './custom-oauth.strategy.js';
 
 describe('pick (user info field paths)', () => {
   it('reads top-level and dotted paths, numbers as strings', () => {
