@@ -10,8 +10,10 @@ export async function wholeAnswerAsSse(response: UpstreamResponse): Promise<Upst
   if (response.status !== 200 || !type.includes('json')) return response;
   const text = await response.text();
   const event = `data: ${text.replace(/\r?\n/g, '')}\n\n`;
+  // Built field by field: spreading the response would open its body (a getter) a second time.
   return {
-    ...response,
+    status: response.status,
+    url: response.url,
     headers: { ...response.headers, 'content-type': 'text/event-stream' },
     body: Readable.from([Buffer.from(event)]),
     text: async () => event,

@@ -27,5 +27,13 @@ export function ndjsonAsSse(response: UpstreamResponse): UpstreamResponse {
   });
   response.body.on('error', (error) => body.destroy(error));
   response.body.pipe(body);
-  return { ...response, headers: { ...response.headers, 'content-type': 'text/event-stream' }, body };
+  // Built field by field: spreading the response would read its body getter again.
+  return {
+    status: response.status,
+    url: response.url,
+    headers: { ...response.headers, 'content-type': 'text/event-stream' },
+    body,
+    text: () => Promise.reject(new Error('the upstream body is being streamed')),
+    json: () => Promise.reject(new Error('the upstream body is being streamed')),
+  };
 }
