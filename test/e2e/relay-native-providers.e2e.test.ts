@@ -9,6 +9,7 @@ import * as hunyuan from '../fixtures/providers/hunyuan/fixtures.js';
 import * as moka from '../fixtures/providers/mokaai/fixtures.js';
 import * as ollama from '../fixtures/providers/ollama/fixtures.js';
 import * as palm from '../fixtures/providers/palm/fixtures.js';
+import * as spark from '../fixtures/providers/spark/fixtures.js';
 import * as zhipu from '../fixtures/providers/zhipu-v3/fixtures.js';
 import { testDatabases } from '../support/databases.js';
 import { RATIOS, type RelayFixture, startRelayFixture } from './relay-fixture.js';
@@ -33,6 +34,8 @@ const CHATS = {
   ollama: { model: 'nat-llama', type: 4, upstream: 'llama3.1', key: 'ollama-proxy-key', fx: ollama, text: 'Llama says hi.' },
 } as const;
 const PALM = 'nat-palm';
+const SPARK = 'nat-spark';
+const SPARK_BAD_KEY = 'nat-spark-bad-key';
 const LIBRARY = 'nat-library';
 const EMBEDS = { baidu: 'nat-ernie-emb', dashscope: 'nat-qwen-emb', ollama: 'nat-llama-emb', moka: 'nat-m3e' } as const;
 
@@ -49,7 +52,7 @@ describe.each(testDatabases())('relay: native provider adaptors on %s', (kind) =
   beforeAll(async () => {
     f = await startRelayFixture(kind);
     native = await startFakeNativeUpstream();
-    const chatModels = [...Object.values(CHATS).map((c) => c.model), PALM, LIBRARY];
+    const chatModels = [...Object.values(CHATS).map((c) => c.model), PALM, LIBRARY, SPARK, SPARK_BAD_KEY];
     await f.setOption('ModelRatio', {
       ...RATIOS,
       ...Object.fromEntries(chatModels.map((m) => [m, MODEL_RATIO])),
@@ -67,6 +70,8 @@ describe.each(testDatabases())('relay: native provider adaptors on %s', (kind) =
     await channel(11, PALM_KEY, { [PALM]: 'PaLM-2' });
     await channel(21, 'library-key', { [LIBRARY]: 'gpt-4o-mini' }, aiproxy.LIBRARY_ID);
     await channel(44, 'moka-key', { [EMBEDS.moka]: 'm3e-base' });
+    await channel(18, spark.KEY, { [SPARK]: 'SparkDesk-v3.5' });
+    await channel(18, 'fixture-app-id|wrong-secret|fixture-api-key', { [SPARK_BAD_KEY]: 'SparkDesk-v3.5' });
     key = (await f.token({ unlimited_quota: true })).key;
   });
   afterAll(async () => {
@@ -202,6 +207,53 @@ describe.each(testDatabases())('relay: native provider adaptors on %s', (kind) =
     expect(data.usage.prompt_tokens).toBe(prompt);
     const row = await rowOf(response.headers.get('x-oneapi-request-id'));
     expect(row).toMatchObject({ modelName: model, promptTokens: prompt, quota: Math.round(prompt * EMBED_RATIO) });
+  });
+
+  describe('iFlytek Spark over its WebSocket', () => {
+    it('answers from the signed socket with the frames joined, billed on the last usage', async () => {
+      const { data, response } = await f.openai(key).chat.completions.create(ask(SPARK)).withResponse();
+      expect(data.choices[0]!.message.content).toBe(spark.TEXT);
+      expect(data.usage).toMatchObject({ prompt_tokens: 14, completion_tokens: 5 });
+      const row = await rowOf(response.headers.get('x-oneapi-request-id'));
+      expect(row).toMatchObject({ promptTokens: 14, completionTokens: 5, quota: quota(spark.USAGE), isStream: false });
+      const sent = native.requests.find((r) => r.provider === 'spark')!;
+      expect(sent.path).toMatch(/^\/v3\.5\/chat\?authorization=/);
+      expect(sent.body).toMatchObject({ header: { app_id: 'fixture-app-id' }, parameter: { chat: { domain: 'generalv3.5' } } });
+    });
+
+    it('streams frame by frame as OpenAI chunks', async () => {
+      const { data: stream, response } = await f
+        .openai(key)
+        .chat.completions.create({ ...ask(SPARK), stream: true, stream_options: { include_usage: true } })
+        .withResponse();
+      let text = '';
+      let usage: { prompt_tokens: number } | undefined;
+      for await (const chunk of stream) {
+        text += chunk.choices[0]?.delta?.content ?? '';
+        if (chunk.usage) usage = chunk.usage;
+      }
+      expect(text).toBe(spark.TEXT);
+      expect(usage).toMatchObject({ prompt_tokens: 14, completion_tokens: 5 });
+      const row = await rowOf(response.headers.get('x-oneapi-request-id'));
+      expect(row).toMatchObject({ quota: quota(spark.USAGE), isStream: true });
+    });
+
+    it('relays an error frame and a refused handshake as errors, charging nothing', async () => {
+      const before = await f.quota(f.user.id);
+      native.failNext('spark');
+      const audit = await f
+        .openai(key)
+        .chat.completions.create({ ...ask(SPARK), stream: true })
+        .catch((e: unknown) => e);
+      expect((audit as APIError).message).toContain('input content audit failed (code 10013)');
+      const refused = await f
+        .openai(key)
+        .chat.completions.create(ask(SPARK_BAD_KEY))
+        .catch((e: unknown) => e);
+      expect((refused as APIError).status).toBe(502);
+      expect((refused as APIError).message).toContain('Spark websocket connection failed');
+      expect(await f.quota(f.user.id)).toBe(before);
+    });
   });
 
   it('answers 400 to a route a native provider does not serve, and never calls it', async () => {

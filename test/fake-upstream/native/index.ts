@@ -10,6 +10,7 @@ import { hunyuanFake } from './hunyuan.js';
 import { mokaFake } from './mokaai.js';
 import { ollamaFake } from './ollama.js';
 import { palmFake } from './palm.js';
+import { sparkUpgrade } from './spark.js';
 import type { NativeExchange, ProviderFake } from './types.js';
 import { sendJson } from './types.js';
 import { zhipuV3Fake } from './zhipu-v3.js';
@@ -57,6 +58,14 @@ export async function startFakeNativeUpstream(): Promise<FakeNativeUpstream> {
     if (!fake) return sendJson(res, 404, { error: `fake native upstream: no provider for ${req.method} ${url.pathname}` });
     const fail = failing.delete(fake.name);
     fake.answer({ req, res, path: url.pathname, query: url.searchParams, raw, body, fail });
+  });
+  // iFlytek Spark speaks WebSocket: the upgrade is its fake's.
+  server.on('upgrade', (req, socket) => {
+    const entry: NativeRequest = { provider: 'spark', method: 'GET', path: req.url ?? '/', headers: req.headers, body: undefined };
+    requests.push(entry);
+    void sparkUpgrade(req, socket, failing.delete('spark'), (body) => {
+      entry.body = body;
+    }).catch(() => socket.destroy());
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {

@@ -32,6 +32,7 @@ const WIRE: Record<string, RegExp> = {
   dashscope: /^DashScope/,
   ai_proxy_library: /^AI Proxy knowledge base/,
   hunyuan: /^Hunyuan/,
+  spark: /^Spark WebSocket/,
 };
 
 describe('README supported channel types', () => {

@@ -8,6 +8,7 @@ import { hunyuanAdaptor } from './hunyuan/index.js';
 import { ollamaAdaptor } from './ollama/index.js';
 import { openAiAdaptor, openAiCodec } from './openai/codec.js';
 import { responsesCodec } from './openai/responses-codec.js';
+import { sparkAdaptor } from './spark/index.js';
 import { palmAdaptor } from './palm/index.js';
 import type { ChannelAdaptor, FormatCodec, FormatId, ProviderCodec } from './types.js';
 import { zhipuV3Adaptor } from './zhipu-v3/index.js';
@@ -33,6 +34,7 @@ const ADAPTORS = new Map<number, ChannelAdaptor>([
   [ChannelType.Baidu, baiduAdaptor],
   [ChannelType.Zhipu, zhipuV3Adaptor],
   [ChannelType.Ali, dashScopeAdaptor],
+  [ChannelType.Xunfei, sparkAdaptor],
   [ChannelType.AIProxyLibrary, aiProxyLibraryAdaptor],
   [ChannelType.Tencent, hunyuanAdaptor],
 ]);

@@ -81,7 +81,7 @@ export interface FormatCodec {
  * Wire formats only providers speak (no client route speaks them): their codec is the channel half of a
  * FormatCodec, carried by the adaptor itself.
  */
-export type NativeFormatId = 'baidu' | 'zhipu_v3' | 'dashscope' | 'hunyuan' | 'palm' | 'ollama' | 'ai_proxy_library';
+export type NativeFormatId = 'baidu' | 'zhipu_v3' | 'dashscope' | 'hunyuan' | 'palm' | 'ollama' | 'ai_proxy_library' | 'spark';
 
 /** The channel half of a codec: what a provider-only wire format needs. */
 export type ProviderCodec = Pick<FormatCodec, 'requestFromHub' | 'responseToHub' | 'streamDecoder' | 'isErrorBody' | 'errorMessage'>;
