@@ -256,6 +256,23 @@ describe.each(testDatabases())('relay: native provider adaptors on %s', (kind) =
     });
   });
 
+  it('serves Gemini generateContent and the Responses API from native providers through the hub', async () => {
+    const res = await fetch(`${f.gw.url}/v1beta/models/${CHATS.zhipu.model}:generateContent`, {
+      method: 'POST',
+      headers: { 'x-goog-api-key': key, 'content-type': 'application/json' },
+      body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'Say hi' }] }] }),
+    });
+    const gemini = await res.json();
+    expect(gemini.candidates[0].content.parts[0].text).toBe(zhipu.CHAT_TEXT);
+    expect(gemini.usageMetadata).toMatchObject({ promptTokenCount: 11, candidatesTokenCount: 6 });
+    expect(native.requests.find((r) => r.provider === 'zhipu_v3')!.body.prompt).toEqual([{ role: 'user', content: 'Say hi' }]);
+
+    const { data, response } = await f.openai(key).responses.create({ model: CHATS.baidu.model, input: 'Say hi' }).withResponse();
+    expect(data.output_text).toBe('ERNIE says hi.');
+    const row = await rowOf(response.headers.get('x-oneapi-request-id'));
+    expect(row).toMatchObject({ promptTokens: 12, completionTokens: 7, quota: quota(baidu.CHAT_USAGE) });
+  });
+
   it('answers 400 to a route a native provider does not serve, and never calls it', async () => {
     const res = await fetch(`${f.gw.url}/v1/completions`, {
       method: 'POST',
