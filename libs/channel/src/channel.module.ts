@@ -7,6 +7,8 @@ import { ChannelController } from './channel.controller.js';
 import { ChannelCopyService } from './channel-copy.service.js';
 import { ChannelModelsController } from './channel-models.controller.js';
 import { ChannelOpsController } from './channel-ops.controller.js';
+import { ChannelOllamaController } from './channel-ollama.controller.js';
+import { ChannelOllamaService } from './channel-ollama.service.js';
 import { ChannelHealthService } from './channel-health.service.js';
 import { ChannelMonitorService } from './channel-monitor.service.js';
 import { ChannelBalanceService } from './channel-balance.service.js';
@@ -23,7 +25,7 @@ import { ChannelNotifyService } from './channel-notify.service.js';
 
 @Module({
   imports: [TypeOrmModule.forFeature([ChannelEntity, AbilityEntity, UserEntity]), OptionModule, UserModule],
-  controllers: [ChannelOpsController, ChannelController, ChannelModelsController],
+  controllers: [ChannelOpsController, ChannelOllamaController, ChannelController, ChannelModelsController],
   providers: [
     ChannelRepository,
     ChannelRouter,
@@ -36,6 +38,7 @@ import { ChannelNotifyService } from './channel-notify.service.js';
     ChannelUsageService,
     ChannelService,
     ChannelTestService,
+    ChannelOllamaService,
     ChannelBalanceService,
     ChannelMonitorService,
   ],

@@ -68,7 +68,7 @@ describe('channel type registry', () => {
 
   it('gives hosted providers a default https base URL and built-in models', () => {
     // Types whose base URL is the admin's own deployment or a full URL have none.
-    const noDefault = new Set([2, 3, 5, 8, 11, 18, 33, 36, 41, 47]);
+    const noDefault = new Set([2, 3, 5, 8, 18, 33, 36, 41, 47]);
     const noModels = new Set([8, 21, 22, 37, 49]);
     for (const type of CHANNEL_TYPES) {
       if (noDefault.has(type.id)) expect(type.baseUrl, `type ${type.id}`).toBe('');

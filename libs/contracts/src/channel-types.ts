@@ -184,7 +184,7 @@ export const CHANNEL_TYPES: readonly ChannelTypeInfo[] = [
   t(8, 'Custom', '', [], { ...oa, keyHelp: 'API key', otherHelp: 'base_url is the full request URL; {model} is replaced by the model' }),
   t(9, 'AILS', 'https://api.caipacity.com', OPENAI_MODELS, oa),
   t(10, 'AI Proxy', 'https://api.aiproxy.io', OPENAI_MODELS, oa),
-  t(11, 'Google PaLM2', '', ['PaLM-2']),
+  t(11, 'Google PaLM2', 'https://generativelanguage.googleapis.com', ['PaLM-2']),
   t(12, 'API2GPT', 'https://api.api2gpt.com', OPENAI_MODELS, { ...oa, balance: 'credit_grants_remaining' }),
   t(13, 'AIGC2D', 'https://api.aigc2d.com', OPENAI_MODELS, { ...oa, balance: 'credit_grants_available' }),
   t(14, 'Anthropic Claude', 'https://api.anthropic.com', CLAUDE_MODELS),
@@ -281,7 +281,8 @@ export const CHANNEL_TYPES: readonly ChannelTypeInfo[] = [
     oa,
   ),
   t(43, 'DeepSeek', 'https://api.deepseek.com', ['deepseek-chat', 'deepseek-reasoner', 'deepseek-coder'], { ...oa, balance: 'deepseek' }),
-  t(44, 'MokaAI M3E', 'https://api.moka.ai', ['m3e-large', 'm3e-base', 'm3e-small']),
+  // M3E's embeddings API is OpenAI's shape at {base}/embeddings (new-api's mokaai adaptor).
+  t(44, 'MokaAI M3E', 'https://api.moka.ai', ['m3e-large', 'm3e-base', 'm3e-small'], { ...oa, pathPrefix: '' }),
   t(
     45,
     'Volcengine Doubao',

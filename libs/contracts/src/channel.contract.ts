@@ -83,6 +83,17 @@ export type EditTagRequest = z.infer<typeof EditTagSchema>;
 
 export const TagSchema = z.object({ tag: z.string({ error: 'tag is required' }).min(1, 'tag is required') });
 
+/** `/api/channel/ollama/pull`, `/pull/stream` and `/delete` (new-api's OllamaModelRequest). */
+export const OllamaModelSchema = z.object({
+  channel_id: z.coerce.number({ error: 'Channel ID and model name are required' }).int().positive('Channel ID and model name are required'),
+  model_name: z
+    .string({ error: 'Channel ID and model name are required' })
+    .trim()
+    .min(1, 'Channel ID and model name are required')
+    .max(200),
+});
+export type OllamaModelRequest = z.infer<typeof OllamaModelSchema>;
+
 export const FetchModelsSchema = z.object({
   base_url: z.union([z.string(), z.null()]).optional(),
   type: z.union([z.number(), z.string()]).optional(),

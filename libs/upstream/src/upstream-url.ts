@@ -3,7 +3,8 @@ import { UpstreamError, type UpstreamEndpoint, type UpstreamRequestInit, type Up
 
 export interface BuiltRequest {
   url: string;
-  method: 'GET' | 'POST';
+  /** DELETE only for Ollama's model management (`/api/delete` takes a JSON body). */
+  method: 'GET' | 'POST' | 'DELETE';
   headers: Record<string, string>;
 }
 

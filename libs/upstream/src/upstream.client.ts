@@ -115,7 +115,7 @@ export class UpstreamClient implements OnModuleDestroy {
         // A raw body brings its own content type; the prepared headers are shared, so they are copied, not changed.
         headers: init.rawBody ? { ...built.headers, 'content-type': init.rawBody.contentType } : built.headers,
         body:
-          built.method !== 'POST'
+          built.method === 'GET'
             ? undefined
             : init.rawBody
               ? init.rawBody.bytes

@@ -162,4 +162,14 @@ export const channelsEn = {
   removedDisabled: '{{count}} disabled channels deleted',
   fixed: 'Abilities rebuilt: {{success}} channels, {{fails}} failed',
   fetched: '{{count}} models fetched',
+  ollama: {
+    title: 'Ollama models',
+    version: 'Ollama {{version}}',
+    unreachable: 'Ollama server not reachable',
+    placeholder: 'Model name, e.g. llama3.1',
+    pull: 'Pull',
+    delete: 'Delete',
+    deleted: 'Model {{model}} deleted',
+    nameRequired: 'Enter a model name',
+  },
 };

@@ -165,4 +165,14 @@ export const channelsZh: Messages<typeof channelsEn> = {
   removedDisabled: '已删除 {{count}} 个禁用渠道',
   fixed: '已修复 {{success}} 个渠道，失败 {{fails}} 个',
   fetched: '已获取 {{count}} 个模型',
+  ollama: {
+    title: 'Ollama 模型',
+    version: 'Ollama {{version}}',
+    unreachable: '无法连接 Ollama 服务',
+    placeholder: '模型名称，例如 llama3.1',
+    pull: '拉取',
+    delete: '删除',
+    deleted: '模型 {{model}} 已删除',
+    nameRequired: '请输入模型名称',
+  },
 };

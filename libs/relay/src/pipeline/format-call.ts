@@ -2,9 +2,10 @@ import { Injectable } from '@nestjs/common';
 import type { RelayChannel } from '@gw/channel';
 import { OptionService, type OptionKey } from '@gw/option';
 import { UpstreamClient, UpstreamError, type UpstreamResponse } from '@gw/upstream';
-import { codecOf } from '../providers/registry.js';
+import { codecOf, providerCodecOf } from '../providers/registry.js';
 import { parseJsonObject } from '../providers/sse-events.js';
 import type { AdaptorCall, ChannelAdaptor, ProviderSettings } from '../providers/types.js';
+import { nativeEmbeddingAttempt } from './native-embeddings.js';
 import { FormatStream, hubAnswerText } from '../stream/format-stream.js';
 import { relayStream } from '../stream/stream-responder.js';
 import type { Usage } from '../stream/usage.js';
@@ -43,7 +44,7 @@ export class FormatCall {
     // Responses reaches OpenAI channels by pass-through (UpstreamCall); other channels get it through the hub.
     const inboundFormat = request.kind === 'responses' ? 'responses' : request.format;
     const inbound = codecOf(inboundFormat);
-    const native = codecOf(adaptor.format);
+    const native = providerCodecOf(adaptor);
     const passThrough = inboundFormat === adaptor.format;
     const conversion = passThrough ? undefined : [inboundFormat, adaptor.format];
     const failed = (error: RelayError, retryable: boolean, channelFault?: Attempt['channelFault']): Attempt => ({
@@ -56,11 +57,6 @@ export class FormatCall {
       channelFault,
       conversion,
     });
-    if (request.kind !== 'chat' && request.kind !== 'messages' && request.kind !== 'gemini' && request.kind !== 'responses') {
-      const message = `channel type ${channel.type} does not serve ${request.path}`;
-      return failed(new RelayError(message, 400, 'convert_request_failed', 'invalid_request_error'), true);
-    }
-
     const call: AdaptorCall = {
       channel,
       model: upstreamModel,
@@ -68,6 +64,22 @@ export class FormatCall {
       settings: this.settings,
       clientHeaders: input.clientHeaders,
     };
+    if (request.kind === 'embeddings' && adaptor.embeddings) {
+      const send = adaptor.send;
+      return nativeEmbeddingAttempt({
+        adaptor: adaptor.embeddings,
+        codec: native,
+        call,
+        input,
+        send: (built, init) => (send ? send(built, init, { call, http: this.upstream }) : this.upstream.sendBuilt(built, init)),
+        shouldRetryStatus: (status) => this.retry.shouldRetryStatus(status),
+      });
+    }
+    if (request.kind !== 'chat' && request.kind !== 'messages' && request.kind !== 'gemini' && request.kind !== 'responses') {
+      const message = `channel type ${channel.type} does not serve ${request.path}`;
+      return failed(new RelayError(message, 400, 'convert_request_failed', 'invalid_request_error'), true);
+    }
+
     const hubRequest = request.kind === 'responses' ? inbound.requestToHub(request.body, request.model, request.stream) : request.hub;
     let body = passThrough
       ? { ...request.body }
@@ -79,7 +91,9 @@ export class FormatCall {
 
     let response: UpstreamResponse;
     try {
-      response = await this.upstream.sendBuilt(adaptor.buildChatRequest(call), { body, stream: request.stream, signal: input.signal });
+      const built = adaptor.buildChatRequest(call);
+      const init = { body, stream: request.stream, signal: input.signal };
+      response = adaptor.send ? await adaptor.send(built, init, { call, http: this.upstream }) : await this.upstream.sendBuilt(built, init);
     } catch (error) {
       const failure = transportFailure(error, input.signal.aborted, channel);
       return failed(failure.error, failure.retryable, failure.channelFault);
@@ -136,7 +150,8 @@ export class FormatCall {
         message: 'bad response body',
       });
     if (native.isErrorBody(parsed)) {
-      const error = upstreamStatusError(text, 500, channel);
+      const message = native.errorMessage?.(parsed);
+      const error = upstreamStatusError(message ? JSON.stringify({ message }) : text, 500, channel);
       return failed(error, this.retry.shouldRetryStatus(500), { status: 200, message: error.message });
     }
     const { response: hub, usage: reported } = native.responseToHub(parsed, request.model);

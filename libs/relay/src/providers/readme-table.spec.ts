@@ -21,7 +21,19 @@ const rows = section
 const notRelayed = [...(section.match(/Known but not relayed yet[\s\S]*?\n\n/)?.[0] ?? '').matchAll(/\b(\d+) (?=[A-Za-z])/g)].map((m) =>
   Number(m[1]),
 );
-const WIRE: Record<string, RegExp> = { openai: /^OpenAI(?! video)/, anthropic: /^Anthropic/, gemini: /^Gemini/ };
+const WIRE: Record<string, RegExp> = {
+  openai: /^OpenAI(?! video)/,
+  anthropic: /^Anthropic/,
+  gemini: /^Gemini/,
+  ollama: /^Ollama native/,
+  palm: /^PaLM/,
+  baidu: /^Baidu ERNIE/,
+  zhipu_v3: /^Zhipu v3/,
+  dashscope: /^DashScope/,
+  ai_proxy_library: /^AI Proxy knowledge base/,
+  hunyuan: /^Hunyuan/,
+  spark: /^Spark WebSocket/,
+};
 
 describe('README supported channel types', () => {
   it('lists exactly the types the relay can call, each with the wire format of its adaptor', () => {

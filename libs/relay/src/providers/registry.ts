@@ -1,9 +1,17 @@
 import { ChannelType, channelTypeInfo } from '@gw/contracts';
+import { aiProxyLibraryAdaptor } from './ai-proxy-library/index.js';
 import { anthropicAdaptor, anthropicCodec } from './anthropic/index.js';
+import { baiduAdaptor } from './baidu/index.js';
+import { dashScopeAdaptor } from './dashscope/index.js';
 import { geminiAdaptor, geminiCodec } from './gemini/index.js';
+import { hunyuanAdaptor } from './hunyuan/index.js';
+import { ollamaAdaptor } from './ollama/index.js';
 import { openAiAdaptor, openAiCodec } from './openai/codec.js';
 import { responsesCodec } from './openai/responses-codec.js';
-import type { ChannelAdaptor, FormatCodec, FormatId } from './types.js';
+import { sparkAdaptor } from './spark/index.js';
+import { palmAdaptor } from './palm/index.js';
+import type { ChannelAdaptor, FormatCodec, FormatId, ProviderCodec } from './types.js';
+import { zhipuV3Adaptor } from './zhipu-v3/index.js';
 
 /**
  * Which wire format each provider family speaks, and which adaptor calls each channel type. A new
@@ -20,6 +28,15 @@ const CODECS: Record<FormatId, FormatCodec> = {
 const ADAPTORS = new Map<number, ChannelAdaptor>([
   [ChannelType.Anthropic, anthropicAdaptor],
   [ChannelType.Gemini, geminiAdaptor],
+  // Native wire formats, part A of issue #18 (each folder's codec.ts names the document its shapes follow).
+  [ChannelType.Ollama, ollamaAdaptor],
+  [ChannelType.PaLM, palmAdaptor],
+  [ChannelType.Baidu, baiduAdaptor],
+  [ChannelType.Zhipu, zhipuV3Adaptor],
+  [ChannelType.Ali, dashScopeAdaptor],
+  [ChannelType.Xunfei, sparkAdaptor],
+  [ChannelType.AIProxyLibrary, aiProxyLibraryAdaptor],
+  [ChannelType.Tencent, hunyuanAdaptor],
 ]);
 
 export function codecOf(format: FormatId): FormatCodec {
@@ -29,4 +46,9 @@ export function codecOf(format: FormatId): FormatCodec {
 /** The adaptor of a channel type, or undefined when the relay cannot call that type yet. */
 export function adaptorOf(channelType: number): ChannelAdaptor | undefined {
   return ADAPTORS.get(channelType) ?? (channelTypeInfo(channelType)?.openAiCompatible ? openAiAdaptor : undefined);
+}
+
+/** The codec that talks to an adaptor's provider: its own (provider-only formats) or its format's. */
+export function providerCodecOf(adaptor: ChannelAdaptor): ProviderCodec {
+  return adaptor.codec ?? codecOf(adaptor.format);
 }

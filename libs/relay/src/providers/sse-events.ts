@@ -15,6 +15,7 @@ export class SseEventReader {
   private tail = '';
   private event = '';
   private data: string[] = [];
+  private meta?: string;
 
   push(chunk: Buffer | string): SseEvent[] {
     const text = this.tail + (typeof chunk === 'string' ? chunk : this.decoder.write(chunk));
@@ -53,6 +54,7 @@ export class SseEventReader {
     let value = colon < 0 ? '' : line.slice(colon + 1);
     if (value.startsWith(' ')) value = value.slice(1);
     if (field === 'event') this.event = value;
+    else if (field === 'meta') this.meta = value;
     else if (field === 'data') {
       if (this.data.length && looksComplete(this.data[this.data.length - 1]!)) this.flush(out);
       this.data.push(value);
@@ -60,9 +62,14 @@ export class SseEventReader {
   }
 
   private flush(out: SseEvent[]): void {
-    if (this.data.length) out.push({ event: this.event, data: this.data.join('\n') });
+    if (this.data.length || this.meta !== undefined) {
+      const event: SseEvent = { event: this.event, data: this.data.join('\n') };
+      if (this.meta !== undefined) event.meta = this.meta;
+      out.push(event);
+    }
     this.event = '';
     this.data = [];
+    this.meta = undefined;
   }
 }
 

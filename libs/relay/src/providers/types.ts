@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { RelayChannel } from '@gw/channel';
-import type { BuiltRequest } from '@gw/upstream';
+import type { BuiltRequest, UpstreamRequestInit, UpstreamResponse } from '@gw/upstream';
 import type { Usage } from '../stream/usage.js';
 
 /**
@@ -26,6 +26,8 @@ export type HubChunk = Json;
 export interface SseEvent {
   event: string;
   data: string;
+  /** A `meta:` field (Zhipu v3 puts the final usage there); absent for every other provider. */
+  meta?: string;
 }
 
 /** Reads a provider's native stream, event by event, as hub chunks; keeps the usage it saw (last one wins). */
@@ -71,6 +73,32 @@ export interface FormatCodec {
   streamDecoder(model: string): StreamDecoder;
   /** True when a native non-stream body is an error object and not an answer. */
   isErrorBody(native: Json): boolean;
+  /** The message of a native error body, for providers whose errors are not `{error:{message}}` or `{message}`. */
+  errorMessage?(native: Json): string | undefined;
+}
+
+/**
+ * Wire formats only providers speak (no client route speaks them): their codec is the channel half of a
+ * FormatCodec, carried by the adaptor itself.
+ */
+export type NativeFormatId = 'baidu' | 'zhipu_v3' | 'dashscope' | 'hunyuan' | 'palm' | 'ollama' | 'ai_proxy_library' | 'spark';
+
+/** The channel half of a codec: what a provider-only wire format needs. */
+export type ProviderCodec = Pick<FormatCodec, 'requestFromHub' | 'responseToHub' | 'streamDecoder' | 'isErrorBody' | 'errorMessage'>;
+
+/** How the relay reaches the network from an adaptor that must make its own calls (an OAuth token first, ...). */
+export interface AdaptorHttp {
+  sendBuilt(built: BuiltRequest, init?: UpstreamRequestInit): Promise<UpstreamResponse>;
+}
+
+/**
+ * A provider's native embeddings API: OpenAI's `/v1/embeddings` request in, OpenAI's answer out. The
+ * native error body is recognised by the adaptor's codec (isErrorBody / errorMessage).
+ */
+export interface EmbeddingAdaptor {
+  buildRequest(call: AdaptorCall): BuiltRequest;
+  requestFromOpenAi(body: Json, model: string): Json;
+  responseToOpenAi(native: Json, model: string): { response: Json; usage?: Usage };
 }
 
 /** Runtime options a provider's conversion reads (claude.*, gemini.* options). */
@@ -93,11 +121,22 @@ export interface AdaptorCall {
  * A channel type's adaptor: where and how its provider is called, and in which format. Adding a
  * provider is a folder with one of these (and, for a new wire format, its codec) plus a registration.
  */
-export interface ChannelAdaptor {
-  /** The wire format the provider speaks for chat-like calls. */
-  format: FormatId;
+export type ChannelAdaptor = AdaptorParts &
+  (
+    | { /** The wire format the provider speaks for chat-like calls. */ format: FormatId; codec?: undefined }
+    | { /** A provider-only wire format, read and written by `codec`. */ format: NativeFormatId; codec: ProviderCodec }
+  );
+
+interface AdaptorParts {
   /** URL, method and headers of a chat-like call (the body is the codec's). */
   buildChatRequest(call: AdaptorCall): BuiltRequest;
   /** Last touches to a native body before it is sent (default max tokens, safety settings...). */
   finishBody?(body: Record<string, unknown>, call: AdaptorCall, converted: boolean): Record<string, unknown>;
+  /** The provider's own embeddings API, when it has one (the relay answers 400 to embeddings otherwise). */
+  embeddings?: EmbeddingAdaptor;
+  /**
+   * Sends the built request itself, for providers whose call is more than one HTTP request (Baidu fetches
+   * an OAuth token first) or another transport; the answer is read as if it came over HTTP (a stream as SSE).
+   */
+  send?(built: BuiltRequest, init: UpstreamRequestInit, context: { call: AdaptorCall; http: AdaptorHttp }): Promise<UpstreamResponse>;
 }

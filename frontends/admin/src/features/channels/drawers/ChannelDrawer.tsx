@@ -8,6 +8,7 @@ import { emptyForm, endsWithV1, formFromChannel, toPayload, validateForm, type C
 import { RevealKeyButton } from './RevealKeyButton';
 import { JsonField } from './JsonField';
 import { ModelsField } from './ModelsField';
+import { OllamaModels } from './OllamaModels';
 
 interface ChannelDrawerProps {
   /** null = closed, 0 = add, otherwise the id being edited. */
@@ -211,6 +212,7 @@ export function ChannelDrawer({ channelId, groups, onClose, onSaved }: ChannelDr
             allModels={allModels}
             fetchUpstream={fetchUpstream}
           />
+          {!creating && form.type === 4 && <OllamaModels channelId={channelId as number} />}
           <JsonField
             label={t('channels.field.modelMapping')}
             value={form.model_mapping}

@@ -1,0 +1,1 @@
+export { aiProxyLibraryAdaptor } from './adaptor.js';

@@ -1,0 +1,2 @@
+export { baiduAdaptor } from './adaptor.js';
+export { clearBaiduTokens } from './access-token.js';

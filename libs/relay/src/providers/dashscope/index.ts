@@ -1,0 +1,1 @@
+export { dashScopeAdaptor } from './adaptor.js';

@@ -1,0 +1,2 @@
+export { hunyuanAdaptor } from './adaptor.js';
+export { tc3Authorization } from './tc3.js';

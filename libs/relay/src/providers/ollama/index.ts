@@ -1,0 +1,1 @@
+export { ollamaAdaptor } from './adaptor.js';

@@ -1,0 +1,1 @@
+export { palmAdaptor } from './adaptor.js';

@@ -1,0 +1,2 @@
+export { sparkAdaptor } from './adaptor.js';
+export { sparkSignedUrl } from './signed-url.js';

@@ -1,0 +1,2 @@
+export { zhipuV3Adaptor } from './adaptor.js';
+export { zhipuToken } from './jwt.js';
