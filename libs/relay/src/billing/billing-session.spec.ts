@@ -9,7 +9,7 @@ function fakeLedger(reserveOutcome: 'ok' | 'user_quota' | 'token_quota' = 'ok') 
     reserve: async (_u: number, _t: number, n: number) => (calls.push(`reserve ${n}`), reserveOutcome),
     release: async (_u: number, _t: number, n: number) => void calls.push(`release ${n}`),
     settle: async (_u: number, _t: number, reserved: number, actual: number) => (
-      calls.push(`settle ${reserved}->${actual}`), { charged: actual, capped: false }
+      calls.push(`settle ${reserved}->${actual}`), { charged: actual, shortfall: 0 }
     ),
   };
   return { ledger: ledger as unknown as QuotaLedger, calls };
@@ -20,7 +20,7 @@ describe('BillingSession', () => {
     const { ledger, calls } = fakeLedger();
     const session = new BillingSession(ledger, 1, 2);
     await session.reserve(100);
-    expect(await session.settle(40)).toEqual({ charged: 40, capped: false });
+    expect(await session.settle(40)).toEqual({ charged: 40, shortfall: 0 });
     expect(await session.settle(40)).toBeUndefined();
     await session.refund();
     expect(calls).toEqual(['reserve 100', 'settle 100->40']);

@@ -81,7 +81,7 @@ export class RelayPipeline implements OnModuleDestroy {
       const price = this.price(who, request.model, group);
       const promptTokens =
         request.kind === 'audio_speech' ? speechCharacters(request) : this.pricing.countPromptTokens(request.model, promptBodyOf(request));
-      billing = new BillingSession(this.ledger, who.userId, who.tokenId);
+      billing = new BillingSession(this.ledger, who.userId, who.tokenId, requestId);
       const perCall = request.callFactor !== undefined && price.usePrice;
       await this.reserve(
         billing,
@@ -196,7 +196,7 @@ export class RelayPipeline implements OnModuleDestroy {
           forward: s.forward,
           usage,
           quota: outcome.charged,
-          capped: outcome.capped,
+          shortfall: outcome.shortfall,
           requestId: s.requestId,
           ip: s.ip,
           useTimeMs: performance.now() - s.startedAt,
