@@ -5,7 +5,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '@gw/core';
 import { JobLockService } from '@gw/database';
-import { LogService, LogType } from '@gw/log';
+import { LogService, LogType, type NewLog } from '@gw/log';
 import { TokenAuthService } from '@gw/token';
 import { forgetReservationsPlan, releasePlan, type Plan } from './ledger-plans.js';
 import { QuotaLedger } from './quota-ledger.js';
@@ -72,6 +72,8 @@ export class ReservationRecovery implements OnApplicationBootstrap, OnModuleDest
   private readonly logger = new Logger('ReservationRecovery');
   private readonly host = hostname();
   private running?: Promise<RecoverySummary | undefined>;
+  /** User and token names for the log rows of one pass (a dead instance's requests mostly share a few). */
+  private readonly nameCache = new Map<string, Promise<Pick<NewLog, 'userId' | 'username' | 'tokenId' | 'tokenName'>>>();
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -112,6 +114,7 @@ export class ReservationRecovery implements OnApplicationBootstrap, OnModuleDest
 
   private async recoverAll(): Promise<RecoverySummary> {
     const summary: RecoverySummary = { refunded: 0, logged: 0 };
+    this.nameCache.clear();
     for (const owner of await this.goneOwners()) {
       for (;;) {
         const rows = await this.query<ReservationRow>(
@@ -179,7 +182,17 @@ export class ReservationRecovery implements OnApplicationBootstrap, OnModuleDest
     await this.ledger.transact(() => forgetReservationsPlan([requestId]));
   }
 
-  private async names(userId: number, tokenId: number) {
+  private names(userId: number, tokenId: number): Promise<Pick<NewLog, 'userId' | 'username' | 'tokenId' | 'tokenName'>> {
+    const key = `${userId}:${tokenId}`;
+    let names = this.nameCache.get(key);
+    if (!names) {
+      names = this.lookUpNames(userId, tokenId);
+      this.nameCache.set(key, names);
+    }
+    return names;
+  }
+
+  private async lookUpNames(userId: number, tokenId: number) {
     const [user] = await this.query<{ username: string }>('SELECT username FROM users WHERE id = :id', { id: userId });
     const [token] = tokenId > 0 ? await this.query<{ name: string }>('SELECT name FROM tokens WHERE id = :id', { id: tokenId }) : [];
     return { userId, username: user?.username ?? '', tokenId, tokenName: token?.name ?? '' };
