@@ -64,9 +64,14 @@ const TOKEN_BALANCE = 'SELECT remain_quota, unlimited_quota FROM tokens WHERE id
 
 export const RESERVATION_INSERT =
   'INSERT INTO quota_reservations (request_id, user_id, token_id, amount, charged, owner, created_at) VALUES (:r, :uid, :tid, :n, -1, :o, :t)';
-/** Only an open reservation is settled or refunded: the one that matches wins, the other finds it gone. */
-const RESERVATION_SETTLE = 'UPDATE quota_reservations SET charged = :c WHERE request_id = :r AND charged < 0';
-const RESERVATION_REFUND = 'DELETE FROM quota_reservations WHERE request_id = :r AND charged < 0';
+/**
+ * Only an open reservation (charged = -1) is settled or refunded: the one that matches wins, the other
+ * finds it gone. (-2 and -3 are the MySQL path's pending and refunded states, see mysql-ledger.ts.)
+ */
+const RESERVATION_SETTLE = 'UPDATE quota_reservations SET charged = :c WHERE request_id = :r AND charged = -1';
+const RESERVATION_REFUND = 'DELETE FROM quota_reservations WHERE request_id = :r AND charged = -1';
+/** Settled (≥ 0) or refunded (-3) rows: nothing left to do once the log rows are written. */
+export const RESERVATION_FORGET_WHERE = '(charged >= 0 OR charged = -3)';
 
 /**
  * Pre-consume: the user first (new-api reports the wallet before the token), then the token (id 0 =
@@ -137,11 +142,13 @@ export function* settlePlan(
   return { commit: true, value: { charged: actual, shortfall } };
 }
 
-/** The reservation is done with: its log row is written (or it was refunded already). */
-export function* forgetReservationsPlan(requestIds: string[]): Plan<number> {
+/** The reservations are done with: their log rows are written (or they were refunded). */
+export function* forgetReservationsPlan(requestIds: string[], includePending = false): Plan<number> {
   let removed = 0;
+  // A pending row (-2, never debited) is removed only by the recovery of a dead owner.
+  const where = includePending ? 'charged <> -1' : RESERVATION_FORGET_WHERE;
   for (const r of requestIds) {
-    removed += (yield { sql: 'DELETE FROM quota_reservations WHERE request_id = :r AND charged >= 0', params: { r } }) as number;
+    removed += (yield { sql: `DELETE FROM quota_reservations WHERE request_id = :r AND ${where}`, params: { r } }) as number;
   }
   return { commit: true, value: removed };
 }

@@ -4,7 +4,9 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { runOutsideTransactions } from '@gw/database';
 import { LogService } from '@gw/log';
+import { MysqlLedger } from './mysql-ledger.js';
 import {
+  RESERVATION_FORGET_WHERE,
   forgetReservationsPlan,
   releasePlan,
   reservePlan,
@@ -70,6 +72,8 @@ export class QuotaLedger implements OnModuleInit, BeforeApplicationShutdown {
   private readonly sqlitePlan?: ((plan: Plan<unknown>) => unknown) & { immediate(plan: Plan<unknown>): unknown };
   private readonly sqliteBatch?: { immediate(jobs: SqliteJob[]): void };
   private readonly sqliteDb?: SqliteDatabase;
+  /** MySQL/MariaDB: the lean path for the relay's own reservations (see mysql-ledger.ts). */
+  private readonly mysql?: MysqlLedger;
   /** Plans waiting for the next batch (see run()). */
   private queue: SqliteJob[] = [];
 
@@ -77,6 +81,11 @@ export class QuotaLedger implements OnModuleInit, BeforeApplicationShutdown {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly logs: LogService,
   ) {
+    if (dataSource.options.type === 'mysql') {
+      // The driver's pool exists once the data source is initialised, which happens before any request.
+      const driver = dataSource.driver as unknown as { pool?: ConstructorParameters<typeof MysqlLedger>[0] };
+      this.mysql = new MysqlLedger({ execute: (sql, values, callback) => driver.pool!.execute(sql, values, callback) });
+    }
     if (dataSource.options.type === 'better-sqlite3') {
       const db = (dataSource.driver as unknown as { databaseConnection: SqliteDatabase }).databaseConnection;
       this.sqliteDb = db;
@@ -122,12 +131,19 @@ export class QuotaLedger implements OnModuleInit, BeforeApplicationShutdown {
    * durably in the same commit, so a crash before the settle cannot lose it (see ReservationRecovery).
    */
   reserve(userId: number, tokenId: number, amount: number, requestId?: string): Promise<ReserveOutcome> {
+    if (requestId !== undefined && this.mysql) return this.mysql.reserve(userId, tokenId, amount, requestId, this.owner);
     const key = requestId === undefined ? undefined : { requestId, owner: this.owner };
     return this.run(() => reservePlan(userId, tokenId, amount, key));
   }
 
   /** Gives a reservation back; false when the request's reservation was no longer open (settled or refunded). */
-  release(userId: number, tokenId: number, amount: number, requestId?: string): Promise<boolean> {
+  async release(userId: number, tokenId: number, amount: number, requestId?: string): Promise<boolean> {
+    if (requestId !== undefined && this.mysql) {
+      const released = await this.mysql.release(userId, tokenId, amount, requestId);
+      // The refunded row is removed with the next batch.
+      if (released) this.settledIds.push(requestId);
+      return released;
+    }
     return this.run(() => releasePlan(userId, tokenId, amount, requestId));
   }
 
@@ -137,7 +153,10 @@ export class QuotaLedger implements OnModuleInit, BeforeApplicationShutdown {
    * longer open (the recovery job refunded it), so nothing is charged twice.
    */
   async settle(userId: number, tokenId: number, reserved: number, actual: number, requestId?: string): Promise<SettleOutcome | undefined> {
-    const outcome = await this.run(() => settlePlan(userId, tokenId, reserved, actual, requestId));
+    const outcome =
+      requestId !== undefined && this.mysql
+        ? await this.mysql.settle(userId, tokenId, reserved, actual, requestId)
+        : await this.run(() => settlePlan(userId, tokenId, reserved, actual, requestId));
     if (outcome && requestId !== undefined) this.settledIds.push(requestId);
     if (outcome && outcome.shortfall > 0)
       this.logger.warn(`user ${userId} token ${tokenId}: charged ${actual}, ${outcome.shortfall} beyond the balance (now in debt)`);
@@ -167,7 +186,7 @@ export class QuotaLedger implements OnModuleInit, BeforeApplicationShutdown {
     if (this.sqliteBatch) return this.run(() => forgetReservationsPlan(ids));
     // One statement for the batch on the server databases.
     const [sql, params] = this.dataSource.driver.escapeQueryWithParameters(
-      'DELETE FROM quota_reservations WHERE request_id IN (:...ids) AND charged >= 0',
+      `DELETE FROM quota_reservations WHERE request_id IN (:...ids) AND ${RESERVATION_FORGET_WHERE}`,
       { ids },
     );
     return this.dataSource.query(sql, params);

@@ -8,6 +8,7 @@ import { JobLockService } from '@gw/database';
 import { LogService, LogType, type NewLog } from '@gw/log';
 import { TokenAuthService } from '@gw/token';
 import { forgetReservationsPlan, releasePlan, type Plan } from './ledger-plans.js';
+import { OPEN, PENDING, REFUNDED } from './mysql-ledger.js';
 import { QuotaLedger } from './quota-ledger.js';
 
 /** Every instance proves it is alive this often; one silent for OWNER_TTL_MS is taken for dead. */
@@ -154,7 +155,12 @@ export class ReservationRecovery implements OnApplicationBootstrap, OnModuleDest
     const amount = Number(row.amount);
     const charged = Number(row.charged);
     const requestId = row.request_id;
-    if (charged < 0) {
+    if (charged === PENDING || charged === REFUNDED) {
+      // Never debited, or already refunded: nothing to move.
+      await this.ledger.transact(() => forgetReservationsPlan([requestId], true));
+      return;
+    }
+    if (charged === OPEN) {
       // Refund and removal in one commit, only while the row is still open: exactly once.
       if (!(await this.ledger.transact(() => releasePlan(userId, tokenId, amount, requestId)))) return;
       this.tokens.applySpend(tokenId, -amount);
