@@ -45,6 +45,17 @@ export interface ReservationKey {
   owner: string;
 }
 
+/**
+ * The same three movements of a request's durable reservation, written for one server database in as few
+ * round trips as possible (mysql-ledger.ts, postgres-ledger.ts); the plans below are the reference and
+ * the SQLite path.
+ */
+export interface LeanLedger {
+  reserve(userId: number, tokenId: number, amount: number, requestId: string, owner: string): Promise<ReserveOutcome>;
+  settle(userId: number, tokenId: number, reserved: number, actual: number, requestId: string): Promise<SettleOutcome | undefined>;
+  release(userId: number, tokenId: number, amount: number, requestId: string): Promise<boolean>;
+}
+
 const USER_DEBIT = 'UPDATE users SET quota = quota - :n WHERE id = :id AND quota >= :n';
 const TOKEN_DEBIT =
   'UPDATE tokens SET remain_quota = remain_quota - :n, used_quota = used_quota + :n WHERE id = :id AND (unlimited_quota = :on OR remain_quota >= :n)';

@@ -1,4 +1,4 @@
-import type { ReserveOutcome, SettleOutcome } from './ledger-plans.js';
+import type { LeanLedger, ReserveOutcome, SettleOutcome } from './ledger-plans.js';
 
 /** The callback-style mysql2 pool TypeORM's MySQL driver keeps (`driver.pool`). */
 interface MysqlPool {
@@ -32,7 +32,7 @@ const DROP_PENDING = 'DELETE FROM quota_reservations WHERE request_id = ? AND ch
  * refund: one UPDATE (plus one read when an extra charge may have gone short). Each UPDATE matches only
  * a row in the expected state, so a settle, a refund and the recovery job can never both apply.
  */
-export class MysqlLedger {
+export class MysqlLedger implements LeanLedger {
   constructor(private readonly pool: MysqlPool) {}
 
   async reserve(userId: number, tokenId: number, amount: number, requestId: string, owner: string): Promise<ReserveOutcome> {

@@ -5,9 +5,11 @@ import type { DataSource } from 'typeorm';
 import { runOutsideTransactions } from '@gw/database';
 import { LogService } from '@gw/log';
 import { MysqlLedger } from './mysql-ledger.js';
+import { PostgresLedger } from './postgres-ledger.js';
 import {
   RESERVATION_FORGET_WHERE,
   forgetReservationsPlan,
+  type LeanLedger,
   releasePlan,
   reservePlan,
   settlePlan,
@@ -72,8 +74,8 @@ export class QuotaLedger implements OnModuleInit, BeforeApplicationShutdown {
   private readonly sqlitePlan?: ((plan: Plan<unknown>) => unknown) & { immediate(plan: Plan<unknown>): unknown };
   private readonly sqliteBatch?: { immediate(jobs: SqliteJob[]): void };
   private readonly sqliteDb?: SqliteDatabase;
-  /** MySQL/MariaDB: the lean path for the relay's own reservations (see mysql-ledger.ts). */
-  private readonly mysql?: MysqlLedger;
+  /** MySQL/MariaDB and PostgreSQL: the lean path for the relay's own reservations (mysql-ledger.ts, postgres-ledger.ts). */
+  private readonly lean?: LeanLedger;
   /** Plans waiting for the next batch (see run()). */
   private queue: SqliteJob[] = [];
 
@@ -84,7 +86,11 @@ export class QuotaLedger implements OnModuleInit, BeforeApplicationShutdown {
     if (dataSource.options.type === 'mysql') {
       // The driver's pool exists once the data source is initialised, which happens before any request.
       const driver = dataSource.driver as unknown as { pool?: ConstructorParameters<typeof MysqlLedger>[0] };
-      this.mysql = new MysqlLedger({ execute: (sql, values, callback) => driver.pool!.execute(sql, values, callback) });
+      this.lean = new MysqlLedger({ execute: (sql, values, callback) => driver.pool!.execute(sql, values, callback) });
+    }
+    if (dataSource.options.type === 'postgres') {
+      const driver = dataSource.driver as unknown as { master?: ConstructorParameters<typeof PostgresLedger>[0] };
+      this.lean = new PostgresLedger({ query: (config) => driver.master!.query(config) });
     }
     if (dataSource.options.type === 'better-sqlite3') {
       const db = (dataSource.driver as unknown as { databaseConnection: SqliteDatabase }).databaseConnection;
@@ -131,15 +137,15 @@ export class QuotaLedger implements OnModuleInit, BeforeApplicationShutdown {
    * durably in the same commit, so a crash before the settle cannot lose it (see ReservationRecovery).
    */
   reserve(userId: number, tokenId: number, amount: number, requestId?: string): Promise<ReserveOutcome> {
-    if (requestId !== undefined && this.mysql) return this.mysql.reserve(userId, tokenId, amount, requestId, this.owner);
+    if (requestId !== undefined && this.lean) return this.lean.reserve(userId, tokenId, amount, requestId, this.owner);
     const key = requestId === undefined ? undefined : { requestId, owner: this.owner };
     return this.run(() => reservePlan(userId, tokenId, amount, key));
   }
 
   /** Gives a reservation back; false when the request's reservation was no longer open (settled or refunded). */
   async release(userId: number, tokenId: number, amount: number, requestId?: string): Promise<boolean> {
-    if (requestId !== undefined && this.mysql) {
-      const released = await this.mysql.release(userId, tokenId, amount, requestId);
+    if (requestId !== undefined && this.lean) {
+      const released = await this.lean.release(userId, tokenId, amount, requestId);
       // The refunded row is removed with the next batch.
       if (released) this.settledIds.push(requestId);
       return released;
@@ -154,8 +160,8 @@ export class QuotaLedger implements OnModuleInit, BeforeApplicationShutdown {
    */
   async settle(userId: number, tokenId: number, reserved: number, actual: number, requestId?: string): Promise<SettleOutcome | undefined> {
     const outcome =
-      requestId !== undefined && this.mysql
-        ? await this.mysql.settle(userId, tokenId, reserved, actual, requestId)
+      requestId !== undefined && this.lean
+        ? await this.lean.settle(userId, tokenId, reserved, actual, requestId)
         : await this.run(() => settlePlan(userId, tokenId, reserved, actual, requestId));
     if (outcome && requestId !== undefined) this.settledIds.push(requestId);
     if (outcome && outcome.shortfall > 0)
