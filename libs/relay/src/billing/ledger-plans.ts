@@ -77,7 +77,7 @@ export const RESERVATION_INSERT =
   'INSERT INTO quota_reservations (request_id, user_id, token_id, amount, charged, owner, created_at) VALUES (:r, :uid, :tid, :n, -1, :o, :t)';
 /**
  * Only an open reservation (charged = -1) is settled or refunded: the one that matches wins, the other
- * finds it gone. (-2 and -3 are the MySQL path's pending and refunded states, see mysql-ledger.ts.)
+ * finds it gone. (-3 is the server databases' refunded state, see mysql-ledger.ts.)
  */
 const RESERVATION_SETTLE = 'UPDATE quota_reservations SET charged = :c WHERE request_id = :r AND charged = -1';
 const RESERVATION_REFUND = 'DELETE FROM quota_reservations WHERE request_id = :r AND charged = -1';
@@ -154,12 +154,13 @@ export function* settlePlan(
 }
 
 /** The reservations are done with: their log rows are written (or they were refunded). */
-export function* forgetReservationsPlan(requestIds: string[], includePending = false): Plan<number> {
+export function* forgetReservationsPlan(requestIds: string[]): Plan<number> {
   let removed = 0;
-  // A pending row (-2, never debited) is removed only by the recovery of a dead owner.
-  const where = includePending ? 'charged <> -1' : RESERVATION_FORGET_WHERE;
   for (const r of requestIds) {
-    removed += (yield { sql: `DELETE FROM quota_reservations WHERE request_id = :r AND ${where}`, params: { r } }) as number;
+    removed += (yield {
+      sql: `DELETE FROM quota_reservations WHERE request_id = :r AND ${RESERVATION_FORGET_WHERE}`,
+      params: { r },
+    }) as number;
   }
   return { commit: true, value: removed };
 }

@@ -4,7 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { runOutsideTransactions } from '@gw/database';
 import { LogService } from '@gw/log';
-import { MysqlLedger } from './mysql-ledger.js';
+import { MysqlLedger, type MysqlPool } from './mysql-ledger.js';
 import { PostgresLedger } from './postgres-ledger.js';
 import {
   RESERVATION_FORGET_WHERE,
@@ -85,8 +85,11 @@ export class QuotaLedger implements OnModuleInit, BeforeApplicationShutdown {
   ) {
     if (dataSource.options.type === 'mysql') {
       // The driver's pool exists once the data source is initialised, which happens before any request.
-      const driver = dataSource.driver as unknown as { pool?: ConstructorParameters<typeof MysqlLedger>[0] };
-      this.lean = new MysqlLedger({ execute: (sql, values, callback) => driver.pool!.execute(sql, values, callback) });
+      const driver = dataSource.driver as unknown as { pool?: MysqlPool };
+      this.lean = new MysqlLedger({
+        execute: (sql, values, callback) => driver.pool!.execute(sql, values, callback),
+        getConnection: (callback) => driver.pool!.getConnection(callback),
+      });
     }
     if (dataSource.options.type === 'postgres') {
       const driver = dataSource.driver as unknown as { master?: ConstructorParameters<typeof PostgresLedger>[0] };

@@ -8,7 +8,7 @@ import { JobLockService } from '@gw/database';
 import { LogService, LogType, type NewLog } from '@gw/log';
 import { TokenAuthService } from '@gw/token';
 import { forgetReservationsPlan, releasePlan, type Plan } from './ledger-plans.js';
-import { OPEN, PENDING, REFUNDED } from './mysql-ledger.js';
+import { OPEN, REFUNDED } from './mysql-ledger.js';
 import { QuotaLedger } from './quota-ledger.js';
 
 /** Every instance proves it is alive this often; one silent for OWNER_TTL_MS is taken for dead. */
@@ -155,9 +155,9 @@ export class ReservationRecovery implements OnApplicationBootstrap, OnModuleDest
     const amount = Number(row.amount);
     const charged = Number(row.charged);
     const requestId = row.request_id;
-    if (charged === PENDING || charged === REFUNDED) {
-      // Never debited, or already refunded: nothing to move.
-      await this.ledger.transact(() => forgetReservationsPlan([requestId], true));
+    if (charged === REFUNDED) {
+      // Already refunded: nothing to move.
+      await this.ledger.transact(() => forgetReservationsPlan([requestId]));
       return;
     }
     if (charged === OPEN) {
