@@ -1,11 +1,13 @@
 // `npm run bench`: the relay's overhead against a local fake provider, side by side with calling the
 // provider directly in the same run. Builds the server first when its build is missing or older than the
-// sources. The gateway runs as a child process on a temporary SQLite database with auth, billing and
-// consume logging on. Not part of `npm test`.
+// sources. The gateway runs as a child process on a temporary database (SQLite, or BENCH_DB=mysql|postgres
+// on a fresh database of the local server; BENCH_REDIS=1 adds Redis) with auth, billing and consume
+// logging on. Not part of `npm test`.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { benchDatabase, serverCpuDelta } from './bench/database.mjs';
 import { cpuMs, freePort, rssMb, startFakeUpstream, startGateway, stop } from './bench/processes.mjs';
 import { interleavedThroughput, percentile, sideBySide, target } from './bench/load.mjs';
 import { prepareGateway } from './bench/setup.mjs';
@@ -55,6 +57,7 @@ const row = (cells) => console.log(cells.map((c, i) => String(c).padEnd(i === 0 
 
 ensureBuild();
 const dataDir = mkdtempSync(join(tmpdir(), 'gw-bench-'));
+const database = await benchDatabase(dataDir);
 const upstream = await startFakeUpstream();
 const port = await freePort();
 // Started the way `npm start` starts it: same V8 flags and malloc settings.
@@ -65,7 +68,7 @@ const gateway = await startGateway(
     PORT: String(port),
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
-    SQLITE_PATH: join(dataDir, 'one-api.db'),
+    ...database.env,
     SESSION_SECRET: 'bench-session-secret-0123456789abcdef',
     GLOBAL_API_RATE_LIMIT: '100000000',
     CRITICAL_RATE_LIMIT: '100000000',
@@ -90,6 +93,7 @@ try {
   const directN = target(upstream.url, '/v1/chat/completions', 'sk-bench-upstream', CONCURRENCY);
   const gatewayN = target(gateway.url, '/v1/chat/completions', key, CONCURRENCY);
   let gatewayCpu = 0;
+  let databaseCpu = 0;
   const { direct: directRate, gateway: gatewayRate } = await interleavedThroughput(
     directN,
     gatewayN,
@@ -98,17 +102,21 @@ try {
     SLICES,
     async (run) => {
       const before = cpuMs(gateway.child.pid);
+      const serverBefore = database.serverCpuMs();
       await run();
       gatewayCpu += cpuMs(gateway.child.pid) - before;
+      databaseCpu += serverCpuDelta(serverBefore, database.serverCpuMs());
     },
   );
   const cpuPerRequest = gatewayCpu / Math.max(1, gatewayRate.done);
+  const databaseCpuPerRequest = databaseCpu / Math.max(1, gatewayRate.done);
   const rss = rssMb(gateway.child.pid);
   await Promise.all([direct1, gateway1, directN, gatewayN].map((t) => t.close()));
   const self = await usage();
 
   const added = (s, p) => percentile(s.gateway, p) - percentile(s.direct, p);
   console.log('');
+  console.log(`database: ${database.label}`);
   row(['measure', 'direct', 'gateway', 'added / ratio']);
   row(['JSON latency p50 (c=1)', ms(percentile(json.direct, 50)), ms(percentile(json.gateway, 50)), ms(added(json, 50))]);
   row(['JSON latency p99 (c=1)', ms(percentile(json.direct, 99)), ms(percentile(json.gateway, 99)), ms(added(json, 99))]);
@@ -121,6 +129,7 @@ try {
     (gatewayRate.perSecond / directRate.perSecond).toFixed(3),
   ]);
   row(['gateway CPU per request', '', ms(cpuPerRequest), '']);
+  if (database.kind !== 'sqlite') row(['database server CPU per request', '', ms(databaseCpuPerRequest), '']);
   row(['gateway RSS at the end', '', `${rss.toFixed(1)} MB`, '']);
   console.log(
     `errors: direct ${directRate.errors}, gateway ${gatewayRate.errors}; billed to the bench user: ${self.used_quota} quota over ${self.request_count} requests`,
@@ -141,6 +150,7 @@ try {
   exitCode = 1;
 } finally {
   await Promise.all([stop(gateway.child), stop(upstream.child)]);
+  await database.drop().catch((error) => console.error(`dropping the bench database: ${error.message}`));
   rmSync(dataDir, { recursive: true, force: true });
 }
 process.exit(exitCode);

@@ -141,18 +141,27 @@ describe.each(testDatabases())('relay: metering, aborts and concurrent billing o
     expect((await f.gw.client().post('/pg/chat/completions', { model: CHAT, messages: [] })).status).toBe(401);
   });
 
-  it('caps a settle the balance cannot cover at what is left: never below zero, the log says so', async () => {
+  it('charges a settle the balance cannot cover in full: the balance goes into debt, the log says so, and the debt refuses the next request', async () => {
     // Reserve: max(prompt, 500) × ratio 2 = 1000; the real usage costs (1000 + 1000 × 3) × 2 = 8000.
     f.up.script({ usage: { prompt_tokens: 1000, completion_tokens: 1000 } });
     await f.setQuota(f.user.id, 1000);
-    const res = await f.gw
-      .client()
-      .post('/v1/chat/completions', { model: CHAT, messages: [{ role: 'user', content: 'hi' }] }, { Authorization: `Bearer ${token.key}` });
+    const send = () =>
+      f.gw
+        .client()
+        .post(
+          '/v1/chat/completions',
+          { model: CHAT, messages: [{ role: 'user', content: 'hi' }] },
+          { Authorization: `Bearer ${token.key}` },
+        );
+    const res = await send();
     expect(res.status, res.text).toBe(200);
     const log = await f.settled(res.headers.get('x-oneapi-request-id'));
-    expect(log.quota).toBe(1000);
-    expect(log.content).toContain('capped');
-    expect(await f.quota(f.user.id)).toBe(0);
+    expect(log.quota).toBe(8000);
+    expect(log.content).toContain('balance short by 7000');
+    expect(await f.quota(f.user.id)).toBe(-7000);
+    const refused = await send();
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.code).toBe('insufficient_user_quota');
     await f.setQuota(f.user.id, 10_000_000);
   });
 

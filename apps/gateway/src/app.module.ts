@@ -8,7 +8,7 @@ import { LogModule, logSchema } from '@gw/log';
 import { OptionModule, optionSchema } from '@gw/option';
 import { OpsModule } from '@gw/ops';
 import { RedemptionModule, redemptionSchema } from '@gw/redemption';
-import { RelayModule } from '@gw/relay';
+import { RelayModule, relaySchema } from '@gw/relay';
 import { TaskModule, taskSchema } from '@gw/task';
 import { TokenModule, tokenSchema } from '@gw/token';
 import { UpstreamModule } from '@gw/upstream';
@@ -26,6 +26,7 @@ const schemas: { entities: Function[]; migrations: Function[] }[] = [
   redemptionSchema,
   tokenSchema,
   taskSchema,
+  relaySchema,
 ];
 
 /** The composition root: wiring only, no rules. */

@@ -75,6 +75,11 @@ export class LogService implements OnModuleInit, BeforeApplicationShutdown {
     if (row.type === LogType.Consume) this.quotaData.add(row);
   }
 
+  /** Whether a request's consume row is written (the ledger's crash recovery writes a missing one, once). */
+  async hasConsumeLog(requestId: string): Promise<boolean> {
+    return (await this.repo.count({ where: { requestId, type: LogType.Consume }, take: 1 })) > 0;
+  }
+
   /** Rows waiting for the next batch insert (the metrics' queue depth). */
   get pendingRows(): number {
     return this.batcher.size;

@@ -6,6 +6,7 @@ import { TokenModule } from '@gw/token';
 import { UpstreamModule } from '@gw/upstream';
 import { UserModule } from '@gw/user';
 import { QuotaLedger } from './billing/quota-ledger.js';
+import { ReservationRecovery } from './billing/reservation-recovery.service.js';
 import { ModelsController } from './http/models.controller.js';
 import { TokenRelayAuthenticator } from './http/relay-auth.js';
 import { PlaygroundController } from './http/playground.controller.js';
@@ -36,6 +37,7 @@ import { ModelRateLimiter } from './rate-limit/index.js';
     { provide: RelayPricing, useExisting: RelayPricingAdapter },
     { provide: RelayRateLimiter, useExisting: ModelRateLimiter },
     QuotaLedger,
+    ReservationRecovery,
     RetryPolicy,
     ChannelSelection,
     UpstreamCall,
@@ -43,6 +45,6 @@ import { ModelRateLimiter } from './rate-limit/index.js';
     RelayPipeline,
     ModelList,
   ],
-  exports: [QuotaLedger, PricingService],
+  exports: [QuotaLedger, ReservationRecovery, PricingService],
 })
 export class RelayModule {}

@@ -6,11 +6,15 @@ import type { QuotaLedger } from './quota-ledger.js';
 function fakeLedger(reserveOutcome: 'ok' | 'user_quota' | 'token_quota' = 'ok') {
   const calls: string[] = [];
   const ledger = {
-    reserve: async (_u: number, _t: number, n: number) => (calls.push(`reserve ${n}`), reserveOutcome),
+    reserve: async (_u: number, _t: number, n: number) => {
+      calls.push(`reserve ${n}`);
+      return reserveOutcome;
+    },
     release: async (_u: number, _t: number, n: number) => void calls.push(`release ${n}`),
-    settle: async (_u: number, _t: number, reserved: number, actual: number) => (
-      calls.push(`settle ${reserved}->${actual}`), { charged: actual, capped: false }
-    ),
+    settle: async (_u: number, _t: number, reserved: number, actual: number) => {
+      calls.push(`settle ${reserved}->${actual}`);
+      return { charged: actual, shortfall: 0 };
+    },
   };
   return { ledger: ledger as unknown as QuotaLedger, calls };
 }
@@ -20,7 +24,7 @@ describe('BillingSession', () => {
     const { ledger, calls } = fakeLedger();
     const session = new BillingSession(ledger, 1, 2);
     await session.reserve(100);
-    expect(await session.settle(40)).toEqual({ charged: 40, capped: false });
+    expect(await session.settle(40)).toEqual({ charged: 40, shortfall: 0 });
     expect(await session.settle(40)).toBeUndefined();
     await session.refund();
     expect(calls).toEqual(['reserve 100', 'settle 100->40']);

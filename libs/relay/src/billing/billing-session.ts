@@ -17,13 +17,18 @@ export class BillingSession {
     private readonly ledger: QuotaLedger,
     readonly userId: number,
     readonly tokenId: number,
+    /** Keys the durable reservation (the relay's request id); without it the reservation lives in memory only. */
+    readonly requestId?: string,
   ) {}
 
-  /** Takes `amount` from the user and the token, or refuses with new-api's 403 codes. */
+  /**
+   * Takes `amount` from the user and the token, or refuses with new-api's 403 codes. With a request id
+   * the reservation is recorded even for 0 (a settle may still charge), and a balance in debt is refused.
+   */
   async reserve(amount: number): Promise<void> {
     if (this.state !== 'open') throw new Error('quota already reserved for this request');
-    if (amount > 0) {
-      const outcome = await this.ledger.reserve(this.userId, this.tokenId, amount);
+    if (amount > 0 || this.requestId !== undefined) {
+      const outcome = await this.ledger.reserve(this.userId, this.tokenId, amount, this.requestId);
       if (outcome === 'user_quota') throw new RelayError('insufficient user quota', 403, 'insufficient_user_quota');
       if (outcome === 'token_quota')
         throw new RelayError('insufficient token quota (pre-consume failed)', 403, 'pre_consume_token_quota_failed');
@@ -32,17 +37,18 @@ export class BillingSession {
     this.state = 'reserved';
   }
 
-  /** Charges the real price (capped at what the balances hold); undefined when already settled or refunded. */
+  /** Charges the real price in full (see docs/billing.md); undefined when already settled or refunded. */
   async settle(actual: number): Promise<SettleOutcome | undefined> {
     if (this.state !== 'reserved') return undefined;
     this.state = 'settled';
-    return this.ledger.settle(this.userId, this.tokenId, this.reserved, Math.max(0, Math.round(actual)));
+    return this.ledger.settle(this.userId, this.tokenId, this.reserved, Math.max(0, Math.round(actual)), this.requestId);
   }
 
   /** Gives the reservation back (no upstream success). */
   async refund(): Promise<void> {
     if (this.state !== 'reserved') return;
     this.state = 'refunded';
-    if (this.reserved > 0) await this.ledger.release(this.userId, this.tokenId, this.reserved);
+    if (this.reserved > 0 || this.requestId !== undefined)
+      await this.ledger.release(this.userId, this.tokenId, this.reserved, this.requestId);
   }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { headroomPlan, reservePlan, settlePlan, type Plan, type StepResult } from './ledger-plans.js';
+import { releasePlan, reservePlan, settlePlan, type Plan, type StepResult } from './ledger-plans.js';
 
 /** Runs a plan against scripted step results; returns the plan's result and the SQL it issued. */
 function run<R>(plan: Plan<R>, results: StepResult[]) {
@@ -23,18 +23,24 @@ describe('ledger plans', () => {
     expect(playground.sql[0]).toContain('quota >= :n');
   });
 
-  it('settle refunds an over-estimate unconditionally and charges an under-estimate only if both balances cover it', () => {
+  it('settle refunds an over-estimate unconditionally and takes an under-estimate in full, reading the balance only when it goes short', () => {
     const refund = run(settlePlan(1, 2, 100, 40), [1, 1]);
-    expect(refund.result).toEqual({ commit: true, value: { charged: 40, capped: false } });
+    expect(refund.result).toEqual({ commit: true, value: { charged: 40, shortfall: 0 } });
     expect(refund.sql[0]).not.toContain('>=');
-    expect(run(settlePlan(1, 2, 100, 150), [1, 0]).result).toEqual({ commit: false, value: undefined });
-    expect(run(settlePlan(1, 2, 100, 150), [1, 1]).result).toEqual({ commit: true, value: { charged: 150, capped: false } });
+    expect(run(settlePlan(1, 2, 100, 150), [1, 1]).result).toEqual({ commit: true, value: { charged: 150, shortfall: 0 } });
+    const short = run(settlePlan(1, 2, 100, 150), [0, 1, { quota: -20 }, 1]);
+    expect(short.result).toEqual({ commit: true, value: { charged: 150, shortfall: 20 } });
+    expect(short.sql[1]).not.toContain('>=');
+    const tokenShort = run(settlePlan(1, 2, 100, 150), [1, 0, 1, { remain_quota: -50 }]);
+    expect(tokenShort.result.value).toEqual({ charged: 150, shortfall: 50 });
   });
 
-  it('a capped settle charges at most the headroom', () => {
-    expect(run(settlePlan(1, 2, 100, 150, 20), [1, 1]).result).toEqual({ commit: true, value: { charged: 120, capped: true } });
-    expect(run(headroomPlan(1, 2), [{ quota: 20 }, { remain_quota: 5, unlimited_quota: 0 }]).result.value).toBe(5);
-    expect(run(headroomPlan(1, 2), [{ quota: 20 }, { remain_quota: 5, unlimited_quota: 1 }]).result.value).toBe(20);
-    expect(run(headroomPlan(1, 2), [{ quota: -3 }, { remain_quota: 5, unlimited_quota: 1 }]).result.value).toBe(0);
+  it('with a request id, reserve records the reservation and settle or refund act only on an open one', () => {
+    const reserve = run(reservePlan(1, 2, 100, { requestId: 'r1', owner: 'o' }), [1, 1, 1]);
+    expect(reserve.sql[2]).toContain('INSERT INTO quota_reservations');
+    expect(run(settlePlan(1, 2, 100, 40, 'r1'), [0]).result).toEqual({ commit: false, value: undefined });
+    expect(run(settlePlan(1, 2, 100, 40, 'r1'), [1, 1, 1]).result.value).toEqual({ charged: 40, shortfall: 0 });
+    expect(run(releasePlan(1, 2, 100, 'r1'), [0]).result).toEqual({ commit: false, value: false });
+    expect(run(releasePlan(1, 2, 100, 'r1'), [1, 1, 1]).result).toEqual({ commit: true, value: true });
   });
 });

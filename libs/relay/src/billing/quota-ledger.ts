@@ -1,9 +1,15 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { Injectable, Logger, type BeforeApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { runOutsideTransactions } from '@gw/database';
+import { LogService } from '@gw/log';
+import { MysqlLedger, type MysqlPool } from './mysql-ledger.js';
+import { PostgresLedger } from './postgres-ledger.js';
 import {
-  headroomPlan,
+  RESERVATION_FORGET_WHERE,
+  forgetReservationsPlan,
+  type LeanLedger,
   releasePlan,
   reservePlan,
   settlePlan,
@@ -39,7 +45,9 @@ class Rollback<R> {
 
 const DEADLOCK = /deadlock|ER_LOCK_DEADLOCK|40P01|40001|ER_LOCK_WAIT_TIMEOUT/i;
 const MAX_ATTEMPTS = 4;
-const CAPPED_SETTLE_ATTEMPTS = 5;
+/** Settled reservations are removed in batches, after the log rows written before them are flushed. */
+const FORGET_INTERVAL_MS = 1000;
+const FORGET_BATCH = 500;
 
 /**
  * Quota movements of the relay (users.quota, tokens.remain_quota/used_quota, users.used_quota and
@@ -49,8 +57,14 @@ const CAPPED_SETTLE_ATTEMPTS = 5;
  * retried on a deadlock.
  */
 @Injectable()
-export class QuotaLedger {
+export class QuotaLedger implements OnModuleInit, BeforeApplicationShutdown {
   private readonly logger = new Logger('QuotaLedger');
+  /** This instance's id in ledger_owners and on its reservations. */
+  readonly owner = randomUUID();
+  /** Settled requests whose reservation row waits for their log row to be flushed. */
+  private settledIds: string[] = [];
+  private forgetTimer?: NodeJS.Timeout;
+  private forgetting: Promise<void> = Promise.resolve();
   private readonly statements = new Map<string, SqliteStatement>();
   /**
    * The transaction wrappers, built once (better-sqlite3 prepares their statements per wrapper): one plan
@@ -60,10 +74,27 @@ export class QuotaLedger {
   private readonly sqlitePlan?: ((plan: Plan<unknown>) => unknown) & { immediate(plan: Plan<unknown>): unknown };
   private readonly sqliteBatch?: { immediate(jobs: SqliteJob[]): void };
   private readonly sqliteDb?: SqliteDatabase;
+  /** MySQL/MariaDB and PostgreSQL: the lean path for the relay's own reservations (mysql-ledger.ts, postgres-ledger.ts). */
+  private readonly lean?: LeanLedger;
   /** Plans waiting for the next batch (see run()). */
   private queue: SqliteJob[] = [];
 
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly logs: LogService,
+  ) {
+    if (dataSource.options.type === 'mysql') {
+      // The driver's pool exists once the data source is initialised, which happens before any request.
+      const driver = dataSource.driver as unknown as { pool?: MysqlPool };
+      this.lean = new MysqlLedger({
+        execute: (sql, values, callback) => driver.pool!.execute(sql, values, callback),
+        getConnection: (callback) => driver.pool!.getConnection(callback),
+      });
+    }
+    if (dataSource.options.type === 'postgres') {
+      const driver = dataSource.driver as unknown as { master?: ConstructorParameters<typeof PostgresLedger>[0] };
+      this.lean = new PostgresLedger({ query: (config) => driver.master!.query(config) });
+    }
     if (dataSource.options.type === 'better-sqlite3') {
       const db = (dataSource.driver as unknown as { databaseConnection: SqliteDatabase }).databaseConnection;
       this.sqliteDb = db;
@@ -93,25 +124,81 @@ export class QuotaLedger {
     }
   }
 
-  reserve(userId: number, tokenId: number, amount: number): Promise<ReserveOutcome> {
-    return this.run(() => reservePlan(userId, tokenId, amount));
+  onModuleInit(): void {
+    this.forgetTimer = setInterval(() => void this.forgetSettled(), FORGET_INTERVAL_MS);
+    this.forgetTimer.unref();
   }
 
-  release(userId: number, tokenId: number, amount: number): Promise<void> {
-    return this.run(() => releasePlan(userId, tokenId, amount));
+  /** After the pipeline drained: the last settled reservations are removed once their log rows are written. */
+  async beforeApplicationShutdown(): Promise<void> {
+    clearInterval(this.forgetTimer);
+    await this.forgetSettled();
   }
 
-  /** Applies the real price; never drives a balance below zero (the extra charge is capped instead). */
-  async settle(userId: number, tokenId: number, reserved: number, actual: number): Promise<SettleOutcome> {
-    const full = await this.run(() => settlePlan(userId, tokenId, reserved, actual));
-    if (full) return full;
-    for (let attempt = 0; attempt < CAPPED_SETTLE_ATTEMPTS; attempt++) {
-      const room = await this.run(() => headroomPlan(userId, tokenId));
-      const capped = await this.run(() => settlePlan(userId, tokenId, reserved, actual, room));
-      if (capped) return capped;
+  /**
+   * Takes `amount` from the user and the token. With a request id the reservation is also recorded
+   * durably in the same commit, so a crash before the settle cannot lose it (see ReservationRecovery).
+   */
+  reserve(userId: number, tokenId: number, amount: number, requestId?: string): Promise<ReserveOutcome> {
+    if (requestId !== undefined && this.lean) return this.lean.reserve(userId, tokenId, amount, requestId, this.owner);
+    const key = requestId === undefined ? undefined : { requestId, owner: this.owner };
+    return this.run(() => reservePlan(userId, tokenId, amount, key));
+  }
+
+  /** Gives a reservation back; false when the request's reservation was no longer open (settled or refunded). */
+  async release(userId: number, tokenId: number, amount: number, requestId?: string): Promise<boolean> {
+    if (requestId !== undefined && this.lean) {
+      const released = await this.lean.release(userId, tokenId, amount, requestId);
+      // The refunded row is removed with the next batch.
+      if (released) this.settledIds.push(requestId);
+      return released;
     }
-    this.logger.warn(`user ${userId}: could not take the extra ${actual - reserved} quota; charged the reserved ${reserved}`);
-    return (await this.run(() => settlePlan(userId, tokenId, reserved, actual, 0)))!;
+    return this.run(() => releasePlan(userId, tokenId, amount, requestId));
+  }
+
+  /**
+   * Applies the real price in full (docs/billing.md): an extra charge the balances cannot cover takes
+   * them below zero and is reported as the shortfall. undefined when the request's reservation was no
+   * longer open (the recovery job refunded it), so nothing is charged twice.
+   */
+  async settle(userId: number, tokenId: number, reserved: number, actual: number, requestId?: string): Promise<SettleOutcome | undefined> {
+    const outcome =
+      requestId !== undefined && this.lean
+        ? await this.lean.settle(userId, tokenId, reserved, actual, requestId)
+        : await this.run(() => settlePlan(userId, tokenId, reserved, actual, requestId));
+    if (outcome && requestId !== undefined) this.settledIds.push(requestId);
+    if (outcome && outcome.shortfall > 0)
+      this.logger.warn(`user ${userId} token ${tokenId}: charged ${actual}, ${outcome.shortfall} beyond the balance (now in debt)`);
+    return outcome;
+  }
+
+  /**
+   * Removes the reservations of settled requests once every log row recorded before now is written: a
+   * crash in between leaves the row, and the recovery job writes the missing log row from it.
+   */
+  forgetSettled(): Promise<void> {
+    const run = this.forgetting.then(async () => {
+      if (this.settledIds.length === 0) return;
+      const ids = this.settledIds;
+      this.settledIds = [];
+      await this.logs.flush();
+      for (let i = 0; i < ids.length; i += FORGET_BATCH) {
+        const batch = ids.slice(i, i + FORGET_BATCH);
+        await this.forget(batch).catch((e: Error) => this.logger.warn(`removing ${batch.length} settled reservation(s): ${e.message}`));
+      }
+    });
+    this.forgetting = run.catch(() => undefined);
+    return run;
+  }
+
+  private forget(ids: string[]): Promise<unknown> {
+    if (this.sqliteBatch) return this.run(() => forgetReservationsPlan(ids));
+    // One statement for the batch on the server databases.
+    const [sql, params] = this.dataSource.driver.escapeQueryWithParameters(
+      `DELETE FROM quota_reservations WHERE request_id IN (:...ids) AND ${RESERVATION_FORGET_WHERE}`,
+      { ids },
+    );
+    return this.dataSource.query(sql, params);
   }
 
   /**

@@ -12,8 +12,8 @@ export interface ConsumeRecord {
   forward: ForwardResult;
   usage: Usage;
   quota: number;
-  /** The balance could not cover the full price: the charge was capped. */
-  capped: boolean;
+  /** How far the charge took a balance below zero (credit extended; 0 when the balances covered it). */
+  shortfall: number;
   requestId: string;
   ip: string;
   useTimeMs: number;
@@ -48,7 +48,11 @@ export function buildConsumeLog(record: ConsumeRecord): NewLog {
   if (typeof request.body.reasoning_effort === 'string') other.reasoning_effort = request.body.reasoning_effort;
   if (forward.interrupted) other.stream_status = { status: 'error', end_reason: forward.interrupted };
   const notes: string[] = [];
-  if (record.capped) notes.push('charge capped at the remaining balance');
+  if (record.shortfall > 0) {
+    // Admins see every shortfall in the log (docs/billing.md): the account is refused until it tops up.
+    notes.push(`balance short by ${record.shortfall}: charged in full, the account is in debt`);
+    adminInfo.quota_shortfall = record.shortfall;
+  }
   if (usage.promptTokens + usage.completionTokens === 0) notes.push('no billing information from upstream');
   return {
     userId: caller.userId,

@@ -9,7 +9,7 @@ import { QuotaLedger } from '../billing/quota-ledger.js';
 import { requestIdOf } from '../http/request-id.js';
 import { sendJson } from '../http/send-json.js';
 import { buildConsumeLog } from '../log/consume-log.js';
-import { UNSET_MODEL_RATIO } from '../pricing/index.js';
+import { isFree, UNSET_MODEL_RATIO } from '../pricing/index.js';
 import { ChannelSelection } from './channel-selection.js';
 import { ClientGone } from './client-gone.js';
 import { RelayAuthenticator, RelayPricing, RelayRateLimiter, type PriceInfo, type RelayCall, type RelayCaller } from './ports.js';
@@ -81,15 +81,13 @@ export class RelayPipeline implements OnModuleDestroy {
       const price = this.price(who, request.model, group);
       const promptTokens =
         request.kind === 'audio_speech' ? speechCharacters(request) : this.pricing.countPromptTokens(request.model, promptBodyOf(request));
-      billing = new BillingSession(this.ledger, who.userId, who.tokenId);
+      billing = new BillingSession(this.ledger, who.userId, who.tokenId, requestId);
       const perCall = request.callFactor !== undefined && price.usePrice;
-      await this.reserve(
-        billing,
-        who,
-        perCall
-          ? this.pricing.perCallQuota(price, request.callFactor!)
-          : this.pricing.preConsumeQuota(price, promptTokens, request.maxTokens),
-      );
+      const estimate = perCall
+        ? this.pricing.perCallQuota(price, request.callFactor!)
+        : this.pricing.preConsumeQuota(price, promptTokens, request.maxTokens);
+      // A priced request reserves at least 1, so a balance of 0 or in debt is refused (docs/billing.md).
+      await this.reserve(billing, who, isFree(price) ? estimate : Math.max(1, estimate));
 
       trace?.forwarding();
       const forward = await this.upstream.forward({
@@ -196,7 +194,7 @@ export class RelayPipeline implements OnModuleDestroy {
           forward: s.forward,
           usage,
           quota: outcome.charged,
-          capped: outcome.capped,
+          shortfall: outcome.shortfall,
           requestId: s.requestId,
           ip: s.ip,
           useTimeMs: performance.now() - s.startedAt,

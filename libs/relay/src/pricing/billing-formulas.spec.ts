@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { OPTION_REGISTRY, type OptionKey, type OptionService } from '@gw/option';
+import { worstCaseQuota } from './billing-formulas.js';
 import { PricingService } from './pricing.service.js';
 
 /** An OptionService reading the given values, else each key's registry default (for unit tests). */
@@ -43,5 +44,19 @@ describe('billing golden fixtures (test/fixtures/billing)', () => {
       preConsume: pricing.preConsumeQuota(info, c.usage.promptTokens, c.maxTokens),
     };
     expect(actual ?? null).toEqual(c.expected);
+  });
+});
+
+describe('the reservation (docs/billing.md)', () => {
+  const ratio = { usePrice: false, modelPrice: -1, modelRatio: 2, completionRatio: 3, cacheRatio: 1, groupRatio: 1 };
+
+  it('covers max_tokens priced as completion tokens, never below new-api’s estimate', () => {
+    expect(worstCaseQuota(ratio, 10, 1000, 0)).toBe((10 + 3000) * 2);
+    expect(worstCaseQuota(ratio, 10, 0, 500)).toBe(0);
+    expect(worstCaseQuota({ ...ratio, usePrice: true, modelPrice: 0.01 }, 10, 1000, 0)).toBe(0);
+    const pricing = new PricingService(optionsStub({ ModelRatio: { m: 2 }, CompletionRatio: { m: 3 } }));
+    const info = pricing.resolve('m', 'default', 'default')!;
+    expect(pricing.reserveQuota(info, 10, 1000)).toBe((500 + 3000) * 2);
+    expect(pricing.reserveQuota(info, 10, 0)).toBe(pricing.preConsumeQuota(info, 10, 0));
   });
 });

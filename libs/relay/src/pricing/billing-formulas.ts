@@ -48,6 +48,18 @@ export function preConsumeQuota(
 }
 
 /**
+ * The most a request that set `max_tokens` can cost in ratio mode: its prompt plus max_tokens priced
+ * as completion tokens (new-api's estimate above prices them as prompt tokens, below the real price
+ * when the completion ratio exceeds 1). The relay reserves the larger of the two (docs/billing.md);
+ * 0 without max_tokens or in price mode, where the estimate is already the price.
+ */
+export function worstCaseQuota(info: PriceInfo, promptTokens: number, maxTokens: number, preConsumedTokens: number): number {
+  if (isFree(info) || info.usePrice || !(maxTokens > 0)) return 0;
+  const tokens = Math.max(promptTokens, preConsumedTokens) + maxTokens * Math.max(1, info.completionRatio);
+  return Math.max(0, Math.trunc(tokens * info.modelRatio * info.groupRatio));
+}
+
+/**
  * The final charge (new-api calculateTextQuotaSummary), in exact decimals, rounded half away from zero.
  * Ratio mode: (prompt − cached − cache writes + cached × cache ratio + cache writes × create-cache ratio +
  * completion × completion ratio) × model ratio ×

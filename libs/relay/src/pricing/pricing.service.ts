@@ -1,6 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { OptionService } from '@gw/option';
-import { perCallQuota, preConsumeQuota, settleQuota, UNSET_MODEL_RATIO, type BillableUsage, type PriceInfo } from './billing-formulas.js';
+import {
+  perCallQuota,
+  preConsumeQuota,
+  settleQuota,
+  UNSET_MODEL_RATIO,
+  worstCaseQuota,
+  type BillableUsage,
+  type PriceInfo,
+} from './billing-formulas.js';
 import { builtInCompletionRatio, lookupModel } from './model-names.js';
 
 /** new-api labels a user's own group this way when it is not among the usable groups. */
@@ -33,6 +41,12 @@ export class PricingService {
 
   preConsumeQuota(info: PriceInfo, promptTokens: number, maxTokens: number): number {
     return preConsumeQuota(info, promptTokens, maxTokens, this.options.get('PreConsumedQuota'), this.options.get('QuotaPerUnit'));
+  }
+
+  /** What the relay reserves: new-api's estimate, raised to the worst case when max_tokens bounds the answer. */
+  reserveQuota(info: PriceInfo, promptTokens: number, maxTokens: number): number {
+    const estimate = this.preConsumeQuota(info, promptTokens, maxTokens);
+    return Math.max(estimate, worstCaseQuota(info, promptTokens, maxTokens, this.options.get('PreConsumedQuota')));
   }
 
   settleQuota(info: PriceInfo, usage: BillableUsage): number {

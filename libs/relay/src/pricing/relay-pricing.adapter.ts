@@ -19,7 +19,7 @@ export class RelayPricingAdapter extends RelayPricing {
   }
 
   preConsumeQuota(info: PriceInfo, promptTokens: number, maxTokens: number): number {
-    return this.pricing.preConsumeQuota(info, promptTokens, maxTokens);
+    return this.pricing.reserveQuota(info, promptTokens, maxTokens);
   }
 
   settleQuota(info: PriceInfo, usage: Usage): number {

@@ -112,16 +112,17 @@ export class TaskBilling {
       commit: async (log) => {
         if (done) return;
         done = true;
-        const outcome = await this.ledger.settle(caller.userId, caller.tokenId, quota, quota);
-        this.tokens.applySpend(caller.tokenId, outcome.charged);
-        if (log.channelId) this.channelUsage.addUsedQuota(log.channelId, outcome.charged);
-        if (outcome.charged > 0) this.notices.quotaChanged(caller.userId);
+        // Without a request id the settle always applies (it is undefined only for a durable reservation).
+        const charged = (await this.ledger.settle(caller.userId, caller.tokenId, quota, quota))?.charged ?? quota;
+        this.tokens.applySpend(caller.tokenId, charged);
+        if (log.channelId) this.channelUsage.addUsedQuota(log.channelId, charged);
+        if (charged > 0) this.notices.quotaChanged(caller.userId);
         this.logs.record({
           ...log,
           userId: caller.userId,
           username: caller.username,
           type: LogType.Consume,
-          quota: outcome.charged,
+          quota: charged,
           tokenId: caller.tokenId,
           tokenName: caller.tokenName,
         });

@@ -1,0 +1,141 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeUpstream, type FakeUpstream } from '../fake-upstream/index.js';
+import { ensureServerBuilt } from '../support/built-server.js';
+import { createTestDatabase, testDatabases, type TestDatabase } from '../support/databases.js';
+import { startGatewayChild, type GatewayChild } from '../support/gateway-child.js';
+import { openSqlProbe, type SqlProbe } from '../support/sql-probe.js';
+import { waitFor } from './relay-fixture.js';
+
+const MODEL = 'crash-model';
+const IN_FLIGHT = 200;
+const USER_QUOTA = 5_000_000;
+const TOKEN_QUOTA = 3_000_000;
+/** 200 words at 100 ms: a stream still running when the gateway is killed. */
+const LONG_REPLY = Array.from({ length: 200 }, (_, i) => `w${i}`).join(' ');
+
+type Kind = 'fast' | 'hang' | 'stream';
+const kindOf = (i: number): Kind => (['fast', 'hang', 'stream'] as const)[i % 3]!;
+
+/**
+ * Threat: `kill -9` with requests in flight must lose no charge and leave no reservation behind. 200
+ * requests are in flight (answered and settled ones whose log rows may still be buffered, upstream calls
+ * that hang, streams half-way); the process is killed, restarted on the same database, and once the
+ * recovery has run: initial = final balance + Σ logged charges, for the user and for the token.
+ */
+describe.each(testDatabases())('billing survives kill -9 with %s', (kind) => {
+  let up: FakeUpstream;
+  let db: TestDatabase;
+  let probe: SqlProbe;
+  let gw: GatewayChild | undefined;
+  let env: Record<string, string>;
+
+  beforeAll(async () => {
+    ensureServerBuilt();
+    up = await startFakeUpstream();
+    up.script({ when: (_req, body) => body?.messages?.[0]?.content === 'hang', hang: true });
+    up.script({ when: (_req, body) => body?.stream === true, chunkDelayMs: 100, reply: LONG_REPLY });
+    db = await createTestDatabase(kind);
+    const redis: Record<string, string> =
+      kind !== 'sqlite' && process.env.TEST_REDIS_URL ? { REDIS_CONN_STRING: process.env.TEST_REDIS_URL } : {};
+    env = { ...db.env, ...redis, REDIS_KEY_PREFIX: `gwcrash:${Date.now()}:`, SYNC_FREQUENCY: '60' };
+    probe = await openSqlProbe(db);
+  }, 120_000);
+  afterAll(async () => {
+    if (gw && gw.child.exitCode === null) {
+      gw.child.kill('SIGKILL');
+      await gw.exited;
+    }
+    await probe?.close();
+    await up?.close();
+    await db?.drop();
+  });
+
+  it('restarts with every reservation settled or refunded exactly once and 0 drift', async () => {
+    gw = await startGatewayChild(env);
+    const root = await gw.setupRoot();
+    for (const [key, value] of [
+      ['ModelRatio', { [MODEL]: 1 }],
+      ['CompletionRatio', { [MODEL]: 1 }],
+    ] as const) {
+      expect((await root.put('/api/option/', { key, value: JSON.stringify(value) })).body.success).toBe(true);
+    }
+    const channel = await root.post('/api/channel/', {
+      mode: 'single',
+      channel: { type: 1, name: 'crash', key: 'sk-up-crash', models: MODEL, group: 'default', base_url: up.url },
+    });
+    expect(channel.body.success, channel.text).toBe(true);
+    expect((await root.post('/api/token/', { name: 'crash', remain_quota: TOKEN_QUOTA, expired_time: -1 })).body.success).toBe(true);
+    const tokenId = (await root.get('/api/token/search?keyword=crash')).body.data.items[0].id as number;
+    const key = (await root.post(`/api/token/${tokenId}/key`)).body.data.key as string;
+    const userId = root.userId!;
+    await probe.query(`UPDATE users SET quota = ${USER_QUOTA}, used_quota = 0 WHERE id = ${userId}`);
+
+    const url = gw.url;
+    const fastDone: Promise<unknown>[] = [];
+    const all = Array.from({ length: IN_FLIGHT }, async (_, i) => {
+      const k = kindOf(i);
+      try {
+        const res = await fetch(`${url}/v1/chat/completions`, {
+          method: 'POST',
+          headers: { authorization: `Bearer sk-${key.replace(/^sk-/, '')}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ model: MODEL, stream: k === 'stream', messages: [{ role: 'user', content: k }] }),
+        });
+        await res.text();
+        return res.status;
+      } catch {
+        return 0;
+      }
+    });
+    for (let i = 0; i < IN_FLIGHT; i++) if (kindOf(i) === 'fast') fastDone.push(all[i]!);
+    // Every request reached the upstream, and the fast ones were answered (settled; their log rows may be buffered).
+    await waitFor(async () => (up.requests.length >= IN_FLIGHT ? true : undefined), 'all requests upstream', 30_000);
+    const fastStatuses = await Promise.all(fastDone);
+    expect(fastStatuses.every((s) => s === 200)).toBe(true);
+    const open = await probe.query<{ n: number | string }>('SELECT COUNT(*) AS n FROM quota_reservations');
+    expect(Number(open[0]!.n)).toBeGreaterThanOrEqual((IN_FLIGHT * 2) / 3 - 1);
+
+    gw.child.kill('SIGKILL');
+    await gw.exited;
+    await Promise.all(all);
+
+    gw = await startGatewayChild(env);
+    await waitFor(
+      async () => {
+        const [row] = await probe.query<{ n: number | string }>('SELECT COUNT(*) AS n FROM quota_reservations');
+        return Number(row!.n) === 0 ? true : undefined;
+      },
+      'the recovery of every reservation',
+      30_000,
+    );
+
+    const [user] = await probe.query<{ quota: number | string; used_quota: number | string }>(
+      `SELECT quota, used_quota FROM users WHERE id = ${userId}`,
+    );
+    const [token] = await probe.query<{ remain_quota: number | string; used_quota: number | string }>(
+      `SELECT remain_quota, used_quota FROM tokens WHERE id = ${tokenId}`,
+    );
+    const [userLogs] = await probe.query<{ total: number | string | null; n: number | string }>(
+      `SELECT SUM(quota) AS total, COUNT(*) AS n FROM logs WHERE user_id = ${userId} AND type = 2`,
+    );
+    const [tokenLogs] = await probe.query<{ total: number | string | null }>(
+      `SELECT SUM(quota) AS total FROM logs WHERE token_id = ${tokenId} AND type = 2`,
+    );
+    const [refunds] = await probe.query<{ n: number | string }>(
+      `SELECT COUNT(*) AS n FROM logs WHERE user_id = ${userId} AND type = 4 AND content LIKE '%refunded%'`,
+    );
+    const userCharged = Number(userLogs!.total ?? 0);
+    const tokenCharged = Number(tokenLogs!.total ?? 0);
+    expect(Number(user!.quota) + userCharged).toBe(USER_QUOTA);
+    expect(Number(user!.used_quota)).toBe(userCharged);
+    expect(Number(token!.remain_quota) + tokenCharged).toBe(TOKEN_QUOTA);
+    expect(Number(token!.used_quota)).toBe(tokenCharged);
+    // Answered requests settle just after their answer: those the kill caught before the settle are refunded.
+    expect(Number(userLogs!.n) + Number(refunds!.n)).toBeGreaterThanOrEqual(IN_FLIGHT - 1);
+    expect(Number(refunds!.n)).toBeGreaterThan(0);
+    // Each request's charge is logged once.
+    const [dupes] = await probe.query<{ n: number | string }>(
+      `SELECT COUNT(*) AS n FROM (SELECT request_id FROM logs WHERE type = 2 GROUP BY request_id HAVING COUNT(*) > 1) d`,
+    );
+    expect(Number(dupes!.n)).toBe(0);
+  }, 180_000);
+});
