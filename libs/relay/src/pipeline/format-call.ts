@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import type { RelayChannel } from '@gw/channel';
 import { OptionService, type OptionKey } from '@gw/option';
-import { UpstreamClient, UpstreamError, type UpstreamResponse } from '@gw/upstream';
+import { UpstreamClient, UpstreamError, type BuiltRequest, type UpstreamResponse } from '@gw/upstream';
 import { codecOf } from '../providers/registry.js';
 import { parseJsonObject } from '../providers/sse-events.js';
-import type { AdaptorCall, ChannelAdaptor, ProviderSettings } from '../providers/types.js';
+import { AdaptorAuthError, type AdaptorCall, type ChannelAdaptor, type ProviderSettings } from '../providers/types.js';
 import { FormatStream, hubAnswerText } from '../stream/format-stream.js';
 import { relayStream } from '../stream/stream-responder.js';
 import type { Usage } from '../stream/usage.js';
@@ -38,8 +38,9 @@ export class FormatCall {
     this.settings = { get: <T>(key: string) => options.get(key as OptionKey) as T };
   }
 
-  async attempt(channel: RelayChannel, adaptor: ChannelAdaptor, input: ForwardInput, upstreamModel: string): Promise<Attempt> {
+  async attempt(channel: RelayChannel, typeAdaptor: ChannelAdaptor, input: ForwardInput, upstreamModel: string): Promise<Attempt> {
     const { request } = input;
+    const adaptor = typeAdaptor.forModel?.(upstreamModel) ?? typeAdaptor;
     // Responses reaches OpenAI channels by pass-through (UpstreamCall); other channels get it through the hub.
     const inboundFormat = request.kind === 'responses' ? 'responses' : request.format;
     const inbound = codecOf(inboundFormat);
@@ -79,8 +80,21 @@ export class FormatCall {
 
     let response: UpstreamResponse;
     try {
-      response = await this.upstream.sendBuilt(adaptor.buildChatRequest(call), { body, stream: request.stream, signal: input.signal });
+      let built: BuiltRequest = adaptor.buildChatRequest(call);
+      let rawBody: { bytes: Buffer; contentType: string } | undefined;
+      if (adaptor.authorize) {
+        // Signed or token-bearing calls: the bytes signed are the bytes sent.
+        const text = JSON.stringify(body);
+        built = await adaptor.authorize(built, text, call);
+        rawBody = { bytes: Buffer.from(text), contentType: 'application/json' };
+      }
+      response = await this.upstream.sendBuilt(built, { body, rawBody, stream: request.stream, signal: input.signal });
     } catch (error) {
+      if (error instanceof AdaptorAuthError) {
+        // The channel's key is unusable (not AK|SK|Region, a broken service account, a refused token): a channel fault.
+        const message = redactChannelKeys(error.message, channel);
+        return failed(new RelayError(message, 500, 'channel:invalid_key'), true, { message, channelError: true });
+      }
       const failure = transportFailure(error, input.signal.aborted, channel);
       return failed(failure.error, failure.retryable, failure.channelFault);
     }
@@ -91,11 +105,13 @@ export class FormatCall {
       return failed(failure.error, failure.retryable, failure.channelFault);
     }
 
-    if (request.stream && String(response.headers['content-type'] ?? '').includes('text/event-stream')) {
+    const streamType = adaptor.streamFraming?.contentType ?? 'text/event-stream';
+    if (request.stream && String(response.headers['content-type'] ?? '').includes(streamType)) {
       const encoder = passThrough
         ? undefined
         : inbound.streamEncoder({ model: request.model, promptTokens: input.promptTokens, includeUsage: request.includeUsage });
-      const stream = new FormatStream(native.streamDecoder(request.model), encoder, input.promptTokens, input.countText);
+      const framer = adaptor.streamFraming?.reader();
+      const stream = new FormatStream(native.streamDecoder(request.model), encoder, input.promptTokens, input.countText, framer);
       const outcome = await relayStream(response.body, input.res, redactingStream(stream, channel));
       const frtMs = Math.round((outcome.firstChunkAt ?? headersAt) - input.startedAt);
       if (outcome.error !== undefined && !outcome.delivered) {

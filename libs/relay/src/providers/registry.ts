@@ -1,9 +1,11 @@
 import { ChannelType, channelTypeInfo } from '@gw/contracts';
 import { anthropicAdaptor, anthropicCodec } from './anthropic/index.js';
+import { bedrockAdaptor } from './bedrock/index.js';
 import { geminiAdaptor, geminiCodec } from './gemini/index.js';
 import { openAiAdaptor, openAiCodec } from './openai/codec.js';
 import { responsesCodec } from './openai/responses-codec.js';
 import type { ChannelAdaptor, FormatCodec, FormatId } from './types.js';
+import { vertexAdaptor } from './vertex/index.js';
 
 /**
  * Which wire format each provider family speaks, and which adaptor calls each channel type. A new
@@ -20,6 +22,9 @@ const CODECS: Record<FormatId, FormatCodec> = {
 const ADAPTORS = new Map<number, ChannelAdaptor>([
   [ChannelType.Anthropic, anthropicAdaptor],
   [ChannelType.Gemini, geminiAdaptor],
+  // Adaptors part B (issue #18): cloud-hosted Claude/Gemini and app platforms.
+  [ChannelType.Aws, bedrockAdaptor],
+  [ChannelType.VertexAi, vertexAdaptor],
 ]);
 
 export function codecOf(format: FormatId): FormatCodec {

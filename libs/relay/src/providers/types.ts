@@ -100,4 +100,30 @@ export interface ChannelAdaptor {
   buildChatRequest(call: AdaptorCall): BuiltRequest;
   /** Last touches to a native body before it is sent (default max tokens, safety settings...). */
   finishBody?(body: Record<string, unknown>, call: AdaptorCall, converted: boolean): Record<string, unknown>;
+  /**
+   * Auth that depends on the serialised body or on a remote token (AWS SigV4, a Google OAuth access token):
+   * the built request with its final headers. Throws an AdaptorAuthError when the channel's key is unusable.
+   */
+  authorize?(built: BuiltRequest, body: string, call: AdaptorCall): Promise<BuiltRequest>;
+  /** Providers that serve several wire formats by model (Vertex: Gemini and Claude): the adaptor for one model. */
+  forModel?(model: string): ChannelAdaptor;
+  /**
+   * A stream that is not server-sent events (AWS event-stream frames, NDJSON): how its bytes become events,
+   * and the content type that marks a stream answer (default text/event-stream).
+   */
+  streamFraming?: { contentType: string; reader(): StreamFramer };
+}
+
+/** Turns a provider's stream bytes into events the codec's decoder reads. */
+export interface StreamFramer {
+  push(chunk: Buffer): SseEvent[];
+  end(): SseEvent[];
+}
+
+/** The channel's key cannot be used as this provider needs it (bad AK|SK|Region, bad service-account JSON). */
+export class AdaptorAuthError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'AdaptorAuthError';
+  }
 }
