@@ -12,7 +12,9 @@ const EVENT_STREAM = 'application/vnd.amazon.eventstream';
 /** A region is a DNS label such as us-east-1: it becomes part of the host name. */
 const REGION = /^[a-z]{2}(?:-[a-z]+)+-\d+$/;
 
-type AwsKey = { kind: 'sigv4'; accessKeyId: string; secretAccessKey: string; region: string } | { kind: 'bearer'; apiKey: string; region: string };
+type AwsKey =
+  | { kind: 'sigv4'; accessKeyId: string; secretAccessKey: string; region: string }
+  | { kind: 'bearer'; apiKey: string; region: string };
 
 /** `AccessKey|SecretKey|Region` (signed with SigV4), or new-api's `BedrockAPIKey|Region` (a bearer key). */
 export function parseAwsKey(key: string): AwsKey {

@@ -99,9 +99,19 @@ export class AccessTokenCache {
     } catch (error) {
       throw new AdaptorAuthError(`the Google token exchange failed: ${(error as Error).message}`);
     }
-    const body = (await res.json().catch(() => ({}))) as { access_token?: unknown; expires_in?: unknown; error?: unknown; error_description?: unknown };
+    const body = (await res.json().catch(() => ({}))) as {
+      access_token?: unknown;
+      expires_in?: unknown;
+      error?: unknown;
+      error_description?: unknown;
+    };
     if (res.status !== 200 || typeof body.access_token !== 'string' || !body.access_token) {
-      const reason = typeof body.error_description === 'string' ? body.error_description : typeof body.error === 'string' ? body.error : `status ${res.status}`;
+      const reason =
+        typeof body.error_description === 'string'
+          ? body.error_description
+          : typeof body.error === 'string'
+            ? body.error
+            : `status ${res.status}`;
       throw new AdaptorAuthError(`the Google token exchange failed: ${reason}`);
     }
     const seconds = Number(body.expires_in) > 0 ? Number(body.expires_in) : 3600;

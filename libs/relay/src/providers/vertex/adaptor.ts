@@ -41,7 +41,7 @@ function publisherUrl(call: AdaptorCall, publisher: 'google' | 'anthropic', mode
   const host = region === 'global' ? 'https://aiplatform.googleapis.com' : `https://${region}-aiplatform.googleapis.com`;
   const path =
     `/v1/projects/${encodeURIComponent(account.projectId)}/locations/${region}` +
-    `/publishers/${publisher}/models/${encodeURIComponent(model)}:${action}`;
+    `/publishers/${publisher}/models/${encodeURIComponent(model).replaceAll('%40', '@')}:${action}`;
   return buildProviderRequest({ ...upstream, baseUrl: upstream.baseUrl || host }, path, {}, call.stream);
 }
 
@@ -53,8 +53,7 @@ async function withAccessToken(built: BuiltRequest, _body: string, call: Adaptor
 /** Gemini on Vertex: generateContent / streamGenerateContent?alt=sse of publisher google, Gemini's own body. */
 const vertexGemini: ChannelAdaptor = {
   format: 'gemini',
-  buildChatRequest: (call) =>
-    publisherUrl(call, 'google', call.model, call.stream ? 'streamGenerateContent?alt=sse' : 'generateContent'),
+  buildChatRequest: (call) => publisherUrl(call, 'google', call.model, call.stream ? 'streamGenerateContent?alt=sse' : 'generateContent'),
   finishBody: geminiAdaptor.finishBody,
   authorize: withAccessToken,
 };
