@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { RelayChannel } from '@gw/channel';
 import { OptionService, type OptionKey } from '@gw/option';
-import { UpstreamClient, UpstreamError, type BuiltRequest, type UpstreamResponse } from '@gw/upstream';
+import { UpstreamClient, UpstreamError, type UpstreamResponse } from '@gw/upstream';
+import { adaptorRequest } from '../providers/adaptor-request.js';
 import { codecOf } from '../providers/registry.js';
 import { parseJsonObject } from '../providers/sse-events.js';
 import { AdaptorAuthError, type AdaptorCall, type ChannelAdaptor, type ProviderSettings } from '../providers/types.js';
@@ -80,14 +81,7 @@ export class FormatCall {
 
     let response: UpstreamResponse;
     try {
-      let built: BuiltRequest = adaptor.buildChatRequest(call);
-      let rawBody: { bytes: Buffer; contentType: string } | undefined;
-      if (adaptor.authorize) {
-        // Signed or token-bearing calls: the bytes signed are the bytes sent.
-        const text = JSON.stringify(body);
-        built = await adaptor.authorize(built, text, call);
-        rawBody = { bytes: Buffer.from(text), contentType: 'application/json' };
-      }
+      const { built, rawBody } = await adaptorRequest(adaptor, call, body);
       response = await this.upstream.sendBuilt(built, { body, rawBody, stream: request.stream, signal: input.signal });
     } catch (error) {
       if (error instanceof AdaptorAuthError) {
