@@ -1,22 +1,32 @@
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import * as cloudflare from '../fixtures/providers/cloudflare/index.js';
+import * as cohere from '../fixtures/providers/cohere/index.js';
+import * as dify from '../fixtures/providers/dify/index.js';
 import { testDatabases } from '../support/databases.js';
 import { COMPLETION_RATIOS, RATIOS, startRelayFixture, type RelayFixture } from './relay-fixture.js';
 
 const json = (body: unknown, status = 200) => ({ status, contentType: 'application/json', body: JSON.stringify(body) });
 const ASK = [{ role: 'user' as const, content: 'Hello' }];
 /** Every model of this suite: ratio 2, completion ratio 3 (embeddings ratio 1). */
-const CHAT_MODELS = [cloudflare.MODEL];
+const COHERE = 'platform-cohere-chat';
+const COHERE_RERANK = 'platform-cohere-rerank';
+const DIFY = 'platform-dify-app';
+const CHAT_MODELS = [cloudflare.MODEL, COHERE, DIFY];
 const quotaOf = (prompt: number, completion: number) => Math.round((prompt + completion * 3) * 2);
 
-describe.each(testDatabases())('relay: Cloudflare Workers AI (39) on %s', (kind) => {
+describe.each(testDatabases())('relay: Cloudflare Workers AI (39), Cohere (34) and Dify (37) on %s', (kind) => {
   let f: RelayFixture;
   let openai: OpenAI;
 
   beforeAll(async () => {
     f = await startRelayFixture(kind);
-    await f.setOption('ModelRatio', { ...RATIOS, ...Object.fromEntries(CHAT_MODELS.map((m) => [m, 2])), [cloudflare.EMBED_MODEL]: 1 });
+    await f.setOption('ModelRatio', {
+      ...RATIOS,
+      ...Object.fromEntries(CHAT_MODELS.map((m) => [m, 2])),
+      [cloudflare.EMBED_MODEL]: 1,
+      [COHERE_RERANK]: 1,
+    });
     await f.setOption('CompletionRatio', { ...COMPLETION_RATIOS, ...Object.fromEntries(CHAT_MODELS.map((m) => [m, 3])) });
     await f.channel({
       type: 39,
@@ -24,6 +34,13 @@ describe.each(testDatabases())('relay: Cloudflare Workers AI (39) on %s', (kind)
       other: cloudflare.ACCOUNT_ID,
       models: `${cloudflare.MODEL},${cloudflare.EMBED_MODEL}`,
     });
+    await f.channel({
+      type: 34,
+      key: cohere.KEY,
+      models: `${COHERE},${COHERE_RERANK}`,
+      model_mapping: JSON.stringify({ [COHERE]: cohere.MODEL, [COHERE_RERANK]: cohere.RERANK_MODEL }),
+    });
+    await f.channel({ type: 37, key: dify.KEY, models: DIFY });
     openai = f.openai((await f.token({ unlimited_quota: true })).key);
   });
   afterAll(async () => {
@@ -81,5 +98,111 @@ describe.each(testDatabases())('relay: Cloudflare Workers AI (39) on %s', (kind)
     const error = await openai.chat.completions.create({ model: cloudflare.MODEL, messages: ASK }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OpenAI.APIError);
     expect(await f.quota(f.user.id)).toBe(before);
+  });
+
+  describe('Cohere', () => {
+    it('converts OpenAI chat to chat v1 and back, billing the billed units', async () => {
+      f.up.script({ path: '/v1/chat', raw: json(cohere.CHAT_RESPONSE) });
+      const { messages, max_tokens, temperature, top_p, stop } = cohere.CHAT_REQUEST;
+      const { data, response } = await openai.chat.completions
+        .create({ model: COHERE, messages: messages as never, max_tokens, temperature, top_p, stop })
+        .withResponse();
+      expect(data.choices[0]!.message.content).toBe('Blue.');
+      expect(data.usage).toMatchObject({ prompt_tokens: 21, completion_tokens: 2 });
+      expect(f.up.requests[0]!.body).toEqual(cohere.CHAT_BODY);
+      expect(f.up.requests[0]!.headers.authorization).toBe(`Bearer ${cohere.KEY}`);
+      const row = await f.settled(response.headers.get('x-oneapi-request-id'));
+      expect(row).toMatchObject({ modelName: COHERE, promptTokens: 21, completionTokens: 2, quota: quotaOf(21, 2), isStream: false });
+    });
+
+    it('streams the JSON-lines answer as an OpenAI stream with the same usage', async () => {
+      f.up.script({ path: '/v1/chat', raw: { contentType: 'application/stream+json', body: cohere.STREAM } });
+      const stream = await openai.chat.completions.create({
+        model: COHERE,
+        messages: ASK,
+        stream: true,
+        stream_options: { include_usage: true },
+      });
+      let text = '';
+      let usage: OpenAI.CompletionUsage | null | undefined;
+      for await (const chunk of stream) {
+        text += chunk.choices[0]?.delta?.content ?? '';
+        usage = chunk.usage ?? usage;
+      }
+      expect(text).toBe('Blue.');
+      expect(usage).toMatchObject({ prompt_tokens: 21, completion_tokens: 2 });
+      const [row] = await f.logCount({ modelName: COHERE, isStream: true }, 1);
+      expect(row).toMatchObject({ promptTokens: 21, completionTokens: 2, quota: quotaOf(21, 2) });
+    });
+
+    it('reranks through /v1/rerank and bills the prompt estimate; errors pass on without a charge', async () => {
+      f.up.script({ path: '/v1/rerank', raw: json(cohere.RERANK_RESPONSE) });
+      const res = await fetch(`${f.gw.url}/v1/rerank`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${(openai as unknown as { apiKey: string }).apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ ...cohere.RERANK_REQUEST, model: COHERE_RERANK }),
+      });
+      expect(res.status).toBe(200);
+      const body = await res.json();
+      expect(body.results).toEqual(cohere.RERANK_RESPONSE.results);
+      expect(body.usage.prompt_tokens).toBeGreaterThan(0);
+      expect(f.up.requests[0]).toMatchObject({ path: '/v1/rerank', body: { ...cohere.RERANK_REQUEST, model: cohere.RERANK_MODEL } });
+      const row = await f.settled(res.headers.get('x-oneapi-request-id'));
+      expect(row).toMatchObject({ modelName: COHERE_RERANK, promptTokens: body.usage.prompt_tokens, quota: body.usage.prompt_tokens });
+
+      const before = await f.quota(f.user.id);
+      f.up.script({ path: '/v1/chat', raw: json(cohere.ERROR_BODY, 401) });
+      const error = await openai.chat.completions.create({ model: COHERE, messages: ASK }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(OpenAI.APIError);
+      expect((error as InstanceType<typeof OpenAI.APIError>).message).toContain('invalid api token');
+      expect(await f.quota(f.user.id)).toBe(before);
+    });
+  });
+
+  describe('Dify', () => {
+    it('asks the chat app in blocking mode with the user, answers and bills metadata.usage', async () => {
+      f.up.script({ path: dify.PATH, raw: json(dify.BLOCKING_RESPONSE) });
+      const { data, response } = await openai.chat.completions
+        .create({ model: DIFY, messages: dify.CHAT_REQUEST.messages as never, user: dify.CHAT_REQUEST.user })
+        .withResponse();
+      expect(data.choices[0]!.message.content).toBe('Dify is an LLM app platform.');
+      expect(f.up.requests[0]!.body).toEqual(dify.BLOCKING_BODY);
+      expect(f.up.requests[0]!.headers.authorization).toBe(`Bearer ${dify.KEY}`);
+      const row = await f.settled(response.headers.get('x-oneapi-request-id'));
+      expect(row).toMatchObject({ modelName: DIFY, promptTokens: 1033, completionTokens: 128, quota: quotaOf(1033, 128) });
+    });
+
+    it('streams the app events (workflow and ping skipped) with the message_end usage', async () => {
+      f.up.script({ path: dify.PATH, raw: { contentType: 'text/event-stream', body: dify.STREAM } });
+      const stream = await openai.chat.completions.create({
+        model: DIFY,
+        messages: ASK,
+        stream: true,
+        stream_options: { include_usage: true },
+      });
+      let text = '';
+      let usage: OpenAI.CompletionUsage | null | undefined;
+      for await (const chunk of stream) {
+        text += chunk.choices[0]?.delta?.content ?? '';
+        usage = chunk.usage ?? usage;
+      }
+      expect(text).toBe(dify.STREAM_TEXT);
+      expect(usage).toMatchObject({ prompt_tokens: 1033, completion_tokens: 128 });
+      expect(f.up.requests[0]!.body).toMatchObject({ response_mode: 'streaming', user: 'new-api' });
+      const [row] = await f.logCount({ modelName: DIFY, isStream: true }, 1);
+      expect(row).toMatchObject({ promptTokens: 1033, completionTokens: 128, quota: quotaOf(1033, 128) });
+    });
+
+    it('fails cleanly on an app error, streamed or not, without a charge', async () => {
+      const before = await f.quota(f.user.id);
+      f.up.script({ path: dify.PATH, times: 1, raw: json(dify.ERROR_BODY, 400) });
+      const error = await openai.chat.completions.create({ model: DIFY, messages: ASK }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(OpenAI.APIError);
+      expect((error as InstanceType<typeof OpenAI.APIError>).message).toContain('App unavailable');
+      f.up.script({ path: dify.PATH, times: 1, raw: { contentType: 'text/event-stream', body: dify.STREAM_ERROR } });
+      const streamed = await openai.chat.completions.create({ model: DIFY, messages: ASK, stream: true }).catch((e: unknown) => e);
+      expect(streamed).toBeInstanceOf(OpenAI.APIError);
+      expect(await f.quota(f.user.id)).toBe(before);
+    });
   });
 });

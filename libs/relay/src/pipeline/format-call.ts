@@ -5,10 +5,10 @@ import { UpstreamClient, UpstreamError, type UpstreamResponse } from '@gw/upstre
 import { adaptorRequest } from '../providers/adaptor-request.js';
 import { codecOf } from '../providers/registry.js';
 import { parseJsonObject } from '../providers/sse-events.js';
-import { AdaptorAuthError, type AdaptorCall, type ChannelAdaptor, type ProviderSettings } from '../providers/types.js';
+import { AdaptorAuthError, type AdaptorCall, type ChannelAdaptor, type ProviderRerank, type ProviderSettings } from '../providers/types.js';
 import { FormatStream, hubAnswerText } from '../stream/format-stream.js';
 import { relayStream } from '../stream/stream-responder.js';
-import type { Usage } from '../stream/usage.js';
+import { toOpenAiUsage, type Usage } from '../stream/usage.js';
 import { RelayError } from './relay-error.js';
 import { RetryPolicy } from './retry-policy.js';
 import {
@@ -58,6 +58,7 @@ export class FormatCall {
       channelFault,
       conversion,
     });
+    if (request.kind === 'rerank' && adaptor.rerank) return this.rerank(channel, adaptor.rerank, input, upstreamModel, failed);
     if (request.kind !== 'chat' && request.kind !== 'messages' && request.kind !== 'gemini' && request.kind !== 'responses') {
       const message = `channel type ${channel.type} does not serve ${request.path}`;
       return failed(new RelayError(message, 400, 'convert_request_failed', 'invalid_request_error'), true);
@@ -168,5 +169,50 @@ export class FormatCall {
       retryable: false,
       conversion,
     };
+  }
+
+  /** /v1/rerank on a provider with its own rerank API: its body, its answer as new-api's `{results, usage}`. */
+  private async rerank(
+    channel: RelayChannel,
+    rerank: ProviderRerank,
+    input: ForwardInput,
+    upstreamModel: string,
+    failed: (error: RelayError, retryable: boolean, channelFault?: Attempt['channelFault']) => Attempt,
+  ): Promise<Attempt> {
+    const call: AdaptorCall = { channel, model: upstreamModel, stream: false, settings: this.settings };
+    let response: UpstreamResponse;
+    try {
+      response = await this.upstream.sendBuilt(rerank.build(call), {
+        body: rerank.body(input.request.body, upstreamModel),
+        signal: input.signal,
+      });
+    } catch (error) {
+      const failure = transportFailure(error, input.signal.aborted, channel);
+      return failed(failure.error, failure.retryable, failure.channelFault);
+    }
+    const headersAt = performance.now();
+    if (response.status !== 200) {
+      const failure = await statusFailure(response, channel, (status) => this.retry.shouldRetryStatus(status));
+      return failed(failure.error, failure.retryable, failure.channelFault);
+    }
+    let parsed: ReturnType<typeof parseJsonObject>;
+    try {
+      parsed = parseJsonObject(await response.text());
+    } catch (error) {
+      const relayError = transportError(error, channel);
+      return failed(relayError, !input.signal.aborted, input.signal.aborted ? undefined : { message: relayError.message });
+    }
+    if (!parsed || !Array.isArray(parsed.results))
+      return failed(new RelayError('upstream rerank answer has no results', 502, 'bad_response_body', 'upstream_error'), true, {
+        status: 200,
+        message: 'bad response body',
+      });
+    const { response: answer, usage: reported } = rerank.answer(parsed);
+    // No token count from the provider (Cohere bills search units): the local estimate, as new-api does.
+    const usage: Usage = reported ?? { promptTokens: input.promptTokens, completionTokens: 0, cachedTokens: 0 };
+    const out = JSON.stringify({ ...answer, usage: toOpenAiUsage(usage) });
+    input.res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(out) });
+    input.res.end(out);
+    return { ok: true, upstreamModel, usage, localCount: !reported, frtMs: Math.round(headersAt - input.startedAt), retryable: false };
   }
 }

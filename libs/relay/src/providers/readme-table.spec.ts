@@ -21,7 +21,13 @@ const rows = section
 const notRelayed = [...(section.match(/Known but not relayed yet[\s\S]*?\n\n/)?.[0] ?? '').matchAll(/\b(\d+) (?=[A-Za-z])/g)].map((m) =>
   Number(m[1]),
 );
-const WIRE: Record<string, RegExp> = { openai: /^OpenAI(?! video)/, anthropic: /^Anthropic/, gemini: /^Gemini/ };
+const WIRE: Record<string, RegExp> = {
+  openai: /^OpenAI(?! video)/,
+  anthropic: /^Anthropic/,
+  gemini: /^Gemini/,
+  dify: /^Dify/,
+  cohere: /^Cohere/,
+};
 
 describe('README supported channel types', () => {
   it('lists exactly the types the relay can call, each with the wire format of its adaptor', () => {

@@ -1,6 +1,8 @@
 import { ChannelType, channelTypeInfo } from '@gw/contracts';
 import { anthropicAdaptor, anthropicCodec } from './anthropic/index.js';
 import { bedrockAdaptor } from './bedrock/index.js';
+import { cohereAdaptor, cohereCodec } from './cohere/index.js';
+import { difyAdaptor, difyCodec } from './dify/index.js';
 import { geminiAdaptor, geminiCodec } from './gemini/index.js';
 import { openAiAdaptor, openAiCodec } from './openai/codec.js';
 import { responsesCodec } from './openai/responses-codec.js';
@@ -17,6 +19,8 @@ const CODECS: Record<FormatId, FormatCodec> = {
   anthropic: anthropicCodec,
   gemini: geminiCodec,
   responses: responsesCodec,
+  dify: difyCodec,
+  cohere: cohereCodec,
 };
 
 const ADAPTORS = new Map<number, ChannelAdaptor>([
@@ -25,6 +29,8 @@ const ADAPTORS = new Map<number, ChannelAdaptor>([
   // Adaptors part B (issue #18): cloud-hosted Claude/Gemini and app platforms.
   [ChannelType.Aws, bedrockAdaptor],
   [ChannelType.VertexAi, vertexAdaptor],
+  [ChannelType.Cohere, cohereAdaptor],
+  [ChannelType.Dify, difyAdaptor],
 ]);
 
 export function codecOf(format: FormatId): FormatCodec {

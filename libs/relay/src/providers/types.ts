@@ -8,7 +8,10 @@ import type { Usage } from '../stream/usage.js';
  * channel's provider understands natively. OpenAI chat is the hub every conversion goes through.
  * `responses` (OpenAI Responses) is inbound only: it reaches OpenAI channels by pass-through.
  */
-export type FormatId = 'openai' | 'anthropic' | 'gemini' | 'responses';
+export type FormatId = 'openai' | 'anthropic' | 'gemini' | 'responses' | ProviderFormatId;
+
+/** Formats only providers speak (no client route): Dify chat apps, Cohere chat. */
+export type ProviderFormatId = 'dify' | 'cohere';
 
 /**
  * A JSON object off the wire, from a client or a provider. Loosely typed on purpose: converters read
@@ -112,6 +115,15 @@ export interface ChannelAdaptor {
    * and the content type that marks a stream answer (default text/event-stream).
    */
   streamFraming?: { contentType: string; reader(): StreamFramer };
+  /** Rerank in the provider's own API (Cohere): the call, its body, and the answer in the client's rerank shape. */
+  rerank?: ProviderRerank;
+}
+
+export interface ProviderRerank {
+  build(call: AdaptorCall): BuiltRequest;
+  body(request: Record<string, unknown>, model: string): Record<string, unknown>;
+  /** `{results, usage}` as new-api answers /v1/rerank; usage undefined when the provider reports no tokens. */
+  answer(native: Json): { response: Json; usage?: Usage };
 }
 
 /** Turns a provider's stream bytes into events the codec's decoder reads. */

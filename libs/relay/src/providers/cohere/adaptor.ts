@@ -1,0 +1,24 @@
+import { buildProviderRequest } from '@gw/upstream';
+import { NdjsonFramer } from '../ndjson-framer.js';
+import type { ChannelAdaptor } from '../types.js';
+import { cohereRerank } from './rerank.js';
+
+/**
+ * Cohere (type 34): chat v1 at POST {base}/v1/chat with the key as bearer, as new-api calls it; its stream is one
+ * JSON object per line (application/stream+json), not SSE. Rerank at POST {base}/v1/rerank.
+ */
+export const cohereAdaptor: ChannelAdaptor = {
+  format: 'cohere',
+  buildChatRequest(call) {
+    const built = buildProviderRequest(
+      call.channel.upstream,
+      '/v1/chat',
+      { authorization: `Bearer ${call.channel.upstream.key}` },
+      call.stream,
+    );
+    if (call.stream) built.headers = { ...built.headers, accept: 'application/stream+json' };
+    return built;
+  },
+  streamFraming: { contentType: 'application/stream+json', reader: () => new NdjsonFramer() },
+  rerank: cohereRerank,
+};

@@ -1,0 +1,2 @@
+export { cohereAdaptor } from './adaptor.js';
+export { cohereCodec, cohereUsage } from './codec.js';
