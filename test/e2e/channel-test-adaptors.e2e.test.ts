@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ChannelMonitorService } from '@gw/channel';
 import { startFakeUpstream, type FakeUpstream } from '../fake-upstream/index.js';
 import * as bedrock from '../fixtures/providers/bedrock/index.js';
+import * as coze from '../fixtures/providers/coze/index.js';
 import { ERROR_OVERLOADED } from '../fixtures/relay-formats/anthropic.js';
 import { ERROR_INVALID_ARGUMENT } from '../fixtures/relay-formats/gemini.js';
 import type { ApiClient } from '../support/api-client.js';
@@ -91,6 +92,15 @@ describe.each(testDatabases())('channel tests through each adaptor on %s', (kind
     const result = await test(broken);
     expect(result).toMatchObject({ success: false, message: expect.stringMatching(/AccessKey\|SecretKey\|Region/) });
     expect(result.message).not.toContain('only-two-parts');
+  });
+
+  it('tests a stream-only Coze bot by reading its stream whole, and fails on a failed chat', async () => {
+    const id = await create({ type: 49, key: coze.TOKEN, other: coze.BOT_ID, models: 'coze-bot' });
+    up.script({ path: coze.PATH, times: 1, raw: { contentType: 'text/event-stream', body: coze.STREAM } });
+    expect(await test(id)).toMatchObject({ success: true, message: '' });
+    expect(up.requests[0]!.body).toMatchObject({ bot_id: coze.BOT_ID, stream: true });
+    up.script({ path: coze.PATH, times: 1, raw: { contentType: 'text/event-stream', body: coze.STREAM_FAILED } });
+    expect(await test(id)).toMatchObject({ success: false, message: expect.stringMatching(/not published/) });
   });
 
   it('tests an embedding model with an embedding call', async () => {

@@ -2,6 +2,7 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import * as cloudflare from '../fixtures/providers/cloudflare/index.js';
 import * as cohere from '../fixtures/providers/cohere/index.js';
+import * as coze from '../fixtures/providers/coze/index.js';
 import * as dify from '../fixtures/providers/dify/index.js';
 import { testDatabases } from '../support/databases.js';
 import { COMPLETION_RATIOS, RATIOS, startRelayFixture, type RelayFixture } from './relay-fixture.js';
@@ -12,10 +13,11 @@ const ASK = [{ role: 'user' as const, content: 'Hello' }];
 const COHERE = 'platform-cohere-chat';
 const COHERE_RERANK = 'platform-cohere-rerank';
 const DIFY = 'platform-dify-app';
-const CHAT_MODELS = [cloudflare.MODEL, COHERE, DIFY];
+const COZE = 'platform-coze-bot';
+const CHAT_MODELS = [cloudflare.MODEL, COHERE, DIFY, COZE];
 const quotaOf = (prompt: number, completion: number) => Math.round((prompt + completion * 3) * 2);
 
-describe.each(testDatabases())('relay: Cloudflare Workers AI (39), Cohere (34) and Dify (37) on %s', (kind) => {
+describe.each(testDatabases())('relay: Cloudflare Workers AI (39), Cohere (34), Dify (37) and Coze (49) on %s', (kind) => {
   let f: RelayFixture;
   let openai: OpenAI;
 
@@ -41,6 +43,7 @@ describe.each(testDatabases())('relay: Cloudflare Workers AI (39), Cohere (34) a
       model_mapping: JSON.stringify({ [COHERE]: cohere.MODEL, [COHERE_RERANK]: cohere.RERANK_MODEL }),
     });
     await f.channel({ type: 37, key: dify.KEY, models: DIFY });
+    await f.channel({ type: 49, key: coze.TOKEN, other: coze.BOT_ID, models: COZE });
     openai = f.openai((await f.token({ unlimited_quota: true })).key);
   });
   afterAll(async () => {
@@ -202,6 +205,54 @@ describe.each(testDatabases())('relay: Cloudflare Workers AI (39), Cohere (34) a
       f.up.script({ path: dify.PATH, times: 1, raw: { contentType: 'text/event-stream', body: dify.STREAM_ERROR } });
       const streamed = await openai.chat.completions.create({ model: DIFY, messages: ASK, stream: true }).catch((e: unknown) => e);
       expect(streamed).toBeInstanceOf(OpenAI.APIError);
+      expect(await f.quota(f.user.id)).toBe(before);
+    });
+  });
+
+  describe('Coze', () => {
+    it('answers a single (non-stream) request from the bot stream read whole, billed with chat.completed usage', async () => {
+      f.up.script({ path: coze.PATH, raw: { contentType: 'text/event-stream', body: coze.STREAM } });
+      const { data, response } = await openai.chat.completions
+        .create({ model: COZE, messages: coze.CHAT_REQUEST.messages as never, user: coze.CHAT_REQUEST.user })
+        .withResponse();
+      expect(data.choices[0]!.message.content).toBe(coze.STREAM_TEXT);
+      expect(data.usage).toMatchObject({ prompt_tokens: 380, completion_tokens: 18 });
+      expect(f.up.requests[0]!.body).toEqual(coze.CHAT_BODY);
+      expect(f.up.requests[0]!.headers.authorization).toBe(`Bearer ${coze.TOKEN}`);
+      const row = await f.settled(response.headers.get('x-oneapi-request-id'));
+      expect(row).toMatchObject({ modelName: COZE, promptTokens: 380, completionTokens: 18, quota: quotaOf(380, 18), isStream: false });
+    });
+
+    it('streams the bot answer deltas with the same usage', async () => {
+      f.up.script({ path: coze.PATH, raw: { contentType: 'text/event-stream', body: coze.STREAM } });
+      const stream = await openai.chat.completions.create({
+        model: COZE,
+        messages: ASK,
+        stream: true,
+        stream_options: { include_usage: true },
+      });
+      let text = '';
+      let usage: OpenAI.CompletionUsage | null | undefined;
+      for await (const chunk of stream) {
+        text += chunk.choices[0]?.delta?.content ?? '';
+        usage = chunk.usage ?? usage;
+      }
+      expect(text).toBe(coze.STREAM_TEXT);
+      expect(usage).toMatchObject({ prompt_tokens: 380, completion_tokens: 18 });
+      const [row] = await f.logCount({ modelName: COZE, isStream: true }, 1);
+      expect(row).toMatchObject({ promptTokens: 380, completionTokens: 18, quota: quotaOf(380, 18) });
+    });
+
+    it('fails cleanly on an error answer or a failed chat, without a charge', async () => {
+      const before = await f.quota(f.user.id);
+      f.up.script({ path: coze.PATH, times: 1, raw: json(coze.ERROR_BODY) });
+      const error = await openai.chat.completions.create({ model: COZE, messages: ASK }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(OpenAI.APIError);
+      expect((error as InstanceType<typeof OpenAI.APIError>).message).toContain('authentication is invalid');
+      f.up.script({ path: coze.PATH, times: 1, raw: { contentType: 'text/event-stream', body: coze.STREAM_FAILED } });
+      const failed = await openai.chat.completions.create({ model: COZE, messages: ASK }).catch((e: unknown) => e);
+      expect(failed).toBeInstanceOf(OpenAI.APIError);
+      expect((failed as InstanceType<typeof OpenAI.APIError>).message).toContain('not published');
       expect(await f.quota(f.user.id)).toBe(before);
     });
   });

@@ -4,7 +4,8 @@ import { OptionService, type OptionKey } from '@gw/option';
 import { UpstreamClient } from '@gw/upstream';
 import { adaptorRequest } from '../providers/adaptor-request.js';
 import { adaptorOf, codecOf } from '../providers/registry.js';
-import { parseJsonObject } from '../providers/sse-events.js';
+import { parseJsonObject, SseEventReader } from '../providers/sse-events.js';
+import { aggregateStream } from '../providers/stream-aggregate.js';
 import type { AdaptorCall, ProviderSettings } from '../providers/types.js';
 
 /** The test question, as new-api asks it: a short chat the provider answers in a few tokens. */
@@ -42,7 +43,7 @@ export class RelayChannelProbe implements AdaptorProbe, OnModuleInit {
     if (!typeAdaptor) throw new Error(`channel type ${channel.type} cannot be tested yet`);
     const adaptor = typeAdaptor.forModel?.(upstreamModel) ?? typeAdaptor;
     const codec = codecOf(adaptor.format);
-    const call: AdaptorCall = { channel, model: upstreamModel, stream: false, settings: this.settings };
+    const call: AdaptorCall = { channel, model: upstreamModel, stream: adaptor.streamOnly === true, settings: this.settings };
     let body = codec.requestFromHub({ ...TEST_REQUEST, model: upstreamModel }, upstreamModel, this.settings);
     if (adaptor.finishBody) body = adaptor.finishBody(body, call, true);
     const { built, rawBody } = await adaptorRequest(adaptor, call, body);
@@ -54,6 +55,20 @@ export class RelayChannelProbe implements AdaptorProbe, OnModuleInit {
       maxResponseBytes: limits.maxBytes,
     });
     const text = await res.text();
+    if (adaptor.streamOnly && res.status === 200 && String(res.headers['content-type'] ?? '').includes('text/event-stream')) {
+      // A stream-only provider (Coze) answers the test as a stream: read it whole, as the relay does.
+      try {
+        const reader = new SseEventReader();
+        const events = [...reader.push(text), ...reader.end()];
+        return {
+          status: 200,
+          text: JSON.stringify(aggregateStream(codec.streamDecoder(upstreamModel), events, upstreamModel).response),
+          errorBody: false,
+        };
+      } catch (error) {
+        return { status: 200, text: JSON.stringify({ error: { message: (error as Error).message } }), errorBody: true };
+      }
+    }
     const parsed = res.status === 200 ? parseJsonObject(text) : undefined;
     return { status: res.status, text, errorBody: parsed !== undefined && codec.isErrorBody(parsed) };
   }

@@ -4,8 +4,16 @@ import { OptionService, type OptionKey } from '@gw/option';
 import { UpstreamClient, UpstreamError, type UpstreamResponse } from '@gw/upstream';
 import { adaptorRequest } from '../providers/adaptor-request.js';
 import { codecOf } from '../providers/registry.js';
-import { parseJsonObject } from '../providers/sse-events.js';
-import { AdaptorAuthError, type AdaptorCall, type ChannelAdaptor, type ProviderRerank, type ProviderSettings } from '../providers/types.js';
+import { parseJsonObject, SseEventReader } from '../providers/sse-events.js';
+import { aggregateStream } from '../providers/stream-aggregate.js';
+import {
+  AdaptorAuthError,
+  type AdaptorCall,
+  type ChannelAdaptor,
+  type FormatCodec,
+  type ProviderRerank,
+  type ProviderSettings,
+} from '../providers/types.js';
 import { FormatStream, hubAnswerText } from '../stream/format-stream.js';
 import { relayStream } from '../stream/stream-responder.js';
 import { toOpenAiUsage, type Usage } from '../stream/usage.js';
@@ -67,7 +75,8 @@ export class FormatCall {
     const call: AdaptorCall = {
       channel,
       model: upstreamModel,
-      stream: request.stream,
+      // A stream-only provider (Coze) streams even for a single answer: it is read whole below.
+      stream: request.stream || adaptor.streamOnly === true,
       settings: this.settings,
       clientHeaders: input.clientHeaders,
     };
@@ -83,7 +92,7 @@ export class FormatCall {
     let response: UpstreamResponse;
     try {
       const { built, rawBody } = await adaptorRequest(adaptor, call, body);
-      response = await this.upstream.sendBuilt(built, { body, rawBody, stream: request.stream, signal: input.signal });
+      response = await this.upstream.sendBuilt(built, { body, rawBody, stream: call.stream, signal: input.signal });
     } catch (error) {
       if (error instanceof AdaptorAuthError) {
         // The channel's key is unusable (not AK|SK|Region, a broken service account, a refused token): a channel fault.
@@ -131,6 +140,9 @@ export class FormatCall {
             : String((outcome.error as Error)?.message ?? outcome.error);
       return { ok: true, upstreamModel, usage, localCount: local, frtMs, retryable: false, interrupted, conversion };
     }
+
+    if (!request.stream && adaptor.streamOnly && String(response.headers['content-type'] ?? '').includes(streamType))
+      return this.readWhole(response, native, inbound, input, upstreamModel, headersAt, conversion, failed, channel);
 
     let text: string;
     try {
@@ -214,5 +226,46 @@ export class FormatCall {
     input.res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(out) });
     input.res.end(out);
     return { ok: true, upstreamModel, usage, localCount: !reported, frtMs: Math.round(headersAt - input.startedAt), retryable: false };
+  }
+
+  /** A stream-only provider's stream read whole into one answer in the client's format. */
+  private async readWhole(
+    response: UpstreamResponse,
+    native: FormatCodec,
+    inbound: FormatCodec,
+    input: ForwardInput,
+    upstreamModel: string,
+    headersAt: number,
+    conversion: string[] | undefined,
+    failed: (error: RelayError, retryable: boolean, channelFault?: Attempt['channelFault']) => Attempt,
+    channel: RelayChannel,
+  ): Promise<Attempt> {
+    const { request } = input;
+    let whole: ReturnType<typeof aggregateStream>;
+    try {
+      const reader = new SseEventReader();
+      const events = [...reader.push(await response.text()), ...reader.end()];
+      whole = aggregateStream(native.streamDecoder(request.model), events, request.model);
+    } catch (error) {
+      const message = redactChannelKeys(String((error as Error)?.message ?? error), channel);
+      return failed(new RelayError(message, 502, 'bad_response_body', 'upstream_error'), !input.signal.aborted, { message });
+    }
+    const usage: Usage = whole.usage ?? {
+      promptTokens: input.promptTokens,
+      completionTokens: input.countText(hubAnswerText(whole.response)),
+      cachedTokens: 0,
+    };
+    const out = JSON.stringify(inbound.responseFromHub(whole.response, usage, request.model));
+    input.res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(out) });
+    input.res.end(out);
+    return {
+      ok: true,
+      upstreamModel,
+      usage,
+      localCount: !whole.usage,
+      frtMs: Math.round(headersAt - input.startedAt),
+      retryable: false,
+      conversion,
+    };
   }
 }

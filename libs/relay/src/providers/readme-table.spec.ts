@@ -27,6 +27,7 @@ const WIRE: Record<string, RegExp> = {
   gemini: /^Gemini/,
   dify: /^Dify/,
   cohere: /^Cohere/,
+  coze: /^Coze/,
 };
 
 describe('README supported channel types', () => {

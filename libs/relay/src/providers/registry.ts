@@ -2,6 +2,7 @@ import { ChannelType, channelTypeInfo } from '@gw/contracts';
 import { anthropicAdaptor, anthropicCodec } from './anthropic/index.js';
 import { bedrockAdaptor } from './bedrock/index.js';
 import { cohereAdaptor, cohereCodec } from './cohere/index.js';
+import { cozeAdaptor, cozeCodec } from './coze/index.js';
 import { difyAdaptor, difyCodec } from './dify/index.js';
 import { geminiAdaptor, geminiCodec } from './gemini/index.js';
 import { openAiAdaptor, openAiCodec } from './openai/codec.js';
@@ -21,6 +22,7 @@ const CODECS: Record<FormatId, FormatCodec> = {
   responses: responsesCodec,
   dify: difyCodec,
   cohere: cohereCodec,
+  coze: cozeCodec,
 };
 
 const ADAPTORS = new Map<number, ChannelAdaptor>([
@@ -31,6 +33,7 @@ const ADAPTORS = new Map<number, ChannelAdaptor>([
   [ChannelType.VertexAi, vertexAdaptor],
   [ChannelType.Cohere, cohereAdaptor],
   [ChannelType.Dify, difyAdaptor],
+  [ChannelType.Coze, cozeAdaptor],
 ]);
 
 export function codecOf(format: FormatId): FormatCodec {

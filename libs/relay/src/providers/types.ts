@@ -10,8 +10,8 @@ import type { Usage } from '../stream/usage.js';
  */
 export type FormatId = 'openai' | 'anthropic' | 'gemini' | 'responses' | ProviderFormatId;
 
-/** Formats only providers speak (no client route): Dify chat apps, Cohere chat. */
-export type ProviderFormatId = 'dify' | 'cohere';
+/** Formats only providers speak (no client route): Dify chat apps, Cohere chat, Coze bots. */
+export type ProviderFormatId = 'dify' | 'cohere' | 'coze';
 
 /**
  * A JSON object off the wire, from a client or a provider. Loosely typed on purpose: converters read
@@ -115,6 +115,8 @@ export interface ChannelAdaptor {
    * and the content type that marks a stream answer (default text/event-stream).
    */
   streamFraming?: { contentType: string; reader(): StreamFramer };
+  /** Always called in streaming mode; a client's single answer is the whole stream read into one (Coze). */
+  streamOnly?: boolean;
   /** Rerank in the provider's own API (Cohere): the call, its body, and the answer in the client's rerank shape. */
   rerank?: ProviderRerank;
 }
