@@ -4,6 +4,7 @@ import * as cloudflare from '../fixtures/providers/cloudflare/index.js';
 import * as cohere from '../fixtures/providers/cohere/index.js';
 import * as coze from '../fixtures/providers/coze/index.js';
 import * as dify from '../fixtures/providers/dify/index.js';
+import * as replicate from '../fixtures/providers/replicate/index.js';
 import { testDatabases } from '../support/databases.js';
 import { COMPLETION_RATIOS, RATIOS, startRelayFixture, type RelayFixture } from './relay-fixture.js';
 
@@ -17,7 +18,7 @@ const COZE = 'platform-coze-bot';
 const CHAT_MODELS = [cloudflare.MODEL, COHERE, DIFY, COZE];
 const quotaOf = (prompt: number, completion: number) => Math.round((prompt + completion * 3) * 2);
 
-describe.each(testDatabases())('relay: Cloudflare Workers AI (39), Cohere (34), Dify (37) and Coze (49) on %s', (kind) => {
+describe.each(testDatabases())('relay: Cloudflare Workers AI (39), Cohere (34), Dify (37), Coze (49) and Replicate (56) on %s', (kind) => {
   let f: RelayFixture;
   let openai: OpenAI;
 
@@ -44,6 +45,8 @@ describe.each(testDatabases())('relay: Cloudflare Workers AI (39), Cohere (34), 
     });
     await f.channel({ type: 37, key: dify.KEY, models: DIFY });
     await f.channel({ type: 49, key: coze.TOKEN, other: coze.BOT_ID, models: COZE });
+    await f.setOption('ModelPrice', { [replicate.MODEL]: 0.003 });
+    await f.channel({ type: 56, key: replicate.TOKEN, models: replicate.MODEL });
     openai = f.openai((await f.token({ unlimited_quota: true })).key);
   });
   afterAll(async () => {
@@ -253,6 +256,37 @@ describe.each(testDatabases())('relay: Cloudflare Workers AI (39), Cohere (34), 
       const failed = await openai.chat.completions.create({ model: COZE, messages: ASK }).catch((e: unknown) => e);
       expect(failed).toBeInstanceOf(OpenAI.APIError);
       expect((failed as InstanceType<typeof OpenAI.APIError>).message).toContain('not published');
+      expect(await f.quota(f.user.id)).toBe(before);
+    });
+  });
+
+  describe('Replicate', () => {
+    it('generates images through a waited prediction, answers URLs, and bills per image at the model price', async () => {
+      f.up.script({ path: replicate.PATH, raw: { ...json(replicate.PREDICTION), status: 201 } });
+      const { data, response } = await openai.images
+        .generate({ model: replicate.MODEL, prompt: replicate.IMAGE_REQUEST.prompt, size: '1792x1024', n: 2, output_format: 'webp' })
+        .withResponse();
+      expect(data.data?.map((d) => d.url)).toEqual(replicate.PREDICTION.output);
+      expect(f.up.requests[0]!.body).toEqual(replicate.PREDICTION_BODY);
+      expect(f.up.requests[0]!.headers.prefer).toBe('wait');
+      expect(f.up.requests[0]!.headers.authorization).toBe(`Bearer ${replicate.TOKEN}`);
+      // 0.003 USD × 500000 quota per USD × 2 images.
+      expect(await f.settled(response.headers.get('x-oneapi-request-id'))).toMatchObject({ modelName: replicate.MODEL, quota: 3000 });
+    });
+
+    it('refuses chat on an image-only channel with a 400, and fails a failed prediction without a charge', async () => {
+      const chat = await openai.chat.completions.create({ model: replicate.MODEL, messages: ASK }).catch((e: unknown) => e);
+      expect(chat).toBeInstanceOf(OpenAI.APIError);
+      expect((chat as InstanceType<typeof OpenAI.APIError>).status).toBe(400);
+      const before = await f.quota(f.user.id);
+      f.up.script({ path: replicate.PATH, times: 1, raw: { ...json(replicate.PREDICTION_FAILED), status: 201 } });
+      const failed = await openai.images.generate({ model: replicate.MODEL, prompt: 'x' }).catch((e: unknown) => e);
+      expect(failed).toBeInstanceOf(OpenAI.APIError);
+      expect((failed as InstanceType<typeof OpenAI.APIError>).message).toContain('NSFW');
+      f.up.script({ path: replicate.PATH, times: 1, raw: json(replicate.ERROR_AUTH, 401) });
+      expect(await openai.images.generate({ model: replicate.MODEL, prompt: 'x' }).catch((e: unknown) => e)).toBeInstanceOf(
+        OpenAI.APIError,
+      );
       expect(await f.quota(f.user.id)).toBe(before);
     });
   });

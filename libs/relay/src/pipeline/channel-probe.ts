@@ -35,7 +35,8 @@ export class RelayChannelProbe implements AdaptorProbe, OnModuleInit {
 
   canTest(type: number): boolean {
     const adaptor = adaptorOf(type);
-    return adaptor !== undefined && adaptor.format !== 'openai';
+    // Providers without chat (Replicate images) have nothing cheap to test with.
+    return adaptor !== undefined && adaptor.format !== 'openai' && adaptor.servesChat !== false;
   }
 
   async probe(channel: RelayChannel, upstreamModel: string, limits: ProbeLimits): Promise<ProbeAnswer> {

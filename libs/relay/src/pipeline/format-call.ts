@@ -11,7 +11,7 @@ import {
   type AdaptorCall,
   type ChannelAdaptor,
   type FormatCodec,
-  type ProviderRerank,
+  type ProviderEndpoint,
   type ProviderSettings,
 } from '../providers/types.js';
 import { FormatStream, hubAnswerText } from '../stream/format-stream.js';
@@ -66,8 +66,12 @@ export class FormatCall {
       channelFault,
       conversion,
     });
-    if (request.kind === 'rerank' && adaptor.rerank) return this.rerank(channel, adaptor.rerank, input, upstreamModel, failed);
-    if (request.kind !== 'chat' && request.kind !== 'messages' && request.kind !== 'gemini' && request.kind !== 'responses') {
+    const endpoint = adaptor.endpoints?.[request.kind];
+    if (endpoint) return this.providerEndpoint(channel, endpoint, input, upstreamModel, failed);
+    if (
+      adaptor.servesChat === false ||
+      (request.kind !== 'chat' && request.kind !== 'messages' && request.kind !== 'gemini' && request.kind !== 'responses')
+    ) {
       const message = `channel type ${channel.type} does not serve ${request.path}`;
       return failed(new RelayError(message, 400, 'convert_request_failed', 'invalid_request_error'), true);
     }
@@ -183,10 +187,10 @@ export class FormatCall {
     };
   }
 
-  /** /v1/rerank on a provider with its own rerank API: its body, its answer as new-api's `{results, usage}`. */
-  private async rerank(
+  /** A non-chat route on a provider's own API (Cohere rerank, Replicate images): one JSON call, its answer mapped back. */
+  private async providerEndpoint(
     channel: RelayChannel,
-    rerank: ProviderRerank,
+    endpoint: ProviderEndpoint,
     input: ForwardInput,
     upstreamModel: string,
     failed: (error: RelayError, retryable: boolean, channelFault?: Attempt['channelFault']) => Attempt,
@@ -194,8 +198,8 @@ export class FormatCall {
     const call: AdaptorCall = { channel, model: upstreamModel, stream: false, settings: this.settings };
     let response: UpstreamResponse;
     try {
-      response = await this.upstream.sendBuilt(rerank.build(call), {
-        body: rerank.body(input.request.body, upstreamModel),
+      response = await this.upstream.sendBuilt(endpoint.build(call), {
+        body: endpoint.body(input.request.body, upstreamModel),
         signal: input.signal,
       });
     } catch (error) {
@@ -203,7 +207,8 @@ export class FormatCall {
       return failed(failure.error, failure.retryable, failure.channelFault);
     }
     const headersAt = performance.now();
-    if (response.status !== 200) {
+    // Replicate answers a created prediction with 201.
+    if (response.status < 200 || response.status >= 300) {
       const failure = await statusFailure(response, channel, (status) => this.retry.shouldRetryStatus(status));
       return failed(failure.error, failure.retryable, failure.channelFault);
     }
@@ -214,13 +219,20 @@ export class FormatCall {
       const relayError = transportError(error, channel);
       return failed(relayError, !input.signal.aborted, input.signal.aborted ? undefined : { message: relayError.message });
     }
-    if (!parsed || !Array.isArray(parsed.results))
-      return failed(new RelayError('upstream rerank answer has no results', 502, 'bad_response_body', 'upstream_error'), true, {
+    let mapped: ReturnType<ProviderEndpoint['answer']> | undefined;
+    try {
+      mapped = parsed ? endpoint.answer(parsed) : undefined;
+    } catch (error) {
+      const message = redactChannelKeys(String((error as Error)?.message ?? error), channel);
+      return failed(new RelayError(message, 502, 'bad_response_body', 'upstream_error'), true, { status: 200, message });
+    }
+    if (!mapped)
+      return failed(new RelayError('upstream answer is not a JSON object', 502, 'bad_response_body', 'upstream_error'), true, {
         status: 200,
         message: 'bad response body',
       });
-    const { response: answer, usage: reported } = rerank.answer(parsed);
-    // No token count from the provider (Cohere bills search units): the local estimate, as new-api does.
+    const { response: answer, usage: reported } = mapped;
+    // No token count from the provider (Cohere bills search units, images are billed per call): the local estimate.
     const usage: Usage = reported ?? { promptTokens: input.promptTokens, completionTokens: 0, cachedTokens: 0 };
     const out = JSON.stringify({ ...answer, usage: toOpenAiUsage(usage) });
     input.res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(out) });

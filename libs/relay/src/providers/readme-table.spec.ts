@@ -28,6 +28,7 @@ const WIRE: Record<string, RegExp> = {
   dify: /^Dify/,
   cohere: /^Cohere/,
   coze: /^Coze/,
+  replicate: /^Replicate/,
 };
 
 describe('README supported channel types', () => {

@@ -7,6 +7,7 @@ import { difyAdaptor, difyCodec } from './dify/index.js';
 import { geminiAdaptor, geminiCodec } from './gemini/index.js';
 import { openAiAdaptor, openAiCodec } from './openai/codec.js';
 import { responsesCodec } from './openai/responses-codec.js';
+import { replicateAdaptor, replicateCodec } from './replicate/index.js';
 import type { ChannelAdaptor, FormatCodec, FormatId } from './types.js';
 import { vertexAdaptor } from './vertex/index.js';
 
@@ -23,6 +24,7 @@ const CODECS: Record<FormatId, FormatCodec> = {
   dify: difyCodec,
   cohere: cohereCodec,
   coze: cozeCodec,
+  replicate: replicateCodec,
 };
 
 const ADAPTORS = new Map<number, ChannelAdaptor>([
@@ -34,6 +36,7 @@ const ADAPTORS = new Map<number, ChannelAdaptor>([
   [ChannelType.Cohere, cohereAdaptor],
   [ChannelType.Dify, difyAdaptor],
   [ChannelType.Coze, cozeAdaptor],
+  [ChannelType.Replicate, replicateAdaptor],
 ]);
 
 export function codecOf(format: FormatId): FormatCodec {

@@ -10,8 +10,8 @@ import type { Usage } from '../stream/usage.js';
  */
 export type FormatId = 'openai' | 'anthropic' | 'gemini' | 'responses' | ProviderFormatId;
 
-/** Formats only providers speak (no client route): Dify chat apps, Cohere chat, Coze bots. */
-export type ProviderFormatId = 'dify' | 'cohere' | 'coze';
+/** Formats only providers speak (no client route): Dify chat apps, Cohere chat, Coze bots, Replicate (no chat). */
+export type ProviderFormatId = 'dify' | 'cohere' | 'coze' | 'replicate';
 
 /**
  * A JSON object off the wire, from a client or a provider. Loosely typed on purpose: converters read
@@ -115,16 +115,24 @@ export interface ChannelAdaptor {
    * and the content type that marks a stream answer (default text/event-stream).
    */
   streamFraming?: { contentType: string; reader(): StreamFramer };
+  /** False for providers with no chat API (Replicate): chat-like requests get a clear 400, only `endpoints` are served. */
+  servesChat?: false;
   /** Always called in streaming mode; a client's single answer is the whole stream read into one (Coze). */
   streamOnly?: boolean;
-  /** Rerank in the provider's own API (Cohere): the call, its body, and the answer in the client's rerank shape. */
-  rerank?: ProviderRerank;
+  /**
+   * Non-chat routes in the provider's own API, by request kind (`rerank` for Cohere, `images_generations` for
+   * Replicate): one JSON call each, its answer given back in the OpenAI-style shape the client asked for.
+   */
+  endpoints?: Partial<Record<string, ProviderEndpoint>>;
 }
 
-export interface ProviderRerank {
+export interface ProviderEndpoint {
   build(call: AdaptorCall): BuiltRequest;
   body(request: Record<string, unknown>, model: string): Record<string, unknown>;
-  /** `{results, usage}` as new-api answers /v1/rerank; usage undefined when the provider reports no tokens. */
+  /**
+   * The client's answer (rerank `{results}`, images `{created, data}`) and the usage when the provider reports
+   * tokens; throws when the provider's 2xx answer is a failure (a failed prediction).
+   */
   answer(native: Json): { response: Json; usage?: Usage };
 }
 

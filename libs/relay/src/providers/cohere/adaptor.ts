@@ -20,5 +20,5 @@ export const cohereAdaptor: ChannelAdaptor = {
     return built;
   },
   streamFraming: { contentType: 'application/stream+json', reader: () => new NdjsonFramer() },
-  rerank: cohereRerank,
+  endpoints: { rerank: cohereRerank },
 };

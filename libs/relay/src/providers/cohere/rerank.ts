@@ -1,5 +1,5 @@
 import { buildProviderRequest } from '@gw/upstream';
-import type { ProviderRerank } from '../types.js';
+import type { Json, ProviderEndpoint } from '../types.js';
 import { cohereUsage } from './codec.js';
 
 /**
@@ -7,7 +7,7 @@ import { cohereUsage } from './codec.js';
  * Cohere's names; the answer's results pass through, and its usage is the billed input tokens when Cohere reports
  * them (it usually bills search units only, and the prompt estimate is charged, as in new-api).
  */
-export const cohereRerank: ProviderRerank = {
+export const cohereRerank: ProviderEndpoint = {
   build: (call) =>
     buildProviderRequest(call.channel.upstream, '/v1/rerank', { authorization: `Bearer ${call.channel.upstream.key}` }, false),
   body(request, model) {
@@ -17,5 +17,8 @@ export const cohereRerank: ProviderRerank = {
     if (typeof request.max_chunks_per_doc === 'number') body.max_chunks_per_doc = request.max_chunks_per_doc;
     return body;
   },
-  answer: (native) => ({ response: { id: native.id, results: native.results }, usage: cohereUsage(native.meta) }),
+  answer(native: Json) {
+    if (!Array.isArray(native.results)) throw new Error('the Cohere rerank answer has no results');
+    return { response: { id: native.id, results: native.results }, usage: cohereUsage(native.meta) };
+  },
 };
