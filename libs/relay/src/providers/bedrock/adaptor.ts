@@ -1,10 +1,10 @@
-import { Sha256 } from '@aws-crypto/sha256-js';
 import { SignatureV4 } from '@smithy/signature-v4';
 import { buildProviderRequest } from '@gw/upstream';
 import { anthropicAdaptor } from '../anthropic/index.js';
 import { AdaptorAuthError, type AdaptorCall, type ChannelAdaptor } from '../types.js';
 import { BedrockEventStreamReader } from './event-stream.js';
 import { bedrockModelId } from './model-ids.js';
+import { NodeSha256 } from './node-sha256.js';
 
 /** The body version Bedrock's Anthropic models require instead of the anthropic-version header. */
 export const BEDROCK_ANTHROPIC_VERSION = 'bedrock-2023-05-31';
@@ -71,7 +71,7 @@ export const bedrockAdaptor: ChannelAdaptor = {
       credentials: { accessKeyId: key.accessKeyId, secretAccessKey: key.secretAccessKey },
       region: key.region,
       service: 'bedrock',
-      sha256: Sha256,
+      sha256: NodeSha256,
     });
     const signed = await signer.sign({
       method: built.method,
