@@ -13,9 +13,10 @@ const ASK = [{ role: 'user' as const, content: 'Hello' }];
 /** Every model of this suite: ratio 2, completion ratio 3 (embeddings ratio 1). */
 const COHERE = 'platform-cohere-chat';
 const COHERE_RERANK = 'platform-cohere-rerank';
+const COHERE_V2 = 'platform-cohere-v2';
 const DIFY = 'platform-dify-app';
 const COZE = 'platform-coze-bot';
-const CHAT_MODELS = [cloudflare.MODEL, COHERE, DIFY, COZE];
+const CHAT_MODELS = [cloudflare.MODEL, COHERE, COHERE_V2, DIFY, COZE];
 const quotaOf = (prompt: number, completion: number) => Math.round((prompt + completion * 3) * 2);
 
 describe.each(testDatabases())('relay: Cloudflare Workers AI (39), Cohere (34), Dify (37), Coze (49) and Replicate (56) on %s', (kind) => {
@@ -42,6 +43,13 @@ describe.each(testDatabases())('relay: Cloudflare Workers AI (39), Cohere (34), 
       key: cohere.KEY,
       models: `${COHERE},${COHERE_RERANK}`,
       model_mapping: JSON.stringify({ [COHERE]: cohere.MODEL, [COHERE_RERANK]: cohere.RERANK_MODEL }),
+    });
+    await f.channel({
+      type: 34,
+      key: cohere.KEY,
+      other: 'v2',
+      models: COHERE_V2,
+      model_mapping: JSON.stringify({ [COHERE_V2]: cohere.MODEL }),
     });
     await f.channel({ type: 37, key: dify.KEY, models: DIFY });
     await f.channel({ type: 49, key: coze.TOKEN, other: coze.BOT_ID, models: COZE });
@@ -139,6 +147,22 @@ describe.each(testDatabases())('relay: Cloudflare Workers AI (39), Cohere (34), 
       expect(usage).toMatchObject({ prompt_tokens: 21, completion_tokens: 2 });
       const [row] = await f.logCount({ modelName: COHERE, isStream: true }, 1);
       expect(row).toMatchObject({ promptTokens: 21, completionTokens: 2, quota: quotaOf(21, 2) });
+    });
+
+    it('speaks chat v2 on a channel whose other is v2, streamed and not, with the same billed units', async () => {
+      f.up.script({ path: '/v2/chat', times: 1, raw: json(cohere.V2_RESPONSE) });
+      const { data, response } = await openai.chat.completions.create({ model: COHERE_V2, messages: ASK }).withResponse();
+      expect(data.choices[0]!.message.content).toBe('Blue.');
+      expect(f.up.requests[0]!.body).toEqual({ model: cohere.MODEL, messages: ASK, stream: false });
+      const row = await f.settled(response.headers.get('x-oneapi-request-id'));
+      expect(row).toMatchObject({ modelName: COHERE_V2, promptTokens: 21, completionTokens: 2, quota: quotaOf(21, 2) });
+      f.up.script({ path: '/v2/chat', times: 1, raw: { contentType: 'text/event-stream', body: cohere.V2_STREAM } });
+      const stream = await openai.chat.completions.create({ model: COHERE_V2, messages: ASK, stream: true });
+      let text = '';
+      for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? '';
+      expect(text).toBe('Blue.');
+      const [streamed] = await f.logCount({ modelName: COHERE_V2, isStream: true }, 1);
+      expect(streamed).toMatchObject({ promptTokens: 21, completionTokens: 2, quota: quotaOf(21, 2) });
     });
 
     it('reranks through /v1/rerank and bills the prompt estimate; errors pass on without a charge', async () => {

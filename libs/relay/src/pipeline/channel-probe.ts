@@ -42,7 +42,7 @@ export class RelayChannelProbe implements AdaptorProbe, OnModuleInit {
   async probe(channel: RelayChannel, upstreamModel: string, limits: ProbeLimits): Promise<ProbeAnswer> {
     const typeAdaptor = adaptorOf(channel.type);
     if (!typeAdaptor) throw new Error(`channel type ${channel.type} cannot be tested yet`);
-    const adaptor = typeAdaptor.forModel?.(upstreamModel) ?? typeAdaptor;
+    const adaptor = typeAdaptor.forModel?.(upstreamModel, channel) ?? typeAdaptor;
     const codec = codecOf(adaptor.format);
     const call: AdaptorCall = { channel, model: upstreamModel, stream: adaptor.streamOnly === true, settings: this.settings };
     let body = codec.requestFromHub({ ...TEST_REQUEST, model: upstreamModel }, upstreamModel, this.settings);

@@ -49,7 +49,7 @@ export class FormatCall {
 
   async attempt(channel: RelayChannel, typeAdaptor: ChannelAdaptor, input: ForwardInput, upstreamModel: string): Promise<Attempt> {
     const { request } = input;
-    const adaptor = typeAdaptor.forModel?.(upstreamModel) ?? typeAdaptor;
+    const adaptor = typeAdaptor.forModel?.(upstreamModel, channel) ?? typeAdaptor;
     // Responses reaches OpenAI channels by pass-through (UpstreamCall); other channels get it through the hub.
     const inboundFormat = request.kind === 'responses' ? 'responses' : request.format;
     const inbound = codecOf(inboundFormat);

@@ -1,7 +1,7 @@
 import { ChannelType, channelTypeInfo } from '@gw/contracts';
 import { anthropicAdaptor, anthropicCodec } from './anthropic/index.js';
 import { bedrockAdaptor } from './bedrock/index.js';
-import { cohereAdaptor, cohereCodec } from './cohere/index.js';
+import { cohereAdaptor, cohereCodec, cohereV2Codec } from './cohere/index.js';
 import { cozeAdaptor, cozeCodec } from './coze/index.js';
 import { difyAdaptor, difyCodec } from './dify/index.js';
 import { geminiAdaptor, geminiCodec } from './gemini/index.js';
@@ -23,6 +23,7 @@ const CODECS: Record<FormatId, FormatCodec> = {
   responses: responsesCodec,
   dify: difyCodec,
   cohere: cohereCodec,
+  cohere_v2: cohereV2Codec,
   coze: cozeCodec,
   replicate: replicateCodec,
 };

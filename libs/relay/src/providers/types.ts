@@ -11,7 +11,7 @@ import type { Usage } from '../stream/usage.js';
 export type FormatId = 'openai' | 'anthropic' | 'gemini' | 'responses' | ProviderFormatId;
 
 /** Formats only providers speak (no client route): Dify chat apps, Cohere chat, Coze bots, Replicate (no chat). */
-export type ProviderFormatId = 'dify' | 'cohere' | 'coze' | 'replicate';
+export type ProviderFormatId = 'dify' | 'cohere' | 'cohere_v2' | 'coze' | 'replicate';
 
 /**
  * A JSON object off the wire, from a client or a provider. Loosely typed on purpose: converters read
@@ -108,8 +108,11 @@ export interface ChannelAdaptor {
    * the built request with its final headers. Throws an AdaptorAuthError when the channel's key is unusable.
    */
   authorize?(built: BuiltRequest, body: string, call: AdaptorCall): Promise<BuiltRequest>;
-  /** Providers that serve several wire formats by model (Vertex: Gemini and Claude): the adaptor for one model. */
-  forModel?(model: string): ChannelAdaptor;
+  /**
+   * Providers that serve several wire formats by model (Vertex: Gemini and Claude) or by channel setting
+   * (Cohere v1/v2 by `other`): the adaptor for one call.
+   */
+  forModel?(model: string, channel: RelayChannel): ChannelAdaptor;
   /**
    * A stream that is not server-sent events (AWS event-stream frames, NDJSON): how its bytes become events,
    * and the content type that marks a stream answer (default text/event-stream).

@@ -4,11 +4,12 @@ import * as cohere from '../../../../../test/fixtures/providers/cohere/index.js'
 import { NdjsonFramer } from '../ndjson-framer.js';
 import { adaptorOf } from '../registry.js';
 import type { AdaptorCall } from '../types.js';
-import { cohereAdaptor, cohereCodec } from './index.js';
+import { SseEventReader } from '../sse-events.js';
+import { cohereAdaptor, cohereCodec, cohereV2Codec } from './index.js';
 
 const settings = { get: <T>(_key: string) => undefined as T };
-const call = (stream = false): AdaptorCall => {
-  const upstream = { id: 4, type: 34, key: cohere.KEY, baseUrl: '', other: '' };
+const call = (stream = false, other = ''): AdaptorCall => {
+  const upstream = { id: 4, type: 34, key: cohere.KEY, baseUrl: '', other };
   return { channel: { id: 4, type: 34, other: '', upstream } as unknown as RelayChannel, model: cohere.MODEL, stream, settings };
 };
 
@@ -59,5 +60,23 @@ describe('Cohere adaptor (type 34)', () => {
       response: { id: cohere.RERANK_RESPONSE.id, results: cohere.RERANK_RESPONSE.results },
       usage: undefined,
     });
+  });
+
+  it('speaks chat v2 when the channel says v2: OpenAI-like messages, SSE stream, billed units (fixture)', () => {
+    const v2 = cohereAdaptor.forModel!(cohere.MODEL, call(false, 'v2').channel);
+    expect(v2.format).toBe('cohere_v2');
+    expect(cohereAdaptor.forModel!(cohere.MODEL, call().channel)).toBe(cohereAdaptor);
+    expect(v2.buildChatRequest(call(false, 'v2')).url).toBe('https://api.cohere.ai/v2/chat');
+    expect(cohereV2Codec.requestFromHub({ model: cohere.MODEL, ...cohere.CHAT_REQUEST }, cohere.MODEL, settings)).toEqual(cohere.V2_BODY);
+    const { response, usage } = cohereV2Codec.responseToHub(cohere.V2_RESPONSE, cohere.MODEL);
+    expect(response.choices[0]).toMatchObject({ message: { content: 'Blue.' }, finish_reason: 'stop' });
+    expect(usage).toEqual({ promptTokens: 21, completionTokens: 2, cachedTokens: 0 });
+    const decoder = cohereV2Codec.streamDecoder(cohere.MODEL);
+    const reader = new SseEventReader();
+    const chunks = [...reader.push(cohere.V2_STREAM), ...reader.end()].flatMap((e) => decoder.decode(e));
+    expect(chunks.map((c) => c.choices[0].delta.content ?? '').join('')).toBe('Blue.');
+    expect(decoder.usage()).toEqual({ promptTokens: 21, completionTokens: 2, cachedTokens: 0 });
+    expect(cohereV2Codec.isErrorBody(cohere.ERROR_BODY)).toBe(true);
+    expect(cohereV2Codec.isErrorBody(cohere.V2_RESPONSE)).toBe(false);
   });
 });

@@ -54,7 +54,7 @@ function call(model: string, stream = false, other = '', key = serviceAccountKey
 
 describe('Vertex AI adaptor (type 41)', () => {
   it('sends Gemini models to generateContent of publisher google in the region (default us-central1), Gemini body (fixture)', () => {
-    const adaptor = vertexAdaptor.forModel!(GEMINI_MODEL);
+    const adaptor = vertexAdaptor.forModel!(GEMINI_MODEL, call(GEMINI_MODEL).channel);
     expect(adaptorOf(41)).toBe(vertexAdaptor);
     expect(adaptor.format).toBe('gemini');
     expect(adaptor.buildChatRequest(call(GEMINI_MODEL)).url).toBe(`https://us-central1-aiplatform.googleapis.com${GEMINI_PATH}`);
@@ -69,7 +69,7 @@ describe('Vertex AI adaptor (type 41)', () => {
   });
 
   it('sends Claude models to rawPredict of publisher anthropic with the name@date id and vertex-2023-10-16 (fixture)', () => {
-    const adaptor = vertexAdaptor.forModel!(CLAUDE_MODEL);
+    const adaptor = vertexAdaptor.forModel!(CLAUDE_MODEL, call(CLAUDE_MODEL).channel);
     expect(adaptor.format).toBe('anthropic');
     expect(adaptor.buildChatRequest(call(CLAUDE_MODEL, false, 'us-east5')).url).toBe(
       `https://us-east5-aiplatform.googleapis.com${CLAUDE_PATH}`,
@@ -88,9 +88,9 @@ describe('Vertex AI adaptor (type 41)', () => {
     expect(vertexRegion('{"default":"europe-west4"}', 'x')).toBe('europe-west4');
     expect(vertexRegion('evil.com/x', 'm')).toBe('us-central1');
     expect(vertexClaudeModel('claude-sonnet-4@20250514')).toBe('claude-sonnet-4@20250514');
-    expect(vertexAdaptor.forModel!(GEMINI_MODEL).buildChatRequest(call(GEMINI_MODEL, false, 'global')).url).toMatch(
-      /^https:\/\/aiplatform\.googleapis\.com\/v1\/projects\/[^/]+\/locations\/global\//,
-    );
+    expect(
+      vertexAdaptor.forModel!(GEMINI_MODEL, call(GEMINI_MODEL).channel).buildChatRequest(call(GEMINI_MODEL, false, 'global')).url,
+    ).toMatch(/^https:\/\/aiplatform\.googleapis\.com\/v1\/projects\/[^/]+\/locations\/global\//);
   });
 
   it('exchanges an RS256 JWT for an access token at the key file token_uri, once until it nears expiry', async () => {
