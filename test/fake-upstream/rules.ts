@@ -26,7 +26,7 @@ export interface FakeRule {
   /** Pads the JSON answer with this many bytes (size-cap tests). */
   padBytes?: number;
   /** Replays a recorded provider answer verbatim (wire fixtures: test/fixtures/relay-formats/). */
-  raw?: { status?: number; contentType: string; body: string };
+  raw?: { status?: number; contentType: string; body: string | Buffer };
 }
 
 export interface RecordedRequest {

@@ -3,7 +3,6 @@ import { SchedulerRegistry } from '@nestjs/schedule';
 import { APP_CONFIG, BusinessError, type AppConfig } from '@gw/core';
 import { JobLockService } from '@gw/database';
 import { OptionService } from '@gw/option';
-import { isOpenAiCompatible } from '@gw/upstream';
 import { ChannelStatus } from './channel.entity.js';
 import { ChannelRepository } from './channel.repository.js';
 import { ChannelStatusService } from './channel-status.service.js';
@@ -150,7 +149,7 @@ export class ChannelMonitorService implements OnApplicationBootstrap, OnModuleDe
     const rows = await this.channels.findAllForRouting();
     const pause = this.config.jobs.pollingIntervalSeconds * 1000;
     for (const row of rows) {
-      if (row.status === ChannelStatus.ManuallyDisabled || !isOpenAiCompatible(row.type)) continue;
+      if (row.status === ChannelStatus.ManuallyDisabled || !this.tests.canTest(row.type)) continue;
       let result = await this.tests.test(row);
       summary.tested++;
       if (!result.success) {

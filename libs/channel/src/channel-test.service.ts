@@ -7,6 +7,7 @@ import { isOpenAiCompatible, UpstreamClient, UpstreamError, type UpstreamRespons
 import type { ChannelEntity } from './channel.entity.js';
 import { ChannelRepository } from './channel.repository.js';
 import { MESSAGES } from './channel-input.js';
+import type { AdaptorProbe } from './channel-probe.js';
 import { redactKey } from './redact.js';
 import { toRelayChannel, type RelayChannel } from './relay-channel.js';
 
@@ -54,11 +55,23 @@ export function isEmbeddingModel(model: string): boolean {
 /** Channel tests, balances and upstream model lists: all through the relay's UpstreamClient. */
 @Injectable()
 export class ChannelTestService {
+  private adaptorProbe?: AdaptorProbe;
+
   constructor(
     private readonly channels: ChannelRepository,
     private readonly upstream: UpstreamClient,
     private readonly options: OptionService,
   ) {}
+
+  /** The relay hands its adaptors over at start-up (it sits above this lib). */
+  useAdaptorProbe(probe: AdaptorProbe): void {
+    this.adaptorProbe = probe;
+  }
+
+  /** True when channels of this type can be tested: OpenAI-compatible ones here, the others by their adaptor. */
+  canTest(type: number): boolean {
+    return isOpenAiCompatible(type) || (this.adaptorProbe?.canTest(type) ?? false);
+  }
 
   async load(id: number): Promise<ChannelEntity> {
     const row = await this.channels.findById(id);
@@ -76,11 +89,13 @@ export class ChannelTestService {
   }
 
   private async send(channel: RelayChannel, requestedModel?: string): Promise<ChannelTestResult> {
-    if (!isOpenAiCompatible(channel.type)) {
-      return { success: false, message: `channel type ${channel.type} cannot be tested yet`, time: 0, failure: 'unsupported' };
-    }
     const model = requestedModel?.trim() || channel.testModel || channel.models[0] || 'gpt-4o-mini';
     const upstreamModel = mapModel(channel.modelMapping, model);
+    if (!isOpenAiCompatible(channel.type)) {
+      // Claude is tested with a Messages call, Gemini with generateContent...: each type through its own adaptor.
+      if (this.adaptorProbe?.canTest(channel.type)) return this.sendThroughAdaptor(this.adaptorProbe, channel, upstreamModel);
+      return { success: false, message: `channel type ${channel.type} cannot be tested yet`, time: 0, failure: 'unsupported' };
+    }
     // Embedding-only models cannot answer a chat request: test them on the embeddings endpoint.
     const embedding = isEmbeddingModel(model);
     const endpoint = embedding ? 'embeddings' : 'chat';
@@ -98,36 +113,58 @@ export class ChannelTestService {
         maxResponseBytes: TEST_MAX_BYTES,
       });
       const text = await res.text();
-      const time = elapsed();
-      if (res.status !== 200)
-        return { success: false, message: errorMessage(text, res.status), time, status: res.status, failure: 'status' };
-      let parsed: { error?: unknown; choices?: unknown } | undefined;
+      let errorBody = false;
       try {
-        parsed = JSON.parse(text) as typeof parsed;
+        errorBody = Boolean((JSON.parse(text) as { error?: unknown } | null)?.error);
       } catch {
-        return { success: false, message: 'upstream response is not valid JSON', time, status: 200, failure: 'error_body' };
+        // judged below
       }
-      if (parsed?.error) return { success: false, message: errorMessage(text, 200), time, status: 200, failure: 'error_body' };
-      const threshold = this.options.get('ChannelDisableThreshold');
-      if (threshold > 0 && time > threshold) {
-        return { success: false, message: `response time ${time.toFixed(2)}s exceeds the threshold ${threshold}s`, time, failure: 'slow' };
-      }
-      return { success: true, message: '', time };
+      return this.judge(res.status, text, errorBody, elapsed());
     } catch (error) {
-      const time = elapsed();
-      if (error instanceof UpstreamError) {
-        const failure =
-          error.kind === 'timeout'
-            ? 'timeout'
-            : error.kind === 'connect'
-              ? 'connect'
-              : error.kind === 'unsupported'
-                ? 'unsupported'
-                : 'other';
-        return { success: false, message: error.message, time, failure };
-      }
-      return { success: false, message: (error as Error).message, time, failure: 'other' };
+      return this.failure(error, elapsed());
     }
+  }
+
+  private async sendThroughAdaptor(probe: AdaptorProbe, channel: RelayChannel, upstreamModel: string): Promise<ChannelTestResult> {
+    const started = performance.now();
+    const elapsed = () => Math.round(performance.now() - started) / 1000;
+    try {
+      const answer = await probe.probe(channel, upstreamModel, { timeoutMs: TEST_TIMEOUT_MS, maxBytes: TEST_MAX_BYTES });
+      return this.judge(answer.status, answer.text, answer.errorBody, elapsed());
+    } catch (error) {
+      return this.failure(error, elapsed());
+    }
+  }
+
+  /** An upstream answer as a test result: its status, an error object in a 200, or a response slower than allowed. */
+  private judge(status: number, text: string, errorBody: boolean, time: number): ChannelTestResult {
+    if (status !== 200) return { success: false, message: errorMessage(text, status), time, status, failure: 'status' };
+    try {
+      JSON.parse(text);
+    } catch {
+      return { success: false, message: 'upstream response is not valid JSON', time, status: 200, failure: 'error_body' };
+    }
+    if (errorBody) return { success: false, message: errorMessage(text, 200), time, status: 200, failure: 'error_body' };
+    const threshold = this.options.get('ChannelDisableThreshold');
+    if (threshold > 0 && time > threshold) {
+      return { success: false, message: `response time ${time.toFixed(2)}s exceeds the threshold ${threshold}s`, time, failure: 'slow' };
+    }
+    return { success: true, message: '', time };
+  }
+
+  private failure(error: unknown, time: number): ChannelTestResult {
+    if (error instanceof UpstreamError) {
+      const failure =
+        error.kind === 'timeout'
+          ? 'timeout'
+          : error.kind === 'connect'
+            ? 'connect'
+            : error.kind === 'unsupported'
+              ? 'unsupported'
+              : 'other';
+      return { success: false, message: error.message, time, failure };
+    }
+    return { success: false, message: (error as Error).message, time, failure: 'other' };
   }
 
   async fetchModels(target: UpstreamTarget): Promise<string[]> {

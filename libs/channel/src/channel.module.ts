@@ -42,7 +42,7 @@ import { ChannelNotifyService } from './channel-notify.service.js';
     ChannelBalanceService,
     ChannelMonitorService,
   ],
-  exports: [ChannelRouter, ChannelHealthService, ChannelKeyService, ChannelUsageService, ChannelMonitorService],
+  exports: [ChannelRouter, ChannelHealthService, ChannelKeyService, ChannelUsageService, ChannelMonitorService, ChannelTestService],
 })
 export class ChannelModule {
   // `GET /api/user/models` lives in the user lib, below this one: hand it the routing table's view of models.

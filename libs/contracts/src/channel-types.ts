@@ -257,6 +257,7 @@ export const CHANNEL_TYPES: readonly ChannelTypeInfo[] = [
     'https://api.cloudflare.com',
     ['@cf/meta/llama-3.1-8b-instruct', '@cf/qwen/qwen1.5-14b-chat-awq', '@cf/baai/bge-base-en-v1.5'],
     {
+      ...oa,
       keyHelp: 'API token',
       otherHelp: 'account ID',
     },

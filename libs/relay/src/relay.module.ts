@@ -18,6 +18,7 @@ import { RelayPipeline } from './pipeline/relay-pipeline.js';
 import { RetryPolicy } from './pipeline/retry-policy.js';
 import { UpstreamCall } from './pipeline/upstream-call.js';
 import { FormatCall } from './pipeline/format-call.js';
+import { RelayChannelProbe } from './pipeline/channel-probe.js';
 import { PricingCatalog, PricingController, PricingService, RelayPricingAdapter, TokenCounter } from './pricing/index.js';
 import { ModelRateLimiter } from './rate-limit/index.js';
 
@@ -42,6 +43,7 @@ import { ModelRateLimiter } from './rate-limit/index.js';
     ChannelSelection,
     UpstreamCall,
     FormatCall,
+    RelayChannelProbe,
     RelayPipeline,
     ModelList,
   ],

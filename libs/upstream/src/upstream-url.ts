@@ -112,6 +112,9 @@ export function buildUpstreamRequest(
       url.searchParams.set('api-version', apiVersion);
     }
     if (target.key) headers['api-key'] = target.key;
+  } else if (target.type === ChannelType.Cloudflare) {
+    url = cloudflareUrl(base, target.other, endpoint);
+    if (target.key) headers.authorization = `Bearer ${target.key}`;
   } else if (target.type === ChannelType.Custom) {
     if (endpoint !== 'chat' && endpoint !== 'completions' && endpoint !== 'embeddings') {
       throw new UpstreamError('unsupported', 'a custom channel has only its request URL');
@@ -132,6 +135,18 @@ export function buildUpstreamRequest(
   for (const [name, value] of Object.entries(init.extraHeaders ?? {})) setHeader(headers, name, value, target.key);
   for (const [name, value] of Object.entries(target.headerOverride ?? {})) setHeader(headers, name, value, target.key);
   return { url: url.toString(), method, headers };
+}
+
+/** Cloudflare Workers AI's OpenAI-compatible endpoints live under the account (the channel's `other`), as new-api calls them. */
+const CLOUDFLARE_ENDPOINTS: ReadonlySet<UpstreamEndpoint> = new Set(['chat', 'completions', 'embeddings', 'responses']);
+
+function cloudflareUrl(base: string, other: string, endpoint: UpstreamEndpoint): URL {
+  const account = other.trim();
+  if (!/^[A-Za-z0-9_-]+$/.test(account))
+    throw new UpstreamError('unsupported', 'a Cloudflare channel needs its account ID in the other field');
+  if (!CLOUDFLARE_ENDPOINTS.has(endpoint))
+    throw new UpstreamError('unsupported', `Cloudflare Workers AI has no OpenAI ${endpoint} endpoint`);
+  return new URL(`${base}/client/v4/accounts/${account}/ai/v1${PATHS[endpoint]}`);
 }
 
 /**

@@ -2,13 +2,23 @@ import { Injectable } from '@nestjs/common';
 import type { RelayChannel } from '@gw/channel';
 import { OptionService, type OptionKey } from '@gw/option';
 import { UpstreamClient, UpstreamError, type UpstreamResponse } from '@gw/upstream';
+import { adaptorRequest } from '../providers/adaptor-request.js';
 import { codecOf, providerCodecOf } from '../providers/registry.js';
-import { parseJsonObject } from '../providers/sse-events.js';
-import type { AdaptorCall, ChannelAdaptor, ProviderSettings } from '../providers/types.js';
+import { parseJsonObject, SseEventReader } from '../providers/sse-events.js';
+import { aggregateStream } from '../providers/stream-aggregate.js';
+import {
+  AdaptorAuthError,
+  type AdaptorCall,
+  type ChannelAdaptor,
+  type FormatCodec,
+  type ProviderCodec,
+  type ProviderEndpoint,
+  type ProviderSettings,
+} from '../providers/types.js';
 import { nativeEmbeddingAttempt } from './native-embeddings.js';
 import { FormatStream, hubAnswerText } from '../stream/format-stream.js';
 import { relayStream } from '../stream/stream-responder.js';
-import type { Usage } from '../stream/usage.js';
+import { toOpenAiUsage, type Usage } from '../stream/usage.js';
 import { RelayError } from './relay-error.js';
 import { RetryPolicy } from './retry-policy.js';
 import {
@@ -39,8 +49,9 @@ export class FormatCall {
     this.settings = { get: <T>(key: string) => options.get(key as OptionKey) as T };
   }
 
-  async attempt(channel: RelayChannel, adaptor: ChannelAdaptor, input: ForwardInput, upstreamModel: string): Promise<Attempt> {
+  async attempt(channel: RelayChannel, typeAdaptor: ChannelAdaptor, input: ForwardInput, upstreamModel: string): Promise<Attempt> {
     const { request } = input;
+    const adaptor = typeAdaptor.forModel?.(upstreamModel, channel) ?? typeAdaptor;
     // Responses reaches OpenAI channels by pass-through (UpstreamCall); other channels get it through the hub.
     const inboundFormat = request.kind === 'responses' ? 'responses' : request.format;
     const inbound = codecOf(inboundFormat);
@@ -57,10 +68,18 @@ export class FormatCall {
       channelFault,
       conversion,
     });
+    const endpoint = adaptor.endpoints?.[request.kind];
+    if (endpoint) return this.providerEndpoint(channel, endpoint, input, upstreamModel, failed);
+    if (adaptor.servesChat === false) {
+      const message = `channel type ${channel.type} does not serve ${request.path}`;
+      return failed(new RelayError(message, 400, 'convert_request_failed', 'invalid_request_error'), true);
+    }
+
     const call: AdaptorCall = {
       channel,
       model: upstreamModel,
-      stream: request.stream,
+      // A stream-only provider (Coze) streams even for a single answer: it is read whole below.
+      stream: request.stream || adaptor.streamOnly === true,
       settings: this.settings,
       clientHeaders: input.clientHeaders,
     };
@@ -91,10 +110,15 @@ export class FormatCall {
 
     let response: UpstreamResponse;
     try {
-      const built = adaptor.buildChatRequest(call);
-      const init = { body, stream: request.stream, signal: input.signal };
+      const { built, rawBody } = await adaptorRequest(adaptor, call, body);
+      const init = { body, rawBody, stream: call.stream, signal: input.signal };
       response = adaptor.send ? await adaptor.send(built, init, { call, http: this.upstream }) : await this.upstream.sendBuilt(built, init);
     } catch (error) {
+      if (error instanceof AdaptorAuthError) {
+        // The channel's key is unusable (not AK|SK|Region, a broken service account, a refused token): a channel fault.
+        const message = redactChannelKeys(error.message, channel);
+        return failed(new RelayError(message, 500, 'channel:invalid_key'), true, { message, channelError: true });
+      }
       const failure = transportFailure(error, input.signal.aborted, channel);
       return failed(failure.error, failure.retryable, failure.channelFault);
     }
@@ -105,11 +129,13 @@ export class FormatCall {
       return failed(failure.error, failure.retryable, failure.channelFault);
     }
 
-    if (request.stream && String(response.headers['content-type'] ?? '').includes('text/event-stream')) {
+    const streamType = adaptor.streamFraming?.contentType ?? 'text/event-stream';
+    if (request.stream && String(response.headers['content-type'] ?? '').includes(streamType)) {
       const encoder = passThrough
         ? undefined
         : inbound.streamEncoder({ model: request.model, promptTokens: input.promptTokens, includeUsage: request.includeUsage });
-      const stream = new FormatStream(native.streamDecoder(request.model), encoder, input.promptTokens, input.countText);
+      const framer = adaptor.streamFraming?.reader();
+      const stream = new FormatStream(native.streamDecoder(request.model), encoder, input.promptTokens, input.countText, framer);
       const outcome = await relayStream(response.body, input.res, redactingStream(stream, channel));
       const frtMs = Math.round((outcome.firstChunkAt ?? headersAt) - input.startedAt);
       if (outcome.error !== undefined && !outcome.delivered) {
@@ -134,6 +160,9 @@ export class FormatCall {
             : String((outcome.error as Error)?.message ?? outcome.error);
       return { ok: true, upstreamModel, usage, localCount: local, frtMs, retryable: false, interrupted, conversion };
     }
+
+    if (!request.stream && adaptor.streamOnly && String(response.headers['content-type'] ?? '').includes(streamType))
+      return this.readWhole(response, native, inbound, input, upstreamModel, headersAt, conversion, failed, channel);
 
     let text: string;
     try {
@@ -169,6 +198,100 @@ export class FormatCall {
       upstreamModel,
       usage,
       localCount: !reported,
+      frtMs: Math.round(headersAt - input.startedAt),
+      retryable: false,
+      conversion,
+    };
+  }
+
+  /** A non-chat route on a provider's own API (Cohere rerank, Replicate images): one JSON call, its answer mapped back. */
+  private async providerEndpoint(
+    channel: RelayChannel,
+    endpoint: ProviderEndpoint,
+    input: ForwardInput,
+    upstreamModel: string,
+    failed: (error: RelayError, retryable: boolean, channelFault?: Attempt['channelFault']) => Attempt,
+  ): Promise<Attempt> {
+    const call: AdaptorCall = { channel, model: upstreamModel, stream: false, settings: this.settings };
+    let response: UpstreamResponse;
+    try {
+      response = await this.upstream.sendBuilt(endpoint.build(call), {
+        body: endpoint.body(input.request.body, upstreamModel),
+        signal: input.signal,
+      });
+    } catch (error) {
+      const failure = transportFailure(error, input.signal.aborted, channel);
+      return failed(failure.error, failure.retryable, failure.channelFault);
+    }
+    const headersAt = performance.now();
+    // Replicate answers a created prediction with 201.
+    if (response.status < 200 || response.status >= 300) {
+      const failure = await statusFailure(response, channel, (status) => this.retry.shouldRetryStatus(status));
+      return failed(failure.error, failure.retryable, failure.channelFault);
+    }
+    let parsed: ReturnType<typeof parseJsonObject>;
+    try {
+      parsed = parseJsonObject(await response.text());
+    } catch (error) {
+      const relayError = transportError(error, channel);
+      return failed(relayError, !input.signal.aborted, input.signal.aborted ? undefined : { message: relayError.message });
+    }
+    let mapped: ReturnType<ProviderEndpoint['answer']> | undefined;
+    try {
+      mapped = parsed ? endpoint.answer(parsed) : undefined;
+    } catch (error) {
+      const message = redactChannelKeys(String((error as Error)?.message ?? error), channel);
+      return failed(new RelayError(message, 502, 'bad_response_body', 'upstream_error'), true, { status: 200, message });
+    }
+    if (!mapped)
+      return failed(new RelayError('upstream answer is not a JSON object', 502, 'bad_response_body', 'upstream_error'), true, {
+        status: 200,
+        message: 'bad response body',
+      });
+    const { response: answer, usage: reported } = mapped;
+    // No token count from the provider (Cohere bills search units, images are billed per call): the local estimate.
+    const usage: Usage = reported ?? { promptTokens: input.promptTokens, completionTokens: 0, cachedTokens: 0 };
+    const out = JSON.stringify({ ...answer, usage: toOpenAiUsage(usage) });
+    input.res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(out) });
+    input.res.end(out);
+    return { ok: true, upstreamModel, usage, localCount: !reported, frtMs: Math.round(headersAt - input.startedAt), retryable: false };
+  }
+
+  /** A stream-only provider's stream read whole into one answer in the client's format. */
+  private async readWhole(
+    response: UpstreamResponse,
+    native: ProviderCodec,
+    inbound: FormatCodec,
+    input: ForwardInput,
+    upstreamModel: string,
+    headersAt: number,
+    conversion: string[] | undefined,
+    failed: (error: RelayError, retryable: boolean, channelFault?: Attempt['channelFault']) => Attempt,
+    channel: RelayChannel,
+  ): Promise<Attempt> {
+    const { request } = input;
+    let whole: ReturnType<typeof aggregateStream>;
+    try {
+      const reader = new SseEventReader();
+      const events = [...reader.push(await response.text()), ...reader.end()];
+      whole = aggregateStream(native.streamDecoder(request.model), events, request.model);
+    } catch (error) {
+      const message = redactChannelKeys(String((error as Error)?.message ?? error), channel);
+      return failed(new RelayError(message, 502, 'bad_response_body', 'upstream_error'), !input.signal.aborted, { message });
+    }
+    const usage: Usage = whole.usage ?? {
+      promptTokens: input.promptTokens,
+      completionTokens: input.countText(hubAnswerText(whole.response)),
+      cachedTokens: 0,
+    };
+    const out = JSON.stringify(inbound.responseFromHub(whole.response, usage, request.model));
+    input.res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(out) });
+    input.res.end(out);
+    return {
+      ok: true,
+      upstreamModel,
+      usage,
+      localCount: !whole.usage,
       frtMs: Math.round(headersAt - input.startedAt),
       retryable: false,
       conversion,

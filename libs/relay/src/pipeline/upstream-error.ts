@@ -20,7 +20,7 @@ export function upstreamStatusError(text: string, status: number, channel: Relay
   let type = 'upstream_error';
   let code: string | number | null = null;
   try {
-    const body = JSON.parse(text) as { error?: unknown; message?: unknown };
+    const body = JSON.parse(text) as { error?: unknown; message?: unknown; msg?: unknown };
     const error = body?.error;
     if (typeof error === 'string') message = error;
     else if (error && typeof error === 'object') {
@@ -29,6 +29,8 @@ export function upstreamStatusError(text: string, status: number, channel: Relay
       if (typeof e.type === 'string' && e.type) type = e.type;
       if (typeof e.code === 'string' || typeof e.code === 'number') code = e.code;
     } else if (typeof body?.message === 'string') message = body.message;
+    // Coze (and other Chinese platforms) answer {code, msg}.
+    else if (typeof body?.msg === 'string') message = body.msg;
   } catch {
     message = text.trim();
   }

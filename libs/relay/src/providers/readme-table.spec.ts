@@ -33,6 +33,10 @@ const WIRE: Record<string, RegExp> = {
   ai_proxy_library: /^AI Proxy knowledge base/,
   hunyuan: /^Hunyuan/,
   spark: /^Spark WebSocket/,
+  dify: /^Dify/,
+  cohere: /^Cohere/,
+  coze: /^Coze/,
+  replicate: /^Replicate/,
 };
 
 describe('README supported channel types', () => {

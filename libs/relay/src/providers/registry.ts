@@ -3,6 +3,10 @@ import { aiProxyLibraryAdaptor } from './ai-proxy-library/index.js';
 import { anthropicAdaptor, anthropicCodec } from './anthropic/index.js';
 import { baiduAdaptor } from './baidu/index.js';
 import { dashScopeAdaptor } from './dashscope/index.js';
+import { bedrockAdaptor } from './bedrock/index.js';
+import { cohereAdaptor, cohereCodec, cohereV2Codec } from './cohere/index.js';
+import { cozeAdaptor, cozeCodec } from './coze/index.js';
+import { difyAdaptor, difyCodec } from './dify/index.js';
 import { geminiAdaptor, geminiCodec } from './gemini/index.js';
 import { hunyuanAdaptor } from './hunyuan/index.js';
 import { ollamaAdaptor } from './ollama/index.js';
@@ -12,6 +16,8 @@ import { sparkAdaptor } from './spark/index.js';
 import { palmAdaptor } from './palm/index.js';
 import type { ChannelAdaptor, FormatCodec, FormatId, ProviderCodec } from './types.js';
 import { zhipuV3Adaptor } from './zhipu-v3/index.js';
+import { replicateAdaptor, replicateCodec } from './replicate/index.js';
+import { vertexAdaptor } from './vertex/index.js';
 
 /**
  * Which wire format each provider family speaks, and which adaptor calls each channel type. A new
@@ -23,6 +29,11 @@ const CODECS: Record<FormatId, FormatCodec> = {
   anthropic: anthropicCodec,
   gemini: geminiCodec,
   responses: responsesCodec,
+  dify: difyCodec,
+  cohere: cohereCodec,
+  cohere_v2: cohereV2Codec,
+  coze: cozeCodec,
+  replicate: replicateCodec,
 };
 
 const ADAPTORS = new Map<number, ChannelAdaptor>([
@@ -37,6 +48,13 @@ const ADAPTORS = new Map<number, ChannelAdaptor>([
   [ChannelType.Xunfei, sparkAdaptor],
   [ChannelType.AIProxyLibrary, aiProxyLibraryAdaptor],
   [ChannelType.Tencent, hunyuanAdaptor],
+  // Adaptors part B (issue #18): cloud-hosted Claude/Gemini and app platforms.
+  [ChannelType.Aws, bedrockAdaptor],
+  [ChannelType.VertexAi, vertexAdaptor],
+  [ChannelType.Cohere, cohereAdaptor],
+  [ChannelType.Dify, difyAdaptor],
+  [ChannelType.Coze, cozeAdaptor],
+  [ChannelType.Replicate, replicateAdaptor],
 ]);
 
 export function codecOf(format: FormatId): FormatCodec {

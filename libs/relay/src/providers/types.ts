@@ -8,7 +8,10 @@ import type { Usage } from '../stream/usage.js';
  * channel's provider understands natively. OpenAI chat is the hub every conversion goes through.
  * `responses` (OpenAI Responses) is inbound only: it reaches OpenAI channels by pass-through.
  */
-export type FormatId = 'openai' | 'anthropic' | 'gemini' | 'responses';
+export type FormatId = 'openai' | 'anthropic' | 'gemini' | 'responses' | ProviderFormatId;
+
+/** Formats only providers speak (no client route): Dify chat apps, Cohere chat, Coze bots, Replicate (no chat). */
+export type ProviderFormatId = 'dify' | 'cohere' | 'cohere_v2' | 'coze' | 'replicate';
 
 /**
  * A JSON object off the wire, from a client or a provider. Loosely typed on purpose: converters read
@@ -139,4 +142,52 @@ interface AdaptorParts {
    * an OAuth token first) or another transport; the answer is read as if it came over HTTP (a stream as SSE).
    */
   send?(built: BuiltRequest, init: UpstreamRequestInit, context: { call: AdaptorCall; http: AdaptorHttp }): Promise<UpstreamResponse>;
+  /**
+   * Auth that depends on the serialised body or on a remote token (AWS SigV4, a Google OAuth access token):
+   * the built request with its final headers. Throws an AdaptorAuthError when the channel's key is unusable.
+   */
+  authorize?(built: BuiltRequest, body: string, call: AdaptorCall): Promise<BuiltRequest>;
+  /**
+   * Providers that serve several wire formats by model (Vertex: Gemini and Claude) or by channel setting
+   * (Cohere v1/v2 by `other`): the adaptor for one call.
+   */
+  forModel?(model: string, channel: RelayChannel): ChannelAdaptor;
+  /**
+   * A stream that is not server-sent events (AWS event-stream frames, NDJSON): how its bytes become events,
+   * and the content type that marks a stream answer (default text/event-stream).
+   */
+  streamFraming?: { contentType: string; reader(): StreamFramer };
+  /** False for providers with no chat API (Replicate): chat-like requests get a clear 400, only `endpoints` are served. */
+  servesChat?: false;
+  /** Always called in streaming mode; a client's single answer is the whole stream read into one (Coze). */
+  streamOnly?: boolean;
+  /**
+   * Non-chat routes in the provider's own API, by request kind (`rerank` for Cohere, `images_generations` for
+   * Replicate): one JSON call each, its answer given back in the OpenAI-style shape the client asked for.
+   */
+  endpoints?: Partial<Record<string, ProviderEndpoint>>;
+}
+
+export interface ProviderEndpoint {
+  build(call: AdaptorCall): BuiltRequest;
+  body(request: Record<string, unknown>, model: string): Record<string, unknown>;
+  /**
+   * The client's answer (rerank `{results}`, images `{created, data}`) and the usage when the provider reports
+   * tokens; throws when the provider's 2xx answer is a failure (a failed prediction).
+   */
+  answer(native: Json): { response: Json; usage?: Usage };
+}
+
+/** Turns a provider's stream bytes into events the codec's decoder reads. */
+export interface StreamFramer {
+  push(chunk: Buffer): SseEvent[];
+  end(): SseEvent[];
+}
+
+/** The channel's key cannot be used as this provider needs it (bad AK|SK|Region, bad service-account JSON). */
+export class AdaptorAuthError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'AdaptorAuthError';
+  }
 }

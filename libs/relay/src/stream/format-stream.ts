@@ -1,6 +1,6 @@
 import { StringDecoder } from 'node:string_decoder';
 import { SseEventReader } from '../providers/sse-events.js';
-import type { HubChunk, HubResponse, StreamDecoder, StreamEncoder } from '../providers/types.js';
+import type { HubChunk, HubResponse, SseEvent, StreamDecoder, StreamEncoder, StreamFramer } from '../providers/types.js';
 import type { Usage } from './usage.js';
 
 /** Delivered text kept for a local count is capped: beyond it the count is of what was kept. */
@@ -22,15 +22,22 @@ export class FormatStream {
     private readonly encoder: StreamEncoder | undefined,
     private readonly promptTokens: number,
     private readonly countText: (text: string) => number,
+    /** A stream that is not SSE (AWS event-stream): its events, re-sent as SSE when passed through. */
+    private readonly framer?: StreamFramer,
   ) {}
 
   push(chunk: Buffer): string {
+    if (this.framer) return this.framed(this.framer.push(chunk));
     const text = this.text.write(chunk);
     const out = this.feed(this.reader.push(text));
     return this.encoder ? out : text;
   }
 
   end(): string {
+    if (this.framer) {
+      const out = this.framed(this.framer.end());
+      return this.encoder ? out + this.encoder.end(this.finalUsage().usage) : out;
+    }
     const rest = this.text.end();
     let out = this.feed(this.reader.push(rest));
     out += this.feed(this.reader.end());
@@ -43,6 +50,13 @@ export class FormatStream {
     const usage = this.decoder.usage();
     if (usage) return { usage, local: false };
     return { usage: { promptTokens: this.promptTokens, completionTokens: this.countText(this.kept), cachedTokens: 0 }, local: true };
+  }
+
+  /** Framed events: converted by the encoder, or written back as the SSE the client's format uses. */
+  private framed(events: SseEvent[]): string {
+    const out = this.feed(events);
+    if (this.encoder) return out;
+    return events.map((e) => `${e.event ? `event: ${e.event}\n` : ''}data: ${e.data}\n\n`).join('');
   }
 
   private feed(events: ReturnType<SseEventReader['push']>): string {

@@ -1,0 +1,72 @@
+import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { ChannelTestService, type AdaptorProbe, type ProbeAnswer, type ProbeLimits, type RelayChannel } from '@gw/channel';
+import { OptionService, type OptionKey } from '@gw/option';
+import { UpstreamClient } from '@gw/upstream';
+import { adaptorRequest } from '../providers/adaptor-request.js';
+import { adaptorOf, providerCodecOf } from '../providers/registry.js';
+import { parseJsonObject, SseEventReader } from '../providers/sse-events.js';
+import { aggregateStream } from '../providers/stream-aggregate.js';
+import type { AdaptorCall, ProviderSettings } from '../providers/types.js';
+
+/** The test question, as new-api asks it: a short chat the provider answers in a few tokens. */
+const TEST_REQUEST = { messages: [{ role: 'user', content: 'hi' }], max_tokens: 16, stream: false };
+
+/**
+ * Channel tests (console "test", the periodic health check) of channel types with their own wire format: the
+ * test request goes through the type's adaptor and codec, so a Claude channel is tested with a Messages call,
+ * a Gemini one with generateContent, a Bedrock one with a signed InvokeModel, exactly as the relay calls them.
+ * OpenAI-compatible types keep their test in the channel lib (chat, or embeddings for embedding models).
+ */
+@Injectable()
+export class RelayChannelProbe implements AdaptorProbe, OnModuleInit {
+  private readonly settings: ProviderSettings;
+
+  constructor(
+    private readonly tests: ChannelTestService,
+    private readonly upstream: UpstreamClient,
+    options: OptionService,
+  ) {
+    this.settings = { get: <T>(key: string) => options.get(key as OptionKey) as T };
+  }
+
+  onModuleInit(): void {
+    this.tests.useAdaptorProbe(this);
+  }
+
+  canTest(type: number): boolean {
+    const adaptor = adaptorOf(type);
+    // Providers without chat (Replicate images) have nothing cheap to test with.
+    return adaptor !== undefined && adaptor.format !== 'openai' && adaptor.servesChat !== false;
+  }
+
+  async probe(channel: RelayChannel, upstreamModel: string, limits: ProbeLimits): Promise<ProbeAnswer> {
+    const typeAdaptor = adaptorOf(channel.type);
+    if (!typeAdaptor) throw new Error(`channel type ${channel.type} cannot be tested yet`);
+    const adaptor = typeAdaptor.forModel?.(upstreamModel, channel) ?? typeAdaptor;
+    const codec = providerCodecOf(adaptor);
+    const call: AdaptorCall = { channel, model: upstreamModel, stream: adaptor.streamOnly === true, settings: this.settings };
+    let body = codec.requestFromHub({ ...TEST_REQUEST, model: upstreamModel }, upstreamModel, this.settings);
+    if (adaptor.finishBody) body = adaptor.finishBody(body, call, true);
+    const { built, rawBody } = await adaptorRequest(adaptor, call, body);
+    const init = { body, rawBody, headersTimeoutMs: limits.timeoutMs, bodyTimeoutMs: limits.timeoutMs, maxResponseBytes: limits.maxBytes };
+    // Providers whose call is more than one HTTP request (Baidu's token, Spark's WebSocket) send it themselves.
+    const res = adaptor.send ? await adaptor.send(built, init, { call, http: this.upstream }) : await this.upstream.sendBuilt(built, init);
+    const text = await res.text();
+    if (adaptor.streamOnly && res.status === 200 && String(res.headers['content-type'] ?? '').includes('text/event-stream')) {
+      // A stream-only provider (Coze) answers the test as a stream: read it whole, as the relay does.
+      try {
+        const reader = new SseEventReader();
+        const events = [...reader.push(text), ...reader.end()];
+        return {
+          status: 200,
+          text: JSON.stringify(aggregateStream(codec.streamDecoder(upstreamModel), events, upstreamModel).response),
+          errorBody: false,
+        };
+      } catch (error) {
+        return { status: 200, text: JSON.stringify({ error: { message: (error as Error).message } }), errorBody: true };
+      }
+    }
+    const parsed = res.status === 200 ? parseJsonObject(text) : undefined;
+    return { status: res.status, text, errorBody: parsed !== undefined && codec.isErrorBody(parsed) };
+  }
+}

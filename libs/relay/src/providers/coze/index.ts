@@ -1,0 +1,2 @@
+export { cozeAdaptor } from './adaptor.js';
+export { cozeCodec, cozeUsage, COZE_DEFAULT_USER } from './codec.js';

@@ -1,0 +1,2 @@
+export { difyAdaptor } from './adaptor.js';
+export { difyCodec, DIFY_DEFAULT_USER } from './codec.js';

@@ -1,0 +1,1 @@
+export { replicateAdaptor, replicateCodec } from './adaptor.js';

@@ -1,0 +1,2 @@
+export { vertexAdaptor, vertexClaudeModel, vertexRegion, vertexTokens, VERTEX_ANTHROPIC_VERSION } from './adaptor.js';
+export { AccessTokenCache, parseServiceAccount, signedAssertion, type ServiceAccount } from './access-token.js';

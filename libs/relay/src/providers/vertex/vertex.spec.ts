@@ -1,0 +1,136 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createVerify } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RelayChannel } from '@gw/channel';
+import {
+  CHAT_REQUEST,
+  CLAUDE_BODY,
+  CLAUDE_MODEL,
+  CLAUDE_PATH,
+  CLAUDE_STREAM_PATH,
+  CLIENT_EMAIL,
+  GEMINI_BODY,
+  GEMINI_MODEL,
+  GEMINI_PATH,
+  GEMINI_STREAM_PATH,
+  serviceAccountKey,
+  testKeyPair,
+  TOKEN_ERROR,
+  TOKEN_RESPONSE,
+} from '../../../../../test/fixtures/providers/vertex/index.js';
+import { anthropicCodec } from '../anthropic/index.js';
+import { geminiCodec } from '../gemini/index.js';
+import { adaptorOf } from '../registry.js';
+import { AdaptorAuthError, type AdaptorCall } from '../types.js';
+import { AccessTokenCache, parseServiceAccount, vertexAdaptor, vertexClaudeModel, vertexRegion } from './index.js';
+
+const settings = { get: <T>(_key: string) => undefined as T };
+const keys = testKeyPair();
+let server: Server;
+let tokenUri = '';
+const posted: URLSearchParams[] = [];
+let refuse = false;
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    let text = '';
+    req.on('data', (chunk) => (text += chunk));
+    req.on('end', () => {
+      posted.push(new URLSearchParams(text));
+      res.writeHead(refuse ? 400 : 200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(refuse ? TOKEN_ERROR : TOKEN_RESPONSE));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  tokenUri = `http://127.0.0.1:${(server.address() as AddressInfo).port}/token`;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+function call(model: string, stream = false, other = '', key = serviceAccountKey(keys.privateKey, tokenUri)): AdaptorCall {
+  const upstream = { id: 9, type: 41, key, baseUrl: '', other };
+  return { channel: { id: 9, type: 41, other, upstream } as unknown as RelayChannel, model, stream, settings };
+}
+
+describe('Vertex AI adaptor (type 41)', () => {
+  it('sends Gemini models to generateContent of publisher google in the region (default us-central1), Gemini body (fixture)', () => {
+    const adaptor = vertexAdaptor.forModel!(GEMINI_MODEL, call(GEMINI_MODEL).channel);
+    expect(adaptorOf(41)).toBe(vertexAdaptor);
+    expect(adaptor.format).toBe('gemini');
+    expect(adaptor.buildChatRequest(call(GEMINI_MODEL)).url).toBe(`https://us-central1-aiplatform.googleapis.com${GEMINI_PATH}`);
+    expect(adaptor.buildChatRequest(call(GEMINI_MODEL, true)).url).toBe(
+      `https://us-central1-aiplatform.googleapis.com${GEMINI_STREAM_PATH}`,
+    );
+    const native = geminiCodec.requestFromHub({ model: GEMINI_MODEL, ...CHAT_REQUEST }, GEMINI_MODEL, settings);
+    // The Gemini codec adds its safety settings (gemini.safety_settings); the model and stream live in the URL.
+    const body = adaptor.finishBody!(native, call(GEMINI_MODEL), true);
+    expect(body).toMatchObject(GEMINI_BODY);
+    expect(body).not.toHaveProperty('model');
+  });
+
+  it('sends Claude models to rawPredict of publisher anthropic with the name@date id and vertex-2023-10-16 (fixture)', () => {
+    const adaptor = vertexAdaptor.forModel!(CLAUDE_MODEL, call(CLAUDE_MODEL).channel);
+    expect(adaptor.format).toBe('anthropic');
+    expect(adaptor.buildChatRequest(call(CLAUDE_MODEL, false, 'us-east5')).url).toBe(
+      `https://us-east5-aiplatform.googleapis.com${CLAUDE_PATH}`,
+    );
+    expect(adaptor.buildChatRequest(call(CLAUDE_MODEL, true, '{"default":"us-east5"}')).url).toBe(
+      `https://us-east5-aiplatform.googleapis.com${CLAUDE_STREAM_PATH}`,
+    );
+    const native = anthropicCodec.requestFromHub({ model: CLAUDE_MODEL, ...CHAT_REQUEST }, CLAUDE_MODEL, settings);
+    expect(adaptor.finishBody!(native, call(CLAUDE_MODEL), true)).toEqual(CLAUDE_BODY);
+  });
+
+  it('reads the region from other (a region or a JSON map by model), never a host fragment', () => {
+    expect(vertexRegion('', 'm')).toBe('us-central1');
+    expect(vertexRegion('global', 'm')).toBe('global');
+    expect(vertexRegion('{"default":"europe-west4","m":"asia-northeast1"}', 'm')).toBe('asia-northeast1');
+    expect(vertexRegion('{"default":"europe-west4"}', 'x')).toBe('europe-west4');
+    expect(vertexRegion('evil.com/x', 'm')).toBe('us-central1');
+    expect(vertexClaudeModel('claude-sonnet-4@20250514')).toBe('claude-sonnet-4@20250514');
+    expect(
+      vertexAdaptor.forModel!(GEMINI_MODEL, call(GEMINI_MODEL).channel).buildChatRequest(call(GEMINI_MODEL, false, 'global')).url,
+    ).toMatch(/^https:\/\/aiplatform\.googleapis\.com\/v1\/projects\/[^/]+\/locations\/global\//);
+  });
+
+  it('exchanges an RS256 JWT for an access token at the key file token_uri, once until it nears expiry', async () => {
+    posted.length = 0;
+    let now = 1_800_000_000_000;
+    const cache = new AccessTokenCache(() => now);
+    const account = parseServiceAccount(serviceAccountKey(keys.privateKey, tokenUri));
+    expect(await cache.get(account)).toBe(TOKEN_RESPONSE.access_token);
+    expect(await cache.get(account)).toBe(TOKEN_RESPONSE.access_token);
+    expect(posted).toHaveLength(1);
+    expect(posted[0]!.get('grant_type')).toBe('urn:ietf:params:oauth:grant-type:jwt-bearer');
+    const [header, claims, signature] = posted[0]!.get('assertion')!.split('.');
+    expect(JSON.parse(Buffer.from(header!, 'base64url').toString())).toEqual({ alg: 'RS256', typ: 'JWT', kid: 'a1b2c3d4e5f6' });
+    expect(JSON.parse(Buffer.from(claims!, 'base64url').toString())).toEqual({
+      iss: CLIENT_EMAIL,
+      scope: 'https://www.googleapis.com/auth/cloud-platform',
+      aud: tokenUri,
+      iat: 1_800_000_000,
+      exp: 1_800_003_600,
+    });
+    expect(createVerify('RSA-SHA256').update(`${header}.${claims}`).verify(keys.publicKey, Buffer.from(signature!, 'base64url'))).toBe(
+      true,
+    );
+    now += 3599_000 - 60_000; // within the renewal margin: a new exchange
+    await cache.get(account);
+    expect(posted).toHaveLength(2);
+  });
+
+  it('authorizes calls with the bearer token; a refused exchange or a broken key is an AdaptorAuthError', async () => {
+    const c = call(GEMINI_MODEL);
+    const built = await vertexAdaptor.authorize!(vertexAdaptor.buildChatRequest(c), '{}', c);
+    expect(built.headers.authorization).toBe(`Bearer ${TOKEN_RESPONSE.access_token}`);
+    refuse = true;
+    try {
+      const other = call(GEMINI_MODEL, false, '', serviceAccountKey(testKeyPair().privateKey, tokenUri));
+      await expect(vertexAdaptor.authorize!(vertexAdaptor.buildChatRequest(other), '{}', other)).rejects.toThrow(/Invalid JWT Signature/);
+    } finally {
+      refuse = false;
+    }
+    expect(() => vertexAdaptor.buildChatRequest(call(GEMINI_MODEL, false, '', 'not json'))).toThrow(AdaptorAuthError);
+    expect(() => parseServiceAccount('{"project_id":"p"}')).toThrow(AdaptorAuthError);
+  });
+});
