@@ -1,4 +1,4 @@
-export { loadConfig, LOG_LEVELS, type AppConfig, type OpsConfig, type RateLimitRule } from './config/app-config.js';
+export { loadConfig, LOG_LEVELS, type AppConfig, type OpsConfig, type RateLimitRule, type ServerTimeouts } from './config/app-config.js';
 export { APP_CONFIG, ConfigModule } from './config/config.module.js';
 export { ConfigError } from './config/env-reader.js';
 export type { DatabaseTarget, DatabaseType } from './config/database-dsn.js';
