@@ -47,7 +47,7 @@ export function upstreamPath(path: string): string {
 }
 
 export function channelSecret(channel: RelayChannel): string {
-  return channel.key.trim().replace(/^Bearer\s+/i, '');
+  return channel.upstream.key.trim().replace(/^Bearer\s+/i, '');
 }
 
 /** new-api's error body for Midjourney routes. */

@@ -56,7 +56,7 @@ export class OpenAiVideoController {
       if (!own.channel) return taskError('the channel of this task no longer exists', 'channel_not_found', 400);
       const upstreamId = own.row.privateData?.upstream_task_id || own.row.taskId || '';
       const upstream = await fetch(joinUrl(own.channel.baseUrl, `/v1/videos/${encodeURIComponent(upstreamId)}/content`), {
-        headers: { authorization: `Bearer ${own.channel.key.trim()}` },
+        headers: { authorization: `Bearer ${own.channel.upstream.key.trim()}` },
         signal: AbortSignal.timeout(CONTENT_TIMEOUT_MS),
       }).catch(() => undefined);
       if (upstream?.status !== 200 || !upstream.body)
