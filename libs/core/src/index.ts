@@ -11,6 +11,7 @@ export { parsePage, toPage, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type Page, type Pa
 export * from './http/relay-paths.js';
 export { bodyErrorAnswer } from './http/body-errors.js';
 export { body, ZodPipe } from './http/zod.pipe.js';
+export { idParam, IdParamPipe } from './http/id-param.pipe.js';
 export * from './auth/principal.js';
 export { CriticalRateLimit, SearchRateLimit } from './rate-limit/rate-limit.decorators.js';
 export { RedisService } from './redis/redis.service.js';
