@@ -87,6 +87,27 @@ describe('hardening: hostile request bodies', () => {
     expect(peak - before).toBeLessThan(200 * 1024 * 1024);
   });
 
+  it('checks the key before reading a relay body: a stranger gets a 401 for a bomb or 16 MB, and nothing is buffered', async () => {
+    f.up.reset();
+    const stranger = (body: Buffer, headers: Record<string, string> = {}) =>
+      fetch(`${f.gw.url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer sk-not-a-key', 'content-type': 'application/json', ...headers },
+        body: new Uint8Array(body),
+      });
+    global.gc?.();
+    const before = process.memoryUsage().rss;
+    const answers = await Promise.all([
+      ...Array.from({ length: 6 }, () => stranger(bomb, { 'content-encoding': 'gzip' })),
+      ...Array.from({ length: 6 }, () => stranger(Buffer.alloc(16 * 1024 * 1024, 0x20))),
+    ]);
+    expect(answers.map((r) => r.status)).toEqual(Array(12).fill(401));
+    expect((await answers[0]!.json()).error.code).toBe('invalid_api_key');
+    // The test process holds the six 16 MB bodies it sends (about 100 MB); the gateway adds nothing of its own.
+    expect(process.memoryUsage().rss - before).toBeLessThan(300 * 1024 * 1024);
+    expect(f.up.requests).toHaveLength(0);
+  });
+
   it('refuses deep nesting on console routes too (as the logged-in user and as root), with bounded memory', async () => {
     const user = f.user.client;
     const deepValue = `${'['.repeat(5000)}${']'.repeat(5000)}`;
