@@ -255,8 +255,7 @@ describe('hardening: authorization matrix over the route table, with a canary sc
         if (refused(status, body) === expected)
           doorMismatches.push(`${who} ${route.key}: ${expected ? 'refused' : 'let through'} (${status} ${text.slice(0, 120)})`);
         if (who === 'other') {
-          const leaked =
-            ownerMarks.find((mark) => text.includes(mark)) ?? (canary && text.includes(owner.key.slice(3, 20)) ? 'key' : undefined);
+          const leaked = ownerMarks.find((mark) => text.includes(mark)) ?? (text.includes(owner.key.slice(3, 20)) ? 'key' : undefined);
           if (leaked) crossReads.push(`${route.key} shows the owner's ${leaked}: ${text.slice(0, 160)}`);
         }
       }

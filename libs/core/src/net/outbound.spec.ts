@@ -140,7 +140,7 @@ describe('outbound URL guard', () => {
       for await (const chunk of res.body) size += (chunk as Buffer).length;
       expect([res.status, size]).toEqual([200, 2 * 1024 * 1024]);
       const redirect = await outboundOpen(`${base}/redirect`, { allowPrivate: true, timeoutMs: 1000 });
-      redirect.body.destroy();
+      for await (const _ of redirect.body) void _;
       expect(redirect.status).toBe(302);
     });
     it('does not follow redirects', async () => {

@@ -16,6 +16,14 @@ import { matchRelayRoute } from './relay-routes.js';
 import { requestIdOf } from './request-id.js';
 import { sendJson } from './send-json.js';
 
+/** Reads and drops the rest of a request body; resolves when it has ended or the connection is gone. */
+function discardBody(req: IncomingMessage): Promise<void> {
+  if (req.complete || req.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    req.once('end', resolve).once('close', resolve).once('error', resolve).resume();
+  });
+}
+
 function errorMessageOf(body: unknown): string {
   const message = (body as { error?: { message?: unknown } })?.error?.message;
   return typeof message === 'string' ? message : 'request body could not be read';
@@ -121,7 +129,9 @@ export class RelayEntry implements OnApplicationBootstrap {
     try {
       caller = await this.pipeline.authenticateOnly({ req, ip, queryKey: queryKeyValue });
     } catch (error) {
-      req.resume();
+      // Discarded as it arrives (no buffering), and only then answered: a refusal sent mid-upload makes the
+      // socket close under the client, which then sees a connection reset instead of the 401.
+      await discardBody(req);
       await this.pipeline.handle(kind, { req, res, path, body: undefined, ip, queryKey: queryKeyValue, route }, () =>
         Promise.reject(error),
       );

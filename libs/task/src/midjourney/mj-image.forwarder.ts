@@ -56,6 +56,8 @@ export class MjImageForwarder {
 /** The first 500 characters of an error body, for the client's message; the rest is dropped unread. */
 async function readSome(body: Readable): Promise<string> {
   let text = '';
+  // Destroying an unfinished undici body emits an AbortError: heard here, so it is not an uncaught error.
+  body.on('error', () => undefined);
   try {
     for await (const chunk of body) {
       text += (chunk as Buffer).toString('utf8');
