@@ -16,7 +16,7 @@ const PATTERNS = [
   ['Gemini key', /\bAIza[A-Za-z0-9_-]{8,}/],
   ['bearer value', /\bBearer\s+(?!\[redacted\])[A-Za-z0-9._~+/=-]{6,}/i],
   ['URL credentials', /\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@"]*:(?!\[redacted\])[^\s@/"]+@/i],
-  ['test password', /root-pass-123|password-123|e2e-session-secret|child-session-secret/],
+  ['test password', /root-pass-123|password-123|e2e-session-secret|child-session-secret|fuzzer-pass-1|outbound-pass-1/],
 ];
 
 let files = 0;

@@ -1,6 +1,7 @@
+import { connect } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT } from '../support/test-gateway.js';
+import { ROOT, startTestGateway, type TestGateway } from '../support/test-gateway.js';
 import { startRelayFixture, type RelayFixture } from './relay-fixture.js';
 
 const CHAT = 'relay-chat';
@@ -84,5 +85,92 @@ describe('hardening: hostile request bodies', () => {
     clearInterval(sampler);
     expect(answers.map((r) => r.status)).toEqual(Array(12).fill(413));
     expect(peak - before).toBeLessThan(200 * 1024 * 1024);
+  });
+
+  it('checks the key before reading a relay body: a stranger gets a 401 for a bomb or 16 MB, and nothing is buffered', async () => {
+    f.up.reset();
+    const stranger = (body: Buffer, headers: Record<string, string> = {}) =>
+      fetch(`${f.gw.url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer sk-not-a-key', 'content-type': 'application/json', ...headers },
+        body: new Uint8Array(body),
+      });
+    global.gc?.();
+    const before = process.memoryUsage().rss;
+    const answers = await Promise.all([
+      ...Array.from({ length: 6 }, () => stranger(bomb, { 'content-encoding': 'gzip' })),
+      ...Array.from({ length: 6 }, () => stranger(Buffer.alloc(16 * 1024 * 1024, 0x20))),
+    ]);
+    expect(answers.map((r) => r.status)).toEqual(Array(12).fill(401));
+    expect((await answers[0]!.json()).error.code).toBe('invalid_api_key');
+    // The test process holds the six 16 MB bodies it sends (about 100 MB); the gateway adds nothing of its own.
+    expect(process.memoryUsage().rss - before).toBeLessThan(300 * 1024 * 1024);
+    expect(f.up.requests).toHaveLength(0);
+  });
+
+  it('refuses deep nesting on console routes too (as the logged-in user and as root), with bounded memory', async () => {
+    const user = f.user.client;
+    const deepValue = `${'['.repeat(5000)}${']'.repeat(5000)}`;
+    for (const [client, method, path] of [
+      [user, 'PUT', '/api/user/self'],
+      [user, 'POST', '/api/token/'],
+      [f.root, 'PUT', '/api/option/'],
+      [f.root, 'POST', '/api/channel/'],
+    ] as const) {
+      const res = await client.raw(method, path, `{"name":${deepValue}}`);
+      expect(res.status, `${method} ${path}`).toBe(400);
+      expect(res.body).toEqual({ success: false, message: 'request body is nested too deeply' });
+    }
+    global.gc?.();
+    const before = process.memoryUsage().rss;
+    const deepest = `{"x":${'['.repeat(2_000_000)}${']'.repeat(2_000_000)}}`;
+    const answers = await Promise.all(Array.from({ length: 12 }, () => user.raw('PUT', '/api/user/self', deepest)));
+    expect(answers.map((r) => r.status)).toEqual(Array(12).fill(400));
+    // Twelve 4 MB bodies are read whole (that is the body limit's job), but nothing parses them into trees.
+    expect(process.memoryUsage().rss - before).toBeLessThan(200 * 1024 * 1024);
+  });
+
+  it('takes small bodies only on the routes that need no login', async () => {
+    const padding = 'x'.repeat(100 * 1024);
+    for (const path of ['/api/user/login', '/api/user/register', '/api/user/reset', '/api/setup', '/api/user/passkey/login/begin']) {
+      const res = await f.gw.client().raw('POST', path, JSON.stringify({ username: 'someone', padding }));
+      expect(res.status, path).toBe(413);
+      expect(res.body).toEqual({ success: false, message: 'request body is too large' });
+    }
+    const form = await f.gw
+      .client()
+      .raw('POST', '/api/user/epay/notify', `a=${padding}`, { 'content-type': 'application/x-www-form-urlencoded' });
+    expect(form.status).toBe(413);
+    // A logged-in route still takes a body of that size.
+    const self = await f.user.client.put('/api/user/self', { display_name: 'padded', padding });
+    expect(self.status).toBe(200);
+  });
+
+  it('sets the HTTP server timeouts explicitly', () => {
+    const server = f.gw.gateway.app.getHttpServer();
+    expect(server.headersTimeout).toBe(30_000);
+    expect(server.requestTimeout).toBe(300_000);
+    expect(server.keepAliveTimeout).toBe(5_000);
+    expect(server.timeout).toBe(600_000);
+  });
+});
+
+describe('hardening: idle connections', () => {
+  let gw: TestGateway;
+  // No set-up wizard or login here: with a 2 s idle timeout a slow bcrypt on a busy machine would be cut too.
+  beforeAll(async () => {
+    gw = await startTestGateway('sqlite', { HTTP_IDLE_TIMEOUT: '2' });
+  });
+  afterAll(() => gw?.close());
+
+  it('closes a connection that sends half a request head and then nothing (HTTP_IDLE_TIMEOUT)', async () => {
+    const { port } = new URL(gw.url);
+    const socket = connect(Number(port), '127.0.0.1');
+    socket.write('POST /api/user/login HTTP/1.1\r\nHost: x\r\n');
+    const started = Date.now();
+    await new Promise<void>((resolve) => socket.on('close', () => resolve()).on('error', () => undefined));
+    expect(Date.now() - started).toBeLessThan(15_000);
+    // The server still answers everyone else.
+    expect((await fetch(`${gw.url}/api/status`)).status).toBe(200);
   });
 });

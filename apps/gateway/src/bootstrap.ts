@@ -10,6 +10,7 @@ import type { Logger as Pino } from 'pino';
 import { AppModule } from './app.module.js';
 import { consoleStaticMiddlewares } from './console/console-static.js';
 import { bodyParsers, noStoreOnApi } from './http/body-parsing.js';
+import { applyServerTimeouts } from './http/server-timeouts.js';
 import { holdPortWhileStarting } from './startup-probe.js';
 
 export interface Gateway {
@@ -55,6 +56,7 @@ export async function startGateway(
   } finally {
     await probe?.close();
   }
+  applyServerTimeouts(app.getHttpServer(), config.http.timeouts);
   await app.listen(config.http.port, config.http.host);
   app.get(ReadinessService).markReady();
 

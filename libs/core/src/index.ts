@@ -1,4 +1,4 @@
-export { loadConfig, LOG_LEVELS, type AppConfig, type OpsConfig, type RateLimitRule } from './config/app-config.js';
+export { loadConfig, LOG_LEVELS, type AppConfig, type OpsConfig, type RateLimitRule, type ServerTimeouts } from './config/app-config.js';
 export { APP_CONFIG, ConfigModule } from './config/config.module.js';
 export { ConfigError } from './config/env-reader.js';
 export type { DatabaseTarget, DatabaseType } from './config/database-dsn.js';
@@ -11,6 +11,7 @@ export { parsePage, toPage, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type Page, type Pa
 export * from './http/relay-paths.js';
 export { bodyErrorAnswer } from './http/body-errors.js';
 export { body, ZodPipe } from './http/zod.pipe.js';
+export { idParam, IdParamPipe } from './http/id-param.pipe.js';
 export * from './auth/principal.js';
 export { CriticalRateLimit, SearchRateLimit } from './rate-limit/rate-limit.decorators.js';
 export { RedisService } from './redis/redis.service.js';

@@ -12,3 +12,5 @@ export const relaySchema = {
   entities: [],
   migrations: [CreateQuotaReservations1732262410000],
 };
+// For the suites generated from the route table (the relay's POST routes are served before Express's router).
+export { relayRouteTemplates } from './http/relay-routes.js';

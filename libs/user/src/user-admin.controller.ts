@@ -1,5 +1,5 @@
-import { Body, Controller, Get, HttpCode, Param, ParseIntPipe, Post, Put, Query } from '@nestjs/common';
-import { AdminRoute, body, NotFoundError, CurrentUser, parsePage, SearchRateLimit, withMessage, type Principal } from '@gw/core';
+import { Body, Controller, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
+import { AdminRoute, body, NotFoundError, CurrentUser, parsePage, SearchRateLimit, withMessage, type Principal, idParam } from '@gw/core';
 import {
   CreateUserSchema,
   ManageUserSchema,
@@ -60,7 +60,11 @@ export class UserDetailController {
   @Get(':id')
   get(
     @CurrentUser() caller: Principal,
-    @Param('id', new ParseIntPipe({ exceptionFactory: () => new NotFoundError('user does not exist') })) id: number,
+    @Param(
+      'id',
+      idParam(() => new NotFoundError('user does not exist')),
+    )
+    id: number,
   ) {
     return this.admin.get(caller, id);
   }

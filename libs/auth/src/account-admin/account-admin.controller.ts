@@ -1,8 +1,8 @@
-import { Controller, Delete, Get, Param, ParseIntPipe } from '@nestjs/common';
-import { AdminRoute, CurrentUser, NotFoundError, UserRoute, withMessage, type Principal } from '@gw/core';
+import { Controller, Delete, Get, Param } from '@nestjs/common';
+import { AdminRoute, CurrentUser, NotFoundError, UserRoute, withMessage, type Principal, idParam } from '@gw/core';
 import { AccountAdminService } from './account-admin.service.js';
 
-const id = (what: string) => new ParseIntPipe({ exceptionFactory: () => new NotFoundError(`${what} does not exist`) });
+const id = (what: string) => idParam(() => new NotFoundError(`${what} does not exist`));
 
 /** Bindings (self and admin) and the hard delete, under `/api/user`. Mounted after every literal route. */
 @Controller('api/user')

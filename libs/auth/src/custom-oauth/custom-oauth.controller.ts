@@ -1,13 +1,24 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, ParseIntPipe, Post, Put, Req, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { body, CriticalRateLimit, CurrentUser, NotFoundError, OptionalAuth, RootRoute, withMessage, type Principal } from '@gw/core';
+import {
+  body,
+  CriticalRateLimit,
+  CurrentUser,
+  NotFoundError,
+  OptionalAuth,
+  RootRoute,
+  withMessage,
+  type Principal,
+  idParam,
+} from '@gw/core';
 import { CustomOAuthProviderSchema, DiscoverySchema, type CustomOAuthProviderRequest } from '@gw/contracts';
 import { CustomOAuthAdminService } from './custom-oauth-admin.service.js';
 import { CustomOAuthLoginService } from './custom-oauth-login.service.js';
 import type { ProvenIdentity } from '../oauth/identity.js';
 import { SignInWith } from '../oauth/third-party.guard.js';
 
-const providerId = new ParseIntPipe({ exceptionFactory: () => new NotFoundError('provider not found') });
+const providerId = idParam(() => new NotFoundError('provider not found'));
+const str = (value: unknown): string => (typeof value === 'string' ? value.slice(0, 512) : '');
 
 /** Root's `/api/custom-oauth-provider`. */
 @Controller('api/custom-oauth-provider')

@@ -1,13 +1,13 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, ParseIntPipe, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import type { Request, Response } from 'express';
-import { AdminRoute, body, CriticalRateLimit, CurrentUser, NotFoundError, UserRoute, withMessage, type Principal } from '@gw/core';
+import { AdminRoute, body, CriticalRateLimit, CurrentUser, NotFoundError, UserRoute, withMessage, type Principal, idParam } from '@gw/core';
 import { PasskeyResponseSchema, type PasskeyResponse } from '@gw/contracts';
 import { LoginService } from '../login/login.service.js';
 import { SecureVerificationService } from '../verify/secure-verification.service.js';
 import { PasskeyService } from './passkey.service.js';
 
-const userId = new ParseIntPipe({ exceptionFactory: () => new NotFoundError('user does not exist') });
+const userId = idParam(() => new NotFoundError('user does not exist'));
 
 /** new-api's passkey routes under `/api/user`. */
 @Controller('api/user')

@@ -1,11 +1,11 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, ParseIntPipe, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { AdminRoute, body, CriticalRateLimit, CurrentUser, NotFoundError, UserRoute, withMessage, type Principal } from '@gw/core';
+import { AdminRoute, body, CriticalRateLimit, CurrentUser, NotFoundError, UserRoute, withMessage, type Principal, idParam } from '@gw/core';
 import { TwoFaCodeSchema, type TwoFaCodeRequest } from '@gw/contracts';
 import { LoginService } from '../login/login.service.js';
 import { TwoFactorService } from './two-factor.service.js';
 
-const userId = new ParseIntPipe({ exceptionFactory: () => new NotFoundError('user does not exist') });
+const userId = idParam(() => new NotFoundError('user does not exist'));
 
 /** new-api's `/api/user/2fa/*`, `/api/user/login/2fa` and the admin 2FA routes. */
 @Controller('api/user')

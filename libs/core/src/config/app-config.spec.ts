@@ -18,6 +18,7 @@ describe('loadConfig', () => {
     expect(config.rateLimits.globalApi).toEqual({ enabled: true, limit: 180, duration: 180 });
     expect(config.rateLimits.critical).toEqual({ enabled: true, limit: 20, duration: 1200 });
     expect(config.node.isMaster).toBe(true);
+    expect(config.http.timeouts).toEqual({ headersMs: 30_000, requestMs: 300_000, keepAliveMs: 5_000, idleMs: 600_000 });
   });
 
   it.each([
@@ -30,6 +31,8 @@ describe('loadConfig', () => {
     ['REDIS_CONN_STRING', 'http://x', /REDIS_CONN_STRING/],
     ['SESSION_SECRET', 'random_string', /SESSION_SECRET/],
     ['SQL_DSN', 'nonsense', /SQL_DSN/],
+    ['HTTP_HEADERS_TIMEOUT', '0', /HTTP_HEADERS_TIMEOUT: must be at least 1/],
+    ['HTTP_REQUEST_TIMEOUT', '10', /HTTP_REQUEST_TIMEOUT: must be 0 or at least HTTP_HEADERS_TIMEOUT/],
   ])('stops on a bad %s with one line naming it', (name, value, pattern) => {
     const load = () => loadConfig({ DATA_DIR: dataDir(), SESSION_SECRET: 's', [name]: value });
     expect(load).toThrow(ConfigError);

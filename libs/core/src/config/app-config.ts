@@ -11,9 +11,21 @@ export interface RateLimitRule {
   duration: number;
 }
 
+/** The HTTP server's own timeouts, in milliseconds (0 = none), set explicitly at boot rather than left to Node's defaults. */
+export interface ServerTimeouts {
+  /** Whole request head received (slowloris on headers). */
+  headersMs: number;
+  /** Whole request, head and body, received (slow uploads). */
+  requestMs: number;
+  /** An idle keep-alive connection between two requests. */
+  keepAliveMs: number;
+  /** No byte either way on a socket (a stalled client or a silent upstream with RELAY_TIMEOUT=0). */
+  idleMs: number;
+}
+
 export interface AppConfig {
   version: string;
-  http: { port: number; host: string; maxBodyBytes: number; trustedProxies: string[] };
+  http: { port: number; host: string; maxBodyBytes: number; trustedProxies: string[]; timeouts: ServerTimeouts };
   dataDir: string;
   database: DatabaseTarget & { poolSize: number };
   /** `prefix` namespaces every key and pub/sub channel, so deployments (or test runs) can share one Redis. */
@@ -92,6 +104,7 @@ export function loadConfig(env: RawEnv = process.env): AppConfig {
         .split(',')
         .map((s) => s.trim())
         .filter(Boolean),
+      timeouts: readServerTimeouts(read),
     },
     dataDir,
     database: { ...database, poolSize: read.int('SQL_MAX_OPEN_CONNS', 20, { min: 1, max: 1000 }) },
@@ -159,6 +172,21 @@ function readOps(read: EnvReader): OpsConfig {
       pretty: read.oneOf('LOG_FORMAT', ['json', 'pretty'] as const, development ? 'pretty' : 'json') === 'pretty',
     },
     shutdownTimeoutSeconds: read.int('SHUTDOWN_TIMEOUT', 30, { min: 1, max: 3600 }),
+  };
+}
+
+/** Node's request timeout must not be shorter than its headers timeout (it would fire first and answer 408 to slow heads). */
+function readServerTimeouts(read: EnvReader): ServerTimeouts {
+  const headers = read.int('HTTP_HEADERS_TIMEOUT', 30, { min: 1, max: 3600 });
+  const request = read.int('HTTP_REQUEST_TIMEOUT', 300, { min: 0, max: 86400 });
+  if (request !== 0 && request < headers) {
+    throw new ConfigError('HTTP_REQUEST_TIMEOUT', `must be 0 or at least HTTP_HEADERS_TIMEOUT (${headers}), got ${request}`);
+  }
+  return {
+    headersMs: headers * 1000,
+    requestMs: request * 1000,
+    keepAliveMs: read.int('HTTP_KEEP_ALIVE_TIMEOUT', 5, { min: 1, max: 3600 }) * 1000,
+    idleMs: read.int('HTTP_IDLE_TIMEOUT', 600, { min: 0, max: 86400 }) * 1000,
   };
 }
 

@@ -58,9 +58,37 @@ export class GatewayExceptionFilter implements ExceptionFilter {
       const message = status === 404 ? `Invalid URL (${req.method} ${req.path})` : httpMessage(exception);
       return { status, relayStatus: status, message, code: status === 404 ? 'not_found' : 'http_error' };
     }
+    if (isValueOutOfRange(exception)) {
+      this.logger.warn(`${req.method} ${req.path}: a value the database cannot store (${(exception as Error).message.slice(0, 120)})`);
+      return { status: 200, relayStatus: 400, message: 'invalid input: a value is out of range', code: 'invalid_input' };
+    }
     this.logger.error(`${req.method} ${req.path} failed`, exception instanceof Error ? exception.stack : String(exception));
     return { status: 500, relayStatus: 500, message: 'internal server error', code: 'internal_error' };
   }
+}
+
+/**
+ * The database refused a value a caller sent, past the column's type (an id of 2^31 in an INTEGER column on
+ * PostgreSQL, a string too long on MySQL strict mode): bad input, not a server fault. Recognised by the
+ * drivers' codes (SQLSTATE 22xxx: data exceptions; MySQL's out-of-range and truncation errors), so no
+ * database library is needed here and every route is covered, whatever its contract checks.
+ */
+const OUT_OF_RANGE_CODES = new Set([
+  '22001',
+  '22003',
+  '22007',
+  '22008',
+  '22P02',
+  'ER_WARN_DATA_OUT_OF_RANGE',
+  'ER_DATA_TOO_LONG',
+  'ER_TRUNCATED_WRONG_VALUE',
+  'ER_TRUNCATED_WRONG_VALUE_FOR_FIELD',
+]);
+
+function isValueOutOfRange(exception: unknown): boolean {
+  if (!(exception instanceof Error) || exception.name !== 'QueryFailedError') return false;
+  const code = (exception as { driverError?: { code?: unknown } }).driverError?.code;
+  return typeof code === 'string' && OUT_OF_RANGE_CODES.has(code);
 }
 
 function httpMessage(exception: HttpException): string {

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertOutboundUrl, isBlockedAddress, outboundFetch, parseOutboundUrl } from './outbound.js';
+import { assertOutboundUrl, isBlockedAddress, outboundFetch, outboundOpen, parseOutboundUrl } from './outbound.js';
 
 const BLOCKED_URLS = [
   'http://0.0.0.0/',
@@ -44,6 +44,20 @@ const BLOCKED_URLS = [
   'http://metadata.google.internal/',
   'http://no-such-host.invalid/',
   'https://127.0.0.1:443/',
+  // IPv6 forms that carry a private IPv4 address (threats S3, issue 22).
+  'http://[::127.0.0.1]/',
+  'http://[::ffff:0:127.0.0.1]/',
+  'http://[64:ff9b::127.0.0.1]/',
+  'http://[64:ff9b::a9fe:a9fe]/',
+  'http://[64:ff9b:1::a00:1]/',
+  'http://[2002:7f00:1::]/',
+  'http://[2002:a9fe:a9fe::1]/',
+  'http://[2001:0:4136:e378:8000:63bf:80ff:fffe]/',
+  'http://[2001:0:a00:1:8000:63bf:f7f7:f7f7]/',
+  'http://0x7f.1/',
+  'http://0177.1/',
+  'http://0x7F.0x0.0x0.0x1/',
+  'http://2852039166/',
 ];
 
 describe('outbound URL guard', () => {
@@ -84,6 +98,11 @@ describe('outbound URL guard', () => {
       expect(isBlockedAddress(a), a).toBe(true);
     }
     for (const a of ['8.8.8.8', '1.1.1.1', '2606:4700:4700::1111', '::ffff:8.8.8.8']) expect(isBlockedAddress(a), a).toBe(false);
+    // Normalised, not refused wholesale: NAT64 (DNS64 networks), 6to4 and Teredo to public IPv4 hosts still work.
+    for (const a of ['64:ff9b::808:808', '64:ff9b::8.8.8.8', '2002:808:808::1', '2001:0:4136:e378:8000:63bf:f7f7:f7f7'])
+      expect(isBlockedAddress(a), a).toBe(false);
+    for (const a of ['64:ff9b::7f00:1', '64:ff9b:1::c0a8:1', '2002:c0a8:101::', '2001:0:4136:e378:8000:63bf:80ff:fffe', '::ffff:0:7f00:1'])
+      expect(isBlockedAddress(a), a).toBe(true);
     // IPv4-compatible forms, as written and as URL parsing normalises them.
     for (const a of ['::127.0.0.1', '::7f00:1', '[::7f00:1]', '::a9fe:a9fe']) expect(isBlockedAddress(a), a).toBe(true);
     expect(() => parseOutboundUrl('http://[::127.0.0.1]:8080/')).toThrow(/private or reserved/);
@@ -113,6 +132,16 @@ describe('outbound URL guard', () => {
       await expect(outboundFetch(`${base}/`)).rejects.toThrow('private');
       const res = await outboundFetch(`${base}/`, { allowPrivate: true, headers: { authorization: 'Bearer x' } });
       expect(res.json()).toEqual({ ok: true, auth: 'Bearer x' });
+    });
+    it('opens a stream to a checked address only', async () => {
+      await expect(outboundOpen(`${base}/big`, { timeoutMs: 1000 })).rejects.toThrow('private');
+      const res = await outboundOpen(`${base}/big`, { allowPrivate: true, timeoutMs: 1000 });
+      let size = 0;
+      for await (const chunk of res.body) size += (chunk as Buffer).length;
+      expect([res.status, size]).toEqual([200, 2 * 1024 * 1024]);
+      const redirect = await outboundOpen(`${base}/redirect`, { allowPrivate: true, timeoutMs: 1000 });
+      for await (const _ of redirect.body) void _;
+      expect(redirect.status).toBe(302);
     });
     it('does not follow redirects', async () => {
       const res = await outboundFetch(`${base}/redirect`, { allowPrivate: true });

@@ -1,5 +1,6 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import type { LookupAddress } from 'node:dns';
+import type { Readable } from 'node:stream';
 import ipaddr from 'ipaddr.js';
 import { Agent, request } from 'undici';
 import { BusinessError } from '../errors/app-error.js';
@@ -19,22 +20,45 @@ export class OutboundUrlError extends BusinessError {
   }
 }
 
-/** True when `address` (an IPv4 or IPv6 literal) is anything but a public unicast address. */
+/**
+ * The IPv4 addresses an IPv6 address carries, for the forms that deliver to them: IPv4-mapped
+ * (::ffff:a.b.c.d), SIIT (::ffff:0:a.b.c.d), NAT64 (64:ff9b::/96 and the local-use 64:ff9b:1::/48),
+ * 6to4 (2002:AABB:CCDD::/16) and Teredo (2001:0::/32: its server, and its client with the bits
+ * inverted). Undefined for any other IPv6 address.
+ */
+export function embeddedIPv4(v6: ipaddr.IPv6): ipaddr.IPv4[] | undefined {
+  const p = v6.parts;
+  const v4 = (high: number, low: number) => new ipaddr.IPv4([high >> 8, high & 0xff, low >> 8, low & 0xff]);
+  const zero = (from: number, to: number) => p.slice(from, to).every((part) => part === 0);
+  if (zero(0, 5) && p[5] === 0xffff) return [v4(p[6]!, p[7]!)];
+  if (zero(0, 4) && p[4] === 0xffff && p[5] === 0) return [v4(p[6]!, p[7]!)];
+  if (p[0] === 0x64 && p[1] === 0xff9b && (zero(2, 6) || p[2] === 1)) return [v4(p[6]!, p[7]!)];
+  if (p[0] === 0x2002) return [v4(p[1]!, p[2]!)];
+  if (p[0] === 0x2001 && p[1] === 0) return [v4(p[2]!, p[3]!), v4(p[6]! ^ 0xffff, p[7]! ^ 0xffff)];
+  return undefined;
+}
+
+/**
+ * True when `address` (an IPv4 or IPv6 literal, in any form ipaddr.js reads: dotted, decimal, octal,
+ * hex, short) is anything but a public unicast address. IPv6 forms that carry an IPv4 address are
+ * judged by that address (threats S3: `[::ffff:127.0.0.1]`, `[64:ff9b::7f00:1]`, `[2002:7f00:1::]`
+ * all reach loopback), so a NAT64 or 6to4 route to a public host still works.
+ */
 export function isBlockedAddress(address: string): boolean {
   let text = address.trim();
   if (text.startsWith('[') && text.endsWith(']')) text = text.slice(1, -1);
   const zone = text.indexOf('%');
   if (zone !== -1) text = text.slice(0, zone);
   if (!ipaddr.isValid(text)) return true;
-  let parsed = ipaddr.parse(text);
-  if (parsed.kind() === 'ipv6') {
-    const v6 = parsed as ipaddr.IPv6;
-    // IPv4-compatible addresses (::/96, deprecated by RFC 4291) such as `[::127.0.0.1]`: URL parsing turns them
-    // into `::7f00:1`, which ipaddr.js ranks as plain unicast, yet stacks may still route them to the embedded IPv4.
-    if (v6.parts.slice(0, 6).every((part) => part === 0)) return true;
-    if (v6.isIPv4MappedAddress()) parsed = v6.toIPv4Address();
-  }
-  return parsed.range() !== 'unicast';
+  const parsed = ipaddr.parse(text);
+  if (parsed.kind() === 'ipv4') return parsed.range() !== 'unicast';
+  const v6 = parsed as ipaddr.IPv6;
+  // IPv4-compatible addresses (::/96, deprecated by RFC 4291) such as `[::127.0.0.1]`: URL parsing turns them
+  // into `::7f00:1`, which ipaddr.js ranks as plain unicast, yet stacks may still route them to the embedded IPv4.
+  if (v6.parts.slice(0, 6).every((part) => part === 0)) return true;
+  const carried = embeddedIPv4(v6);
+  if (carried) return carried.some((v4) => v4.range() !== 'unicast');
+  return v6.range() !== 'unicast';
 }
 
 /** Is `host` (as a URL hostname) an IP literal? Returns the literal without brackets. */
@@ -118,17 +142,12 @@ export interface OutboundResponse {
   json<T = unknown>(): T;
 }
 
-/** Sends one request to a checked, pinned address; 3xx answers are returned, never followed. */
-export async function outboundFetch(raw: string, options: OutboundRequest = {}): Promise<OutboundResponse> {
-  const url = parseOutboundUrl(raw, options);
-  const addresses = await resolveOutbound(url, options.allowPrivate);
-  const pinned = addresses[0]!;
-  const timeout = Math.min(options.timeoutMs ?? OUTBOUND_TIMEOUT_MS, OUTBOUND_TIMEOUT_MS);
-  const maxBytes = options.maxBytes ?? OUTBOUND_MAX_BYTES;
-  const agent = new Agent({
+/** A dispatcher whose every connection goes to `pinned`, the address that was checked. */
+function pinnedAgent(pinned: LookupAddress, timeout: number): Agent {
+  return new Agent({
     connect: {
       timeout,
-      // The name is resolved once, above, and the socket goes to that address: no rebinding window.
+      // The name is resolved once, before this, and the socket goes to that address: no rebinding window.
       lookup: (_host: string, opts: { all?: boolean }, cb: (...args: any[]) => void) => {
         if (opts?.all) cb(null, [{ address: pinned.address, family: pinned.family }]);
         else cb(null, pinned.address, pinned.family);
@@ -137,6 +156,41 @@ export async function outboundFetch(raw: string, options: OutboundRequest = {}):
     headersTimeout: timeout,
     bodyTimeout: timeout,
   });
+}
+
+export interface OutboundStream {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  /** The body, unread: the caller streams it on (and must consume or destroy it). */
+  body: Readable;
+}
+
+/**
+ * Opens one GET to a checked, pinned address and returns before reading the body, for downloads that are
+ * streamed on to a client (a Midjourney image). 3xx answers are returned, never followed.
+ */
+export async function outboundOpen(raw: string, options: OutboundCheckOptions & { timeoutMs: number }): Promise<OutboundStream> {
+  const url = parseOutboundUrl(raw, options);
+  const addresses = await resolveOutbound(url, options.allowPrivate);
+  const agent = pinnedAgent(addresses[0]!, options.timeoutMs);
+  try {
+    const res = await request(url, { method: 'GET', dispatcher: agent, signal: AbortSignal.timeout(options.timeoutMs) });
+    return { status: res.statusCode, headers: res.headers, body: res.body };
+  } catch (error) {
+    throw new OutboundUrlError(`request failed: ${(error as Error).name === 'TimeoutError' ? 'timeout' : (error as Error).message}`);
+  } finally {
+    // Closing waits for the open request, so the agent goes away once the body has been read.
+    void agent.close().catch(() => undefined);
+  }
+}
+
+/** Sends one request to a checked, pinned address; 3xx answers are returned, never followed. */
+export async function outboundFetch(raw: string, options: OutboundRequest = {}): Promise<OutboundResponse> {
+  const url = parseOutboundUrl(raw, options);
+  const addresses = await resolveOutbound(url, options.allowPrivate);
+  const timeout = Math.min(options.timeoutMs ?? OUTBOUND_TIMEOUT_MS, OUTBOUND_TIMEOUT_MS);
+  const maxBytes = options.maxBytes ?? OUTBOUND_MAX_BYTES;
+  const agent = pinnedAgent(addresses[0]!, timeout);
   try {
     const res = await request(url, {
       method: options.method ?? 'GET',

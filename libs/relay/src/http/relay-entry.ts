@@ -7,6 +7,7 @@ import { APP_CONFIG, bodyErrorAnswer, isRelayPath, openAiError, verifyJsonDepth,
 import { RelayError } from '../pipeline/relay-error.js';
 import { RelayPipeline } from '../pipeline/relay-pipeline.js';
 import type { RelayKind, RouteFacts } from '../pipeline/relay-request.js';
+import type { RelayCaller } from '../pipeline/ports.js';
 import { applyRelayCors } from './cors.js';
 import { readJsonBody, type BodyParser } from './json-body.js';
 import { MULTIPART_KINDS } from '../pipeline/openai-request.js';
@@ -14,6 +15,14 @@ import { MultipartError, readMultipart } from './multipart-body.js';
 import { matchRelayRoute } from './relay-routes.js';
 import { requestIdOf } from './request-id.js';
 import { sendJson } from './send-json.js';
+
+/** Reads and drops the rest of a request body; resolves when it has ended or the connection is gone. */
+function discardBody(req: IncomingMessage): Promise<void> {
+  if (req.complete || req.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    req.once('end', resolve).once('close', resolve).once('error', resolve).resume();
+  });
+}
 
 function errorMessageOf(body: unknown): string {
   const message = (body as { error?: { message?: unknown } })?.error?.message;
@@ -111,6 +120,23 @@ export class RelayEntry implements OnApplicationBootstrap {
     query: string,
     route?: RouteFacts,
   ): Promise<void> {
+    const ip = this.ipOf(req);
+    const queryKeyValue = queryKey(query);
+    // The key is checked before the body is read: a stranger must not make the gateway buffer
+    // MAX_REQUEST_BODY_MB (or learn how it parses bodies) without a valid key. The pipeline then answers
+    // and logs the refusal as it does any other.
+    let caller: RelayCaller;
+    try {
+      caller = await this.pipeline.authenticateOnly({ req, ip, queryKey: queryKeyValue });
+    } catch (error) {
+      // Discarded as it arrives (no buffering), and only then answered: a refusal sent mid-upload makes the
+      // socket close under the client, which then sees a connection reset instead of the 401.
+      await discardBody(req);
+      await this.pipeline.handle(kind, { req, res, path, body: undefined, ip, queryKey: queryKeyValue, route }, () =>
+        Promise.reject(error),
+      );
+      return;
+    }
     let body: unknown;
     try {
       if (MULTIPART_KINDS.has(kind)) body = await readMultipart(req, this.limit);
@@ -130,9 +156,8 @@ export class RelayEntry implements OnApplicationBootstrap {
       else sendJson(res, answer.status, answer.body);
       return;
     }
-    const ip = this.ipOf(req);
     try {
-      await this.pipeline.handle(kind, { req, res, path, body, ip, queryKey: queryKey(query), route });
+      await this.pipeline.handle(kind, { req, res, path, body, ip, queryKey: queryKeyValue, route }, () => Promise.resolve(caller));
     } catch (error) {
       this.logger.error(`${path}: ${(error as Error)?.stack ?? String(error)}`);
       if (!res.headersSent) sendJson(res, 500, openAiError('internal server error', 'new_api_error', 'internal_error'));

@@ -41,6 +41,19 @@ const POST_ROUTES = new Map<string, RelayKind>([
   ['/v1/edits', 'edits'],
 ]);
 
+/**
+ * The table as route templates (`:model` for a path parameter), for whatever must enumerate every route:
+ * the fuzz and authorization suites, which fail when a route has no expectation.
+ */
+export function relayRouteTemplates(): { method: 'POST'; path: string; kind: RelayKind }[] {
+  return [
+    ...[...POST_ROUTES].map(([path, kind]) => ({ method: 'POST' as const, path, kind })),
+    { method: 'POST', path: '/v1/engines/:model/embeddings', kind: 'embeddings' },
+    { method: 'POST', path: '/v1beta/models/:model:generateContent', kind: 'gemini' },
+    { method: 'POST', path: '/v1beta/models/:model:streamGenerateContent', kind: 'gemini' },
+  ];
+}
+
 const ENGINE_EMBEDDINGS = /^\/v1\/engines\/([^/]+)\/embeddings$/i;
 
 const GEMINI = /^\/v1(?:beta)?\/models\/([^/:]+(?:\/[^/:]+)?):(generateContent|streamGenerateContent)$/;

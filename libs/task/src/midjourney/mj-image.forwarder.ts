@@ -1,7 +1,7 @@
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import type { Response } from 'express';
 import { Injectable, Logger } from '@nestjs/common';
-import { assertOutboundUrl } from '@gw/core';
+import { outboundOpen, OutboundUrlError, type OutboundStream } from '@gw/core';
 import { OptionService } from '@gw/option';
 import { MjRepository } from './mj.repository.js';
 
@@ -26,27 +26,46 @@ export class MjImageForwarder {
       res.status(400).json({ error: 'midjourney_task_not_found' });
       return;
     }
+    let upstream: OutboundStream;
     try {
-      await assertOutboundUrl(row.imageUrl, { allowPrivate: this.options.get('AllowPrivateOutboundUrls') });
+      // Checked and fetched in one step: the connection goes to the address that was checked (no DNS rebinding).
+      upstream = await outboundOpen(row.imageUrl, {
+        allowPrivate: this.options.get('AllowPrivateOutboundUrls'),
+        timeoutMs: IMAGE_TIMEOUT_MS,
+      });
     } catch (error) {
-      res.status(403).json({ error: `request blocked: ${(error as Error).message}` });
-      return;
-    }
-    let upstream: globalThis.Response;
-    try {
-      upstream = await fetch(row.imageUrl, { signal: AbortSignal.timeout(IMAGE_TIMEOUT_MS), redirect: 'error' });
-    } catch (error) {
+      if (error instanceof OutboundUrlError && !error.message.startsWith('request failed')) {
+        res.status(403).json({ error: `request blocked: ${error.message}` });
+        return;
+      }
       this.logger.warn(`image of ${mjId}: ${(error as Error).message}`);
       res.status(502).json({ error: 'http_get_image_failed' });
       return;
     }
-    if (upstream.status !== 200 || !upstream.body) {
-      res.status(upstream.status === 200 ? 502 : upstream.status).json({ error: (await upstream.text().catch(() => '')).slice(0, 500) });
+    if (upstream.status !== 200) {
+      const text = await readSome(upstream.body);
+      res.status(upstream.status < 400 ? 502 : upstream.status).json({ error: text });
       return;
     }
-    res.status(200).setHeader('Content-Type', upstream.headers.get('content-type') || 'image/jpeg');
-    Readable.fromWeb(upstream.body as import('node:stream/web').ReadableStream)
-      .on('error', () => res.destroy())
-      .pipe(res);
+    const type = upstream.headers['content-type'];
+    res.status(200).setHeader('Content-Type', typeof type === 'string' && type ? type : 'image/jpeg');
+    upstream.body.on('error', () => res.destroy()).pipe(res);
   }
+}
+
+/** The first 500 characters of an error body, for the client's message; the rest is dropped unread. */
+async function readSome(body: Readable): Promise<string> {
+  let text = '';
+  // Destroying an unfinished undici body emits an AbortError: heard here, so it is not an uncaught error.
+  body.on('error', () => undefined);
+  try {
+    for await (const chunk of body) {
+      text += (chunk as Buffer).toString('utf8');
+      if (text.length >= 500) break;
+    }
+  } catch {
+    // An error body that breaks off says nothing more.
+  }
+  body.destroy();
+  return text.slice(0, 500);
 }

@@ -10,7 +10,7 @@ import { MjRepository } from './mj.repository.js';
 
 /** The `mj-api-secret` of a proxy channel (a key pasted with its "Bearer " prefix still works). */
 export function channelSecret(channel: RelayChannel): string {
-  return channel.key.trim().replace(/^Bearer\s+/i, '');
+  return channel.upstream.key.trim().replace(/^Bearer\s+/i, '');
 }
 
 /** Ids asked of a proxy per request. */

@@ -18,7 +18,7 @@ const STATES: Record<string, [status: string, progress: string]> = {
   failed: [TaskStatus.Failure, '100%'],
 };
 
-const auth = (channel: RelayChannel) => ({ authorization: `Bearer ${channel.key.trim()}` });
+const auth = (channel: RelayChannel) => ({ authorization: `Bearer ${channel.upstream.key.trim()}` });
 
 /**
  * Doubao / Seedance video on Volcengine Ark (channel type 54): the unified body becomes Ark's `content`

@@ -19,7 +19,7 @@ function resolutionOf(size: string): string | undefined {
   return undefined;
 }
 
-const auth = (channel: RelayChannel) => ({ authorization: `Bearer ${channel.key.trim()}` });
+const auth = (channel: RelayChannel) => ({ authorization: `Bearer ${channel.upstream.key.trim()}` });
 const succeeded = (answer: BaseResp) => Number(answer.base_resp?.status_code) === 0;
 const statusMessage = (answer: BaseResp, status: number) =>
   typeof answer.base_resp?.status_msg === 'string' && answer.base_resp.status_msg

@@ -24,16 +24,16 @@ export function jimengReqKey(model: string, images: number): string {
 }
 
 /** A key starting with "sk-" is another new-api-style gateway in front of Jimeng, under /jimeng with a Bearer key. */
-const viaGateway = (channel: RelayChannel) => channel.key.trim().startsWith('sk-');
+const viaGateway = (channel: RelayChannel) => channel.upstream.key.trim().startsWith('sk-');
 
 /** Jimeng's OpenAPI call: `?Action=…&Version=2022-08-31`, signed with "accessKey|secretKey" (service cv, cn-north-1). */
 async function callJimeng(channel: RelayChannel, action: string, body: Record<string, unknown>) {
   const url = new URL(joinUrl(channel.baseUrl, `${viaGateway(channel) ? '/jimeng' : ''}/?Action=${action}&Version=${VERSION}`));
   const text = JSON.stringify(body);
   let headers: Record<string, string>;
-  if (viaGateway(channel)) headers = { authorization: `Bearer ${channel.key.trim()}` };
+  if (viaGateway(channel)) headers = { authorization: `Bearer ${channel.upstream.key.trim()}` };
   else {
-    const [accessKey, secretKey] = channel.key.split('|').map((part) => part.trim());
+    const [accessKey, secretKey] = channel.upstream.key.split('|').map((part) => part.trim());
     if (!accessKey || !secretKey) throw new Error('invalid Jimeng key: the channel key must be accessKey|secretKey');
     headers = volcSignedHeaders(url, text, { accessKey, secretKey, region: 'cn-north-1', service: 'cv' });
   }

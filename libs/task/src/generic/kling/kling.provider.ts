@@ -94,9 +94,9 @@ export class KlingProvider implements TaskProvider {
       model_name: channel.modelMapping[planned.model] ?? planned.model,
       model: channel.modelMapping[planned.model] ?? planned.model,
     };
-    const upstream = await callUpstreamJson(joinUrl(channel.baseUrl, klingPathPrefix(channel.key) + endpoint(planned.action)), {
+    const upstream = await callUpstreamJson(joinUrl(channel.baseUrl, klingPathPrefix(channel.upstream.key) + endpoint(planned.action)), {
       body,
-      headers: { authorization: `Bearer ${klingBearer(channel.key)}`, 'user-agent': 'kling-sdk/1.0' },
+      headers: { authorization: `Bearer ${klingBearer(channel.upstream.key)}`, 'user-agent': 'kling-sdk/1.0' },
     });
     const answer = (upstream.body ?? {}) as { code?: unknown; message?: unknown; data?: { task_id?: unknown } };
     const upstreamId = typeof answer.data?.task_id === 'string' ? answer.data.task_id : '';
@@ -112,10 +112,10 @@ export class KlingProvider implements TaskProvider {
     for (const row of rows) {
       const upstreamId = row.privateData?.upstream_task_id || row.taskId || '';
       const upstream = await callUpstreamJson(
-        joinUrl(channel.baseUrl, `${klingPathPrefix(channel.key)}${endpoint(row.action ?? '')}/${encodeURIComponent(upstreamId)}`),
+        joinUrl(channel.baseUrl, `${klingPathPrefix(channel.upstream.key)}${endpoint(row.action ?? '')}/${encodeURIComponent(upstreamId)}`),
         {
           method: 'GET',
-          headers: { authorization: `Bearer ${klingBearer(channel.key)}`, 'user-agent': 'kling-sdk/1.0' },
+          headers: { authorization: `Bearer ${klingBearer(channel.upstream.key)}`, 'user-agent': 'kling-sdk/1.0' },
           timeoutMs: 15_000,
         },
       );

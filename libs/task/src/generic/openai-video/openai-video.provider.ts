@@ -112,7 +112,7 @@ export class OpenAiVideoProvider implements TaskProvider {
     const upload = fromDataUrl((body as Record<string, unknown>).input_reference) !== undefined;
     const upstream = await callUpstreamJson(joinUrl(channel.baseUrl, path), {
       ...(upload ? { form: toMultipart(body, ['input_reference']) } : { body }),
-      headers: { authorization: `Bearer ${channel.key.trim()}` },
+      headers: { authorization: `Bearer ${channel.upstream.key.trim()}` },
     });
     const answer = (upstream.body ?? {}) as Record<string, unknown>;
     const upstreamId = typeof answer.id === 'string' && answer.id ? answer.id : typeof answer.task_id === 'string' ? answer.task_id : '';
@@ -133,7 +133,7 @@ export class OpenAiVideoProvider implements TaskProvider {
     const upstreamId = row.privateData?.upstream_task_id || row.taskId || '';
     return {
       url: joinUrl(channel.baseUrl, `/v1/videos/${encodeURIComponent(upstreamId)}/content`),
-      headers: { authorization: `Bearer ${channel.key.trim()}` },
+      headers: { authorization: `Bearer ${channel.upstream.key.trim()}` },
     };
   }
 
@@ -143,7 +143,7 @@ export class OpenAiVideoProvider implements TaskProvider {
       const upstreamId = row.privateData?.upstream_task_id || row.taskId || '';
       const upstream = await callUpstreamJson(joinUrl(channel.baseUrl, `/v1/videos/${encodeURIComponent(upstreamId)}`), {
         method: 'GET',
-        headers: { authorization: `Bearer ${channel.key.trim()}` },
+        headers: { authorization: `Bearer ${channel.upstream.key.trim()}` },
         timeoutMs: 15_000,
       });
       if (upstream.status !== 200 || !upstream.body || typeof upstream.body !== 'object') continue;

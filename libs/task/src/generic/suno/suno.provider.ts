@@ -16,7 +16,7 @@ interface SunoEnvelope {
 }
 
 function bearer(channel: RelayChannel): Record<string, string> {
-  return { authorization: `Bearer ${channel.key.trim()}` };
+  return { authorization: `Bearer ${channel.upstream.key.trim()}` };
 }
 
 /** Suno: `/suno/submit/{music,lyrics}` answered `{code:"success", data:"<task id>"}`, polled with `/suno/fetch`. */

@@ -17,7 +17,7 @@ interface Operation {
   response?: { generateVideoResponse?: { generatedSamples?: { video?: { uri?: unknown } }[] } };
 }
 
-const auth = (channel: RelayChannel) => ({ 'x-goog-api-key': channel.key.trim() });
+const auth = (channel: RelayChannel) => ({ 'x-goog-api-key': channel.upstream.key.trim() });
 
 /** The URI of the first generated video of a finished operation (opened with the channel key). */
 function videoUri(data: unknown): string | undefined {

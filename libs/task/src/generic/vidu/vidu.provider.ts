@@ -30,7 +30,7 @@ const STATES: Record<string, string> = {
   failed: TaskStatus.Failure,
 };
 
-const auth = (channel: RelayChannel) => ({ authorization: `Token ${channel.key.trim()}` });
+const auth = (channel: RelayChannel) => ({ authorization: `Token ${channel.upstream.key.trim()}` });
 
 /**
  * Vidu (channel type 52), `{base}/ent/v2/…` with `Authorization: Token <key>`: text, image, first/last-frame
