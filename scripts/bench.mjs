@@ -148,7 +148,7 @@ let exitCode = 0;
 try {
   const { key, usage } = await prepareGateway(gateway.url, upstream.url);
   if (SCENARIO === 'streams') {
-    await runStreams(gateway, key);
+    await runStreams(gateway, upstream, key);
   } else {
     await runRelay(gateway, upstream, key, usage);
   }

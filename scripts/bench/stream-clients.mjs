@@ -21,6 +21,8 @@ const stats = {
   /** SSE events received (each ends with a blank line). */
   chunks: 0,
   firstByteMs: [],
+  /** Streams whose first event arrived. */
+  started: 0,
   stalledOpen: 0,
   stalledAnswered: 0,
 };
@@ -51,6 +53,7 @@ function openStream(chunks) {
   let first = true;
   let settled = false;
   let sawDone = false;
+  let counted = false;
   let lastByte = 0;
   socket.setNoDelay(true);
   socket.on('connect', () => socket.write(request(SLOW_MODEL, chunks)));
@@ -65,9 +68,14 @@ function openStream(chunks) {
         return;
       }
     }
+    const before = stats.chunks;
     if (lastByte === NEWLINE && data[0] === NEWLINE) stats.chunks++;
     for (let at = data.indexOf('\n\n'); at >= 0; at = data.indexOf('\n\n', at + 2)) stats.chunks++;
     lastByte = data[data.length - 1];
+    if (!counted && stats.chunks > before) {
+      counted = true;
+      stats.started++;
+    }
     if (!sawDone && data.includes('[DONE]')) sawDone = true;
   });
   socket.on('error', (error) => {

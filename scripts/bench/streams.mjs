@@ -17,7 +17,7 @@ const WINDOW_SECONDS = Number(process.env.BENCH_WINDOW_SECONDS ?? 8);
 const STALL_SECONDS = 8;
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-const ms = (n) => `${n.toFixed(2)} ms`;
+const ms = (n) => (Number.isFinite(n) ? `${n.toFixed(2)} ms` : 'n/a');
 
 /** The soft limit on open files of a process (each socket is one). */
 function openFilesLimit(pid) {
@@ -100,8 +100,8 @@ async function waitUntil(check, timeoutMs) {
   return false;
 }
 
-/** Runs the scenario against a started gateway (`child.pid`, `url`) with a relay key. */
-export async function runStreams(gateway, key) {
+/** Runs the scenario against a started gateway and fake provider (each with `child.pid`, `url`) with a relay key. */
+export async function runStreams(gateway, upstream, key) {
   const normal = { url: gateway.url, key };
   const pid = gateway.child.pid;
   const needed = 2 * (STREAMS + STALLED) + 100;
@@ -121,24 +121,29 @@ export async function runStreams(gateway, key) {
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, rssMb(pid))), 500);
   const rampSeconds = STREAMS / OPEN_PER_SECOND;
   // Every stream outlives the ramp and both windows, with a margin for a slow start.
-  const streamSeconds = rampSeconds + 2 * WINDOW_SECONDS + 8;
+  const streamSeconds = rampSeconds + 2 * WINDOW_SECONDS + 15;
   const chunksPerStream = Math.ceil((streamSeconds * 1000) / CHUNK_MS);
   const phaseStart = performance.now();
   console.log(`opening ${STREAMS} streams of ${chunksPerStream} chunks ...`);
   clients.send({ cmd: 'open', count: STREAMS, perSecond: OPEN_PER_SECOND, chunks: chunksPerStream });
-  await sleep(rampSeconds * 1000 + 3000);
+  // Measure only once every stream is flowing (request set-up is not per-chunk work).
+  await waitUntil(async () => (await clients.stats()).started >= STREAMS, rampSeconds * 1000 + 30_000);
+  await sleep(1000);
 
   console.log(`measuring: gateway CPU for ${WINDOW_SECONDS} s, then normal requests for ${WINDOW_SECONDS} s ...`);
   // Window 1: gateway CPU per relayed chunk (no other traffic).
   const before = await clients.stats();
   const cpuBefore = cpuMs(pid);
+  const upstreamCpuBefore = cpuMs(upstream.child.pid);
   const t0 = performance.now();
   await sleep(WINDOW_SECONDS * 1000);
   const cpuUsed = cpuMs(pid) - cpuBefore;
+  const upstreamCpu = cpuMs(upstream.child.pid) - upstreamCpuBefore;
   const after = await clients.stats();
   const seconds = (performance.now() - t0) / 1000;
   const chunks = after.chunks - before.chunks;
   const cpuPerChunkUs = (cpuUsed * 1000) / Math.max(1, chunks);
+  const upstreamPerChunkUs = (upstreamCpu * 1000) / Math.max(1, chunks);
   const rssUnderLoad = rssMb(pid);
 
   // Window 2: a normal request's latency while the streams run.
@@ -199,6 +204,7 @@ export async function runStreams(gateway, key) {
   row('stream first byte p50 / max', `${ms(streamsEnd.firstByteP50)} / ${ms(streamsEnd.firstByteMax)}`);
   row('chunks relayed per second (window 1)', (chunks / seconds).toFixed(0));
   row('gateway CPU per relayed chunk', `${cpuPerChunkUs.toFixed(1)} us`);
+  row('  (the fake provider, for scale: CPU per chunk sent)', `${upstreamPerChunkUs.toFixed(1)} us`);
   row('gateway RSS under load / peak', `${rssUnderLoad.toFixed(0)} MB / ${peakRss.toFixed(0)} MB`);
   row('normal request p50 idle / under load / added', `${ms(idleP50)} / ${ms(loadedP50)} / ${ms(loadedP50 - idleP50)}`);
   row('normal request errors under load', loaded.errors);
