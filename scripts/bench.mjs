@@ -143,7 +143,10 @@ const gateway = await startGateway(
     // BENCH_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' profiles the gateway.
     ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean),
   ],
-);
+).catch(async (error) => {
+  await stop(upstream.child);
+  throw error;
+});
 let exitCode = 0;
 try {
   const { key, usage } = await prepareGateway(gateway.url, upstream.url);

@@ -19,6 +19,7 @@ class SlowClient extends EventEmitter {
   writeHead(status: number, headers: Record<string, string>) {
     this.head = { status, headers };
   }
+  flushHeaders() {}
   write(text: string) {
     this.written.push(text);
     if (this.full) this.writableLength += text.length;

@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { ServerResponse } from 'node:http';
 import type { AppConfig } from '@gw/core';
+import { EventStreamWriter } from './event-stream-writer.js';
 
 /** new-api's SSE response headers. */
 const SSE_HEADERS = {
@@ -66,6 +67,7 @@ export function relayStream(
     const outcome: StreamOutcome = { delivered: false };
     let finished = false;
     let stallTimer: NodeJS.Timeout | undefined;
+    const out = new EventStreamWriter(res);
 
     const resume = () => {
       clearTimeout(stallTimer);
@@ -78,7 +80,7 @@ export function relayStream(
       finished = true;
       clearTimeout(stallTimer);
       body.off('data', onData);
-      res.off('drain', resume);
+      out.offDrain(resume);
       if (error !== undefined) {
         outcome.error = error;
         body.destroy();
@@ -96,15 +98,15 @@ export function relayStream(
       if (!text || res.destroyed) return;
       if (!outcome.delivered) {
         outcome.delivered = true;
-        res.writeHead(200, SSE_HEADERS);
+        out.start(SSE_HEADERS);
       }
-      if (res.write(text) || stallTimer !== undefined) return;
-      if (res.writableLength > limits.maxBufferedBytes) {
+      if (out.write(text) || stallTimer !== undefined) return;
+      if (out.queued > limits.maxBufferedBytes) {
         stalled(`more than ${limits.maxBufferedBytes} bytes queued`);
         return;
       }
       body.pause();
-      res.once('drain', resume);
+      out.onceDrain(resume);
       stallTimer = setTimeout(stalled, limits.writeIdleMs, `nothing read for ${limits.writeIdleMs} ms`);
     };
     const onData = (chunk: Buffer) => {
