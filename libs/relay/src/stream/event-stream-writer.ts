@@ -19,7 +19,7 @@ export class EventStreamWriter {
     this.res.flushHeaders();
     const socket = this.res.socket;
     // res.socket is set only while the response is the one its connection is answering.
-    if (socket && socket.writable && this.res.chunkedEncoding) this.socket = socket;
+    if (socket?.writable && this.res.chunkedEncoding) this.socket = socket;
   }
 
   /** False when the client's buffer is full (wait for onDrain). */
