@@ -28,7 +28,8 @@ const ROOT = new URL('..', import.meta.url).pathname;
 // The bench builds into its own directory: the shared dist/ may be rebuilt by someone else mid-run. It sits
 // under node_modules so the built files still resolve the repository's packages.
 const OUT = join(ROOT, 'node_modules/.cache/gw-bench/dist');
-const ENTRY = join(OUT, 'apps/gateway/src/main.js');
+// BENCH_ENTRY runs an already built server instead (an A/B comparison with another commit's build).
+const ENTRY = process.env.BENCH_ENTRY ?? join(OUT, 'apps/gateway/src/main.js');
 
 function newestSource(dir) {
   let newest = 0;
@@ -42,6 +43,7 @@ function newestSource(dir) {
 }
 
 function ensureBuild() {
+  if (process.env.BENCH_ENTRY) return;
   const stale = !existsSync(ENTRY) || ['apps', 'libs'].some((dir) => newestSource(join(ROOT, dir)) > statSync(ENTRY).mtimeMs);
   if (!stale) return;
   console.log(`Building the server into ${OUT} ...`);
