@@ -2,7 +2,8 @@
 // provider directly in the same run. Builds the server first when its build is missing or older than the
 // sources. The gateway runs as a child process on a temporary database (SQLite, or BENCH_DB=mysql|postgres
 // on a fresh database of the local server; BENCH_REDIS=1 adds Redis) with auth, billing and consume
-// logging on. Not part of `npm test`.
+// logging on. Not part of `npm test`. `npm run bench -- streams` (or BENCH_SCENARIO=streams) runs
+// the long-streams scenario instead (scripts/bench/streams.mjs).
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,8 +12,14 @@ import { benchDatabase, serverCpuDelta } from './bench/database.mjs';
 import { cpuMs, freePort, rssMb, startFakeUpstream, startGateway, stop } from './bench/processes.mjs';
 import { interleavedThroughput, percentile, sideBySide, target } from './bench/load.mjs';
 import { prepareGateway } from './bench/setup.mjs';
+import { runStreams } from './bench/streams.mjs';
 import { GATEWAY_NODE_FLAGS, gatewayEnv } from './gateway-runtime.mjs';
 
+const SCENARIO = process.argv[2] ?? process.env.BENCH_SCENARIO ?? 'relay';
+if (!['relay', 'streams'].includes(SCENARIO)) {
+  console.error(`unknown bench scenario "${SCENARIO}" (relay, streams)`);
+  process.exit(2);
+}
 const N = Number(process.env.BENCH_REQUESTS ?? 2000);
 const WARMUP = 300;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -23,7 +30,8 @@ const ROOT = new URL('..', import.meta.url).pathname;
 // The bench builds into its own directory: the shared dist/ may be rebuilt by someone else mid-run. It sits
 // under node_modules so the built files still resolve the repository's packages.
 const OUT = join(ROOT, 'node_modules/.cache/gw-bench/dist');
-const ENTRY = join(OUT, 'apps/gateway/src/main.js');
+// BENCH_ENTRY runs an already built server instead (an A/B comparison with another commit's build).
+const ENTRY = process.env.BENCH_ENTRY ?? join(OUT, 'apps/gateway/src/main.js');
 
 function newestSource(dir) {
   let newest = 0;
@@ -37,6 +45,7 @@ function newestSource(dir) {
 }
 
 function ensureBuild() {
+  if (process.env.BENCH_ENTRY) return;
   const stale = !existsSync(ENTRY) || ['apps', 'libs'].some((dir) => newestSource(join(ROOT, dir)) > statSync(ENTRY).mtimeMs);
   if (!stale) return;
   console.log(`Building the server into ${OUT} ...`);
@@ -55,33 +64,8 @@ function ensureBuild() {
 const ms = (n) => `${n.toFixed(3)} ms`;
 const row = (cells) => console.log(cells.map((c, i) => String(c).padEnd(i === 0 ? 34 : 16)).join(''));
 
-ensureBuild();
-const dataDir = mkdtempSync(join(tmpdir(), 'gw-bench-'));
-const database = await benchDatabase(dataDir);
-const upstream = await startFakeUpstream();
-const port = await freePort();
-// Started the way `npm start` starts it: same V8 flags and malloc settings.
-const gateway = await startGateway(
-  ENTRY,
-  gatewayEnv({
-    ...process.env,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    ...database.env,
-    SESSION_SECRET: 'bench-session-secret-0123456789abcdef',
-    GLOBAL_API_RATE_LIMIT: '100000000',
-    CRITICAL_RATE_LIMIT: '100000000',
-  }),
-  [
-    ...GATEWAY_NODE_FLAGS,
-    // BENCH_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' profiles the gateway.
-    ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean),
-  ],
-);
-let exitCode = 0;
-try {
-  const { key, usage } = await prepareGateway(gateway.url, upstream.url);
+/** The default scenario: added latency, throughput, CPU and RSS against calling the provider directly. */
+async function runRelay(gateway, upstream, key, usage, database) {
   const direct1 = target(upstream.url, '/v1/chat/completions', 'sk-bench-upstream', 1);
   const gateway1 = target(gateway.url, '/v1/chat/completions', key, 1);
 
@@ -145,6 +129,43 @@ try {
   ];
   console.log('');
   for (const [name, ok] of targets) console.log(`${ok ? 'PASS' : 'MISS'}  ${name}`);
+}
+
+ensureBuild();
+const dataDir = mkdtempSync(join(tmpdir(), 'gw-bench-'));
+const database = await benchDatabase(dataDir);
+const upstream = await startFakeUpstream();
+const port = await freePort();
+// Started the way `npm start` starts it: same V8 flags and malloc settings.
+const gateway = await startGateway(
+  ENTRY,
+  gatewayEnv({
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    ...database.env,
+    SESSION_SECRET: 'bench-session-secret-0123456789abcdef',
+    GLOBAL_API_RATE_LIMIT: '100000000',
+    CRITICAL_RATE_LIMIT: '100000000',
+  }),
+  [
+    ...GATEWAY_NODE_FLAGS,
+    // BENCH_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' profiles the gateway.
+    ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean),
+  ],
+).catch(async (error) => {
+  await stop(upstream.child);
+  throw error;
+});
+let exitCode = 0;
+try {
+  const { key, usage } = await prepareGateway(gateway.url, upstream.url);
+  if (SCENARIO === 'streams') {
+    await runStreams(gateway, upstream, key);
+  } else {
+    await runRelay(gateway, upstream, key, usage, database);
+  }
 } catch (error) {
   console.error(error);
   exitCode = 1;

@@ -1,7 +1,12 @@
 // A minimal OpenAI-compatible provider for `npm run bench` (plain JS twin of test/fake-upstream, chat
 // only): JSON and SSE answers with usage, no artificial delay, so the bench measures the gateway alone.
+// Two more models serve the streams scenario: SLOW_MODEL sends one chunk every BENCH_CHUNK_MS (max_tokens
+// chunks in all), FLOOD_MODEL sends chunks as fast as the gateway takes them (for clients that stop reading).
 // Run as a child process; prints `{"port": n}` on its first stdout line.
 import { createServer } from 'node:http';
+import { FLOOD_MODEL, SLOW_MODEL } from './models.mjs';
+
+const CHUNK_MS = Number(process.env.BENCH_CHUNK_MS ?? 200);
 
 const USAGE = { prompt_tokens: 10, completion_tokens: 20, total_tokens: 30 };
 const WORDS = ['Hello', ' from', ' the', ' bench', '.'];
@@ -16,6 +21,10 @@ function chat(_req, body, res) {
   const id = 'chatcmpl-bench';
   const created = Math.floor(Date.now() / 1000);
   const model = body.model ?? 'bench-model';
+  const chunk = (delta, finish = null, extra = {}) =>
+    `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices: [{ index: 0, delta, finish_reason: finish }], ...extra })}\n\n`;
+  if (body.stream && model === SLOW_MODEL) return slowStream(res, body, chunk);
+  if (body.stream && model === FLOOD_MODEL) return floodStream(res, chunk);
   if (!body.stream) {
     return json(res, 200, {
       id,
@@ -27,14 +36,59 @@ function chat(_req, body, res) {
     });
   }
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-  const chunk = (delta, finish = null, extra = {}) =>
-    `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices: [{ index: 0, delta, finish_reason: finish }], ...extra })}\n\n`;
   let out = chunk({ role: 'assistant', content: '' });
   for (const word of WORDS) out += chunk({ content: word });
   out += chunk({}, 'stop');
   if (body.stream_options?.include_usage)
     out += `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices: [], usage: USAGE })}\n\n`;
   res.end(`${out}data: [DONE]\n\n`);
+}
+
+/**
+ * Streams waiting for their next chunk, by phase: one timer serves them all (thousands of streams with a
+ * timer each would make this process, not the gateway, the bottleneck).
+ */
+const TICK_MS = 10;
+const buckets = Array.from({ length: Math.max(1, Math.round(CHUNK_MS / TICK_MS)) }, () => new Set());
+let tick = 0;
+setInterval(() => {
+  tick = (tick + 1) % buckets.length;
+  for (const stream of buckets[tick]) stream.next();
+}, TICK_MS).unref();
+
+/** A realistic token chunk every CHUNK_MS, `max_tokens` of them, then usage and [DONE]. */
+function slowStream(res, body, chunk) {
+  const total = Math.max(1, Number(body.max_tokens) || 50);
+  const bucket = buckets[(tick + 1 + Math.floor(Math.random() * buckets.length)) % buckets.length];
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  let sent = 0;
+  const stream = {
+    next() {
+      sent++;
+      if (sent < total) {
+        res.write(chunk({ content: WORDS[sent % WORDS.length] }));
+        return;
+      }
+      bucket.delete(stream);
+      res.end(`${chunk({}, 'stop')}${chunk({}, null, { choices: [], usage: USAGE })}data: [DONE]\n\n`);
+    },
+  };
+  res.write(chunk({ role: 'assistant', content: '' }));
+  bucket.add(stream);
+  res.on('close', () => bucket.delete(stream));
+}
+
+/** Chunks as fast as the reader takes them (honouring 'drain'), until the reader goes away. */
+function floodStream(res, chunk) {
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  const block = chunk({ content: 'flood '.repeat(100) }).repeat(16);
+  let open = true;
+  res.on('close', () => (open = false));
+  const pump = () => {
+    while (open && res.write(block));
+    if (open) res.once('drain', pump);
+  };
+  pump();
 }
 
 const server = createServer((req, res) => {
@@ -53,5 +107,6 @@ const server = createServer((req, res) => {
   });
 });
 server.keepAliveTimeout = 60_000;
+server.maxConnections = Infinity;
 server.listen(0, '127.0.0.1', () => console.log(JSON.stringify({ port: server.address().port })));
 process.on('SIGTERM', () => server.close(() => process.exit(0)));

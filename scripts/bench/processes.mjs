@@ -30,7 +30,8 @@ export async function startGateway(entry, env, nodeArgs = []) {
   let stderr = '';
   child.stderr.on('data', (part) => (stderr += part));
   const url = `http://127.0.0.1:${env.PORT}`;
-  const deadline = Date.now() + 30_000;
+  // Generous: on a shared machine the first start (module loading, migrations) can take a while.
+  const deadline = Date.now() + 120_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`gateway exited with ${child.exitCode}: ${stderr}`);
     const up = await fetch(`${url}/api/status`).then(
@@ -38,7 +39,10 @@ export async function startGateway(entry, env, nodeArgs = []) {
       () => false,
     );
     if (up) return { child, url };
-    if (Date.now() > deadline) throw new Error(`gateway did not start: ${stderr}`);
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`gateway did not start: ${stderr}`);
+    }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }

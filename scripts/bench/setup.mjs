@@ -1,6 +1,9 @@
 // Prepares a fresh gateway through its console API: root account, a priced model, a channel to the fake
 // provider, and a user token with plenty of quota. Returns the relay key.
-export const MODEL = 'bench-model';
+import { FLOOD_MODEL, MODEL, SLOW_MODEL } from './models.mjs';
+
+export { MODEL };
+const MODELS = [MODEL, SLOW_MODEL, FLOOD_MODEL];
 
 class Console {
   constructor(url) {
@@ -39,11 +42,11 @@ export async function prepareGateway(url, upstreamUrl) {
     DemoSiteEnabled: false,
   });
   await root.login('root', password);
-  await root.call('PUT', '/api/option/', { key: 'ModelRatio', value: JSON.stringify({ [MODEL]: 1 }) });
-  await root.call('PUT', '/api/option/', { key: 'CompletionRatio', value: JSON.stringify({ [MODEL]: 2 }) });
+  await root.call('PUT', '/api/option/', { key: 'ModelRatio', value: JSON.stringify(Object.fromEntries(MODELS.map((m) => [m, 1]))) });
+  await root.call('PUT', '/api/option/', { key: 'CompletionRatio', value: JSON.stringify(Object.fromEntries(MODELS.map((m) => [m, 2]))) });
   await root.call('POST', '/api/channel/', {
     mode: 'single',
-    channel: { name: 'bench', type: 1, key: 'sk-bench-upstream', models: MODEL, group: 'default', base_url: upstreamUrl },
+    channel: { name: 'bench', type: 1, key: 'sk-bench-upstream', models: MODELS.join(','), group: 'default', base_url: upstreamUrl },
   });
   await root.call('POST', '/api/user/', { username: 'bench', password });
   const found = await root.call('GET', '/api/user/search?keyword=bench');

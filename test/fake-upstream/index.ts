@@ -31,6 +31,24 @@ export interface FakeUpstreamOptions {
 
 const DEFAULT_MODELS = ['gpt-4o-mini', 'gpt-4o', 'text-embedding-3-small', 'gpt-3.5-turbo-instruct'];
 
+/** An endless chat stream, written only while the reader keeps up ('drain'), so the reader's pace shows in bytesSent. */
+function sendFlood(res: ServerResponse, entry: RecordedRequest): void {
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  const event = `data: ${JSON.stringify({ id: 'chatcmpl-flood', object: 'chat.completion.chunk', created: 1, model: 'flood', choices: [{ index: 0, delta: { content: 'flood '.repeat(100) }, finish_reason: null }] })}\n\n`;
+  const block = event.repeat(16);
+  entry.bytesSent = 0;
+  let open = true;
+  res.on('close', () => (open = false));
+  const pump = () => {
+    while (open) {
+      entry.bytesSent! += block.length;
+      if (!res.write(block)) break;
+    }
+    if (open) res.once('drain', pump);
+  };
+  pump();
+}
+
 export async function startFakeUpstream(options: FakeUpstreamOptions = {}): Promise<FakeUpstream> {
   const rules: FakeRule[] = [];
   const requests: RecordedRequest[] = [];
@@ -71,6 +89,7 @@ export async function startFakeUpstream(options: FakeUpstreamOptions = {}): Prom
     if (rule && rule.times !== undefined) rule.times -= 1;
     if (rule?.delayMs) await new Promise((resolve) => setTimeout(resolve, rule.delayMs));
     if (rule?.hang) return; // never answers: timeout tests
+    if (rule?.flood) return sendFlood(res, entry);
     if (rule?.redirectTo) {
       res.writeHead(302, { location: rule.redirectTo });
       res.end();

@@ -22,6 +22,8 @@ export interface FakeRule {
   reasoning?: string;
   resetAfterChunks?: number;
   hang?: boolean;
+  /** Chat streams only: chunks as fast as the reader takes them (honouring back-pressure) until it goes away. */
+  flood?: boolean;
   redirectTo?: string;
   /** Pads the JSON answer with this many bytes (size-cap tests). */
   padBytes?: number;
@@ -37,6 +39,8 @@ export interface RecordedRequest {
   time: number;
   /** The client went away before the answer ended. */
   aborted: boolean;
+  /** Body bytes written so far (flood answers). */
+  bytesSent?: number;
 }
 
 export function ruleMatches(rule: FakeRule, req: IncomingMessage, path: string, body: any): boolean {

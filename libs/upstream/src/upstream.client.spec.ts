@@ -213,6 +213,9 @@ describe('UpstreamClient against a local server', () => {
         forceStreamOption: true,
         azureDefaultApiVersion: '2025-04-01-preview',
         maxResponseBytes: 4096,
+        maxConnectionsPerOrigin: 0,
+        streamWriteIdleSeconds: 60,
+        streamMaxBufferedBytes: 4 * 1024 * 1024,
         ...overrides,
       },
     });

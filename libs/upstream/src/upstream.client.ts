@@ -52,7 +52,8 @@ export class UpstreamClient implements OnModuleDestroy {
       connect: { timeout: relay.connectTimeoutSeconds * 1000 },
       keepAliveTimeout: 30_000,
       keepAliveMaxTimeout: 600_000,
-      connections: 256,
+      // undici's null is "no limit"; a fixed limit made streams beyond it queue for their first byte.
+      connections: relay.maxConnectionsPerOrigin || null,
       headersTimeout: this.headersTimeoutMs,
       bodyTimeout: this.bodyTimeoutMs,
     });

@@ -41,6 +41,12 @@ export interface AppConfig {
     forceStreamOption: boolean;
     azureDefaultApiVersion: string;
     maxResponseBytes: number;
+    /** Upstream connections per origin (RELAY_MAX_CONNECTIONS_PER_ORIGIN); 0 = no limit, so streams never queue. */
+    maxConnectionsPerOrigin: number;
+    /** How long a stream may wait on a client that does not read before it is ended and its upstream released. */
+    streamWriteIdleSeconds: number;
+    /** Bytes a stream may hold for a slow client before it is ended. */
+    streamMaxBufferedBytes: number;
   };
   jobs: {
     channelTestFrequencyMinutes: number;
@@ -128,6 +134,9 @@ export function loadConfig(env: RawEnv = process.env): AppConfig {
       forceStreamOption: read.bool('FORCE_STREAM_OPTION', true),
       azureDefaultApiVersion: read.string('AZURE_DEFAULT_API_VERSION', '2025-04-01-preview'),
       maxResponseBytes: read.int('RELAY_MAX_RESPONSE_MB', 64, { min: 1, max: 4096 }) * MB,
+      maxConnectionsPerOrigin: read.int('RELAY_MAX_CONNECTIONS_PER_ORIGIN', 0, { min: 0 }),
+      streamWriteIdleSeconds: read.int('STREAM_WRITE_IDLE_TIMEOUT', 60, { min: 1, max: 3600 }),
+      streamMaxBufferedBytes: read.int('STREAM_MAX_BUFFER_MB', 4, { min: 1, max: 1024 }) * MB,
     },
     jobs: {
       channelTestFrequencyMinutes: read.int('CHANNEL_TEST_FREQUENCY', 0, { min: 0 }),

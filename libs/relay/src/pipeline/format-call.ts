@@ -1,5 +1,6 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { RelayChannel } from '@gw/channel';
+import { APP_CONFIG, type AppConfig } from '@gw/core';
 import { OptionService, type OptionKey } from '@gw/option';
 import { UpstreamClient, UpstreamError, type UpstreamResponse } from '@gw/upstream';
 import { adaptorRequest } from '../providers/adaptor-request.js';
@@ -17,7 +18,7 @@ import {
 } from '../providers/types.js';
 import { nativeEmbeddingAttempt } from './native-embeddings.js';
 import { FormatStream, hubAnswerText } from '../stream/format-stream.js';
-import { relayStream } from '../stream/stream-responder.js';
+import { relayStream, type StreamLimits, streamLimitsOf } from '../stream/stream-responder.js';
 import { toOpenAiUsage, type Usage } from '../stream/usage.js';
 import { RelayError } from './relay-error.js';
 import { RetryPolicy } from './retry-policy.js';
@@ -40,12 +41,15 @@ import type { Attempt, ForwardInput } from './upstream-call.js';
 @Injectable()
 export class FormatCall {
   private readonly settings: ProviderSettings;
+  private readonly streamLimits: StreamLimits;
 
   constructor(
     private readonly upstream: UpstreamClient,
     private readonly retry: RetryPolicy,
     options: OptionService,
+    @Inject(APP_CONFIG) config: AppConfig,
   ) {
+    this.streamLimits = streamLimitsOf(config);
     this.settings = { get: <T>(key: string) => options.get(key as OptionKey) as T };
   }
 
@@ -136,7 +140,7 @@ export class FormatCall {
         : inbound.streamEncoder({ model: request.model, promptTokens: input.promptTokens, includeUsage: request.includeUsage });
       const framer = adaptor.streamFraming?.reader();
       const stream = new FormatStream(native.streamDecoder(request.model), encoder, input.promptTokens, input.countText, framer);
-      const outcome = await relayStream(response.body, input.res, redactingStream(stream, channel));
+      const outcome = await relayStream(response.body, input.res, redactingStream(stream, channel), this.streamLimits);
       const frtMs = Math.round((outcome.firstChunkAt ?? headersAt) - input.startedAt);
       if (outcome.error !== undefined && !outcome.delivered) {
         const aborted = input.signal.aborted;

@@ -10,7 +10,7 @@ import { relayBinary } from '../stream/binary-responder.js';
 import { FormatStream } from '../stream/format-stream.js';
 import { relayJson } from '../stream/json-responder.js';
 import { SseTracker } from '../stream/sse-tracker.js';
-import { relayStream } from '../stream/stream-responder.js';
+import { relayStream, type StreamLimits, streamLimitsOf } from '../stream/stream-responder.js';
 import type { Usage } from '../stream/usage.js';
 import { adaptorOf } from '../providers/registry.js';
 import { ChannelSelection } from './channel-selection.js';
@@ -86,6 +86,8 @@ function noKeyLeft(model: string): Attempt {
  */
 @Injectable()
 export class UpstreamCall {
+  private readonly streamLimits: StreamLimits;
+
   constructor(
     private readonly upstream: UpstreamClient,
     private readonly selection: ChannelSelection,
@@ -94,7 +96,9 @@ export class UpstreamCall {
     private readonly keys: ChannelKeyService,
     private readonly formats: FormatCall,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+  ) {
+    this.streamLimits = streamLimitsOf(config);
+  }
 
   async forward(input: ForwardInput): Promise<ForwardResult> {
     const maxRetries = input.pinned ? 0 : this.retry.retryTimes();
@@ -194,7 +198,7 @@ export class UpstreamCall {
         request.kind === 'responses'
           ? new FormatStream(new ResponsesStreamWatcher(), undefined, input.promptTokens, input.countText)
           : new SseTracker(request.includeUsage, input.countText, input.promptTokens, request.kind === 'chat');
-      const outcome = await relayStream(response.body, input.res, redactingStream(tracker, channel));
+      const outcome = await relayStream(response.body, input.res, redactingStream(tracker, channel), this.streamLimits);
       const frtMs = Math.round((outcome.firstChunkAt ?? headersAt) - input.startedAt);
       if (outcome.error !== undefined && !outcome.delivered) {
         const aborted = input.signal.aborted;

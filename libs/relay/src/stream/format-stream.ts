@@ -1,10 +1,11 @@
 import { StringDecoder } from 'node:string_decoder';
 import { SseEventReader } from '../providers/sse-events.js';
 import type { HubChunk, HubResponse, SseEvent, StreamDecoder, StreamEncoder, StreamFramer } from '../providers/types.js';
+import { DeliveredTokens } from './delivered-tokens.js';
 import type { Usage } from './usage.js';
 
-/** Delivered text kept for a local count is capped: beyond it the count is of what was kept. */
-const MAX_KEPT_CHARS = 4 * 1024 * 1024;
+/** Delivered text kept for a local count is counted and dropped past this size (bounded memory per stream). */
+const MAX_KEPT_CHARS = 32 * 1024;
 
 /**
  * A provider's stream on its way to a client of another format (decoder → hub chunks → encoder), or of the
@@ -15,16 +16,20 @@ export class FormatStream {
   private readonly reader = new SseEventReader();
   private readonly text = new StringDecoder('utf8');
   private kept = '';
+  /** Completion tokens of the text already counted and dropped. */
+  private readonly counted: DeliveredTokens;
 
   constructor(
     private readonly decoder: StreamDecoder,
     /** undefined: pass the provider's bytes through. */
     private readonly encoder: StreamEncoder | undefined,
     private readonly promptTokens: number,
-    private readonly countText: (text: string) => number,
+    countText: (text: string) => number,
     /** A stream that is not SSE (AWS event-stream): its events, re-sent as SSE when passed through. */
     private readonly framer?: StreamFramer,
-  ) {}
+  ) {
+    this.counted = new DeliveredTokens(countText);
+  }
 
   push(chunk: Buffer): string {
     if (this.framer) return this.framed(this.framer.push(chunk));
@@ -49,7 +54,9 @@ export class FormatStream {
   finalUsage(): { usage: Usage; local: boolean } {
     const usage = this.decoder.usage();
     if (usage) return { usage, local: false };
-    return { usage: { promptTokens: this.promptTokens, completionTokens: this.countText(this.kept), cachedTokens: 0 }, local: true };
+    this.counted.add(this.kept);
+    this.kept = '';
+    return { usage: { promptTokens: this.promptTokens, completionTokens: this.counted.total, cachedTokens: 0 }, local: true };
   }
 
   /** Framed events: converted by the encoder, or written back as the SSE the client's format uses. */
@@ -71,7 +78,10 @@ export class FormatStream {
   }
 
   private keep(chunk: HubChunk): void {
-    if (this.kept.length > MAX_KEPT_CHARS) return;
+    if (this.kept.length > MAX_KEPT_CHARS) {
+      this.counted.add(this.kept);
+      this.kept = '';
+    }
     for (const choice of Array.isArray(chunk.choices) ? chunk.choices : []) {
       const delta = choice?.delta ?? {};
       if (typeof delta.content === 'string') this.kept += delta.content;

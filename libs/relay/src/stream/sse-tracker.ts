@@ -1,10 +1,15 @@
 import { StringDecoder } from 'node:string_decoder';
+import { DeliveredTokens } from './delivered-tokens.js';
 import { readUsage, toOpenAiUsage, type Usage } from './usage.js';
 
 /** A line longer than this (no newline in sight) is a broken upstream, not a stream. */
 const MAX_LINE_CHARS = 16 * 1024 * 1024;
-/** Delivered chunks kept for a local token count are folded into plain text past this size. */
-const MAX_KEPT_CHARS = 256 * 1024;
+/**
+ * Delivered chunks kept for a local token count are folded past this size: parsed, their text counted,
+ * then dropped. Bounds what a stream holds (5,000 streams, or a flood to a client that stopped reading)
+ * and spreads the counting over the stream instead of doing it all when the stream ends.
+ */
+const MAX_KEPT_CHARS = 32 * 1024;
 
 export class SseLineTooLongError extends Error {
   constructor() {
@@ -26,7 +31,8 @@ export class SseTracker {
   private readonly decoder = new StringDecoder('utf8');
   private kept: string[] = [];
   private keptChars = 0;
-  private text = '';
+  /** Completion tokens of the text folded so far. */
+  private readonly counted: DeliveredTokens;
   private id = '';
   private model = '';
   private created = 0;
@@ -34,10 +40,12 @@ export class SseTracker {
   constructor(
     private readonly includeUsage: boolean,
     /** Counts completion tokens of text when upstream sent no usage. */
-    private readonly countText: (text: string) => number,
+    countText: (text: string) => number,
     private readonly promptTokens: number,
     private readonly chat: boolean,
-  ) {}
+  ) {
+    this.counted = new DeliveredTokens(countText);
+  }
 
   /** Feeds raw upstream bytes; returns what to write to the client now ('' for nothing). */
   push(chunk: Buffer): string {
@@ -69,7 +77,7 @@ export class SseTracker {
   finalUsage(): { usage: Usage; local: boolean } {
     if (this.usage) return { usage: this.usage, local: false };
     return {
-      usage: { promptTokens: this.promptTokens, completionTokens: this.countText(this.deliveredText()), cachedTokens: 0 },
+      usage: { promptTokens: this.promptTokens, completionTokens: this.deliveredTokens(), cachedTokens: 0 },
       local: true,
     };
   }
@@ -113,23 +121,25 @@ export class SseTracker {
     if (this.keptChars > MAX_KEPT_CHARS) this.fold();
   }
 
-  /** Parses kept chunks into plain text (and the ids a synthetic chunk needs), then drops them. */
+  /** Parses kept chunks, counts their text (and keeps the ids a synthetic chunk needs), then drops them. */
   private fold(): void {
+    let text = '';
     for (const payload of this.kept) {
       const parsed = tryParse(payload);
       if (!parsed) continue;
       if (!this.id && typeof parsed.id === 'string') this.id = parsed.id;
       if (!this.model && typeof parsed.model === 'string') this.model = parsed.model;
       if (!this.created && typeof parsed.created === 'number') this.created = parsed.created;
-      if (Array.isArray(parsed.choices)) for (const choice of parsed.choices) this.text += choiceText(choice);
+      if (Array.isArray(parsed.choices)) for (const choice of parsed.choices) text += choiceText(choice);
     }
     this.kept = [];
     this.keptChars = 0;
+    this.counted.add(text);
   }
 
-  private deliveredText(): string {
+  private deliveredTokens(): number {
     this.fold();
-    return this.text;
+    return this.counted.total;
   }
 }
 

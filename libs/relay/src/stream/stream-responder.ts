@@ -1,5 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { ServerResponse } from 'node:http';
+import type { AppConfig } from '@gw/core';
+import { EventStreamWriter } from './event-stream-writer.js';
 
 /** new-api's SSE response headers. */
 const SSE_HEADERS = {
@@ -24,22 +26,61 @@ export interface StreamOutcome {
   firstChunkAt?: number;
 }
 
+/** How long and how much a stream may wait on a client that reads slower than its upstream writes. */
+export interface StreamLimits {
+  /** A client that takes nothing for this long (its socket buffer full) ends the stream. */
+  writeIdleMs: number;
+  /** Bytes queued for the client past which the stream is ended (a single huge event to a slow reader). */
+  maxBufferedBytes: number;
+}
+
+export const DEFAULT_STREAM_LIMITS: StreamLimits = { writeIdleMs: 60_000, maxBufferedBytes: 4 * 1024 * 1024 };
+
+/** The limits from the typed config (STREAM_WRITE_IDLE_TIMEOUT, STREAM_MAX_BUFFER_MB). */
+export function streamLimitsOf(config: Pick<AppConfig, 'relay'>): StreamLimits {
+  return { writeIdleMs: config.relay.streamWriteIdleSeconds * 1000, maxBufferedBytes: config.relay.streamMaxBufferedBytes };
+}
+
+/** The client stopped reading (or reads far slower than the upstream writes): the stream was ended. */
+export class ClientStalledError extends Error {
+  constructor(reason: string) {
+    super(`client stopped reading the stream (${reason})`);
+    this.name = 'ClientStalledError';
+  }
+}
+
 /**
- * Pipes an upstream SSE body to the client event by event as it arrives. Back-pressure: the upstream is
- * paused while the client's socket buffer is full and resumed on 'drain'. The response head is written
- * with the first event, so a failure before it can still be retried on another channel.
+ * Pipes an upstream SSE body to the client event by event as it arrives. Back-pressure end to end: while
+ * the client's socket buffer is full the upstream body is paused (undici then stops reading its socket, so
+ * the provider's TCP window closes) and resumed on 'drain'. A client that stays full for
+ * `limits.writeIdleMs`, or has more than `limits.maxBufferedBytes` queued, has the stream ended: both
+ * sockets are released instead of held for a reader that is gone. The response head is written with the
+ * first event, so a failure before it can still be retried on another channel.
  */
-export function relayStream(body: Readable, res: ServerResponse, tracker: StreamRewriter): Promise<StreamOutcome> {
+export function relayStream(
+  body: Readable,
+  res: ServerResponse,
+  tracker: StreamRewriter,
+  limits: StreamLimits = DEFAULT_STREAM_LIMITS,
+): Promise<StreamOutcome> {
   return new Promise((resolve) => {
     const outcome: StreamOutcome = { delivered: false };
     let finished = false;
-    const resume = () => body.resume();
+    let stallTimer: NodeJS.Timeout | undefined;
+    const out = new EventStreamWriter(res);
+
+    const resume = () => {
+      clearTimeout(stallTimer);
+      stallTimer = undefined;
+      body.resume();
+    };
 
     const finish = (error?: unknown) => {
       if (finished) return;
       finished = true;
+      clearTimeout(stallTimer);
       body.off('data', onData);
-      res.off('drain', resume);
+      out.offDrain(resume);
       if (error !== undefined) {
         outcome.error = error;
         body.destroy();
@@ -47,18 +88,27 @@ export function relayStream(body: Readable, res: ServerResponse, tracker: Stream
       resolve(outcome);
     };
 
+    /** Ends a stream whose client does not take what it is sent: the upstream call and both sockets are freed. */
+    const stalled = (reason: string) => {
+      finish(new ClientStalledError(reason));
+      res.destroy();
+    };
+
     const write = (text: string) => {
       if (!text || res.destroyed) return;
       if (!outcome.delivered) {
         outcome.delivered = true;
-        res.writeHead(200, SSE_HEADERS);
+        out.start(SSE_HEADERS);
       }
-      if (!res.write(text)) {
-        body.pause();
-        res.once('drain', resume);
+      if (out.write(text) || stallTimer !== undefined) return;
+      if (out.queued > limits.maxBufferedBytes) {
+        stalled(`more than ${limits.maxBufferedBytes} bytes queued`);
+        return;
       }
+      body.pause();
+      out.onceDrain(resume);
+      stallTimer = setTimeout(stalled, limits.writeIdleMs, `nothing read for ${limits.writeIdleMs} ms`);
     };
-
     const onData = (chunk: Buffer) => {
       outcome.firstChunkAt ??= performance.now();
       try {
@@ -78,9 +128,19 @@ export function relayStream(body: Readable, res: ServerResponse, tracker: Stream
         return;
       }
       res.end();
+      if (!res.writableFinished) releaseWhenUnread(res, limits.writeIdleMs);
       finish();
     });
     body.once('error', (error) => finish(error));
     body.once('close', () => finish(new Error('upstream stream closed early')));
   });
+}
+
+/** The answer is complete but still queued for a client that stopped reading: it gets the idle time, then the socket is freed. */
+function releaseWhenUnread(res: ServerResponse, idleMs: number): void {
+  const timer = setTimeout(() => res.destroy(), idleMs);
+  timer.unref();
+  const clear = () => clearTimeout(timer);
+  res.once('finish', clear);
+  res.once('close', clear);
 }

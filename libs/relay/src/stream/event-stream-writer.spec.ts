@@ -1,0 +1,36 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Agent, request } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EventStreamWriter } from './event-stream-writer.js';
+
+describe('EventStreamWriter', () => {
+  let server: Server;
+  let origin: string;
+  const sockets = new Set<unknown>();
+
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      sockets.add(req.socket);
+      const out = new EventStreamWriter(res);
+      out.start({ 'Content-Type': 'text/event-stream' });
+      out.write('data: {"n":"é1"}\n\n');
+      out.write('data: [DONE]\n\n');
+      res.end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise((resolve) => server.close(resolve)));
+
+  it('writes valid HTTP/1.1 chunks straight to the socket, and the connection is reused afterwards', async () => {
+    const agent = new Agent({ connections: 1 });
+    for (let i = 0; i < 2; i++) {
+      const res = await request(origin, { method: 'POST', body: '{}', dispatcher: agent });
+      expect(res.headers['transfer-encoding']).toBe('chunked');
+      expect(await res.body.text()).toBe('data: {"n":"é1"}\n\ndata: [DONE]\n\n');
+    }
+    expect(sockets.size).toBe(1);
+    await agent.close();
+  });
+});

@@ -1,0 +1,226 @@
+// The streams scenario of `npm run bench` (`npm run bench -- streams`): many long streams from a slow
+// provider (one chunk every BENCH_CHUNK_MS), then clients that stop reading a fast stream and leave.
+// Prints failures, gateway CPU per relayed chunk, RSS, and a normal request's added p50 during the load.
+import { fork } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { percentile } from './load.mjs';
+import { MODEL } from './models.mjs';
+import { cpuMs, rssMb } from './processes.mjs';
+
+const STREAMS = Number(process.env.BENCH_STREAMS ?? 5000);
+const OPEN_PER_SECOND = Number(process.env.BENCH_OPEN_PER_SECOND ?? 500);
+const CHUNK_MS = Number(process.env.BENCH_CHUNK_MS ?? 200);
+const STALLED = Number(process.env.BENCH_STALLED ?? 1000);
+/** Seconds of each measuring window once every stream is open (CPU alone, then normal requests). */
+const WINDOW_SECONDS = Number(process.env.BENCH_WINDOW_SECONDS ?? 8);
+const STALL_SECONDS = 8;
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const ms = (n) => (Number.isFinite(n) ? `${n.toFixed(2)} ms` : 'n/a');
+
+/** The soft limit on open files of a process (each socket is one). */
+function openFilesLimit(pid) {
+  const match = /Max open files\s+(\d+|unlimited)/.exec(readFileSync(`/proc/${pid}/limits`, 'utf8'));
+  return match?.[1] === 'unlimited' ? Infinity : Number(match?.[1] ?? NaN);
+}
+
+function startClients(gatewayUrl, key) {
+  const child = fork(new URL('./stream-clients.mjs', import.meta.url).pathname, {
+    env: { ...process.env, BENCH_GATEWAY_URL: gatewayUrl, BENCH_KEY: key },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const stats = () =>
+    new Promise((resolve) => {
+      child.once('message', resolve);
+      child.send({ cmd: 'stats' });
+    });
+  return { child, stats, send: (message) => child.send(message) };
+}
+
+/** Normal (JSON) request latencies, one at a time, for `seconds`. */
+async function probe(normal, seconds) {
+  const { url, key } = normal;
+  const samples = [];
+  let errors = 0;
+  const deadline = performance.now() + seconds * 1000;
+  while (performance.now() < deadline) {
+    try {
+      samples.push(await normalRequest(url, key));
+    } catch {
+      errors++;
+    }
+  }
+  return { samples, errors };
+}
+
+/** Keeps one connection for the probes; a request after the stalled clients left uses a fresh one. */
+const probeAgent = new Agent({ keepAlive: true, maxSockets: 1 });
+
+/** A normal (JSON) request: ms until its whole answer, failing after 5 s. */
+async function normalRequest(url, key, agent = probeAgent) {
+  const started = performance.now();
+  await freshRequest(url, key, agent);
+  return performance.now() - started;
+}
+
+/** A normal request, by default on a new connection (the listen queue must be taking connections again). */
+function freshRequest(url, key, agent = false) {
+  const body = JSON.stringify({ model: MODEL, messages: [{ role: 'user', content: 'Are you there?' }], max_tokens: 8 });
+  return new Promise((resolve, reject) => {
+    const req = request(
+      `${url}/v1/chat/completions`,
+      {
+        method: 'POST',
+        agent,
+        timeout: 5000,
+        headers: {
+          authorization: `Bearer ${key}`,
+          'content-type': 'application/json',
+          ...(agent ? {} : { connection: 'close' }),
+        },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`status ${res.statusCode}`))));
+      },
+    );
+    req.on('timeout', () => req.destroy(new Error('timeout')));
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+async function waitUntil(check, timeoutMs) {
+  const deadline = performance.now() + timeoutMs;
+  while (performance.now() < deadline) {
+    if (await check()) return true;
+    await sleep(250);
+  }
+  return false;
+}
+
+/** Runs the scenario against a started gateway and fake provider (each with `child.pid`, `url`) with a relay key. */
+export async function runStreams(gateway, upstream, key) {
+  const normal = { url: gateway.url, key };
+  const pid = gateway.child.pid;
+  const needed = 2 * (STREAMS + STALLED) + 100;
+  const limit = openFilesLimit(pid);
+  console.log(
+    `streams: ${STREAMS} streams (a chunk every ${CHUNK_MS} ms, opened at ${OPEN_PER_SECOND}/s), then ${STALLED} clients that stop reading`,
+  );
+  if (limit < needed) console.log(`WARNING: the gateway may open ${needed} sockets but its open-files limit is ${limit} (raise ulimit -n)`);
+
+  // Baseline: a normal request on an idle gateway.
+  await probe(normal, 1);
+  const idle = await probe(normal, 3);
+  const idleP50 = percentile(idle.samples, 50);
+
+  const clients = startClients(gateway.url, key);
+  let peakRss = 0;
+  const sampler = setInterval(() => (peakRss = Math.max(peakRss, rssMb(pid))), 500);
+  const rampSeconds = STREAMS / OPEN_PER_SECOND;
+  // Every stream outlives the ramp and both windows, with a margin for a slow start.
+  const streamSeconds = rampSeconds + 2 * WINDOW_SECONDS + 15;
+  const chunksPerStream = Math.ceil((streamSeconds * 1000) / CHUNK_MS);
+  console.log(`opening ${STREAMS} streams of ${chunksPerStream} chunks ...`);
+  clients.send({ cmd: 'open', count: STREAMS, perSecond: OPEN_PER_SECOND, chunks: chunksPerStream });
+  // Measure only once every stream is flowing (request set-up is not per-chunk work).
+  await waitUntil(async () => (await clients.stats()).started >= STREAMS, rampSeconds * 1000 + 30_000);
+  await sleep(1000);
+
+  console.log(`measuring: gateway CPU for ${WINDOW_SECONDS} s, then normal requests for ${WINDOW_SECONDS} s ...`);
+  // Window 1: gateway CPU per relayed chunk (no other traffic).
+  const before = await clients.stats();
+  const cpuBefore = cpuMs(pid);
+  const upstreamCpuBefore = cpuMs(upstream.child.pid);
+  const t0 = performance.now();
+  await sleep(WINDOW_SECONDS * 1000);
+  const cpuUsed = cpuMs(pid) - cpuBefore;
+  const upstreamCpu = cpuMs(upstream.child.pid) - upstreamCpuBefore;
+  const after = await clients.stats();
+  const seconds = (performance.now() - t0) / 1000;
+  const chunks = after.chunks - before.chunks;
+  const cpuPerChunkUs = (cpuUsed * 1000) / Math.max(1, chunks);
+  const upstreamPerChunkUs = (upstreamCpu * 1000) / Math.max(1, chunks);
+  const rssUnderLoad = rssMb(pid);
+
+  // Window 2: a normal request's latency while the streams run.
+  const loaded = await probe(normal, WINDOW_SECONDS);
+  const loadedP50 = percentile(loaded.samples, 50);
+
+  // Every stream ends by itself; wait for the last ones (bounded: a loaded machine delays the provider's chunks).
+  await waitUntil(async () => {
+    const s = await clients.stats();
+    return s.done + s.failed >= STREAMS;
+  }, streamSeconds * 1000);
+  const streamsEnd = await clients.stats();
+  clearInterval(sampler);
+
+  console.log(`${STALLED} clients stop reading ...`);
+  // Non-reading clients: the upstream floods, the clients never read, then they leave.
+  const rssBeforeStall = rssMb(pid);
+  const stallRss = [];
+  clients.send({ cmd: 'stall', count: STALLED });
+  await waitUntil(async () => (await clients.stats()).stalledAnswered >= STALLED, 20_000);
+  for (let i = 0; i < 4; i++) {
+    await sleep((STALL_SECONDS * 1000) / 8);
+    stallRss.push(rssMb(pid));
+  }
+  const stalledProbe = await probe(normal, STALL_SECONDS / 2);
+  const stalledStats = await clients.stats();
+  const rssStalled = rssMb(pid);
+  console.log('they leave ...');
+  clients.send({ cmd: 'leave' });
+  const left = performance.now();
+  // Serving again: a fresh connection's normal request after they left.
+  let servedAfterMs = NaN;
+  await waitUntil(async () => {
+    try {
+      await freshRequest(gateway.url, key);
+      servedAfterMs = performance.now() - left;
+      return true;
+    } catch {
+      return false;
+    }
+  }, 30_000);
+  await sleep(2000);
+  const cpuIdleBefore = cpuMs(pid);
+  await sleep(3000);
+  const idleCpuPercent = (cpuMs(pid) - cpuIdleBefore) / 30;
+  const rssAfterLeave = rssMb(pid);
+  clients.child.kill();
+  probeAgent.destroy();
+
+  const row = (name, value) => console.log(`${name.padEnd(52)}${value}`);
+  console.log('');
+  row('streams opened / completed / failed', `${streamsEnd.opened} / ${streamsEnd.done} / ${streamsEnd.failed}`);
+  if (streamsEnd.failed) row('  failure reasons', JSON.stringify(streamsEnd.reasons));
+  row('stream first byte p50 / max', `${ms(streamsEnd.firstByteP50)} / ${ms(streamsEnd.firstByteMax)}`);
+  row('chunks relayed per second (window 1)', (chunks / seconds).toFixed(0));
+  row('gateway CPU per relayed chunk', `${cpuPerChunkUs.toFixed(1)} us`);
+  row('  (the fake provider, for scale: CPU per chunk sent)', `${upstreamPerChunkUs.toFixed(1)} us`);
+  row('gateway RSS under load / peak', `${rssUnderLoad.toFixed(0)} MB / ${peakRss.toFixed(0)} MB`);
+  row('normal request p50 idle / under load / added', `${ms(idleP50)} / ${ms(loadedP50)} / ${ms(loadedP50 - idleP50)}`);
+  row('normal request errors under load', loaded.errors);
+  row(`non-reading clients answered`, `${stalledStats.stalledAnswered} / ${STALLED}`);
+  row(
+    'RSS before / while stalled (samples) / end',
+    `${rssBeforeStall.toFixed(0)} MB / ${stallRss.map((r) => r.toFixed(0)).join(', ')} / ${rssStalled.toFixed(0)} MB`,
+  );
+  row('normal request p50 while stalled', `${ms(percentile(stalledProbe.samples, 50))} (${stalledProbe.errors} errors)`);
+  row('first normal request served after they left', ms(servedAfterMs));
+  row('gateway CPU 2-5 s after they left', `${idleCpuPercent.toFixed(1)} %`);
+  row('RSS after they left', `${rssAfterLeave.toFixed(0)} MB`);
+
+  const targets = [
+    ['0 failed streams', streamsEnd.failed === 0 && streamsEnd.done === STREAMS],
+    ['CPU per relayed chunk <= 25 us', cpuPerChunkUs <= 25],
+    ['RSS <= 500 MB', peakRss <= 500],
+    ['added p50 of a normal request <= 2 ms', loadedP50 - idleP50 <= 2 && loaded.errors === 0],
+    ['RSS bounded while clients stop reading (< +100 MB)', rssStalled - rssBeforeStall < 100],
+    ['serving and idle after they left', servedAfterMs < 1000 && idleCpuPercent < 5],
+  ];
+  console.log('');
+  for (const [name, ok] of targets) console.log(`${ok ? 'PASS' : 'MISS'}  ${name}`);
+}
