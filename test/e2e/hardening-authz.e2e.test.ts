@@ -42,8 +42,12 @@ interface Actor {
   key?: string;
 }
 
-/** A refusal at the door: 401 (no or bad login or key), 403, or the console guard's success:false. */
+/**
+ * A refusal at the door: 401 (no or bad login or key), 403, or the console guard's success:false. A 403 asking
+ * for a fresh security verification (`POST /api/verify`) comes after the role check passed: not a refusal.
+ */
 function refused(status: number, body: unknown): boolean {
+  if (status === 403 && (body as { code?: unknown })?.code === 'VERIFICATION_REQUIRED') return false;
   if (status === 401 || status === 403) return true;
   const message = (body as { success?: boolean; message?: unknown })?.message;
   return (

@@ -108,7 +108,7 @@ export class OAuthController {
   @Get('telegram/bind')
   @OptionalAuth()
   @CriticalRateLimit()
-  @SignInWith('telegram')
+  @SignInWith('telegram', { bindOnly: true })
   async telegramBind(@Req() req: ProvenRequest, @Res({ passthrough: true }) res: Response, @CurrentUser() caller?: Principal) {
     if (!caller) throw new UnauthorizedError();
     return answer(await this.oauth.complete(req.user, req, res, caller));

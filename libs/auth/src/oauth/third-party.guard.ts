@@ -14,6 +14,7 @@ import { WeChatStrategy } from './strategies/wechat.strategy.js';
 
 type StrategyName = BuiltInProvider | 'custom';
 const STRATEGY = 'third-party-strategy';
+const BIND_ONLY = 'third-party-bind-only';
 
 /**
  * Runs the named third-party strategy through this app's own passport instance (as the password
@@ -41,7 +42,9 @@ export class ThirdPartyLoginGuard implements CanActivate {
   canActivate(context: ExecutionContext): Promise<boolean> {
     const name = this.reflector.get<StrategyName>(STRATEGY, context.getHandler());
     const http = context.switchToHttp();
-    const req = http.getRequest<Request & { user?: ProvenIdentity }>();
+    const req = http.getRequest<Request & { user?: ProvenIdentity; principal?: unknown }>();
+    // A bind route answers a guest 401 before the provider is asked anything (new-api: UserAuth first).
+    if (this.reflector.get<boolean>(BIND_ONLY, context.getHandler()) && !req.principal) return Promise.reject(new UnauthorizedError());
     const res = http.getResponse<Response>();
     return new Promise((resolve, reject) => {
       const done = (error: unknown, proof: ProvenIdentity | false) => {
@@ -55,5 +58,6 @@ export class ThirdPartyLoginGuard implements CanActivate {
   }
 }
 
-/** Marks a callback route as signed in through one passport strategy. */
-export const SignInWith = (name: StrategyName) => applyDecorators(SetMetadata(STRATEGY, name), UseGuards(ThirdPartyLoginGuard));
+/** Marks a callback route as signed in through one passport strategy; `bindOnly` routes need a logged-in caller first. */
+export const SignInWith = (name: StrategyName, options: { bindOnly?: boolean } = {}) =>
+  applyDecorators(SetMetadata(STRATEGY, name), SetMetadata(BIND_ONLY, options.bindOnly === true), UseGuards(ThirdPartyLoginGuard));

@@ -67,6 +67,11 @@ export class TaskRelayService {
     return this.submitAs(provider, action, call, caller);
   }
 
+  /** The caller behind the call's key; throws the relay's 401 when there is none. */
+  authenticate(call: TaskCall): Promise<TaskCaller> {
+    return this.gate.authenticate(call.headers, call.ip);
+  }
+
   async submit(platform: string, action: string, call: TaskCall): Promise<TaskAnswer> {
     return this.submitAs(this.provider(platform), action, call, await this.gate.authenticate(call.headers, call.ip));
   }

@@ -30,6 +30,8 @@ export class JimengController {
   handle(@Query('Action') action: string | undefined, @Req() req: Request, @Res() res: Response): Promise<void> {
     return sendTaskAnswer(req, res, async () => {
       const call = callOf(req);
+      // The key first, as every relay route: a stranger learns nothing of the route's rules.
+      await this.tasks.authenticate(call);
       const body = (call.body && typeof call.body === 'object' && !Array.isArray(call.body) ? call.body : {}) as Record<string, unknown>;
       if (!action) return taskError('Action query parameter is required', 'invalid_request');
       if (action === SUBMIT) {
