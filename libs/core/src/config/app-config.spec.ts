@@ -1,5 +1,5 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from './app-config.js';
@@ -18,6 +18,12 @@ describe('loadConfig', () => {
     expect(config.rateLimits.globalApi).toEqual({ enabled: true, limit: 180, duration: 180 });
     expect(config.rateLimits.critical).toEqual({ enabled: true, limit: 20, duration: 1200 });
     expect(config.node.isMaster).toBe(true);
+    expect(config.workers).toBe(1);
+  });
+
+  it('reads WORKERS as a count or auto (one per usable core)', () => {
+    expect(loadConfig({ DATA_DIR: dataDir(), SESSION_SECRET: 's', WORKERS: '3' }).workers).toBe(3);
+    expect(loadConfig({ DATA_DIR: dataDir(), SESSION_SECRET: 's', WORKERS: 'auto' }).workers).toBe(availableParallelism());
   });
 
   it.each([
@@ -30,6 +36,8 @@ describe('loadConfig', () => {
     ['REDIS_CONN_STRING', 'http://x', /REDIS_CONN_STRING/],
     ['SESSION_SECRET', 'random_string', /SESSION_SECRET/],
     ['SQL_DSN', 'nonsense', /SQL_DSN/],
+    ['WORKERS', '0', /WORKERS: must be at least 1/],
+    ['WORKERS', 'many', /WORKERS: expected an integer/],
   ])('stops on a bad %s with one line naming it', (name, value, pattern) => {
     const load = () => loadConfig({ DATA_DIR: dataDir(), SESSION_SECRET: 's', [name]: value });
     expect(load).toThrow(ConfigError);

@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common
 import { Redis } from 'ioredis';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
+import { clusterBus } from './cluster-bus.js';
 
 /**
  * The optional shared Redis. Without REDIS_CONN_STRING every cache and limiter stays in memory;
@@ -18,6 +19,7 @@ export class RedisService implements OnModuleDestroy {
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
     this.prefix = config.redis?.prefix ?? 'gw:';
+    clusterBus.listen((channel, message) => this.deliver(channel, message));
     if (!config.redis) return;
     this.client = this.connect(config.redis.url);
   }
@@ -39,17 +41,26 @@ export class RedisService implements OnModuleDestroy {
   /** Sends a message to every instance (including this one) listening on `channel`. */
   async publish(channel: string, message: string): Promise<void> {
     if (this.client?.status !== 'ready') {
-      // Without Redis (or while it is down) only this instance hears it; the others catch up at the
-      // next SYNC_FREQUENCY reload.
-      for (const handler of this.handlers.get(channel) ?? []) handler(message);
+      // Without Redis (or while it is down) this instance and its sibling workers hear it; other instances
+      // catch up at the next SYNC_FREQUENCY reload.
+      this.deliverHere(channel, message);
       return;
     }
     try {
       await this.client.publish(this.key(channel), message);
     } catch (error) {
       this.logger.warn(`publish ${channel}: ${(error as Error).message}`);
-      for (const handler of this.handlers.get(channel) ?? []) handler(message);
+      this.deliverHere(channel, message);
     }
+  }
+
+  private deliverHere(channel: string, message: string): void {
+    this.deliver(channel, message);
+    clusterBus.send(channel, message);
+  }
+
+  private deliver(channel: string, message: string): void {
+    for (const handler of this.handlers.get(channel) ?? []) handler(message);
   }
 
   subscribe(channel: string, handler: (message: string) => void): void {
@@ -76,7 +87,7 @@ export class RedisService implements OnModuleDestroy {
     // comes up on some start-ups (instances missed each other's invalidations).
     const subscriber = this.client!.duplicate({ enableReadyCheck: false });
     subscriber.on('message', (channel: string, message: string) => {
-      for (const handler of this.handlers.get(channel.slice(this.prefix.length)) ?? []) handler(message);
+      this.deliver(channel.slice(this.prefix.length), message);
     });
     subscriber.on('error', (error: Error) => this.logger.warn(error.message));
     return subscriber;

@@ -1,0 +1,103 @@
+import cluster, { type Worker } from 'node:cluster';
+import { type AppConfig, isClusterBroadcast } from '@gw/core';
+import type { Logger as Pino } from 'pino';
+import { holdPortWhileStarting } from '../startup-probe.js';
+import { type DrainWorker, isWorkerListening } from './messages.js';
+import { migrateOnce } from './migrate-once.js';
+
+/** A worker that dies sooner than this after its start is not restarted again (a crash loop stops the gateway). */
+const MIN_LIFETIME_MS = 10_000;
+
+/**
+ * WORKERS > 1: this process is the primary of Node's cluster. It migrates the database, forks the workers
+ * (each a whole gateway; they share the listening port, the kernel hands connections round), prints one
+ * "gateway listening" line once all of them listen, restarts a worker that crashes, and on SIGTERM/SIGINT
+ * asks every worker to drain (their own graceful shutdown: in-flight requests settle, buffers flush), then
+ * exits with the worst exit code. A second signal is passed on too, which makes the workers exit at once.
+ */
+export async function runClusterPrimary(config: AppConfig, logger: Pino): Promise<void> {
+  const probe = config.http.port === 0 ? undefined : await holdPortWhileStarting(config.http.port, config.http.host);
+  let applied: number;
+  try {
+    applied = await migrateOnce(config);
+  } finally {
+    await probe?.close();
+  }
+  logger.info(`cluster primary ${process.pid}: ${applied} migration(s) applied; starting ${config.workers} workers`);
+
+  const started = new Map<Worker, number>();
+  const listening = new Set<Worker>();
+  let announced = false;
+  let stopping = false;
+  let exitCode = 0;
+
+  const live = () => Object.values(cluster.workers ?? {}).filter((worker): worker is Worker => worker !== undefined);
+
+  const fork = () => {
+    const worker = cluster.fork();
+    started.set(worker, Date.now());
+    worker.on('message', (message: unknown) => {
+      if (isClusterBroadcast(message)) {
+        // A change one worker made (without Redis, or while it is down): the others drop their cached copy.
+        for (const other of live()) if (other !== worker && other.isConnected()) other.send(message);
+        return;
+      }
+      if (!isWorkerListening(message)) return;
+      listening.add(worker);
+      if (!announced && listening.size === config.workers) {
+        announced = true;
+        logger.info(
+          `gateway listening on ${message.url} (database: ${config.database.type}${config.redis ? ', redis' : ''}, workers: ${config.workers})`,
+        );
+      }
+    });
+  };
+
+  const drainAll = () => {
+    const drain: DrainWorker = { type: 'gw:drain' };
+    for (const worker of live()) if (worker.isConnected()) worker.send(drain);
+  };
+
+  cluster.on('exit', (worker, code, signal) => {
+    const lived = Date.now() - (started.get(worker) ?? 0);
+    const wasListening = listening.delete(worker);
+    started.delete(worker);
+    if (code !== 0 && code !== null) exitCode = Math.max(exitCode, code);
+    if (!stopping) {
+      if (wasListening && lived >= MIN_LIFETIME_MS) {
+        logger.error(`worker ${worker.process.pid} died (${signal ?? `exit ${code}`}): starting a new one`);
+        fork();
+        return;
+      }
+      // Failing at start (bad schema, port taken) or crashing again and again: stop rather than loop.
+      logger.error(
+        `worker ${worker.process.pid} died (${signal ?? `exit ${code}`}) ${wasListening ? 'soon after starting' : 'before listening'}: stopping`,
+      );
+      stopping = true;
+      exitCode = Math.max(exitCode, 1);
+      drainAll();
+    }
+    if (live().length === 0) {
+      logger.info(`cluster primary ${process.pid}: every worker stopped`);
+      logger.flush();
+      process.exit(exitCode);
+    }
+  });
+
+  let signals = 0;
+  const onSignal = (signal: NodeJS.Signals) => {
+    stopping = true;
+    if (++signals === 1) {
+      logger.info(`${signal} received: draining ${live().length} workers`);
+      drainAll();
+      return;
+    }
+    // A second signal, as without workers, means "exit now": a draining worker exits on its next SIGTERM.
+    logger.warn(`${signal} again: stopping the workers now`);
+    for (const worker of live()) worker.process.kill('SIGTERM');
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+
+  for (let i = 0; i < config.workers; i++) fork();
+}
