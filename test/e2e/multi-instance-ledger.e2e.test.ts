@@ -206,6 +206,23 @@ describe.runIf(redisUrl).each(cases)('two instances on one $kind and one Redis, 
     );
   });
 
+  it('a change made while Redis is away reaches the other instance within 2 s of Redis coming back', async () => {
+    await redis.down();
+    // Both have noticed (so A's publish cannot wait in a queue and go out on reconnect).
+    await everywhere(a, async () => (await redisCheck(a)) !== 'ok', 'A to lose Redis', 10_000);
+    await everywhere(b, async () => (await redisCheck(b)) !== 'ok', 'B to lose Redis', 10_000);
+    const name = `during-cut-${Date.now()}`;
+    expectOk(await rootA.put('/api/option/', { key: 'SystemName', value: name }));
+    await redis.up();
+    // SYNC_FREQUENCY is an hour: only the reload on resubscribing can bring it. ioredis retries every ≤ 2 s.
+    await everywhere(
+      b,
+      async () => (await new ApiClient(b.url).get('/api/status')).body.data.system_name === name,
+      'the option on B',
+      4000,
+    );
+  });
+
   it('a channel disabled on one instance is not used by the other within 2 s', async () => {
     await setBalance(1_000_000);
     const usedKey = async () => {
@@ -278,6 +295,11 @@ async function createChannel(root: ApiClient, upstreamUrl: string, name: string,
   });
   expectOk(res);
   return res.body.data.ids[0] as number;
+}
+
+async function redisCheck(gw: GatewayChild): Promise<string | undefined> {
+  const res = await fetch(`${gw.url}/readyz`);
+  return ((await res.json()) as { checks?: { redis?: string } }).checks?.redis;
 }
 
 async function loginOn(gw: GatewayChild, username: string, password: string): Promise<ApiClient> {

@@ -16,6 +16,7 @@ export class RedisService implements OnModuleDestroy {
   readonly prefix: string;
   private subscriber?: Redis;
   private readonly handlers = new Map<string, Set<(message: string) => void>>();
+  private readonly resubscribedListeners = new Set<() => void>();
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
     this.prefix = config.redis?.prefix ?? 'gw:';
@@ -78,6 +79,15 @@ export class RedisService implements OnModuleDestroy {
     set.add(handler);
   }
 
+  /**
+   * Runs `listener` each time the subscription comes back after the connection to Redis was lost: what other
+   * instances published meanwhile never arrived, so a cache that relies on the messages reloads instead of
+   * waiting for the next SYNC_FREQUENCY reload.
+   */
+  onResubscribed(listener: () => void): void {
+    this.resubscribedListeners.add(listener);
+  }
+
   async onModuleDestroy(): Promise<void> {
     await Promise.allSettled([this.client?.quit(), this.subscriber?.quit()]);
   }
@@ -90,6 +100,18 @@ export class RedisService implements OnModuleDestroy {
       this.deliver(channel.slice(this.prefix.length), message);
     });
     subscriber.on('error', (error: Error) => this.logger.warn(error.message));
+    let lost = false;
+    subscriber.on('close', () => {
+      lost = true;
+    });
+    subscriber.on('ready', () => {
+      if (!lost) return;
+      lost = false;
+      // ioredis re-sends the subscriptions on 'ready'; reloading after them misses nothing published since.
+      setImmediate(() => {
+        for (const listener of this.resubscribedListeners) listener();
+      });
+    });
     return subscriber;
   }
 
