@@ -103,7 +103,7 @@ describe.runIf(redisUrl).each(cases)('two instances on one $kind and one Redis, 
     const gw = via % 2 ? b : a;
     return fetch(`${gw.url}/v1/chat/completions`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${user.key}`, 'content-type': 'application/json' },
+      headers: { authorization: `Bearer ${user.key}`, 'content-type': 'application/json', connection: 'close' },
       body: JSON.stringify({ model, messages: [{ role: 'user', content: 'hi' }] }),
       signal: AbortSignal.timeout(60_000),
     }).then(async (res) => ({ status: res.status, body: await res.text(), via }));
@@ -198,12 +198,7 @@ describe.runIf(redisUrl).each(cases)('two instances on one $kind and one Redis, 
     // Once Redis is back, changes reach the other instance through it again (reconnect + resubscribe).
     const name = `after-cut-${Date.now()}`;
     expectOk(await rootA.put('/api/option/', { key: 'SystemName', value: name }));
-    await everywhere(
-      b,
-      async () => (await new ApiClient(b.url).get('/api/status')).body.data.system_name === name,
-      'the option on B',
-      5000,
-    );
+    await everywhere(b, async () => (await fresh(b.url).get('/api/status')).body.data.system_name === name, 'the option on B', 5000);
   });
 
   it('a change made while Redis is away reaches the other instance within 2 s of Redis coming back', async () => {
@@ -215,12 +210,7 @@ describe.runIf(redisUrl).each(cases)('two instances on one $kind and one Redis, 
     expectOk(await rootA.put('/api/option/', { key: 'SystemName', value: name }));
     await redis.up();
     // SYNC_FREQUENCY is an hour: only the reload on resubscribing can bring it. ioredis retries every ≤ 2 s.
-    await everywhere(
-      b,
-      async () => (await new ApiClient(b.url).get('/api/status')).body.data.system_name === name,
-      'the option on B',
-      4000,
-    );
+    await everywhere(b, async () => (await fresh(b.url).get('/api/status')).body.data.system_name === name, 'the option on B', 4000);
   });
 
   it('a channel disabled on one instance is not used by the other within 2 s', async () => {
@@ -298,12 +288,19 @@ async function createChannel(root: ApiClient, upstreamUrl: string, name: string,
 }
 
 async function redisCheck(gw: GatewayChild): Promise<string | undefined> {
-  const res = await fetch(`${gw.url}/readyz`);
+  const res = await fetch(`${gw.url}/readyz`, { headers: { connection: 'close' } });
   return ((await res.json()) as { checks?: { redis?: string } }).checks?.redis;
 }
 
+/** A client whose every call opens a new connection, which the cluster primary deals to the next worker. */
+function fresh(url: string): ApiClient {
+  const client = new ApiClient(url);
+  client.headers.connection = 'close';
+  return client;
+}
+
 async function loginOn(gw: GatewayChild, username: string, password: string): Promise<ApiClient> {
-  const client = new ApiClient(gw.url);
+  const client = fresh(gw.url);
   expectOk(await client.login(username, password));
   return client;
 }
@@ -352,7 +349,7 @@ describe('without Redis: a WORKERS=2 gateway and a second instance on one SQLite
     db = await createTestDatabase('sqlite');
     up = await startFakeUpstream();
     // A's workers never reload on their own in this test: only the IPC relay can tell them.
-    a = await startGatewayChild({ ...db.env, WORKERS: '2', SYNC_FREQUENCY: '3600' });
+    a = await startGatewayChild({ ...db.env, WORKERS: '2', SYNC_FREQUENCY: '3600', CRITICAL_RATE_LIMIT: '6' });
     b = await startGatewayChild({ ...db.env, SYNC_FREQUENCY: String(SYNC_SECONDS) });
     rootA = await a.setupRoot();
     expectOk(
@@ -375,7 +372,7 @@ describe('without Redis: a WORKERS=2 gateway and a second instance on one SQLite
     const before = up.requests.length;
     const res = await fetch(`${gw.url}/v1/chat/completions`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', connection: 'close' },
       body: JSON.stringify({ model: MODELS.probe, messages: [{ role: 'user', content: 'hi' }] }),
     });
     const text = await res.text();
@@ -393,6 +390,14 @@ describe('without Redis: a WORKERS=2 gateway and a second instance on one SQLite
     expect(Date.now() - since).toBeLessThanOrEqual((SYNC_SECONDS + 2) * 1000);
   });
 
+  it('counts the API rate limit of all the workers together (in the primary)', async () => {
+    // Setup, login and the key reveal above used 3 of the 6 critical calls; these go out on new connections,
+    // dealt to both workers: counted per worker, all 8 would pass.
+    const statuses: number[] = [];
+    for (let i = 0; i < 8; i++) statuses.push((await fresh(a.url).login('nobody', 'nothing')).status);
+    expect(statuses).toEqual([200, 200, 200, 429, 429, 429, 429, 429]);
+  });
+
   it('concurrent calls through both with quota for exactly k: k succeed, 0 drift', async () => {
     const sql = await openSqlReader(db);
     try {
@@ -401,7 +406,7 @@ describe('without Redis: a WORKERS=2 gateway and a second instance on one SQLite
       const send = (i: number) =>
         fetch(`${(i % 2 ? b : a).url}/v1/chat/completions`, {
           method: 'POST',
-          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', connection: 'close' },
           body: JSON.stringify({ model: MODELS.steady, messages: [{ role: 'user', content: 'hi' }] }),
           signal: AbortSignal.timeout(60_000),
         }).then((res) => res.status);
@@ -423,6 +428,46 @@ describe('without Redis: a WORKERS=2 gateway and a second instance on one SQLite
       expect(final).toEqual({ quota: 0, count: k, sum: k * PRICE_QUOTA });
     } finally {
       await sql.close();
+    }
+  });
+
+  it('counts the per-user model request limit of all the workers together (in the primary)', async () => {
+    const limit = 10;
+    expectOk(await rootA.put('/api/user/', { id: rootA.userId, quota: 1_000_000 }));
+    for (const [k, value] of [
+      ['ModelRequestRateLimitCount', String(limit)],
+      ['ModelRequestRateLimitSuccessCount', '100000'],
+      ['ModelRequestRateLimitDurationMinutes', '1'],
+      ['ModelRequestRateLimitEnabled', 'true'],
+    ]) {
+      expectOk(await rootA.put('/api/option/', { key: k, value }));
+    }
+    const probe = fresh(a.url);
+    probe.cookie = rootA.cookie;
+    probe.userId = rootA.userId;
+    await everywhere(
+      a,
+      async () =>
+        ((await probe.get('/api/option/')).body.data as { key: string; value: string }[]).find(
+          (o) => o.key === 'ModelRequestRateLimitEnabled',
+        )?.value === 'true',
+      'the limit on every worker of A',
+    );
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < limit * 2; i++) {
+        const res = await fetch(`${a.url}/v1/chat/completions`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', connection: 'close' },
+          body: JSON.stringify({ model: MODELS.probe, messages: [{ role: 'user', content: 'hi' }] }),
+        });
+        statuses.push(res.status);
+        await res.arrayBuffer();
+      }
+      expect(statuses.filter((s) => s === 200)).toHaveLength(limit);
+      expect(statuses.slice(limit).every((s) => s === 429)).toBe(true);
+    } finally {
+      expectOk(await rootA.put('/api/option/', { key: 'ModelRequestRateLimitEnabled', value: 'false' }));
     }
   });
 });

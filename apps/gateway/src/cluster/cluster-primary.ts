@@ -1,9 +1,10 @@
 import cluster, { type Worker } from 'node:cluster';
-import { type AppConfig, isClusterBroadcast } from '@gw/core';
+import { type AppConfig, type ClusterReply, isClusterBroadcast, isClusterCall } from '@gw/core';
 import type { Logger as Pino } from 'pino';
 import { holdPortWhileStarting } from '../startup-probe.js';
 import { type DrainWorker, isWorkerListening } from './messages.js';
 import { migrateOnce } from './migrate-once.js';
+import { sharedCounters } from './shared-counters.js';
 
 /** A worker that dies sooner than this after its start is not restarted again (a crash loop stops the gateway). */
 const MIN_LIFETIME_MS = 10_000;
@@ -25,6 +26,7 @@ export async function runClusterPrimary(config: AppConfig, logger: Pino): Promis
   }
   logger.info(`cluster primary ${process.pid}: ${applied} migration(s) applied; starting ${config.workers} workers`);
 
+  const counters = sharedCounters();
   const started = new Map<Worker, number>();
   const listening = new Set<Worker>();
   let announced = false;
@@ -37,6 +39,15 @@ export async function runClusterPrimary(config: AppConfig, logger: Pino): Promis
     const worker = cluster.fork();
     started.set(worker, Date.now());
     worker.on('message', (message: unknown) => {
+      if (isClusterCall(message)) {
+        void counters.run(message).then(
+          (result) => worker.isConnected() && worker.send({ type: 'gw:reply', id: message.id, ok: true, result } satisfies ClusterReply),
+          (error: Error) =>
+            worker.isConnected() &&
+            worker.send({ type: 'gw:reply', id: message.id, ok: false, result: error.message } satisfies ClusterReply),
+        );
+        return;
+      }
       if (isClusterBroadcast(message)) {
         // A change one worker made (without Redis, or while it is down): the others drop their cached copy.
         for (const other of live()) if (other !== worker && other.isConnected()) other.send(message);
@@ -78,6 +89,7 @@ export async function runClusterPrimary(config: AppConfig, logger: Pino): Promis
       drainAll();
     }
     if (live().length === 0) {
+      counters.stop();
       logger.info(`cluster primary ${process.pid}: every worker stopped`);
       logger.flush();
       process.exit(exitCode);
