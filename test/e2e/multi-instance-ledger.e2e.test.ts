@@ -472,7 +472,24 @@ describe('without Redis: a WORKERS=2 gateway and a second instance on one SQLite
   });
 });
 
-describe('WORKERS=2: a SIGTERM to the primary drains every worker', () => {
+describe('WORKERS=2: the primary replaces a crashed worker and drains them all on SIGTERM', () => {
+  it('replaces a worker that crashes, and keeps serving', async () => {
+    ensureServerBuilt();
+    const gw = await startGatewayChild({ WORKERS: '2' });
+    try {
+      const pids = () => new Set([...gw.output().matchAll(/worker (\d+) listening/g)].map((m) => Number(m[1])));
+      const [victim] = [...pids()];
+      process.kill(victim!, 'SIGKILL');
+      await waitFor(async () => (pids().size === 3 ? true : undefined), 'a new worker to listen', 30_000);
+      expect(gw.output()).toContain(`worker ${victim} died (SIGKILL): starting a new one`);
+      for (let i = 0; i < 4; i++) expect((await fresh(gw.url).get('/api/status')).status).toBe(200);
+      gw.child.kill('SIGTERM');
+      expect(await gw.exited, gw.output().slice(-2000)).toEqual({ code: 0, signal: null });
+    } finally {
+      if (gw.child.exitCode === null) gw.child.kill('SIGKILL');
+    }
+  }, 120_000);
+
   const STREAMS = 20;
   const REPLY = Array.from({ length: 15 }, (_, i) => `w${i}`).join(' ');
 

@@ -6,8 +6,9 @@ import { type DrainWorker, isWorkerListening } from './messages.js';
 import { migrateOnce } from './migrate-once.js';
 import { sharedCounters } from './shared-counters.js';
 
-/** A worker that dies sooner than this after its start is not restarted again (a crash loop stops the gateway). */
-const MIN_LIFETIME_MS = 10_000;
+/** More crashes than this within CRASH_WINDOW_MS is a crash loop: the gateway stops instead of restarting. */
+const MAX_CRASHES = 5;
+const CRASH_WINDOW_MS = 60_000;
 
 /**
  * WORKERS > 1: this process is the primary of Node's cluster. It migrates the database, forks the workers
@@ -27,7 +28,6 @@ export async function runClusterPrimary(config: AppConfig, logger: Pino): Promis
   logger.info(`cluster primary ${process.pid}: ${applied} migration(s) applied; starting ${config.workers} workers`);
 
   const counters = sharedCounters();
-  const started = new Map<Worker, number>();
   const listening = new Set<Worker>();
   let announced = false;
   let stopping = false;
@@ -37,7 +37,6 @@ export async function runClusterPrimary(config: AppConfig, logger: Pino): Promis
 
   const fork = () => {
     const worker = cluster.fork();
-    started.set(worker, Date.now());
     worker.on('message', (message: unknown) => {
       if (isClusterCall(message)) {
         void counters.run(message).then(
@@ -69,20 +68,22 @@ export async function runClusterPrimary(config: AppConfig, logger: Pino): Promis
     for (const worker of live()) if (worker.isConnected()) worker.send(drain);
   };
 
+  const crashes: number[] = [];
   cluster.on('exit', (worker, code, signal) => {
-    const lived = Date.now() - (started.get(worker) ?? 0);
     const wasListening = listening.delete(worker);
-    started.delete(worker);
     if (code !== 0 && code !== null) exitCode = Math.max(exitCode, code);
     if (!stopping) {
-      if (wasListening && lived >= MIN_LIFETIME_MS) {
+      const now = Date.now();
+      crashes.push(now);
+      while (crashes[0]! < now - CRASH_WINDOW_MS) crashes.shift();
+      if (wasListening && crashes.length <= MAX_CRASHES) {
         logger.error(`worker ${worker.process.pid} died (${signal ?? `exit ${code}`}): starting a new one`);
         fork();
         return;
       }
       // Failing at start (bad schema, port taken) or crashing again and again: stop rather than loop.
       logger.error(
-        `worker ${worker.process.pid} died (${signal ?? `exit ${code}`}) ${wasListening ? 'soon after starting' : 'before listening'}: stopping`,
+        `worker ${worker.process.pid} died (${signal ?? `exit ${code}`}) ${wasListening ? `after ${crashes.length} crashes within a minute` : 'before listening'}: stopping`,
       );
       stopping = true;
       exitCode = Math.max(exitCode, 1);
