@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { benchDatabase, serverCpuDelta } from './bench/database.mjs';
-import { cpuMs, freePort, rssMb, startFakeUpstream, startGateway, stop } from './bench/processes.mjs';
+import { freePort, startFakeUpstream, startGateway, stop, treeCpuMs, treeRssMb } from './bench/processes.mjs';
 import { interleavedThroughput, percentile, sideBySide, target } from './bench/load.mjs';
 import { prepareGateway } from './bench/setup.mjs';
 import { runStreams } from './bench/streams.mjs';
@@ -24,6 +24,8 @@ const N = Number(process.env.BENCH_REQUESTS ?? 2000);
 const WARMUP = 300;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONCURRENCY = 50;
+/** BENCH_WORKERS=N runs the gateway with WORKERS=N (Node's cluster); CPU and RSS then add up all its processes. */
+const WORKERS = process.env.BENCH_WORKERS ?? '1';
 /** The c=50 phase alternates direct and gateway in this many slices of SECONDS / SLICES each. */
 const SLICES = 5;
 const ROOT = new URL('..', import.meta.url).pathname;
@@ -85,22 +87,22 @@ async function runRelay(gateway, upstream, key, usage, database) {
     SECONDS,
     SLICES,
     async (run) => {
-      const before = cpuMs(gateway.child.pid);
+      const before = treeCpuMs(gateway.child.pid);
       const serverBefore = database.serverCpuMs();
       await run();
-      gatewayCpu += cpuMs(gateway.child.pid) - before;
+      gatewayCpu += treeCpuMs(gateway.child.pid) - before;
       databaseCpu += serverCpuDelta(serverBefore, database.serverCpuMs());
     },
   );
   const cpuPerRequest = gatewayCpu / Math.max(1, gatewayRate.done);
   const databaseCpuPerRequest = databaseCpu / Math.max(1, gatewayRate.done);
-  const rss = rssMb(gateway.child.pid);
+  const rss = treeRssMb(gateway.child.pid);
   await Promise.all([direct1, gateway1, directN, gatewayN].map((t) => t.close()));
   const self = await usage();
 
   const added = (s, p) => percentile(s.gateway, p) - percentile(s.direct, p);
   console.log('');
-  console.log(`database: ${database.label}`);
+  console.log(`database: ${database.label}; gateway workers: ${WORKERS}`);
   row(['measure', 'direct', 'gateway', 'added / ratio']);
   row(['JSON latency p50 (c=1)', ms(percentile(json.direct, 50)), ms(percentile(json.gateway, 50)), ms(added(json, 50))]);
   row(['JSON latency p99 (c=1)', ms(percentile(json.direct, 99)), ms(percentile(json.gateway, 99)), ms(added(json, 99))]);
@@ -148,6 +150,7 @@ const gateway = await startGateway(
     SESSION_SECRET: 'bench-session-secret-0123456789abcdef',
     GLOBAL_API_RATE_LIMIT: '100000000',
     CRITICAL_RATE_LIMIT: '100000000',
+    WORKERS,
   }),
   [
     ...GATEWAY_NODE_FLAGS,

@@ -52,6 +52,27 @@ export function stop(child) {
   return new Promise((resolve) => (child.exitCode !== null ? resolve() : child.once('exit', resolve)));
 }
 
+/** The process and its children (a WORKERS=N gateway is a primary and N workers). */
+function processTree(pid) {
+  let children = [];
+  try {
+    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean).map(Number);
+  } catch {
+    // gone, or a kernel without the children file: the process alone
+  }
+  return [pid, ...children.flatMap(processTree)];
+}
+
+/** User + system CPU time of a process and its children so far, in ms. */
+export function treeCpuMs(pid) {
+  return processTree(pid).reduce((sum, p) => sum + cpuMs(p), 0);
+}
+
+/** Resident memory of a process and its children, in MB. */
+export function treeRssMb(pid) {
+  return processTree(pid).reduce((sum, p) => sum + rssMb(p), 0);
+}
+
 /** User + system CPU time of a process so far, in ms. */
 export function cpuMs(pid) {
   // Fields after the command name (which may contain spaces): utime and stime are the 12th and 13th.

@@ -1,33 +1,20 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { ScheduleModule } from '@nestjs/schedule';
-import { AuthModule, authSchema } from '@gw/auth';
-import { ChannelModule, channelSchema } from '@gw/channel';
+import { AuthModule } from '@gw/auth';
+import { ChannelModule } from '@gw/channel';
 import { CoreModule, type AppConfig } from '@gw/core';
-import { DatabaseModule, databaseSchema } from '@gw/database';
-import { LogModule, logSchema } from '@gw/log';
-import { OptionModule, optionSchema } from '@gw/option';
+import { DatabaseModule } from '@gw/database';
+import { LogModule } from '@gw/log';
+import { OptionModule } from '@gw/option';
 import { OpsModule } from '@gw/ops';
-import { RedemptionModule, redemptionSchema } from '@gw/redemption';
-import { RelayModule, relaySchema } from '@gw/relay';
-import { TaskModule, taskSchema } from '@gw/task';
-import { TokenModule, tokenSchema } from '@gw/token';
+import { RedemptionModule } from '@gw/redemption';
+import { RelayModule } from '@gw/relay';
+import { TaskModule } from '@gw/task';
+import { TokenModule } from '@gw/token';
 import { UpstreamModule } from '@gw/upstream';
-import { UserModule, userSchema } from '@gw/user';
+import { UserModule } from '@gw/user';
 import { ConsoleModule } from './console/console.module.js';
-
-/** Every module's tables, in one place: the composition root hands them to the data source. */
-const schemas: { entities: Function[]; migrations: Function[] }[] = [
-  databaseSchema,
-  optionSchema,
-  userSchema,
-  authSchema,
-  channelSchema,
-  logSchema,
-  redemptionSchema,
-  tokenSchema,
-  taskSchema,
-  relaySchema,
-];
+import { schemaParts } from './schemas.js';
 
 /** The composition root: wiring only, no rules. */
 @Module({})
@@ -37,10 +24,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         CoreModule.forRoot(config),
-        DatabaseModule.forRoot({
-          entities: schemas.flatMap((schema) => schema.entities),
-          migrations: schemas.flatMap((schema) => schema.migrations),
-        }),
+        DatabaseModule.forRoot(schemaParts),
         ScheduleModule.forRoot(),
         ConsoleModule,
         OptionModule,

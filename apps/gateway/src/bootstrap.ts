@@ -29,7 +29,12 @@ export interface Gateway {
  */
 export async function startGateway(
   config: AppConfig,
-  options: { logger?: false | LogLevel[]; logDestination?: OperationsOptions['logDestination'] } = {},
+  options: {
+    logger?: false | LogLevel[];
+    logDestination?: OperationsOptions['logDestination'];
+    /** False in a cluster worker: the primary migrated before forking it. */
+    migrate?: boolean;
+  } = {},
 ): Promise<Gateway> {
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
     bodyParser: false,
@@ -46,9 +51,12 @@ export async function startGateway(
   for (const { path, handler } of consoleStaticMiddlewares(config.console.staticDir)) app.use(path, handler);
 
   // PORT=0 (tests) names no port anyone could probe; holding one would only risk losing it in between.
-  const probe = config.http.port === 0 ? undefined : await holdPortWhileStarting(config.http.port, config.http.host);
+  // A cluster worker (migrate: false) shares the port with its siblings: a probe there would answer 503 for
+  // the ones already serving; the primary held the port while it migrated.
+  const probe =
+    config.http.port === 0 || options.migrate === false ? undefined : await holdPortWhileStarting(config.http.port, config.http.host);
   try {
-    await runMigrations(app.get(DataSource));
+    if (options.migrate !== false) await runMigrations(app.get(DataSource));
   } catch (error) {
     // Release the pool so a failed start (e.g. a schema it cannot adopt) leaves nothing open.
     await app.close().catch(() => undefined);

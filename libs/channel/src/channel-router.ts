@@ -117,6 +117,7 @@ export class ChannelRouter implements OnModuleInit, OnModuleDestroy {
     this.redis.subscribe(CHANGE_CHANNEL, (message) => {
       if (message !== this.instanceId) void this.reload().catch((e: Error) => this.logger.warn(e.message));
     });
+    this.redis.onResubscribed(() => void this.reload().catch((e: Error) => this.logger.warn(e.message)));
   }
 
   onModuleDestroy(): void {

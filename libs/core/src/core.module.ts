@@ -6,6 +6,8 @@ import { APP_CONFIG, ConfigModule } from './config/config.module.js';
 import { EnvelopeInterceptor } from './http/envelope.interceptor.js';
 import { GatewayExceptionFilter } from './http/exception.filter.js';
 import { GatewayThrottlerGuard } from './rate-limit/gateway-throttler.guard.js';
+import { ClusterThrottlerStorage } from './rate-limit/cluster-throttler.storage.js';
+import { clusterBus } from './redis/cluster-bus.js';
 import { RedisThrottlerStorage } from './redis/redis-throttler.storage.js';
 import { RedisService } from './redis/redis.service.js';
 
@@ -29,7 +31,9 @@ export class CoreModule {
             ]
               .filter((t) => t.rule.enabled)
               .map((t) => ({ name: t.name, limit: t.rule.limit, ttl: t.rule.duration * 1000, setHeaders: false }));
-            return { throttlers, storage: redis.client ? new RedisThrottlerStorage(redis.client, redis.key('throttle:')) : undefined };
+            // Workers of one cluster count together in the primary when Redis is absent or down.
+            const memory = clusterBus.active ? new ClusterThrottlerStorage() : undefined;
+            return { throttlers, storage: redis.client ? new RedisThrottlerStorage(redis.client, redis.key('throttle:'), memory) : memory };
           },
         }),
       ],

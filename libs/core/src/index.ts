@@ -15,6 +15,16 @@ export { idParam, IdParamPipe } from './http/id-param.pipe.js';
 export * from './auth/principal.js';
 export { CriticalRateLimit, SearchRateLimit } from './rate-limit/rate-limit.decorators.js';
 export { RedisService } from './redis/redis.service.js';
+export {
+  callPrimary,
+  clusterBus,
+  isClusterBroadcast,
+  isClusterCall,
+  type ClusterBroadcast,
+  type ClusterCall,
+  type ClusterReply,
+} from './redis/cluster-bus.js';
+export { THROTTLE_OP } from './rate-limit/cluster-throttler.storage.js';
 export * from './net/outbound.js';
 export { publishRelayDone, relayDoneChannel, type RelayDoneEvent } from './ops/relay-events.js';
 export {

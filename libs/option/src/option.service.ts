@@ -42,6 +42,7 @@ export class OptionService implements OnModuleInit, OnModuleDestroy {
     );
     this.timer.unref();
     this.redis.subscribe(CHANGE_CHANNEL, () => void this.reload().catch((e: Error) => this.logger.warn(e.message)));
+    this.redis.onResubscribed(() => void this.reload().catch((e: Error) => this.logger.warn(e.message)));
   }
 
   onModuleDestroy(): void {

@@ -14,3 +14,4 @@ export const relaySchema = {
 };
 // For the suites generated from the route table (the relay's POST routes are served before Express's router).
 export { relayRouteTemplates } from './http/relay-routes.js';
+export { applyWindow, MODEL_WINDOW_OP, SlidingWindowLog } from './rate-limit/index.js';

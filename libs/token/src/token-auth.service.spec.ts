@@ -48,7 +48,7 @@ async function setup(token: Partial<TokenEntity> = {}) {
     setting: { acceptUnsetModelRatioModel: false, recordIpLog: false },
   };
   const users = { get: async () => user, spend: vi.fn((_: number, q: number) => (user.quota -= q)), invalidate: vi.fn() };
-  const redis = { publish: vi.fn(async () => undefined), subscribe: vi.fn() };
+  const redis = { publish: vi.fn(async () => undefined), subscribe: vi.fn(), onResubscribed: vi.fn() };
   const options = { get: () => ({ default: 'default' }) };
   const config = { sync: { frequencySeconds: 60 } } as AppConfig;
   const index = new TokenIndex(repo as unknown as TokenRepository);

@@ -47,6 +47,10 @@ export class TokenAuthService implements OnModuleInit, OnModuleDestroy {
     this.timer.unref();
     this.redis.subscribe(TOKENS_CHANGED, (message) => this.onTokensMessage(message));
     this.redis.subscribe(USERS_CHANGED, (message) => this.users.invalidate(Number(message)));
+    this.redis.onResubscribed(() => {
+      this.users.invalidateAll();
+      void this.index.reload().catch((e) => this.warn('reload', e));
+    });
     this.hooks.onUserChanged((userId) => {
       this.users.invalidate(userId);
       void this.redis.publish(USERS_CHANGED, String(userId)).catch((e) => this.warn('publish', e));

@@ -42,6 +42,11 @@ export class UserSnapshots {
     this.epochs.set(id, (this.epochs.get(id) ?? 0) + 1);
   }
 
+  /** Every cached user is read again on next use (changes may have been missed while Redis was away). */
+  invalidateAll(): void {
+    for (const id of [...this.cache.keys(), ...this.loading.keys()]) this.invalidate(id);
+  }
+
   /** Keeps the cached balance roughly in step with spending between reloads. */
   spend(id: number, quota: number): void {
     const snapshot = this.cache.get(id)?.snapshot;

@@ -1,5 +1,5 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from './app-config.js';
@@ -19,6 +19,12 @@ describe('loadConfig', () => {
     expect(config.rateLimits.critical).toEqual({ enabled: true, limit: 20, duration: 1200 });
     expect(config.node.isMaster).toBe(true);
     expect(config.http.timeouts).toEqual({ headersMs: 30_000, requestMs: 300_000, keepAliveMs: 5_000, idleMs: 600_000 });
+    expect(config.workers).toBe(1);
+  });
+
+  it('reads WORKERS as a count or auto (one per usable core)', () => {
+    expect(loadConfig({ DATA_DIR: dataDir(), SESSION_SECRET: 's', WORKERS: '3' }).workers).toBe(3);
+    expect(loadConfig({ DATA_DIR: dataDir(), SESSION_SECRET: 's', WORKERS: 'auto' }).workers).toBe(availableParallelism());
   });
 
   it.each([
@@ -33,6 +39,8 @@ describe('loadConfig', () => {
     ['SQL_DSN', 'nonsense', /SQL_DSN/],
     ['HTTP_HEADERS_TIMEOUT', '0', /HTTP_HEADERS_TIMEOUT: must be at least 1/],
     ['HTTP_REQUEST_TIMEOUT', '10', /HTTP_REQUEST_TIMEOUT: must be 0 or at least HTTP_HEADERS_TIMEOUT/],
+    ['WORKERS', '0', /WORKERS: must be at least 1/],
+    ['WORKERS', 'many', /WORKERS: expected an integer/],
   ])('stops on a bad %s with one line naming it', (name, value, pattern) => {
     const load = () => loadConfig({ DATA_DIR: dataDir(), SESSION_SECRET: 's', [name]: value });
     expect(load).toThrow(ConfigError);

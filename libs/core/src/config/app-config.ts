@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { parseDatabaseDsn, type DatabaseTarget } from './database-dsn.js';
 import { ConfigError, EnvReader, type RawEnv } from './env-reader.js';
@@ -32,6 +33,8 @@ export interface AppConfig {
   redis?: { url: string; prefix: string };
   session: { secret: string; cryptoSecret: string };
   node: { isMaster: boolean; name: string };
+  /** WORKERS: gateway processes on this machine (Node's cluster, sharing the port); 1 runs in this process. */
+  workers: number;
   sync: { frequencySeconds: number };
   rateLimits: { globalApi: RateLimitRule; critical: RateLimitRule; search: RateLimitRule; web: RateLimitRule };
   relay: {
@@ -120,6 +123,7 @@ export function loadConfig(env: RawEnv = process.env): AppConfig {
       isMaster: read.oneOf('NODE_TYPE', NODE_TYPES, 'master') === 'master',
       name: read.string('NODE_NAME', read.string('HOSTNAME', 'gateway')),
     },
+    workers: readWorkers(read),
     sync: { frequencySeconds: read.int('SYNC_FREQUENCY', 60, { min: 1, max: 86400 }) },
     rateLimits: {
       globalApi: rule(read, 'GLOBAL_API_RATE_LIMIT', 180, 180),
@@ -205,6 +209,12 @@ function rule(read: EnvReader, name: string, limit: number, duration: number): R
     limit: read.int(name, limit, { min: 1 }),
     duration: read.int(`${name}_DURATION`, duration, { min: 1 }),
   };
+}
+
+/** `auto` is one worker per core this process may use; a number is taken as given. */
+function readWorkers(read: EnvReader): number {
+  if (read.string('WORKERS')?.toLowerCase() === 'auto') return availableParallelism();
+  return read.int('WORKERS', 1, { min: 1, max: 256 });
 }
 
 function readRedis(read: EnvReader): AppConfig['redis'] {

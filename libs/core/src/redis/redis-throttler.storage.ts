@@ -11,12 +11,13 @@ type ThrottlerStorageRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>
  */
 export class RedisThrottlerStorage implements ThrottlerStorage {
   private readonly logger = new Logger('RateLimit');
-  private readonly fallback = new ThrottlerStorageService();
   private warned = false;
 
   constructor(
     private readonly redis: Redis,
     private readonly prefix = 'throttle:',
+    /** Where counts go while Redis is away: this process's memory, or the cluster primary's. */
+    private readonly fallback: ThrottlerStorage = new ThrottlerStorageService(),
   ) {}
 
   async increment(key: string, ttl: number, limit: number, blockDuration: number, name: string): Promise<ThrottlerStorageRecord> {

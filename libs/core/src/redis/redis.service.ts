@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common
 import { Redis } from 'ioredis';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
+import { clusterBus } from './cluster-bus.js';
 
 /**
  * The optional shared Redis. Without REDIS_CONN_STRING every cache and limiter stays in memory;
@@ -15,9 +16,11 @@ export class RedisService implements OnModuleDestroy {
   readonly prefix: string;
   private subscriber?: Redis;
   private readonly handlers = new Map<string, Set<(message: string) => void>>();
+  private readonly resubscribedListeners = new Set<() => void>();
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
     this.prefix = config.redis?.prefix ?? 'gw:';
+    clusterBus.listen((channel, message) => this.deliver(channel, message));
     if (!config.redis) return;
     this.client = this.connect(config.redis.url);
   }
@@ -39,17 +42,26 @@ export class RedisService implements OnModuleDestroy {
   /** Sends a message to every instance (including this one) listening on `channel`. */
   async publish(channel: string, message: string): Promise<void> {
     if (this.client?.status !== 'ready') {
-      // Without Redis (or while it is down) only this instance hears it; the others catch up at the
-      // next SYNC_FREQUENCY reload.
-      for (const handler of this.handlers.get(channel) ?? []) handler(message);
+      // Without Redis (or while it is down) this instance and its sibling workers hear it; other instances
+      // catch up at the next SYNC_FREQUENCY reload.
+      this.deliverHere(channel, message);
       return;
     }
     try {
       await this.client.publish(this.key(channel), message);
     } catch (error) {
       this.logger.warn(`publish ${channel}: ${(error as Error).message}`);
-      for (const handler of this.handlers.get(channel) ?? []) handler(message);
+      this.deliverHere(channel, message);
     }
+  }
+
+  private deliverHere(channel: string, message: string): void {
+    this.deliver(channel, message);
+    clusterBus.send(channel, message);
+  }
+
+  private deliver(channel: string, message: string): void {
+    for (const handler of this.handlers.get(channel) ?? []) handler(message);
   }
 
   subscribe(channel: string, handler: (message: string) => void): void {
@@ -67,6 +79,15 @@ export class RedisService implements OnModuleDestroy {
     set.add(handler);
   }
 
+  /**
+   * Runs `listener` each time the subscription comes back after the connection to Redis was lost: what other
+   * instances published meanwhile never arrived, so a cache that relies on the messages reloads instead of
+   * waiting for the next SYNC_FREQUENCY reload.
+   */
+  onResubscribed(listener: () => void): void {
+    this.resubscribedListeners.add(listener);
+  }
+
   async onModuleDestroy(): Promise<void> {
     await Promise.allSettled([this.client?.quit(), this.subscriber?.quit()]);
   }
@@ -76,9 +97,21 @@ export class RedisService implements OnModuleDestroy {
     // comes up on some start-ups (instances missed each other's invalidations).
     const subscriber = this.client!.duplicate({ enableReadyCheck: false });
     subscriber.on('message', (channel: string, message: string) => {
-      for (const handler of this.handlers.get(channel.slice(this.prefix.length)) ?? []) handler(message);
+      this.deliver(channel.slice(this.prefix.length), message);
     });
     subscriber.on('error', (error: Error) => this.logger.warn(error.message));
+    let lost = false;
+    subscriber.on('close', () => {
+      lost = true;
+    });
+    subscriber.on('ready', () => {
+      if (!lost) return;
+      lost = false;
+      // ioredis re-sends the subscriptions on 'ready'; reloading after them misses nothing published since.
+      setImmediate(() => {
+        for (const listener of this.resubscribedListeners) listener();
+      });
+    });
     return subscriber;
   }
 

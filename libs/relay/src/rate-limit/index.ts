@@ -1,2 +1,2 @@
-export { ModelRateLimiter, ModelRateLimitError } from './model-rate-limiter.js';
+export { applyWindow, MODEL_WINDOW_OP, ModelRateLimiter, ModelRateLimitError } from './model-rate-limiter.js';
 export { SlidingWindowLog } from './sliding-window.js';

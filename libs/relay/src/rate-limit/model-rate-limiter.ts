@@ -1,5 +1,5 @@
 import { Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import { AppError, RedisService } from '@gw/core';
+import { AppError, callPrimary, clusterBus, RedisService } from '@gw/core';
 import { OptionService } from '@gw/option';
 import { RelayRateLimiter } from '../pipeline/ports.js';
 import { redisWindow, type WindowMode } from './redis-window.js';
@@ -93,11 +93,27 @@ export class ModelRateLimiter extends RelayRateLimiter implements OnModuleInit, 
         this.logger.warn(`redis rate limit: ${(error as Error).message}`);
       }
     }
-    if (mode === 'check') return this.memory.fits(key, max, windowMs);
-    if (mode === 'take') return this.memory.take(key, max, windowMs);
-    this.memory.record(key, max, windowMs);
-    return true;
+    if (clusterBus.active) {
+      // The workers of one WORKERS=N gateway share the primary's log, so N workers allow what one process would.
+      try {
+        return await callPrimary<boolean>(MODEL_WINDOW_OP, [key, mode, max, windowMs]);
+      } catch (error) {
+        this.logger.warn(`cluster rate limit: ${(error as Error).message}`);
+      }
+    }
+    return applyWindow(this.memory, key, mode, max, windowMs);
   }
+}
+
+/** The operation name under which the cluster primary keeps the workers' shared model request logs. */
+export const MODEL_WINDOW_OP = 'model-window';
+
+/** One step of the limiter on an in-memory log (a worker's own, or the cluster primary's shared one). */
+export function applyWindow(memory: SlidingWindowLog, key: string, mode: WindowMode, max: number, windowMs: number): boolean {
+  if (mode === 'check') return memory.fits(key, max, windowMs);
+  if (mode === 'take') return memory.take(key, max, windowMs);
+  memory.record(key, max, windowMs);
+  return true;
 }
 
 // new-api's key marks (MRRL = total, MRRLS = success), under REDIS_KEY_PREFIX.
