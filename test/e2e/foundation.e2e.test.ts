@@ -155,7 +155,16 @@ describe.each(testDatabases())('foundation on %s', (kind) => {
       const res = await small.client().raw('POST', '/api/user/login', big);
       expect(res.status).toBe(413);
       expect(res.body).toEqual({ success: false, message: 'request body is too large' });
-      const relay = await small.client().raw('POST', '/v1/chat/completions', big);
+      // The relay checks the key before it reads a body (a stranger's large body is never buffered).
+      const stranger = await small.client().raw('POST', '/v1/chat/completions', big);
+      expect(stranger.status).toBe(401);
+      const admin = small.client();
+      await admin.login(ROOT.username, ROOT.password);
+      const created = await admin.post('/api/token/', { name: 'big', remain_quota: 0, unlimited_quota: true, expired_time: -1 });
+      expect(created.body.success).toBe(true);
+      const tokenId = (await admin.get('/api/token/?p=1&size=10')).body.data.items[0].id;
+      const key = (await admin.post(`/api/token/${tokenId}/key`, {})).body.data.key as string;
+      const relay = await small.client().raw('POST', '/v1/chat/completions', big, { authorization: `Bearer ${key}` });
       expect(relay.status).toBe(413);
       expect(relay.body.error.message).toBe('request body is too large');
     } finally {
