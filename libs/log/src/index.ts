@@ -7,7 +7,8 @@ import { QuotaDataEntity } from './quota-data.entity.js';
 
 export { LogModule } from './log.module.js';
 export { LogService } from './log.service.js';
-export { LogRetentionService } from './log-retention.service.js';
+export { LogRetentionService } from './retention/log-retention.service.js';
+export { LogPurgeService } from './retention/log-purge.service.js';
 export { QuotaDataService } from './quota-data.service.js';
 export { LogType, type NewLog } from './log-type.js';
 

@@ -5,6 +5,7 @@ import { nowSeconds } from '@gw/database';
 import { ChannelRouter } from '@gw/channel';
 import type { LogFilter } from './log-filter.js';
 import { LogRepository, type LogStat } from './log.repository.js';
+import { LogPurgeService } from './retention/log-purge.service.js';
 import { toAdminView, toSelfView, type LogView } from './log.view.js';
 
 const RECENT_ITEMS = 1000;
@@ -15,6 +16,7 @@ export class LogQueryService {
   constructor(
     private readonly logs: LogRepository,
     private readonly channels: ChannelRouter,
+    private readonly purger: LogPurgeService,
   ) {}
 
   async listAll(query: LogQuery, page: PageRequest): Promise<Page<LogView>> {
@@ -52,7 +54,7 @@ export class LogQueryService {
 
   /** DELETE /api/log/: rows created before the timestamp; returns the count. */
   deleteBefore(targetTimestamp: number): Promise<number> {
-    return this.logs.deleteBefore(targetTimestamp);
+    return this.purger.purgeBefore(targetTimestamp);
   }
 }
 

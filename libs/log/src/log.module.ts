@@ -7,7 +7,9 @@ import { LogController } from './log.controller.js';
 import { LogEntity } from './log.entity.js';
 import { LogQueryService } from './log-query.service.js';
 import { LogRepository } from './log.repository.js';
-import { LogRetentionService } from './log-retention.service.js';
+import { LogPurgeRepository } from './retention/log-purge.repository.js';
+import { LogPurgeService } from './retention/log-purge.service.js';
+import { LogRetentionService } from './retention/log-retention.service.js';
 import { LogTokenController } from './log-token.controller.js';
 import { LogService } from './log.service.js';
 import { QuotaDataController } from './quota-data.controller.js';
@@ -18,7 +20,16 @@ import { QuotaDataService } from './quota-data.service.js';
 @Module({
   imports: [TypeOrmModule.forFeature([LogEntity, QuotaDataEntity]), OptionModule, ChannelModule, TokenModule],
   controllers: [LogController, LogTokenController, QuotaDataController],
-  providers: [LogService, LogRepository, LogQueryService, LogRetentionService, QuotaDataRepository, QuotaDataService],
-  exports: [LogService, LogRetentionService, QuotaDataService],
+  providers: [
+    LogService,
+    LogRepository,
+    LogQueryService,
+    LogRetentionService,
+    LogPurgeRepository,
+    LogPurgeService,
+    QuotaDataRepository,
+    QuotaDataService,
+  ],
+  exports: [LogService, LogRetentionService, LogPurgeService, QuotaDataService],
 })
 export class LogModule {}

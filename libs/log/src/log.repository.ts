@@ -47,26 +47,6 @@ export class LogRepository {
     return { quota: Number(total?.quota ?? 0), rpm: Number(recent?.rpm ?? 0), tpm: Number(recent?.tpm ?? 0) };
   }
 
-  /**
-   * Deletes rows created before `before`, `batch` at a time so no single statement holds locks on a
-   * huge range. Returns the number deleted.
-   */
-  async deleteBefore(before: number, batch = 1000): Promise<number> {
-    let deleted = 0;
-    for (;;) {
-      const ids = await this.rows
-        .createQueryBuilder('log')
-        .select('log.id', 'id')
-        .where('log.createdAt < :before', { before })
-        .limit(batch)
-        .getRawMany<{ id: unknown }>();
-      if (ids.length === 0) return deleted;
-      const result = await this.rows.delete(ids.map((row) => Number(row.id)));
-      deleted += result.affected ?? ids.length;
-      if (ids.length < batch) return deleted;
-    }
-  }
-
   private filtered(filter: LogFilter): SelectQueryBuilder<LogEntity> {
     const qb = this.rows.createQueryBuilder('log');
     const group = `${qb.escape('log')}.${qb.escape('group')}`;
