@@ -3,6 +3,11 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { ChannelModule } from '@gw/channel';
 import { OptionModule } from '@gw/option';
 import { TokenModule } from '@gw/token';
+import { HourlyDashboardService } from './aggregate/hourly-dashboard.service.js';
+import { HourlyReader } from './aggregate/hourly-reader.service.js';
+import { LogAggregatorService } from './aggregate/log-aggregator.service.js';
+import { LogHourlyRepository } from './aggregate/log-hourly.repository.js';
+import { LogStatService } from './aggregate/log-stat.service.js';
 import { LogController } from './log.controller.js';
 import { LogEntity } from './log.entity.js';
 import { LogQueryService } from './log-query.service.js';
@@ -29,7 +34,12 @@ import { QuotaDataService } from './quota-data.service.js';
     LogPurgeService,
     QuotaDataRepository,
     QuotaDataService,
+    LogHourlyRepository,
+    LogAggregatorService,
+    LogStatService,
+    HourlyDashboardService,
+    HourlyReader,
   ],
-  exports: [LogService, LogRetentionService, LogPurgeService, QuotaDataService],
+  exports: [LogService, LogRetentionService, LogPurgeService, LogAggregatorService, QuotaDataService],
 })
 export class LogModule {}
