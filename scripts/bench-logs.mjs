@@ -10,6 +10,7 @@ import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
+import { Agent, fetch as undiciFetch } from 'undici';
 import { DAYS, fillLogs } from './bench/log-fill.mjs';
 import { percentile, target } from './bench/load.mjs';
 import { freePort, startFakeUpstream, startGateway, stop } from './bench/processes.mjs';
@@ -218,9 +219,12 @@ try {
   const busy = { relay: [], status: [] };
   const cleanupStarted = performance.now();
   let cleanup;
-  const deleting = fetch(`${gateway.url}/api/log/?target_timestamp=${cutoff}`, { method: 'DELETE', headers })
+  // A cleanup of millions of rows answers after minutes: no headers timeout on this one call.
+  const patient = new Agent({ headersTimeout: 0, bodyTimeout: 0 });
+  const deleting = undiciFetch(`${gateway.url}/api/log/?target_timestamp=${cutoff}`, { method: 'DELETE', headers, dispatcher: patient })
     .then((res) => res.json())
-    .then((body) => (cleanup = body));
+    .then((body) => (cleanup = body))
+    .catch((error) => (cleanup = { data: 0, error: error.message }));
   while (!cleanup && performance.now() - cleanupStarted < MAX_CLEANUP_MS) {
     busy.relay.push(await relay.callJson());
     busy.status.push((await timedGet(gateway.url, '/api/status', {})).ms);
@@ -228,6 +232,7 @@ try {
   const cleanupSeconds = (performance.now() - cleanupStarted) / 1000;
   if (!cleanup) console.log(`(cleanup still running after ${MAX_CLEANUP_MS / 1000} s; measured until then)`);
   else await deleting;
+  if (cleanup?.error) console.log(`(cleanup call failed: ${cleanup.error})`);
   await relay.close();
   console.log('');
   const deleted = cleanup?.data ?? 0;

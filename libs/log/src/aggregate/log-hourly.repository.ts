@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, QueryRunner } from 'typeorm';
+import { withLargeSqliteCache } from '../sqlite-cache.js';
 import type { ConsumeRow, HourlyBucket, HourlyDim } from './hourly-buckets.js';
 
 const CURSOR = 'hourly';
@@ -31,6 +32,11 @@ export class LogHourlyRepository {
 
   get isSqlite(): boolean {
     return this.kind === 'sqlite';
+  }
+
+  /** Runs `work` with a larger SQLite page cache (see withLargeSqliteCache). */
+  withLargeSqliteCache<T>(work: () => Promise<T>): Promise<T> {
+    return withLargeSqliteCache(this.dataSource, work);
   }
 
   /** The highest log id (a primary-key lookup). */

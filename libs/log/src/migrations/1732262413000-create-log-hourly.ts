@@ -1,4 +1,4 @@
-import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { type MigrationInterface, type QueryRunner, TableIndex } from 'typeorm';
 import { col, createTable, index } from '@gw/database';
 
 /**
@@ -25,7 +25,15 @@ export class CreateLogHourly1732262413000 implements MigrationInterface {
         col.bigint('prompt_tokens'),
         col.bigint('completion_tokens'),
       ],
-      [index('log_hourly', ['dim', 'user_id', 'name', 'hour'], true), index('log_hourly', ['dim', 'hour'])],
+      [
+        index('log_hourly', ['dim', 'user_id', 'name', 'hour'], true),
+        // Covers the dashboard's read of a whole dimension over a range of hours: without it each bucket is a
+        // lookup into a table ordered by insertion, where one hour's buckets of every dimension sit together.
+        new TableIndex({
+          name: 'idx_log_hourly_dim_hour',
+          columnNames: ['dim', 'hour', 'name', 'user_id', 'count', 'quota', 'prompt_tokens', 'completion_tokens'],
+        }),
+      ],
     );
     await createTable(runner, 'log_aggregate_cursors', [
       col.varchar('name', 64, { isPrimary: true, isNullable: false }),

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
+import { withLargeSqliteCache } from '../sqlite-cache.js';
 
 /**
  * The statements of a batched log cleanup. Each reads or deletes a bounded number of rows by key, so no
@@ -47,6 +48,11 @@ export class LogPurgeRepository {
     } finally {
       await runner.release();
     }
+  }
+
+  /** Runs `work` with a larger SQLite page cache (see withLargeSqliteCache). */
+  withLargeSqliteCache<T>(work: () => Promise<T>): Promise<T> {
+    return withLargeSqliteCache(this.dataSource, work);
   }
 
   /** SQLite's free pages after a delete; 0 elsewhere. */
