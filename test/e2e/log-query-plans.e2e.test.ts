@@ -103,6 +103,7 @@ describe.each(testDatabases())('log list query plans on %s', (kind) => {
     ['channel', '/api/log/?channel=5'],
     ['type and model', '/api/log/?type=2&model_name=model-9'],
     ['deep page', '/api/log/?type=1&p=3&page_size=100'],
+    ['very deep page', '/api/log/?p=12&page_size=100'],
     ['keyset page', `/api/log/?cursor=${now - DAY}_${ROWS}&page_size=100`],
     ['keyset page of a model', `/api/log/?model_name=model-3&cursor=${now - 30 * DAY}_${ROWS}`],
   ])('filter by %s uses an index', async (_name, path) => {
@@ -115,6 +116,15 @@ describe.each(testDatabases())('log list query plans on %s', (kind) => {
     const topUps = (await root.get('/api/log/?type=1&page_size=5')).body.data;
     expect(topUps.total).toBe(ROWS / 50);
     expect(topUps.total_capped).toBeUndefined();
+  });
+
+  it('a deep numbered page (found through the index first) holds the rows of the plain query', async () => {
+    const deep = (await root.get('/api/log/?p=30&page_size=40')).body.data.items.map((i: { id: number }) => i.id);
+    const rows: Array<{ id: unknown }> = await dataSource.query(
+      'SELECT id FROM logs ORDER BY created_at DESC, id DESC LIMIT 40 OFFSET 1160',
+    );
+    expect(deep).toHaveLength(40);
+    expect(deep).toEqual(rows.map((row) => Number(row.id)));
   });
 
   it('a keyset page (next_cursor) holds the same rows as the numbered page', async () => {

@@ -1,12 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import type { Repository, SelectQueryBuilder } from 'typeorm';
+import { In, type Repository, type SelectQueryBuilder } from 'typeorm';
 import { LogEntity } from './log.entity.js';
 import { likePattern, type LogFilter } from './log-filter.js';
 import { LogType } from './log-type.js';
 
 /** Totals above this are reported as "more than" it (`total_capped`), not counted. */
 export const TOTAL_CAP = 10_000;
+/** From this offset on, a numbered page is found through the index first (deepPage). */
+const DEFERRED_OFFSET = 1000;
 
 export interface LogList {
   rows: LogEntity[];
@@ -31,15 +33,32 @@ export class LogRepository {
    * practice) lets the (x, created_at) indexes deliver the rows already sorted on a huge table.
    */
   async list(filter: LogFilter, offset: number, limit: number, withTotal = true): Promise<LogList> {
-    const rows = await this.filtered(filter)
-      .orderBy('log.createdAt', 'DESC')
-      .addOrderBy('log.id', 'DESC')
-      .offset(filter.after ? 0 : offset)
-      .limit(limit)
-      .getMany();
+    const skip = filter.after ? 0 : offset;
+    const rows = skip >= DEFERRED_OFFSET ? await this.deepPage(filter, skip, limit) : await this.page(filter, skip, limit);
     if (!withTotal) return { rows, total: rows.length, capped: false };
     const { after: _after, ...unpaged } = filter;
     return { rows, ...(await this.cappedCount(unpaged)) };
+  }
+
+  private page(filter: LogFilter, offset: number, limit: number): Promise<LogEntity[]> {
+    return this.filtered(filter).orderBy('log.createdAt', 'DESC').addOrderBy('log.id', 'DESC').offset(offset).limit(limit).getMany();
+  }
+
+  /**
+   * A deep numbered page skips its offset over the index alone (the ids, which every index holds), then reads
+   * only the page's rows: MySQL would otherwise read every skipped row in full (1.5 s at p=100 of 1M rows).
+   */
+  private async deepPage(filter: LogFilter, offset: number, limit: number): Promise<LogEntity[]> {
+    const ids = await this.filtered(filter)
+      .select('log.id', 'id')
+      .orderBy('log.createdAt', 'DESC')
+      .addOrderBy('log.id', 'DESC')
+      .offset(offset)
+      .limit(limit)
+      .getRawMany<{ id: unknown }>();
+    if (ids.length === 0) return [];
+    const rows = await this.rows.findBy({ id: In(ids.map((row) => Number(row.id))) });
+    return rows.sort((a, b) => b.createdAt - a.createdAt || b.id - a.id);
   }
 
   /**
