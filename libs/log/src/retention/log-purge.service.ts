@@ -3,8 +3,8 @@ import { BatchSizer, yieldToEventLoop } from './batch-sizer.js';
 import { LogPurgeRepository } from './log-purge.repository.js';
 
 /** One batch should block SQLite's synchronous driver (and so every request) for about this long. */
-const TARGET_BATCH_MS = 10;
-const MIN_BATCH_ROWS = 100;
+const TARGET_BATCH_MS = 5;
+const MIN_BATCH_ROWS = 50;
 const MAX_BATCH_ROWS = 5000;
 /** SQLite pages handed back per step of the incremental vacuum (4 KiB each: 4 MiB a step). */
 const VACUUM_PAGES_PER_STEP = 1024;
