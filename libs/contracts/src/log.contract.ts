@@ -30,6 +30,20 @@ export const LogQuerySchema = z.object({
   channel: intParam('channel'),
   group: textParam('group'),
   request_id: textParam('request_id'),
+  /**
+   * Keyset paging (ours): the `next_cursor` of the previous page; the page then starts after that row
+   * instead of skipping `(p - 1) * page_size` rows, so a deep page costs what the first one does.
+   */
+  cursor: z
+    .string({ error: 'cursor must be a single value' })
+    .trim()
+    .regex(/^(\d{1,12}_\d{1,12})?$/, 'cursor must be the next_cursor of a previous page')
+    .transform((value) => {
+      if (!value) return undefined;
+      const [createdAt, id] = value.split('_').map(Number);
+      return { createdAt: createdAt!, id: id! };
+    })
+    .optional(),
 });
 export type LogQuery = z.output<typeof LogQuerySchema>;
 

@@ -3,15 +3,24 @@ import { CreateLogs1732262405000 } from './migrations/1732262405000-create-logs.
 import { CreateQuotaData1732262405100 } from './migrations/1732262405100-create-quota-data.js';
 import { IndexAdoptedQuotaData1732262405200 } from './migrations/1732262405200-index-adopted-quota-data.js';
 import { IndexLogFilters1732262405300 } from './migrations/1732262405300-index-log-filters.js';
+import { CreateLogHourly1732262413000 } from './migrations/1732262413000-create-log-hourly.js';
 import { QuotaDataEntity } from './quota-data.entity.js';
 
 export { LogModule } from './log.module.js';
 export { LogService } from './log.service.js';
-export { LogRetentionService } from './log-retention.service.js';
+export { LogRetentionService } from './retention/log-retention.service.js';
+export { LogAggregatorService } from './aggregate/log-aggregator.service.js';
+export { LogPurgeService } from './retention/log-purge.service.js';
 export { QuotaDataService } from './quota-data.service.js';
 export { LogType, type NewLog } from './log-type.js';
 
 export const logSchema = {
   entities: [LogEntity, QuotaDataEntity],
-  migrations: [CreateLogs1732262405000, CreateQuotaData1732262405100, IndexAdoptedQuotaData1732262405200, IndexLogFilters1732262405300],
+  migrations: [
+    CreateLogs1732262405000,
+    CreateQuotaData1732262405100,
+    IndexAdoptedQuotaData1732262405200,
+    IndexLogFilters1732262405300,
+    CreateLogHourly1732262413000,
+  ],
 };

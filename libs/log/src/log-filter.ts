@@ -11,6 +11,10 @@ export interface LogFilter {
   group?: string;
   requestId?: string;
   tokenId?: number;
+  /** Keyset paging: only rows after this one in the list's order (created_at, id descending). */
+  after?: { createdAt: number; id: number };
+  /** Only rows with a higher id: the logs the hourly sums do not cover yet. */
+  afterId?: number;
 }
 
 /**

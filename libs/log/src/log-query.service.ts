@@ -3,8 +3,10 @@ import { BusinessError, toPage, type Page, type PageRequest, type Principal } fr
 import type { LogQuery } from '@gw/contracts';
 import { nowSeconds } from '@gw/database';
 import { ChannelRouter } from '@gw/channel';
+import { LogStatService } from './aggregate/log-stat.service.js';
 import type { LogFilter } from './log-filter.js';
-import { LogRepository, type LogStat } from './log.repository.js';
+import { type LogList, LogRepository, type LogStat } from './log.repository.js';
+import { LogPurgeService } from './retention/log-purge.service.js';
 import { toAdminView, toSelfView, type LogView } from './log.view.js';
 
 const RECENT_ITEMS = 1000;
@@ -15,45 +17,64 @@ export class LogQueryService {
   constructor(
     private readonly logs: LogRepository,
     private readonly channels: ChannelRouter,
+    private readonly purger: LogPurgeService,
+    private readonly stats: LogStatService,
   ) {}
 
-  async listAll(query: LogQuery, page: PageRequest): Promise<Page<LogView>> {
-    const [rows, total] = await this.logs.list(adminFilter(query), page.offset, page.pageSize);
+  async listAll(query: LogQuery, page: PageRequest): Promise<LogPage> {
+    const list = await this.logs.list(adminFilter(query), page.offset, page.pageSize);
     const name = (id: number) => this.channels.get(id)?.name ?? '';
-    return toPage(
-      rows.map((row) => toAdminView(row, name)),
-      total,
+    return toLogPage(
+      list,
+      list.rows.map((row) => toAdminView(row, name)),
       page,
     );
   }
 
-  async listOwn(principal: Principal, query: LogQuery, page: PageRequest): Promise<Page<LogView>> {
-    const [rows, total] = await this.logs.list(selfFilter(principal, query), page.offset, page.pageSize);
-    return toPage(
-      rows.map((row, i) => toSelfView(row, page.offset + i + 1)),
-      total,
+  async listOwn(principal: Principal, query: LogQuery, page: PageRequest): Promise<LogPage> {
+    const list = await this.logs.list(selfFilter(principal, query), page.offset, page.pageSize);
+    return toLogPage(
+      list,
+      list.rows.map((row, i) => toSelfView(row, page.offset + i + 1)),
       page,
     );
   }
 
   /** `GET /api/log/token`: the key's latest rows (new-api MaxRecentItems), as the owner sees them. */
   async listForToken(tokenId: number, userId: number): Promise<LogView[]> {
-    const [rows] = await this.logs.list({ tokenId, userId }, 0, RECENT_ITEMS, false);
+    const { rows } = await this.logs.list({ tokenId, userId }, 0, RECENT_ITEMS, false);
     return rows.map((row, i) => toSelfView(row, i + 1));
   }
 
   statAll(query: LogQuery): Promise<LogStat> {
-    return this.logs.stat(adminFilter(query), nowSeconds());
+    return this.stats.stat(adminFilter(query), nowSeconds());
   }
 
   statOwn(principal: Principal, query: LogQuery): Promise<LogStat> {
-    return this.logs.stat(selfFilter(principal, query), nowSeconds());
+    return this.stats.stat(selfFilter(principal, query), nowSeconds());
   }
 
   /** DELETE /api/log/: rows created before the timestamp; returns the count. */
   deleteBefore(targetTimestamp: number): Promise<number> {
-    return this.logs.deleteBefore(targetTimestamp);
+    return this.purger.purgeBefore(targetTimestamp);
   }
+}
+
+/**
+ * new-api's page `{items, total, page, page_size}`, plus `total_capped` when the total only says "at least"
+ * and `next_cursor` for keyset paging to the following page.
+ */
+export interface LogPage extends Page<LogView> {
+  total_capped?: true;
+  next_cursor?: string;
+}
+
+function toLogPage(list: LogList, items: LogView[], page: PageRequest): LogPage {
+  const result: LogPage = toPage(items, list.total, page);
+  if (list.capped) result.total_capped = true;
+  const last = list.rows.at(-1);
+  if (last && list.rows.length === page.pageSize) result.next_cursor = `${last.createdAt}_${last.id}`;
+  return result;
 }
 
 function adminFilter(query: LogQuery): LogFilter {
@@ -77,5 +98,6 @@ function commonFilter(query: LogQuery): LogFilter {
     end: query.end_timestamp || undefined,
     group: query.group || undefined,
     requestId: query.request_id || undefined,
+    after: query.cursor,
   };
 }

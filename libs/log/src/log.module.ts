@@ -3,11 +3,18 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { ChannelModule } from '@gw/channel';
 import { OptionModule } from '@gw/option';
 import { TokenModule } from '@gw/token';
+import { HourlyDashboardService } from './aggregate/hourly-dashboard.service.js';
+import { HourlyReader } from './aggregate/hourly-reader.service.js';
+import { LogAggregatorService } from './aggregate/log-aggregator.service.js';
+import { LogHourlyRepository } from './aggregate/log-hourly.repository.js';
+import { LogStatService } from './aggregate/log-stat.service.js';
 import { LogController } from './log.controller.js';
 import { LogEntity } from './log.entity.js';
 import { LogQueryService } from './log-query.service.js';
 import { LogRepository } from './log.repository.js';
-import { LogRetentionService } from './log-retention.service.js';
+import { LogPurgeRepository } from './retention/log-purge.repository.js';
+import { LogPurgeService } from './retention/log-purge.service.js';
+import { LogRetentionService } from './retention/log-retention.service.js';
 import { LogTokenController } from './log-token.controller.js';
 import { LogService } from './log.service.js';
 import { QuotaDataController } from './quota-data.controller.js';
@@ -18,7 +25,21 @@ import { QuotaDataService } from './quota-data.service.js';
 @Module({
   imports: [TypeOrmModule.forFeature([LogEntity, QuotaDataEntity]), OptionModule, ChannelModule, TokenModule],
   controllers: [LogController, LogTokenController, QuotaDataController],
-  providers: [LogService, LogRepository, LogQueryService, LogRetentionService, QuotaDataRepository, QuotaDataService],
-  exports: [LogService, LogRetentionService, QuotaDataService],
+  providers: [
+    LogService,
+    LogRepository,
+    LogQueryService,
+    LogRetentionService,
+    LogPurgeRepository,
+    LogPurgeService,
+    QuotaDataRepository,
+    QuotaDataService,
+    LogHourlyRepository,
+    LogAggregatorService,
+    LogStatService,
+    HourlyDashboardService,
+    HourlyReader,
+  ],
+  exports: [LogService, LogRetentionService, LogPurgeService, LogAggregatorService, QuotaDataService],
 })
 export class LogModule {}

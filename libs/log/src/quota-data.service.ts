@@ -3,6 +3,7 @@ import { BusinessError, type Principal } from '@gw/core';
 import type { QuotaDataQuery } from '@gw/contracts';
 import { nowSeconds } from '@gw/database';
 import { OptionService } from '@gw/option';
+import { HourlyDashboardService } from './aggregate/hourly-dashboard.service.js';
 import type { LogEntity } from './log.entity.js';
 import { QuotaDataRepository, type QuotaBucket, type QuotaDataView } from './quota-data.repository.js';
 
@@ -27,6 +28,7 @@ export class QuotaDataService implements OnModuleInit, BeforeApplicationShutdown
   constructor(
     private readonly repo: QuotaDataRepository,
     private readonly options: OptionService,
+    private readonly hourly: HourlyDashboardService,
   ) {}
 
   onModuleInit(): void {
@@ -76,13 +78,18 @@ export class QuotaDataService implements OnModuleInit, BeforeApplicationShutdown
   async listAll(query: QuotaDataQuery): Promise<QuotaDataView[]> {
     const [start, end] = range(query);
     await this.saveBeforeRead();
-    return query.username ? this.repo.forUser({ username: query.username }, start, end) : this.repo.overview(start, end);
+    if (query.username) return this.repo.forUser({ username: query.username }, start, end);
+    return this.options.get('DataExportEnabled') ? this.hourly.byModel(start, end) : this.repo.overview(start, end);
   }
 
+  /**
+   * The overviews over every user come from the hourly log sums (a week is a few thousand rows whatever the
+   * volume); while DataExportEnabled is off they show quota_data, which then gathers nothing, as new-api does.
+   */
   async listByUser(query: QuotaDataQuery): Promise<QuotaDataView[]> {
     const [start, end] = range(query);
     await this.saveBeforeRead();
-    return this.repo.byUser(start, end);
+    return this.options.get('DataExportEnabled') ? this.hourly.byUsername(start, end) : this.repo.byUser(start, end);
   }
 
   async listOwn(principal: Principal, query: QuotaDataQuery): Promise<QuotaDataView[]> {

@@ -4,6 +4,8 @@ import { useCallback, useEffect, useState } from 'react';
 export interface FetchedPage<Row> {
   items?: Row[] | null;
   total?: number | null;
+  /** The server stopped counting at `total`: more rows match (a log list on a big table). */
+  total_capped?: boolean;
 }
 
 export type PageFetcher<Row, Search> = (page: number, pageSize: number, search: Search) => Promise<FetchedPage<Row>>;
@@ -21,6 +23,7 @@ export function usePagedQuery<Row extends { id: number }, Search>(
 ) {
   const [rows, setRows] = useState<Row[]>([]);
   const [total, setTotal] = useState(0);
+  const [capped, setCapped] = useState(false);
   const [loading, setLoading] = useState(false);
 
   const reload = useCallback(async () => {
@@ -29,6 +32,7 @@ export function usePagedQuery<Row extends { id: number }, Search>(
       const result = await fetchPage(page, pageSize, search);
       setRows(result.items ?? []);
       setTotal(result.total ?? 0);
+      setCapped(result.total_capped === true);
     } catch {
       // The API client has shown the error; keep the rows we had.
     } finally {
@@ -46,5 +50,5 @@ export function usePagedQuery<Row extends { id: number }, Search>(
     [],
   );
 
-  return { rows, total, loading, reload, patchRow };
+  return { rows, total, capped, loading, reload, patchRow };
 }

@@ -74,6 +74,7 @@ export const en = {
   save: 'Save',
   logs: {
     title: 'Usage logs',
+    totalCapped: 'More than {{count}} rows match (not counted further); narrow the filters or the time range to reach older rows.',
     query: 'Query',
     reset: 'Reset',
     columnSettings: 'Column settings',

@@ -78,6 +78,7 @@ export const zh: Messages<typeof en> = {
   save: '保存',
   logs: {
     title: '使用日志',
+    totalCapped: '匹配的记录超过 {{count}} 条（不再继续计数）；缩小筛选条件或时间范围以查看更早的记录。',
     query: '查询',
     reset: '重置',
     columnSettings: '列设置',

@@ -1,4 +1,5 @@
 import { useCallback, useMemo, useState } from 'react';
+import Text from '@douyinfe/semi-ui/lib/es/typography/text';
 import { useTranslation } from 'react-i18next';
 import { Card, useAuth } from '@console/kit';
 import { PagedTable } from '@console/kit/data';
@@ -38,6 +39,11 @@ export function LogsPage() {
     <Card title={t('logs.title')}>
       <LogsStatsBar stat={stat.stat} loading={stat.loading} />
       <LogsFilters admin={isAdmin} applied={state.filters} onApply={state.applyFilters} onOpenColumns={() => setColumnsOpen(true)} />
+      {query.capped && (
+        <Text type="tertiary" data-testid="logs-total-capped">
+          {t('logs.totalCapped', { count: query.total })}
+        </Text>
+      )}
       <PagedTable data-testid="logs-table" columns={columns} query={{ ...query, rows }} paging={state} />
       <ColumnSettingsModal
         visible={columnsOpen}

@@ -57,7 +57,7 @@ function filterQuery(filters: LogFilters, admin: boolean) {
 export const logsApi = {
   /** One page only: the server never answers more than page_size rows. */
   list: (admin: boolean, filters: LogFilters, page: number, pageSize: number) =>
-    api.get<Page<LogRow>>(admin ? '/api/log/' : '/api/log/self/', {
+    api.get<Page<LogRow> & { total_capped?: boolean }>(admin ? '/api/log/' : '/api/log/self/', {
       query: { ...filterQuery(filters, admin), p: page, page_size: pageSize },
     }),
   stat: (admin: boolean, filters: LogFilters) =>

@@ -3,15 +3,15 @@ import { SchedulerRegistry } from '@nestjs/schedule';
 import { APP_CONFIG, type AppConfig } from '@gw/core';
 import { JobLockService, nowSeconds } from '@gw/database';
 import { OptionService } from '@gw/option';
-import { LogRepository } from './log.repository.js';
+import { LogPurgeService } from './log-purge.service.js';
 
 const INTERVAL_NAME = 'log-retention';
 const EVERY_MS = 60 * 60_000;
 
 /**
  * Automatic log retention (new-api has none; its top complaint): with LogRetentionDays > 0, rows
- * older than that are deleted hourly in batches, on the master node only; the shared job lock keeps
- * two instances from scanning at once (with or without Redis).
+ * older than that are deleted hourly in batches that never block the gateway (LogPurgeService), on the
+ * master node only; the shared job lock keeps two instances from scanning at once (with or without Redis).
  */
 @Injectable()
 export class LogRetentionService implements OnApplicationBootstrap, OnModuleDestroy {
@@ -19,7 +19,7 @@ export class LogRetentionService implements OnApplicationBootstrap, OnModuleDest
   private running?: Promise<number>;
 
   constructor(
-    private readonly logs: LogRepository,
+    private readonly purger: LogPurgeService,
     private readonly options: OptionService,
     private readonly locks: JobLockService,
     private readonly scheduler: SchedulerRegistry,
@@ -50,7 +50,7 @@ export class LogRetentionService implements OnApplicationBootstrap, OnModuleDest
   }
 
   private async purge(now: number, days: number): Promise<number> {
-    const deleted = await this.logs.deleteBefore(now - days * 86_400);
+    const deleted = await this.purger.purgeBefore(now - days * 86_400);
     if (deleted > 0) this.logger.log(`log retention: ${deleted} row(s) older than ${days} day(s) deleted`);
     return deleted;
   }

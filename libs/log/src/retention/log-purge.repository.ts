@@ -1,0 +1,80 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import { withLargeSqliteCache } from '../sqlite-cache.js';
+
+/**
+ * The statements of a batched log cleanup. Each reads or deletes a bounded number of rows by key, so no
+ * statement holds locks on (or, on SQLite, blocks the event loop for) a huge range.
+ */
+@Injectable()
+export class LogPurgeRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  get isSqlite(): boolean {
+    return this.dataSource.options.type === 'better-sqlite3';
+  }
+
+  /** The ids of the oldest rows created before `before`, read from the created_at index (no scan of the table). */
+  async oldestIds(before: number, limit: number): Promise<number[]> {
+    const rows: Array<{ id: unknown }> = await this.dataSource.query(
+      `SELECT id FROM logs WHERE created_at < ${this.param(1)} ORDER BY created_at LIMIT ${Math.floor(limit)}`,
+      [before],
+    );
+    return rows.map((row) => Number(row.id));
+  }
+
+  /**
+   * Deletes those rows. Old rows were written in id order, so a batch is usually one contiguous id range,
+   * deleted as a primary-key range (the created_at guard keeps any newer row inside it); scattered ids go
+   * by list. Returns the rows deleted.
+   */
+  async deleteIds(ids: number[], before: number): Promise<number> {
+    if (ids.length === 0) return 0;
+    let low = ids[0]!;
+    let high = ids[0]!;
+    for (const id of ids) {
+      if (id < low) low = id;
+      if (id > high) high = id;
+    }
+    const contiguous = high - low < 2 * ids.length;
+    const [sql, params] = contiguous
+      ? [`DELETE FROM logs WHERE id >= ${this.param(1)} AND id <= ${this.param(2)} AND created_at < ${this.param(3)}`, [low, high, before]]
+      : [`DELETE FROM logs WHERE id IN (${ids.map((_, i) => this.param(i + 1)).join(', ')})`, ids];
+    const runner = this.dataSource.createQueryRunner();
+    try {
+      const result = await runner.query(sql, params, true);
+      return result.affected ?? ids.length;
+    } finally {
+      await runner.release();
+    }
+  }
+
+  /** Runs `work` with a larger SQLite page cache (see withLargeSqliteCache). */
+  withLargeSqliteCache<T>(work: () => Promise<T>): Promise<T> {
+    return withLargeSqliteCache(this.dataSource, work);
+  }
+
+  /** SQLite's free pages after a delete; 0 elsewhere. */
+  async sqliteFreePages(): Promise<number> {
+    if (!this.isSqlite) return 0;
+    const [row] = await this.dataSource.query('PRAGMA freelist_count');
+    return Number(row?.freelist_count ?? 0);
+  }
+
+  /** Whether the SQLite file can give pages back a few at a time (auto_vacuum = INCREMENTAL). */
+  async sqliteIncrementalVacuum(): Promise<boolean> {
+    if (!this.isSqlite) return false;
+    const [row] = await this.dataSource.query('PRAGMA auto_vacuum');
+    return Number(row?.auto_vacuum) === 2;
+  }
+
+  /** Returns up to `pages` free pages to the file system. */
+  async sqliteVacuumPages(pages: number): Promise<void> {
+    await this.dataSource.query(`PRAGMA incremental_vacuum(${Math.floor(pages)})`);
+  }
+
+  private param(n: number): string {
+    return this.dataSource.options.type === 'postgres' ? `$${n}` : '?';
+  }
+}

@@ -1,0 +1,97 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { BatchSizer, yieldToEventLoop } from './batch-sizer.js';
+import { LogPurgeRepository } from './log-purge.repository.js';
+
+/** One batch should block SQLite's synchronous driver (and so every request) for about this long. */
+const TARGET_BATCH_MS = 5;
+const MIN_BATCH_ROWS = 50;
+const MAX_BATCH_ROWS = 5000;
+/** SQLite pages handed back per step of the incremental vacuum (4 KiB each: 4 MiB a step). */
+const VACUUM_PAGES_PER_STEP = 1024;
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export interface PurgeProgress {
+  /** Cleanups running now. */
+  running: number;
+  /** Rows deleted by the running cleanups so far. */
+  deleted: number;
+}
+
+/**
+ * Deletes old log rows without blocking the gateway: bounded batches found through the created_at index and
+ * deleted by id, with a turn of the event loop between batches, so a relay request or a console call waits
+ * at most one batch (about TARGET_BATCH_MS) even while millions of rows go. On SQLite the freed pages are
+ * then returned to the file system a few at a time when the file allows it (auto_vacuum = INCREMENTAL, the
+ * default of databases the gateway creates); otherwise SQLite reuses them for new rows, so the file stops
+ * growing instead of shrinking.
+ */
+@Injectable()
+export class LogPurgeService {
+  private readonly logger = new Logger('LogPurge');
+  private readonly state: PurgeProgress = { running: 0, deleted: 0 };
+  private vacuumHintGiven = false;
+
+  constructor(private readonly repo: LogPurgeRepository) {}
+
+  get progress(): PurgeProgress {
+    return { ...this.state };
+  }
+
+  /** Deletes every row created before `before`; returns how many. */
+  async purgeBefore(before: number): Promise<number> {
+    this.state.running++;
+    if (this.state.running === 1) this.state.deleted = 0;
+    try {
+      const deleted = await this.repo.withLargeSqliteCache(() => this.deleteInBatches(before));
+      if (deleted > 0) await this.reclaimSqliteSpace();
+      return deleted;
+    } finally {
+      this.state.running--;
+    }
+  }
+
+  private async deleteInBatches(before: number): Promise<number> {
+    let deleted = 0;
+    const sizer = new BatchSizer(TARGET_BATCH_MS, MIN_BATCH_ROWS, MAX_BATCH_ROWS);
+    for (;;) {
+      const started = performance.now();
+      const limit = sizer.current;
+      const ids = await this.repo.oldestIds(before, limit);
+      if (ids.length === 0) break;
+      const count = await this.repo.deleteIds(ids, before);
+      deleted += count;
+      this.state.deleted += count;
+      const elapsed = performance.now() - started;
+      sizer.record(elapsed);
+      await yieldToEventLoop();
+      if (ids.length < limit && count === ids.length) break;
+      // Rest as long as the batch took: the cleanup never holds more than about half of the event loop, so a
+      // request that needs several database steps finds the loop free at most of them.
+      if (this.repo.isSqlite) await pause(elapsed);
+    }
+    return deleted;
+  }
+
+  private async reclaimSqliteSpace(): Promise<void> {
+    if (!this.repo.isSqlite) return;
+    if (!(await this.repo.sqliteIncrementalVacuum())) {
+      if (!this.vacuumHintGiven && (await this.repo.sqliteFreePages()) > 0) {
+        this.vacuumHintGiven = true;
+        this.logger.log(
+          'the SQLite file keeps the space of deleted logs for new rows; to shrink it, run "PRAGMA auto_vacuum = INCREMENTAL; VACUUM;" once while the gateway is stopped',
+        );
+      }
+      return;
+    }
+    // Bounded: the free list only shrinks, and a step that frees nothing ends the loop.
+    let free = await this.repo.sqliteFreePages();
+    while (free > 0) {
+      await this.repo.sqliteVacuumPages(VACUUM_PAGES_PER_STEP);
+      await yieldToEventLoop();
+      const left = await this.repo.sqliteFreePages();
+      if (left >= free) break;
+      free = left;
+    }
+  }
+}

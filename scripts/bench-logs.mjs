@@ -1,0 +1,285 @@
+// `npm run bench:logs`: usage data at scale. Fills `logs` with BENCH_LOG_ROWS rows (default 10,000,000) by
+// bulk multi-row inserts, restarts the gateway (which aggregates the new rows in the background, as after
+// an upgrade from new-api) and prints p50/p95 of the log list, stat and dashboard endpoints, then the relay's
+// and /api/status's p95 while a cleanup deletes the older two thirds of the rows.
+//   BENCH_LOG_DB=sqlite (default) | mysql | postgres; BENCH_SQL_DSN=mysql://root@127.0.0.1:3306 (a server: the
+//   bench creates and drops its own database); BENCH_LOG_SAMPLES (per endpoint, default 30);
+//   BENCH_LOG_MAX_SECONDS bounds the cleanup phase (default 1800). Not part of `npm test`.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import { Agent, fetch as undiciFetch } from 'undici';
+import { DAYS, fillLogs } from './bench/log-fill.mjs';
+import { percentile, target } from './bench/load.mjs';
+import { freePort, startFakeUpstream, startGateway, stop } from './bench/processes.mjs';
+import { prepareGateway } from './bench/setup.mjs';
+import { GATEWAY_NODE_FLAGS, gatewayEnv } from './gateway-runtime.mjs';
+
+const require = createRequire(import.meta.url);
+const ROWS = Number(process.env.BENCH_LOG_ROWS ?? 10_000_000);
+const KIND = process.env.BENCH_LOG_DB ?? 'sqlite';
+const SAMPLES = Number(process.env.BENCH_LOG_SAMPLES ?? 30);
+const MAX_CLEANUP_MS = Number(process.env.BENCH_LOG_MAX_SECONDS ?? 1800) * 1000;
+const ROOT = new URL('..', import.meta.url).pathname;
+const OUT = join(ROOT, 'node_modules/.cache/gw-bench-logs/dist');
+const ENTRY = join(OUT, 'apps/gateway/src/main.js');
+const PASSWORD = 'bench-pass-123';
+const DAY = 86_400;
+
+function build() {
+  if (existsSync(ENTRY) && process.env.BENCH_REUSE_BUILD) return;
+  console.log(`Building the server into ${OUT} ...`);
+  rmSync(OUT, { recursive: true, force: true });
+  const bin = (name) => join(ROOT, 'node_modules/.bin', name);
+  try {
+    execFileSync(bin('tsc'), ['-p', 'tsconfig.build.json', '--outDir', OUT], { cwd: ROOT, stdio: 'inherit' });
+  } catch (error) {
+    if (!existsSync(ENTRY)) throw error;
+  }
+  execFileSync(bin('tsc-alias'), ['-p', 'tsconfig.build.json', '--outDir', OUT], { cwd: ROOT, stdio: 'inherit' });
+}
+
+/** A database of our own: a temporary SQLite file, or a new database on the given server. */
+async function createDatabase() {
+  const dataDir = mkdtempSync(join(tmpdir(), 'gw-bench-logs-'));
+  if (KIND === 'sqlite') {
+    const path = join(dataDir, 'one-api.db');
+    return {
+      kind: 'sqlite',
+      sqlitePath: path,
+      env: { DATA_DIR: dataDir, SQLITE_PATH: path },
+      drop: async () => rmSync(dataDir, { recursive: true, force: true }),
+    };
+  }
+  const server = new URL(
+    process.env.BENCH_SQL_DSN ?? (KIND === 'mysql' ? 'mysql://root@127.0.0.1:3306' : 'postgres://postgres@127.0.0.1:5432/postgres'),
+  );
+  const name = `gw_bench_logs_${Date.now().toString(36)}`;
+  const admin = await adminConnection(server);
+  await admin.run(
+    KIND === 'mysql' ? `CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci` : `CREATE DATABASE ${name}`,
+  );
+  await admin.close();
+  const dsn = new URL(server.toString());
+  dsn.pathname = `/${name}`;
+  return {
+    kind: KIND,
+    dsn: dsn.toString(),
+    env: { DATA_DIR: dataDir, SQL_DSN: dsn.toString() },
+    drop: async () => {
+      const conn = await adminConnection(server);
+      await conn.run(KIND === 'mysql' ? `DROP DATABASE IF EXISTS \`${name}\`` : `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await conn.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function adminConnection(server) {
+  if (KIND === 'mysql') {
+    const conn = await require('mysql2/promise').createConnection({
+      host: server.hostname,
+      port: Number(server.port || 3306),
+      user: decodeURIComponent(server.username),
+      password: decodeURIComponent(server.password),
+    });
+    return { run: (sql) => conn.query(sql), close: () => conn.end() };
+  }
+  const client = new (require('pg').Client)({ connectionString: server.toString() });
+  await client.connect();
+  return { run: (sql) => client.query(sql), close: () => client.end() };
+}
+
+/** The root console session. */
+async function login(url) {
+  const res = await fetch(`${url}/api/user/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: 'root', password: PASSWORD }),
+  });
+  const body = await res.json();
+  const cookie = res.headers.getSetCookie().find((c) => c.startsWith('session='));
+  return { cookie: cookie.split(';')[0], 'New-Api-User': String(body.data.id) };
+}
+
+async function timedGet(url, path, headers) {
+  const started = performance.now();
+  const res = await fetch(url + path, { headers });
+  const body = await res.json();
+  if (!body.success) throw new Error(`${path}: ${JSON.stringify(body).slice(0, 300)}`);
+  return { ms: performance.now() - started, body };
+}
+
+/** Waits until the hourly sums cover every filled row (the background backfill), reading the gateway's cursor. */
+async function waitForBackfill(database, started) {
+  const target = Number(await queryOne(database, 'SELECT MAX(id) AS n FROM logs'));
+  const deadline = Date.now() + MAX_CLEANUP_MS;
+  for (;;) {
+    const covered = Number((await queryOne(database, "SELECT last_id AS n FROM log_aggregate_cursors WHERE name = 'hourly'")) ?? 0);
+    if (covered >= target) return (performance.now() - started) / 1000;
+    if (Date.now() > deadline) throw new Error(`the backfill did not finish in time (${covered} of ${target})`);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+}
+
+const fmt = (n) => `${n.toFixed(1)} ms`;
+const line = (cells) => console.log(cells.map((c, i) => String(c).padEnd(i === 0 ? 44 : 12)).join(''));
+
+build();
+const db = await createDatabase();
+const upstream = await startFakeUpstream();
+const port = await freePort();
+const env = gatewayEnv({
+  ...process.env,
+  ...db.env,
+  PORT: String(port),
+  HOST: '127.0.0.1',
+  SESSION_SECRET: 'bench-session-secret-0123456789abcdef',
+  GLOBAL_API_RATE_LIMIT: '100000000',
+  CRITICAL_RATE_LIMIT: '100000000',
+  SEARCH_RATE_LIMIT: '100000000',
+});
+let gateway = await startGateway(ENTRY, env, GATEWAY_NODE_FLAGS);
+try {
+  const { key } = await prepareGateway(gateway.url, upstream.url);
+  await stop(gateway.child);
+
+  const now = Math.floor(Date.now() / 1000) - 120;
+  console.log(`Filling ${ROWS.toLocaleString('en')} log rows on ${KIND} (bulk multi-row inserts) ...`);
+  let shown = 0;
+  const rate = await fillLogs(db, ROWS, now, (done) => {
+    if (done - shown >= ROWS / 10) {
+      shown = done;
+      process.stdout.write(`  ${Math.round((100 * done) / ROWS)} %\n`);
+    }
+  });
+  console.log(`  filled at ${Math.round(rate).toLocaleString('en')} rows/s`);
+  if (db.sqlitePath) console.log(`  SQLite file: ${(statSync(db.sqlitePath).size / 2 ** 20).toFixed(0)} MB`);
+
+  // Restarted as after an upgrade: the hourly sums cover none of these rows yet.
+  const restarted = performance.now();
+  gateway = await startGateway(ENTRY, env, GATEWAY_NODE_FLAGS);
+  console.log(`Gateway restarted in ${((performance.now() - restarted) / 1000).toFixed(1)} s (answers while it aggregates)`);
+  const headers = await login(gateway.url);
+  const during = await timedGet(gateway.url, '/api/log/stat', headers);
+  console.log(`  /api/log/stat while the backfill runs: ${fmt(during.ms)}`);
+  const backfill = await waitForBackfill(db, restarted);
+  const expected = Number(await queryOne(db, 'SELECT COALESCE(SUM(quota), 0) AS n FROM logs WHERE type = 2'));
+  const stat = await timedGet(gateway.url, '/api/log/stat', headers);
+  if (stat.body.data.quota !== expected) throw new Error(`stat says ${stat.body.data.quota}, the logs hold ${expected}`);
+  console.log(`Background aggregation of ${ROWS.toLocaleString('en')} rows done ${backfill.toFixed(0)} s after start`);
+
+  const t = now;
+  const endpoints = [
+    ['list, no filter', '/api/log/?p=1&page_size=10'],
+    ['list, type=2', '/api/log/?type=2&p=1&page_size=10'],
+    ['list, deep page (p=100)', '/api/log/?p=100&page_size=100'],
+    ['list, keyset page', `/api/log/?page_size=100&cursor=${t - 45 * DAY}_${Math.floor(ROWS / 2)}`],
+    ['list, one user', '/api/log/?username=user-1500'],
+    ['list, heavy user', '/api/log/?username=user-1'],
+    ['list, one model (common)', '/api/log/?model_name=model-0'],
+    ['list, one model (rare)', '/api/log/?model_name=model-39'],
+    ['list, token', '/api/log/?token_name=token-700-1'],
+    ['list, group', '/api/log/?group=vip'],
+    ['list, channel', '/api/log/?channel=7'],
+    ['list, 1 day range', `/api/log/?start_timestamp=${t - 2 * DAY}&end_timestamp=${t - DAY}`],
+    ['stat, no filter', '/api/log/stat'],
+    ['stat, 7 days', `/api/log/stat?start_timestamp=${t - 7 * DAY + 77}&end_timestamp=${t}`],
+    ['stat, one user', '/api/log/stat?username=user-1'],
+    ['stat, one model', '/api/log/stat?model_name=model-0'],
+    ['stat, own rows', '/api/log/self/stat'],
+    ['dashboard /api/data/ 7 days', `/api/data/?start_timestamp=${t - 7 * DAY}&end_timestamp=${t}`],
+    ['dashboard /api/data/ 90 days', `/api/data/?start_timestamp=${t - DAYS * DAY}&end_timestamp=${t}`],
+    ['dashboard /api/data/users 7 days', `/api/data/users?start_timestamp=${t - 7 * DAY}&end_timestamp=${t}`],
+  ];
+  console.log('');
+  line(['endpoint', 'p50', 'p95', 'total']);
+  for (const [name, path] of endpoints) {
+    await timedGet(gateway.url, path, headers);
+    const samples = [];
+    let total;
+    for (let i = 0; i < SAMPLES; i++) {
+      const r = await timedGet(gateway.url, path, headers);
+      samples.push(r.ms);
+      total ??= r.body.data?.total_capped ? `>${r.body.data.total}` : (r.body.data?.total ?? '');
+    }
+    line([name, fmt(percentile(samples, 50)), fmt(percentile(samples, 95)), total]);
+  }
+
+  // The relay and the console, idle and then while a cleanup deletes the older two thirds of the rows.
+  const relay = target(gateway.url, '/v1/chat/completions', key, 1);
+  const idle = { relay: [], status: [] };
+  for (let i = 0; i < 100; i++) {
+    idle.relay.push(await relay.callJson());
+    idle.status.push((await timedGet(gateway.url, '/api/status', {})).ms);
+  }
+  const cutoff = t - Math.round((DAYS * DAY) / 3);
+  const busy = { relay: [], status: [] };
+  const cleanupStarted = performance.now();
+  let cleanup;
+  // A cleanup of millions of rows answers after minutes: no headers timeout on this one call.
+  const patient = new Agent({ headersTimeout: 0, bodyTimeout: 0 });
+  const deleting = undiciFetch(`${gateway.url}/api/log/?target_timestamp=${cutoff}`, { method: 'DELETE', headers, dispatcher: patient })
+    .then((res) => res.json())
+    .then((body) => (cleanup = body))
+    .catch((error) => (cleanup = { data: 0, error: error.message }));
+  while (!cleanup && performance.now() - cleanupStarted < MAX_CLEANUP_MS) {
+    busy.relay.push(await relay.callJson());
+    busy.status.push((await timedGet(gateway.url, '/api/status', {})).ms);
+  }
+  const cleanupSeconds = (performance.now() - cleanupStarted) / 1000;
+  if (!cleanup) console.log(`(cleanup still running after ${MAX_CLEANUP_MS / 1000} s; measured until then)`);
+  else await deleting;
+  if (cleanup?.error) console.log(`(cleanup call failed: ${cleanup.error})`);
+  await relay.close();
+  console.log('');
+  const deleted = cleanup?.data ?? 0;
+  console.log(
+    `Cleanup: ${deleted.toLocaleString('en')} rows in ${cleanupSeconds.toFixed(1)} s (${Math.round(deleted / cleanupSeconds).toLocaleString('en')} rows/s)`,
+  );
+  line(['measure', 'idle p50', 'idle p95', 'during p50', 'during p95', 'p95 ratio']);
+  for (const which of ['relay', 'status']) {
+    const name = which === 'relay' ? 'relay (chat completion, c=1)' : 'GET /api/status';
+    const ratio = percentile(busy[which], 95) / percentile(idle[which], 95);
+    line([
+      name,
+      fmt(percentile(idle[which], 50)),
+      fmt(percentile(idle[which], 95)),
+      fmt(percentile(busy[which], 50)),
+      fmt(percentile(busy[which], 95)),
+      ratio.toFixed(2),
+    ]);
+  }
+  console.log(`(${busy.relay.length} relay calls during the cleanup)`);
+  if (db.sqlitePath) console.log(`SQLite file after the cleanup: ${(statSync(db.sqlitePath).size / 2 ** 20).toFixed(0)} MB`);
+} finally {
+  await stop(gateway.child);
+  await stop(upstream.child);
+  if (!process.env.BENCH_KEEP) await db.drop();
+}
+
+/** The `n` column of a one-row query, read beside the gateway. */
+async function queryOne(database, query) {
+  if (database.kind === 'sqlite') {
+    const Database = require('better-sqlite3');
+    const conn = new Database(database.sqlitePath, { readonly: true, timeout: 30_000 });
+    try {
+      return conn.prepare(query).get()?.n;
+    } finally {
+      conn.close();
+    }
+  }
+  if (database.kind === 'mysql') {
+    const conn = await require('mysql2/promise').createConnection({ uri: database.dsn, supportBigNumbers: true, bigNumberStrings: false });
+    const [[row]] = await conn.query(query);
+    await conn.end();
+    return row?.n;
+  }
+  const client = new (require('pg').Client)({ connectionString: database.dsn });
+  await client.connect();
+  const { rows } = await client.query(query);
+  await client.end();
+  return rows[0]?.n;
+}
