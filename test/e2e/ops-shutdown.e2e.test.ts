@@ -202,8 +202,9 @@ describe('graceful shutdown of the built gateway', () => {
     const reading = (async () => {
       try {
         for await (const _chunk of data) void _chunk;
+        return 'complete';
       } catch {
-        // Cut by the forced exit: expected.
+        return 'cut';
       }
     })();
     gw.child.kill('SIGTERM');
@@ -213,7 +214,9 @@ describe('graceful shutdown of the built gateway', () => {
     gw.child.kill('SIGTERM');
     const exit = await gw.exited;
     expect(exit.code).toBe(143);
-    expect(Date.now() - sent).toBeLessThan(2000);
-    await reading;
+    // A drain would have finished the stream (a chunk every 2 s); the forced exit cuts it, well before the
+    // 60 s SHUTDOWN_TIMEOUT could have ended it.
+    expect(await reading).toBe('cut');
+    expect(Date.now() - sent).toBeLessThan(30_000);
   }, 120_000);
 });
