@@ -1,44 +1,36 @@
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TaskPoller } from '@gw/task';
 import { startFakeVeo, VEO_BYTES, type FakeVeo } from '../fake-upstream/fake-veo.js';
 import { testDatabases } from '../support/databases.js';
-import { startRelayFixture, type RelayFixture } from './relay-fixture.js';
+import { startTaskSuite, type TaskSuite } from './task-suite.js';
 
 const MODEL = 'veo-3.0-generate-001';
 /** $0.4 per second: 200000 quota per second. */
 const PER_SECOND = 200_000;
 
 describe.each(testDatabases())('Veo video on a Gemini channel on %s', (kind) => {
-  let fx: RelayFixture;
+  let t: TaskSuite;
   let veo: FakeVeo;
-  let key: string;
   let client: OpenAI;
-  const call = (route: string, body?: unknown) =>
-    fetch(`${fx.gw.url}${route}`, {
-      method: body === undefined ? 'GET' : 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    }).then(async (res) => ({ status: res.status, body: (await res.json()) as any }));
-  const poll = () => fx.gw.gateway.app.get(TaskPoller).runOnce();
   const lastOp = () => [...veo.operations.keys()].at(-1)!;
 
   beforeAll(async () => {
     veo = await startFakeVeo('gemini-key');
-    fx = await startRelayFixture(kind, { TASK_POLL_INTERVAL: '3600' });
-    await fx.setOption('ModelPrice', { [MODEL]: 0.4 });
-    await fx.channel({ type: 24, key: 'gemini-key', base_url: veo.url, models: MODEL });
-    key = (await fx.token({ remain_quota: 50_000_000 })).key;
-    client = new OpenAI({ apiKey: key, baseURL: `${fx.gw.url}/v1`, maxRetries: 0 });
+    t = await startTaskSuite(kind, {
+      channel: { type: 24, key: 'gemini-key', base_url: veo.url, models: MODEL },
+      prices: { [MODEL]: 0.4 },
+      quota: 50_000_000,
+    });
+    client = new OpenAI({ apiKey: t.key, baseURL: `${t.fx.gw.url}/v1`, maxRetries: 0 });
   });
   afterAll(async () => {
-    await fx?.close();
+    await t?.fx.close();
     await veo?.close();
   });
 
   it('starts a long-running prediction, bills per second, polls the operation and serves the video with the channel key', async () => {
-    const before = await fx.quota(fx.user.id);
-    const res = await call('/v1/video/generations', {
+    const before = await t.fx.quota(t.fx.user.id);
+    const res = await t.call('/v1/video/generations', {
       model: MODEL,
       prompt: 'a whale breaching at sunrise',
       duration: 6,
@@ -53,36 +45,36 @@ describe.each(testDatabases())('Veo video on a Gemini channel on %s', (kind) => 
       instances: [{ prompt: 'a whale breaching at sunrise' }],
       parameters: { aspectRatio: '16:9', negativePrompt: 'text, watermark', personGeneration: 'allow_all', durationSeconds: 6 },
     });
-    expect(await fx.quota(fx.user.id)).toBe(before - 6 * PER_SECOND);
+    expect(await t.fx.quota(t.fx.user.id)).toBe(before - 6 * PER_SECOND);
 
-    await poll();
+    await t.poll();
     expect(veo.requests.at(-1)!.path).toBe(`/v1beta/${lastOp()}`);
     expect((await client.videos.retrieve(res.body.id)).status).toBe('in_progress');
     veo.finish(lastOp());
-    expect((await poll())?.tasks?.succeeded).toBe(1);
+    expect((await t.poll())?.tasks?.succeeded).toBe(1);
     expect((await client.videos.retrieve(res.body.id)).status).toBe('completed');
     const content = await client.videos.downloadContent(res.body.id);
     expect(JSON.parse(Buffer.from(await content.arrayBuffer()).toString('utf8'))).toEqual(VEO_BYTES);
     expect(veo.requests.at(-1)!.headers['x-goog-api-key']).toBe('gemini-key');
-    expect(await fx.quota(fx.user.id)).toBe(before - 6 * PER_SECOND);
+    expect(await t.fx.quota(t.fx.user.id)).toBe(before - 6 * PER_SECOND);
   });
 
   it('refunds an operation that failed or came back without a video, once', async () => {
-    const before = await fx.quota(fx.user.id);
-    const failed = await call('/v1/video/generations', { model: MODEL, prompt: 'first' });
+    const before = await t.fx.quota(t.fx.user.id);
+    const failed = await t.call('/v1/video/generations', { model: MODEL, prompt: 'first' });
     veo.update(lastOp(), { done: true, error: { code: 3, message: 'Veo could not generate this video' } });
-    const filtered = await call('/v1/video/generations', { model: MODEL, prompt: 'second' });
+    const filtered = await t.call('/v1/video/generations', { model: MODEL, prompt: 'second' });
     veo.update(lastOp(), { done: true, response: { generateVideoResponse: { raiMediaFilteredCount: 1 } } });
-    expect(await fx.quota(fx.user.id)).toBe(before - 16 * PER_SECOND);
-    expect((await poll())?.tasks).toMatchObject({ failed: 2, refunded: 2 });
-    await poll();
-    expect(await fx.quota(fx.user.id)).toBe(before);
-    expect((await call(`/v1/video/generations/${failed.body.id}`)).body.error.message).toBe('Veo could not generate this video');
-    expect((await call(`/v1/video/generations/${filtered.body.id}`)).body.error.message).toBe('the provider returned no video');
-    expect((await call(`/v1/videos/${filtered.body.id}/content`)).status).toBe(400);
-    const refused = await call('/v1/video/generations', { model: MODEL, prompt: 'refuse me' });
+    expect(await t.fx.quota(t.fx.user.id)).toBe(before - 16 * PER_SECOND);
+    expect((await t.poll())?.tasks).toMatchObject({ failed: 2, refunded: 2 });
+    await t.poll();
+    expect(await t.fx.quota(t.fx.user.id)).toBe(before);
+    expect((await t.call(`/v1/video/generations/${failed.body.id}`)).body.error.message).toBe('Veo could not generate this video');
+    expect((await t.call(`/v1/video/generations/${filtered.body.id}`)).body.error.message).toBe('the provider returned no video');
+    expect((await t.call(`/v1/videos/${filtered.body.id}/content`)).status).toBe(400);
+    const refused = await t.call('/v1/video/generations', { model: MODEL, prompt: 'refuse me' });
     expect(refused.status).toBe(400);
     expect(refused.body.message).toBe('The prompt could not be submitted');
-    expect(await fx.quota(fx.user.id)).toBe(before);
+    expect(await t.fx.quota(t.fx.user.id)).toBe(before);
   });
 });
