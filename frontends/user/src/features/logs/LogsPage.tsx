@@ -1,7 +1,6 @@
 import { useCallback, useMemo, useState } from 'react';
-import Text from '@douyinfe/semi-ui/lib/es/typography/text';
 import { useTranslation } from 'react-i18next';
-import { Card, useAuth } from '@console/kit';
+import { Card, Typography, useAuth } from '@console/kit';
 import { PagedTable } from '@console/kit/data';
 import { columnsFor, readColumnVisibility, writeColumnVisibility, type ColumnVisibility } from './column-prefs';
 import { logColumns, toTableRows, visibleColumns } from './columns';
@@ -40,9 +39,9 @@ export function LogsPage() {
       <LogsStatsBar stat={stat.stat} loading={stat.loading} />
       <LogsFilters admin={isAdmin} applied={state.filters} onApply={state.applyFilters} onOpenColumns={() => setColumnsOpen(true)} />
       {query.capped && (
-        <Text type="tertiary" data-testid="logs-total-capped">
+        <Typography.Text type="tertiary" data-testid="logs-total-capped">
           {t('logs.totalCapped', { count: query.total })}
-        </Text>
+        </Typography.Text>
       )}
       <PagedTable data-testid="logs-table" columns={columns} query={{ ...query, rows }} paging={state} />
       <ColumnSettingsModal
