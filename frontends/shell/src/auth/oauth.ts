@@ -9,9 +9,11 @@ interface ConsoleBuiltLink {
   params: Record<string, string>;
 }
 
-/** Providers whose link the console builds around a gateway state (new-api's way; no PKCE for them here). */
+/**
+ * Providers whose link the console builds around a gateway state (new-api's way): Linux DO and Discord
+ * document no PKCE. GitHub does, so it goes through the gateway's authorize link like OIDC.
+ */
 const CONSOLE_BUILT: Record<string, ConsoleBuiltLink> = {
-  github: { authorize: 'https://github.com/login/oauth/authorize', clientId: (s) => s.github_client_id, params: { scope: 'user:email' } },
   linuxdo: {
     authorize: 'https://connect.linux.do/oauth2/authorize',
     clientId: (s) => s.linuxdo_client_id,
@@ -28,7 +30,7 @@ const CONSOLE_BUILT: Record<string, ConsoleBuiltLink> = {
 export async function startOAuth(provider: OAuthProvider, status: Partial<SiteStatus>, affCode?: string): Promise<void> {
   const built = CONSOLE_BUILT[provider];
   if (!built) {
-    // OIDC and custom providers: the gateway builds the link, keeping the PKCE verifier and the nonce on its side.
+    // OIDC, GitHub and custom providers: the gateway builds the link, keeping the PKCE verifier and the nonce on its side.
     const link = await api.get<{ url: string }>(`/api/oauth/${encodeURIComponent(provider)}/authorize`, { query: { aff: affCode } });
     window.location.assign(link.url);
     return;

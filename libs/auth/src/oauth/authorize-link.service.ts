@@ -15,10 +15,14 @@ export interface AuthorizeLink {
 
 const secret = () => randomBytes(32).toString('base64url');
 
+/** GitHub's authorize page; GitHub OAuth apps accept an S256 code challenge (Discord and Linux DO do not document one). */
+const GITHUB_AUTHORIZE = 'https://github.com/login/oauth/authorize';
+
 /**
  * `GET /api/oauth/:provider/authorize`: the gateway builds the provider's authorize link itself, so
  * the PKCE verifier and the OIDC nonce never reach the browser; the state remembers both and the
  * provider it was issued for. (`GET /api/oauth/state` stays for new-api's console, state only.)
+ * Served for OIDC, GitHub and custom providers.
  */
 @Injectable()
 export class AuthorizeLinkService {
@@ -33,6 +37,7 @@ export class AuthorizeLinkService {
   async build(provider: string, req: Request, res: Response, aff: string): Promise<AuthorizeLink> {
     if (!this.options.get('ServerAddress')) throw new BusinessError('the server address (ServerAddress) is not configured');
     if (provider === 'oidc') return this.builtInOidc(req, res, aff);
+    if (provider === 'github') return this.github(req, res, aff);
     const custom = await this.custom.findBySlug(provider.toLowerCase());
     if (!custom) throw new BusinessError('unknown login provider');
     if (!custom.enabled) throw new BusinessError(`the administrator has not enabled ${custom.name} login`);
@@ -46,6 +51,21 @@ export class AuthorizeLinkService {
       redirect_uri: this.callback.redirectUri(custom.slug),
       state,
       ...(verifier ? { code_challenge: pkceChallenge(verifier), code_challenge_method: 'S256' } : {}),
+    });
+    return { state, url };
+  }
+
+  private async github(req: Request, res: Response, aff: string): Promise<AuthorizeLink> {
+    this.callback.assertEnabled('github');
+    const verifier = secret();
+    const state = await this.states.issue(req, res, { aff, provider: 'github', verifier });
+    const url = this.link(GITHUB_AUTHORIZE, {
+      client_id: this.options.get('GitHubClientId'),
+      scope: 'user:email',
+      redirect_uri: this.callback.redirectUri('github'),
+      state,
+      code_challenge: pkceChallenge(verifier),
+      code_challenge_method: 'S256',
     });
     return { state, url };
   }
