@@ -68,6 +68,7 @@ describe.each(testDatabases())('OAuth state, nonce and PKCE (S256) on %s', (kind
   let oidcIdp: OidcTestProvider;
   let customIdp: OidcTestProvider;
   let github: Awaited<ReturnType<typeof startFakeGitHub>>;
+  let customProvider: Record<string, unknown>;
 
   async function start(client: ApiClient, provider: string): Promise<StartedLogin> {
     const res = await client.get(`/api/oauth/${provider}/authorize`);
@@ -206,6 +207,7 @@ describe.each(testDatabases())('OAuth state, nonce and PKCE (S256) on %s', (kind
       pkce_enabled: true,
     });
     expect(created.body, created.text).toMatchObject({ success: true, data: { pkce_enabled: true } });
+    customProvider = created.body.data;
 
     const browser = gw.client();
     const login = await start(browser, SLUG);
@@ -227,6 +229,30 @@ describe.each(testDatabases())('OAuth state, nonce and PKCE (S256) on %s', (kind
     // A state issued for this provider does not open the built-in OIDC callback.
     const crossed = await start(browser, SLUG);
     expect((await finish(browser, 'oidc', crossed, 'any-code')).body).toEqual({ success: false, message: 'state is empty or invalid' });
+  });
+
+  it('sends a nonce to a custom provider with an issuer (discovery) and checks it in the ID token', async () => {
+    const updated = await root.put(`/api/custom-oauth-provider/${customProvider.id}`, {
+      ...customProvider,
+      client_secret: '',
+      well_known: `${customIdp.issuer}/.well-known/openid-configuration`,
+    });
+    expect(updated.body, updated.text).toMatchObject({ success: true });
+
+    const browser = gw.client();
+    const login = await start(browser, SLUG);
+    expect(login.url.searchParams.get('nonce')).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(login.url.searchParams.get('code_challenge_method')).toBe('S256');
+    const code = await customIdp.authorize('pkce-ivan', login.state, linkParams(login));
+    const res = await finish(browser, SLUG, login, code);
+    expect(res.body, res.text).toMatchObject({ success: true, data: { display_name: 'OIDC pkce-ivan' } });
+
+    const forgedLogin = await start(browser, SLUG);
+    const forged = await customIdp.authorize('pkce-ivan', forgedLogin.state, linkParams(forgedLogin, { nonce: 'forged-nonce' }));
+    expect((await finish(browser, SLUG, forgedLogin, forged)).body).toEqual({
+      success: false,
+      message: 'PKCE SSO login failed: unexpected ID Token "nonce" claim value',
+    });
   });
 
   it('starts GitHub at the authorize route: S256 challenge out, the matching verifier in the token request', async () => {

@@ -43,13 +43,16 @@ export class AuthorizeLinkService {
     if (!custom.enabled) throw new BusinessError(`the administrator has not enabled ${custom.name} login`);
     if (!custom.authorizationEndpoint) throw new BusinessError(`${custom.name} is not fully configured`);
     const verifier = custom.pkceEnabled ? secret() : undefined;
-    const state = await this.states.issue(req, res, { aff, provider: custom.slug, verifier });
+    // An OpenID Connect provider (discovery with an issuer, `openid` scope) gets a nonce its ID token must echo.
+    const nonce = (await this.oidc.custom(custom)) ? secret() : undefined;
+    const state = await this.states.issue(req, res, { aff, provider: custom.slug, verifier, nonce });
     const url = this.link(custom.authorizationEndpoint, {
       client_id: custom.clientId ?? '',
       response_type: 'code',
       scope: custom.scopes || 'openid profile email',
       redirect_uri: this.callback.redirectUri(custom.slug),
       state,
+      ...(nonce ? { nonce } : {}),
       ...(verifier ? { code_challenge: pkceChallenge(verifier), code_challenge_method: 'S256' } : {}),
     });
     return { state, url };
