@@ -143,4 +143,29 @@ describe.skipIf(skipReason !== null)('account security in Chromium', () => {
     expect(self.data.username).toBe(ROOT.username);
     expect(browser.errors).toEqual([]);
   });
+
+  it('starts GitHub from the gateway’s authorize link: state and an S256 challenge, no verifier', async () => {
+    for (const [key, value] of [
+      ['ServerAddress', gateway.url],
+      ['GitHubClientId', 'gh-browser-id'],
+      ['GitHubOAuthEnabled', 'true'],
+    ]) {
+      expect((await consoleCall(page, 'PUT', '/api/option/', { key, value })).success, key).toBe(true);
+    }
+    await logOutOnPublicPage();
+    // No network here: GitHub's page is answered locally; the test only reads the address the console went to.
+    await page.route('https://github.com/**', (route) => route.fulfill({ contentType: 'text/html', body: '<p>GitHub</p>' }));
+    await page.goto('/login');
+    const leaving = page.waitForRequest((request) => request.url().startsWith('https://github.com/login/oauth/authorize'));
+    await page.getByRole('button', { name: /GitHub/ }).click();
+    const link = new URL((await leaving).url());
+    expect(Object.fromEntries(link.searchParams)).toMatchObject({
+      client_id: 'gh-browser-id',
+      redirect_uri: `${gateway.url}/oauth/github`,
+      code_challenge_method: 'S256',
+    });
+    expect(link.searchParams.get('code_challenge')).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(link.searchParams.get('state')).toMatch(/^[A-Za-z0-9_-]{24}$/);
+    expect(link.searchParams.has('code_verifier')).toBe(false);
+  });
 });
