@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 // Account security in Chromium against the built gateway: the security section (2FA set up from the
 // QR key, backup codes shown once, check-in, passkey added with a virtual authenticator), then the
-// login page's 2FA step and its passkey button.
+// login page's 2FA step, its passkey button and its GitHub button (the gateway's PKCE link).
 import { generate } from 'otplib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
