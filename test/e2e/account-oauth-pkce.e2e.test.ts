@@ -11,8 +11,9 @@ const SERVER_ADDRESS = 'https://gw.example.com';
 const SLUG = 'pkce-sso';
 
 /**
- * A GitHub stand-in that does what GitHub does with PKCE: a code issued for a challenge is exchanged
- * only with the verifier that hashes to it; a code issued without one (a state-only start) needs none.
+ * A GitHub and Discord stand-in that does what they do with PKCE: a code issued for a challenge is
+ * exchanged only with the verifier that hashes to it; a code issued without one (a state-only start)
+ * needs none. GitHub's token request is JSON, Discord's a form.
  */
 async function startFakeGitHub() {
   const challenges = new Map<string, string | undefined>();
@@ -24,8 +25,8 @@ async function startFakeGitHub() {
     });
     req.on('end', () => {
       res.setHeader('content-type', 'application/json');
-      if (req.url === '/token') {
-        const body = JSON.parse(raw) as Record<string, string>;
+      if (req.url === '/token' || req.url === '/discord/token') {
+        const body: Record<string, string> = req.url === '/token' ? JSON.parse(raw) : Object.fromEntries(new URLSearchParams(raw));
         tokenBodies.push(body);
         const code = body.code ?? '';
         const challenge = challenges.get(code);
@@ -38,7 +39,7 @@ async function startFakeGitHub() {
         return;
       }
       const login = String(req.headers.authorization ?? '').replace('Bearer token-', '');
-      res.end(JSON.stringify({ id: `gh-${login}`, login, name: `GitHub ${login}` }));
+      res.end(JSON.stringify({ id: `id-${login}`, login, name: `GitHub ${login}`, username: login, global_name: `Discord ${login}` }));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -128,6 +129,11 @@ describe.each(testDatabases())('OAuth state, nonce and PKCE (S256) on %s', (kind
       GitHubClientSecret: 'gh-pkce-secret',
       GitHubTokenUrl: `${github.base}/token`,
       GitHubUserUrl: `${github.base}/user`,
+      'discord.enabled': 'true',
+      'discord.client_id': 'dc-pkce-id',
+      'discord.client_secret': 'dc-pkce-secret',
+      DiscordTokenUrl: `${github.base}/discord/token`,
+      DiscordUserUrl: `${github.base}/discord/user`,
     })) {
       expect((await root.put('/api/option/', { key, value })).body.success, key).toBe(true);
     }
@@ -314,6 +320,37 @@ describe.each(testDatabases())('OAuth state, nonce and PKCE (S256) on %s', (kind
     const sent = github.tokenBodies.at(-1)!;
     expect(sent.code).toBe('heidi');
     expect(sent).not.toHaveProperty('code_verifier');
+  });
+
+  it('starts Discord at the authorize route too: the form token request carries the matching verifier', async () => {
+    const browser = gw.client();
+    const login = await start(browser, 'discord');
+    expect(login.url.origin + login.url.pathname).toBe('https://discord.com/oauth2/authorize');
+    expect(Object.fromEntries(login.url.searchParams)).toMatchObject({
+      client_id: 'dc-pkce-id',
+      response_type: 'code',
+      scope: 'identify',
+      redirect_uri: `${SERVER_ADDRESS}/oauth/discord`,
+      state: login.state,
+      code_challenge_method: 'S256',
+    });
+    const challenge = login.url.searchParams.get('code_challenge')!;
+    const res = await finish(browser, 'discord', login, github.authorize('judy', challenge));
+    expect(res.body, res.text).toMatchObject({ success: true, data: { display_name: 'Discord judy' } });
+    const sent = github.tokenBodies.at(-1)!;
+    expect(createHash('sha256').update(sent.code_verifier!).digest('base64url')).toBe(challenge);
+    expect(sent).toMatchObject({ client_id: 'dc-pkce-id', code: 'judy', grant_type: 'authorization_code' });
+
+    // Another login's verifier does not open a code issued for this challenge; a GitHub state does not open Discord.
+    const first = await start(browser, 'discord');
+    const second = await start(browser, 'discord');
+    const crossed = github.authorize('kim', first.url.searchParams.get('code_challenge')!);
+    expect((await finish(browser, 'discord', second, crossed)).body).toEqual({
+      success: false,
+      message: 'Discord login failed: no access token',
+    });
+    const foreign = await start(browser, 'github');
+    expect((await finish(browser, 'discord', foreign, 'any-code')).body).toEqual({ success: false, message: 'state is empty or invalid' });
   });
 
   it('answers a clear error for an unknown, disabled or unconfigured provider', async () => {

@@ -10,8 +10,8 @@ interface ConsoleBuiltLink {
 }
 
 /**
- * Providers whose link the console builds around a gateway state (new-api's way): Linux DO and Discord
- * document no PKCE. GitHub does, so it goes through the gateway's authorize link like OIDC.
+ * Providers whose link the console builds around a gateway state (new-api's way): Linux DO documents
+ * no PKCE. GitHub and Discord accept it, so they go through the gateway's authorize link like OIDC.
  */
 const CONSOLE_BUILT: Record<string, ConsoleBuiltLink> = {
   linuxdo: {
@@ -19,18 +19,13 @@ const CONSOLE_BUILT: Record<string, ConsoleBuiltLink> = {
     clientId: (s) => s.linuxdo_client_id,
     params: { response_type: 'code' },
   },
-  discord: {
-    authorize: 'https://discord.com/oauth2/authorize',
-    clientId: (s) => s.discord_client_id,
-    params: { response_type: 'code', scope: 'identify' },
-  },
 };
 
 /** The provider authorize URL, with a state from the gateway that the callback proves. */
 export async function startOAuth(provider: OAuthProvider, status: Partial<SiteStatus>, affCode?: string): Promise<void> {
   const built = CONSOLE_BUILT[provider];
   if (!built) {
-    // OIDC, GitHub and custom providers: the gateway builds the link, keeping the PKCE verifier and the nonce on its side.
+    // OIDC, GitHub, Discord and custom providers: the gateway builds the link, keeping the PKCE verifier and the nonce on its side.
     const link = await api.get<{ url: string }>(`/api/oauth/${encodeURIComponent(provider)}/authorize`, { query: { aff: affCode } });
     window.location.assign(link.url);
     return;
