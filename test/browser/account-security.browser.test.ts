@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 // Account security in Chromium against the built gateway: the security section (2FA set up from the
 // QR key, backup codes shown once, check-in, passkey added with a virtual authenticator), then the
-// login page's 2FA step and its passkey button.
+// login page's 2FA step, its passkey button and its GitHub button (the gateway's PKCE link).
 import { generate } from 'otplib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -142,5 +142,30 @@ describe.skipIf(skipReason !== null)('account security in Chromium', () => {
     const self = await consoleCall<{ username: string }>(page, 'GET', '/api/user/self');
     expect(self.data.username).toBe(ROOT.username);
     expect(browser.errors).toEqual([]);
+  });
+
+  it('starts GitHub from the gateway’s authorize link: state and an S256 challenge, no verifier', async () => {
+    for (const [key, value] of [
+      ['ServerAddress', gateway.url],
+      ['GitHubClientId', 'gh-browser-id'],
+      ['GitHubOAuthEnabled', 'true'],
+    ]) {
+      expect((await consoleCall(page, 'PUT', '/api/option/', { key, value })).success, key).toBe(true);
+    }
+    await logOutOnPublicPage();
+    // No network here: GitHub's page is answered locally; the test only reads the address the console went to.
+    await page.route('https://github.com/**', (route) => route.fulfill({ contentType: 'text/html', body: '<p>GitHub</p>' }));
+    await page.goto('/login');
+    const leaving = page.waitForRequest((request) => request.url().startsWith('https://github.com/login/oauth/authorize'));
+    await page.getByRole('button', { name: /GitHub/ }).click();
+    const link = new URL((await leaving).url());
+    expect(Object.fromEntries(link.searchParams)).toMatchObject({
+      client_id: 'gh-browser-id',
+      redirect_uri: `${gateway.url}/oauth/github`,
+      code_challenge_method: 'S256',
+    });
+    expect(link.searchParams.get('code_challenge')).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(link.searchParams.get('state')).toMatch(/^[A-Za-z0-9_-]{24}$/);
+    expect(link.searchParams.has('code_verifier')).toBe(false);
   });
 });

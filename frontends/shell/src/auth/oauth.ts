@@ -9,18 +9,15 @@ interface ConsoleBuiltLink {
   params: Record<string, string>;
 }
 
-/** Providers whose link the console builds around a gateway state (new-api's way; no PKCE for them here). */
+/**
+ * Providers whose link the console builds around a gateway state (new-api's way): Linux DO documents
+ * no PKCE. GitHub and Discord accept it, so they go through the gateway's authorize link like OIDC.
+ */
 const CONSOLE_BUILT: Record<string, ConsoleBuiltLink> = {
-  github: { authorize: 'https://github.com/login/oauth/authorize', clientId: (s) => s.github_client_id, params: { scope: 'user:email' } },
   linuxdo: {
     authorize: 'https://connect.linux.do/oauth2/authorize',
     clientId: (s) => s.linuxdo_client_id,
     params: { response_type: 'code' },
-  },
-  discord: {
-    authorize: 'https://discord.com/oauth2/authorize',
-    clientId: (s) => s.discord_client_id,
-    params: { response_type: 'code', scope: 'identify' },
   },
 };
 
@@ -28,7 +25,7 @@ const CONSOLE_BUILT: Record<string, ConsoleBuiltLink> = {
 export async function startOAuth(provider: OAuthProvider, status: Partial<SiteStatus>, affCode?: string): Promise<void> {
   const built = CONSOLE_BUILT[provider];
   if (!built) {
-    // OIDC and custom providers: the gateway builds the link, keeping the PKCE verifier and the nonce on its side.
+    // OIDC, GitHub, Discord and custom providers: the gateway builds the link, keeping the PKCE verifier and the nonce on its side.
     const link = await api.get<{ url: string }>(`/api/oauth/${encodeURIComponent(provider)}/authorize`, { query: { aff: affCode } });
     window.location.assign(link.url);
     return;

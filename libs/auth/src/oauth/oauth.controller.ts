@@ -29,7 +29,7 @@ export class OAuthController {
     return this.states.issue(req, res, { aff: str(aff) });
   }
 
-  /** The authorize link with state, and PKCE and nonce where the provider supports them (OIDC and custom providers). */
+  /** The authorize link with state, and PKCE and nonce where the provider supports them (OIDC, GitHub, Discord and custom providers). */
   @Get(':provider/authorize')
   @CriticalRateLimit()
   authorize(

@@ -8,7 +8,7 @@ import type { ProvenIdentity } from '../identity.js';
 import { ProviderHttp } from '../provider-http.js';
 import { CodeCallback } from './code-callback.js';
 
-/** Discord (`discord`): OAuth 2 with the client secret in the form, then `/users/@me`. */
+/** Discord (`discord`): OAuth 2 with the client secret (and the PKCE verifier, if any) in the form, then `/users/@me`. */
 @Injectable()
 export class DiscordStrategy extends PassportStrategy(passportCustom.Strategy, 'discord') {
   constructor(
@@ -30,6 +30,8 @@ export class DiscordStrategy extends PassportStrategy(passportCustom.Strategy, '
         grant_type: 'authorization_code',
         code,
         redirect_uri: this.callback.redirectUri('discord'),
+        // Only a login started at `/api/oauth/discord/authorize` sent a challenge (see AuthorizeLinkService).
+        ...(record.verifier ? { code_verifier: record.verifier } : {}),
       }).toString(),
     });
     if (!token.access_token) throw new BusinessError('Discord login failed: no access token');

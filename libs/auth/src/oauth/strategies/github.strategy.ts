@@ -28,7 +28,14 @@ export class GitHubStrategy extends PassportStrategy(passportCustom.Strategy, 'g
     const token = await this.http.json<{ access_token?: string }>(this.options.get('GitHubTokenUrl'), {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json' },
-      body: JSON.stringify({ client_id: this.options.get('GitHubClientId'), client_secret: this.options.get('GitHubClientSecret'), code }),
+      body: JSON.stringify({
+        client_id: this.options.get('GitHubClientId'),
+        client_secret: this.options.get('GitHubClientSecret'),
+        code,
+        // A login started at `/api/oauth/github/authorize` sent a challenge and the same redirect address; one
+        // started from `/api/oauth/state` (new-api's console) has neither, and GitHub then expects neither.
+        ...(record.verifier ? { code_verifier: record.verifier, redirect_uri: this.callback.redirectUri('github') } : {}),
+      }),
     });
     if (!token.access_token) throw new BusinessError('GitHub login failed: no access token');
     const user = await this.http.json<{ id?: number | string; login?: string; name?: string; email?: string }>(

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import * as client from 'openid-client';
 import { BusinessError } from '@gw/core';
 import { OptionService } from '@gw/option';
+import type { CustomOAuthProviderEntity } from '../../custom-oauth/custom-oauth.entity.js';
 import { ProviderHttp } from '../provider-http.js';
 
 interface DiscoveryDocument {
@@ -49,6 +50,25 @@ export class OidcClients {
     if (!token || !userinfo) throw new BusinessError('OIDC is not configured');
     const issuer = typeof document.issuer === 'string' && document.issuer ? document.issuer : undefined;
     return { issuer, authorization, token, userinfo, document };
+  }
+
+  /**
+   * A custom provider that is OpenID Connect: it asks for the `openid` scope and its discovery document
+   * names an issuer, so its ID token can be checked (signature, issuer, audience, nonce). Its own
+   * endpoint fields win over the document's, as for the built-in provider.
+   */
+  async custom(provider: CustomOAuthProviderEntity): Promise<(OidcSettings & { issuer: string }) | undefined> {
+    if (!provider.wellKnown || !(provider.scopes || '').split(/\s+/).includes('openid')) return undefined;
+    const document = await this.http.json<DiscoveryDocument>(provider.wellKnown);
+    if (typeof document.issuer !== 'string' || !document.issuer) return undefined;
+    const text = (value: unknown) => (typeof value === 'string' ? value : '');
+    return {
+      issuer: document.issuer,
+      authorization: provider.authorizationEndpoint || text(document.authorization_endpoint),
+      token: provider.tokenEndpoint || text(document.token_endpoint),
+      userinfo: provider.userInfoEndpoint || text(document.userinfo_endpoint),
+      document,
+    };
   }
 
   /** An openid-client configuration for a provider whose issuer is known. */
