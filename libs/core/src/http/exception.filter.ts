@@ -69,7 +69,7 @@ export class GatewayExceptionFilter implements ExceptionFilter {
 
 /**
  * The database refused a value a caller sent, past the column's type (an id of 2^31 in an INTEGER column on
- * PostgreSQL, a string too long on MySQL strict mode): bad input, not a server fault. Recognised by the
+ * PostgreSQL, a string too long on MySQL strict mode, a NUL byte in PostgreSQL text): bad input, not a server fault. Recognised by the
  * drivers' codes (SQLSTATE 22xxx: data exceptions; MySQL's out-of-range and truncation errors), so no
  * database library is needed here and every route is covered, whatever its contract checks.
  */
@@ -78,7 +78,10 @@ const OUT_OF_RANGE_CODES = new Set([
   '22003',
   '22007',
   '22008',
+  // A NUL byte or an invalid UTF-8 sequence in a text value (PostgreSQL refuses both).
+  '22021',
   '22P02',
+  '22P05',
   'ER_WARN_DATA_OUT_OF_RANGE',
   'ER_DATA_TOO_LONG',
   'ER_TRUNCATED_WRONG_VALUE',
