@@ -7,6 +7,7 @@ import * as dify from '../fixtures/providers/dify/index.js';
 import * as replicate from '../fixtures/providers/replicate/index.js';
 import { testDatabases } from '../support/databases.js';
 import { COMPLETION_RATIOS, RATIOS, startRelayFixture, type RelayFixture } from './relay-fixture.js';
+import { readChatStream } from '../support/chat-stream.js';
 
 const json = (body: unknown, status = 200) => ({ status, contentType: 'application/json', body: JSON.stringify(body) });
 const ASK = [{ role: 'user' as const, content: 'Hello' }];
@@ -86,12 +87,7 @@ describe.each(testDatabases())('relay: Cloudflare Workers AI (39), Cohere (34), 
       stream: true,
       stream_options: { include_usage: true },
     });
-    let text = '';
-    let usage: OpenAI.CompletionUsage | null | undefined;
-    for await (const chunk of stream) {
-      text += chunk.choices[0]?.delta?.content ?? '';
-      usage = chunk.usage ?? usage;
-    }
+    const { text, usage } = await readChatStream(stream);
     expect(text).toBe('Hello from the edge.');
     expect(usage).toMatchObject({ prompt_tokens: 14, completion_tokens: 6 });
     expect(f.up.requests[0]!.body.stream_options).toEqual({ include_usage: true });
@@ -137,12 +133,7 @@ describe.each(testDatabases())('relay: Cloudflare Workers AI (39), Cohere (34), 
         stream: true,
         stream_options: { include_usage: true },
       });
-      let text = '';
-      let usage: OpenAI.CompletionUsage | null | undefined;
-      for await (const chunk of stream) {
-        text += chunk.choices[0]?.delta?.content ?? '';
-        usage = chunk.usage ?? usage;
-      }
+      const { text, usage } = await readChatStream(stream);
       expect(text).toBe('Blue.');
       expect(usage).toMatchObject({ prompt_tokens: 21, completion_tokens: 2 });
       const [row] = await f.logCount({ modelName: COHERE, isStream: true }, 1);
@@ -210,12 +201,7 @@ describe.each(testDatabases())('relay: Cloudflare Workers AI (39), Cohere (34), 
         stream: true,
         stream_options: { include_usage: true },
       });
-      let text = '';
-      let usage: OpenAI.CompletionUsage | null | undefined;
-      for await (const chunk of stream) {
-        text += chunk.choices[0]?.delta?.content ?? '';
-        usage = chunk.usage ?? usage;
-      }
+      const { text, usage } = await readChatStream(stream);
       expect(text).toBe(dify.STREAM_TEXT);
       expect(usage).toMatchObject({ prompt_tokens: 1033, completion_tokens: 128 });
       expect(f.up.requests[0]!.body).toMatchObject({ response_mode: 'streaming', user: 'new-api' });
@@ -258,12 +244,7 @@ describe.each(testDatabases())('relay: Cloudflare Workers AI (39), Cohere (34), 
         stream: true,
         stream_options: { include_usage: true },
       });
-      let text = '';
-      let usage: OpenAI.CompletionUsage | null | undefined;
-      for await (const chunk of stream) {
-        text += chunk.choices[0]?.delta?.content ?? '';
-        usage = chunk.usage ?? usage;
-      }
+      const { text, usage } = await readChatStream(stream);
       expect(text).toBe(coze.STREAM_TEXT);
       expect(usage).toMatchObject({ prompt_tokens: 380, completion_tokens: 18 });
       const [row] = await f.logCount({ modelName: COZE, isStream: true }, 1);

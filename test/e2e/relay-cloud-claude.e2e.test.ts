@@ -6,6 +6,7 @@ import * as vertex from '../fixtures/providers/vertex/index.js';
 import { testDatabases } from '../support/databases.js';
 import { COMPLETION_RATIOS, RATIOS, startRelayFixture, type RelayFixture } from './relay-fixture.js';
 import { expectRow, formatQuota } from './relay-formats-fixture.js';
+import { readChatStream } from '../support/chat-stream.js';
 
 /** Client-facing model names, mapped per channel to the provider's names (billing stays on these). */
 const BEDROCK = 'cloud-bedrock-claude';
@@ -96,12 +97,7 @@ describe.each(testDatabases())('relay: AWS Bedrock Claude (33) and Vertex AI (41
         stream: true,
         stream_options: { include_usage: true },
       });
-      let text = '';
-      let usage: OpenAI.CompletionUsage | undefined | null;
-      for await (const chunk of stream) {
-        text += chunk.choices[0]?.delta?.content ?? '';
-        usage = chunk.usage ?? usage;
-      }
+      const { text, usage } = await readChatStream(stream);
       expect(text).toBe(bedrock.STREAM_TEXT);
       expect(usage).toMatchObject({ prompt_tokens: 132, completion_tokens: 8 });
       expect(f.up.requests[0]!.headers.accept).toBe('application/vnd.amazon.eventstream');
