@@ -26,6 +26,7 @@ import {
   redactChannelKeys,
   redactingStream,
   statusFailure,
+  streamInterruption,
   transportError,
   transportFailure,
   upstreamStatusError,
@@ -156,12 +157,7 @@ export class FormatCall {
         return { ...failed(relayError, !aborted, aborted ? undefined : { message: relayError.message }), frtMs };
       }
       const { usage, local } = stream.finalUsage();
-      const interrupted =
-        outcome.error === undefined
-          ? undefined
-          : input.signal.aborted
-            ? 'client aborted'
-            : String((outcome.error as Error)?.message ?? outcome.error);
+      const interrupted = streamInterruption(outcome.error, input.signal.aborted);
       return { ok: true, upstreamModel, usage, localCount: local, frtMs, retryable: false, interrupted, conversion };
     }
 

@@ -18,7 +18,14 @@ import { FormatCall } from './format-call.js';
 import { RelayError } from './relay-error.js';
 import type { RelayRequest } from './relay-request.js';
 import { RetryPolicy } from './retry-policy.js';
-import { redactingStream, statusFailure, transportError, transportFailure, upstreamStatusError } from './upstream-error.js';
+import {
+  redactingStream,
+  statusFailure,
+  streamInterruption,
+  transportError,
+  transportFailure,
+  upstreamStatusError,
+} from './upstream-error.js';
 import { buildUpstreamBody, ModelMappingCycleError, resolveModelMapping } from './upstream-body.js';
 
 export interface ForwardInput {
@@ -206,12 +213,7 @@ export class UpstreamCall {
         return { ...failed(relayError, !aborted, aborted ? undefined : { message: relayError.message }), frtMs };
       }
       const { usage, local } = tracker.finalUsage();
-      const interrupted =
-        outcome.error === undefined
-          ? undefined
-          : input.signal.aborted
-            ? 'client aborted'
-            : String((outcome.error as Error)?.message ?? outcome.error);
+      const interrupted = streamInterruption(outcome.error, input.signal.aborted);
       return { ok: true, upstreamModel, usage, localCount: local, frtMs, retryable: false, interrupted };
     }
 

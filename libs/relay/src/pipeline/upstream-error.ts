@@ -119,3 +119,12 @@ export async function statusFailure(
   const error = upstreamStatusError(text, response.status, channel);
   return { error, retryable: shouldRetry(response.status), channelFault: { status: response.status, message: error.message } };
 }
+
+/**
+ * Why a stream that had already delivered stopped early (kept on the log row), or undefined when it ran to
+ * its end: the client went away, or the upstream's read failed with this message.
+ */
+export function streamInterruption(error: unknown, clientAborted: boolean): string | undefined {
+  if (error === undefined) return undefined;
+  return clientAborted ? 'client aborted' : String((error as Error)?.message ?? error);
+}
