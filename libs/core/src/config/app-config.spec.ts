@@ -85,3 +85,33 @@ describe('parseDatabaseDsn', () => {
     expect(() => parseDatabaseDsn('u@tcp(h:1)/', '')).toThrow(/database name/);
   });
 });
+
+describe('LOG_SQL_DSN', () => {
+  const load = (env: Record<string, string>) => loadConfig({ DATA_DIR: dataDir(), SESSION_SECRET: 's', ...env });
+
+  it('is the main database when unset, `local` or equal to SQL_DSN', () => {
+    expect(load({}).logDatabase).toBeUndefined();
+    expect(load({ LOG_SQL_DSN: 'local' }).logDatabase).toBeUndefined();
+    expect(load({ SQL_DSN: 'mysql://u@h:3306/gw', LOG_SQL_DSN: 'u@tcp(h:3306)/gw' }).logDatabase).toBeUndefined();
+  });
+
+  it("takes SQL_DSN's forms and sqlite:<path>", () => {
+    expect(load({ LOG_SQL_DSN: 'postgres://u:p@pg:5433/logs' }).logDatabase).toMatchObject({
+      type: 'postgres',
+      host: 'pg',
+      port: 5433,
+      database: 'logs',
+      poolSize: 20,
+    });
+    expect(load({ SQL_DSN: 'mysql://u@h:3306/gw', LOG_SQL_DSN: 'mysql://u@h:3306/gw_logs' }).logDatabase).toMatchObject({
+      type: 'mysql',
+      database: 'gw_logs',
+    });
+    expect(load({ LOG_SQL_DSN: 'sqlite:///var/lib/gw/logs.db' }).logDatabase).toMatchObject({ type: 'sqlite', path: '/var/lib/gw/logs.db' });
+    expect(load({ LOG_SQL_DSN: 'sqlite:logs.db?_busy_timeout=1' }).logDatabase?.path).toBe(join(process.cwd(), 'logs.db'));
+  });
+
+  it.each(['nonsense', 'mysql://u@h:3306/', 'sqlite:'])('stops on %s naming LOG_SQL_DSN', (value) => {
+    expect(() => load({ LOG_SQL_DSN: value })).toThrow(/Invalid environment variable LOG_SQL_DSN/);
+  });
+});

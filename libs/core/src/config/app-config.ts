@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { parseDatabaseDsn, type DatabaseTarget } from './database-dsn.js';
+import { parseDatabaseDsn, parseLogDatabaseDsn, type DatabaseTarget } from './database-dsn.js';
 import { ConfigError, EnvReader, type RawEnv } from './env-reader.js';
 
 export interface RateLimitRule {
@@ -29,6 +29,8 @@ export interface AppConfig {
   http: { port: number; host: string; maxBodyBytes: number; trustedProxies: string[]; timeouts: ServerTimeouts };
   dataDir: string;
   database: DatabaseTarget & { poolSize: number };
+  /** LOG_SQL_DSN: the logs and their hourly sums on a database of their own; undefined = the main database. */
+  logDatabase?: DatabaseTarget & { poolSize: number };
   /** `prefix` namespaces every key and pub/sub channel, so deployments (or test runs) can share one Redis. */
   redis?: { url: string; prefix: string };
   session: { secret: string; cryptoSecret: string };
@@ -97,6 +99,8 @@ export function loadConfig(env: RawEnv = process.env): AppConfig {
   const dataDir = resolve(read.string('DATA_DIR', './data'));
   const sqlitePath = resolve(read.string('SQLITE_PATH', join(dataDir, 'one-api.db')));
   const database = parseDatabaseDsn(read.string('SQL_DSN'), sqlitePath);
+  const logDatabase = parseLogDatabaseDsn(read.string('LOG_SQL_DSN'), database, (path) => resolve(path));
+  const poolSize = read.int('SQL_MAX_OPEN_CONNS', 20, { min: 1, max: 1000 });
   const sessionSecret = read.string('SESSION_SECRET');
   if (sessionSecret === 'random_string') {
     throw new ConfigError('SESSION_SECRET', "the placeholder 'random_string' must be replaced by a real secret");
@@ -116,7 +120,8 @@ export function loadConfig(env: RawEnv = process.env): AppConfig {
       timeouts: readServerTimeouts(read),
     },
     dataDir,
-    database: { ...database, poolSize: read.int('SQL_MAX_OPEN_CONNS', 20, { min: 1, max: 1000 }) },
+    database: { ...database, poolSize },
+    logDatabase: logDatabase && { ...logDatabase, poolSize },
     redis: readRedis(read),
     session: { secret, cryptoSecret: read.string('CRYPTO_SECRET') ?? secret },
     node: {

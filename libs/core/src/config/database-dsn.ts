@@ -20,18 +20,18 @@ const GO_MYSQL_DSN = /^(?<user>[^:@/]*)(?::(?<pass>[^@]*))?@tcp\((?<host>[^:)]+)
  * Reads SQL_DSN the way new-api does: empty or `local` means SQLite, `postgres://` means PostgreSQL,
  * and anything else is MySQL, either as a URL or in the Go driver's `user:pass@tcp(host:port)/db` form.
  */
-export function parseDatabaseDsn(dsn: string | undefined, sqlitePath: string): DatabaseTarget {
+export function parseDatabaseDsn(dsn: string | undefined, sqlitePath: string, variable = 'SQL_DSN'): DatabaseTarget {
   if (!dsn || dsn.startsWith('local')) return { type: 'sqlite', path: stripSqliteParams(sqlitePath) };
 
-  if (/^postgres(ql)?:\/\//.test(dsn)) return fromUrl(dsn, 'postgres', 5432);
-  if (/^(mysql|mariadb):\/\//.test(dsn)) return fromUrl(dsn, 'mysql', 3306);
+  if (/^postgres(ql)?:\/\//.test(dsn)) return fromUrl(dsn, 'postgres', 5432, variable);
+  if (/^(mysql|mariadb):\/\//.test(dsn)) return fromUrl(dsn, 'mysql', 3306, variable);
 
   const match = GO_MYSQL_DSN.exec(dsn);
   if (!match?.groups) {
-    throw new ConfigError('SQL_DSN', 'expected mysql://user:pass@host:3306/db, user:pass@tcp(host:3306)/db or postgres://...');
+    throw new ConfigError(variable, 'expected mysql://user:pass@host:3306/db, user:pass@tcp(host:3306)/db or postgres://...');
   }
   const { user, pass, host, port, db } = match.groups;
-  if (!db) throw new ConfigError('SQL_DSN', 'the database name is missing');
+  if (!db) throw new ConfigError(variable, 'the database name is missing');
   return {
     type: 'mysql',
     host,
@@ -42,15 +42,15 @@ export function parseDatabaseDsn(dsn: string | undefined, sqlitePath: string): D
   };
 }
 
-function fromUrl(dsn: string, type: DatabaseType, defaultPort: number): DatabaseTarget {
+function fromUrl(dsn: string, type: DatabaseType, defaultPort: number, variable: string): DatabaseTarget {
   let url: URL;
   try {
     url = new URL(dsn);
   } catch {
-    throw new ConfigError('SQL_DSN', 'not a valid URL');
+    throw new ConfigError(variable, 'not a valid URL');
   }
   const database = decodeURIComponent(url.pathname.replace(/^\//, ''));
-  if (!database) throw new ConfigError('SQL_DSN', 'the database name is missing');
+  if (!database) throw new ConfigError(variable, 'the database name is missing');
   return {
     type,
     host: url.hostname,
@@ -59,6 +59,29 @@ function fromUrl(dsn: string, type: DatabaseType, defaultPort: number): Database
     password: decodeURIComponent(url.password),
     database,
   };
+}
+
+/**
+ * LOG_SQL_DSN (new-api): the database of the logs and their hourly sums. Unset, or `local` (new-api's word for
+ * "the SQLite file of SQL_DSN"), means the main database: undefined. Besides SQL_DSN's forms it takes
+ * `sqlite:<path>` for a SQLite file of its own (relative paths from the working directory). A target equal to
+ * the main database is the main database too (one connection pool, not two).
+ */
+export function parseLogDatabaseDsn(dsn: string | undefined, main: DatabaseTarget, resolvePath: (path: string) => string): DatabaseTarget | undefined {
+  if (!dsn || dsn.startsWith('local')) return undefined;
+  let target: DatabaseTarget;
+  if (dsn.startsWith('sqlite:')) {
+    const path = stripSqliteParams(dsn.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, ''));
+    if (!path) throw new ConfigError('LOG_SQL_DSN', 'sqlite: needs a file path, e.g. sqlite:./data/logs.db');
+    target = { type: 'sqlite', path: resolvePath(path) };
+  } else target = parseDatabaseDsn(dsn, '', 'LOG_SQL_DSN');
+  return sameDatabase(target, main) ? undefined : target;
+}
+
+function sameDatabase(a: DatabaseTarget, b: DatabaseTarget): boolean {
+  if (a.type !== b.type) return false;
+  if (a.type === 'sqlite') return a.path === b.path;
+  return a.host === b.host && a.port === b.port && a.database === b.database;
 }
 
 /** new-api's default SQLITE_PATH carries Go driver parameters (`one-api.db?_busy_timeout=30000`). */
