@@ -14,17 +14,18 @@ import { TokenModule } from '@gw/token';
 import { UpstreamModule } from '@gw/upstream';
 import { UserModule } from '@gw/user';
 import { ConsoleModule } from './console/console.module.js';
-import { schemaParts } from './schemas.js';
+import { schemaLayout } from './schemas.js';
 
 /** The composition root: wiring only, no rules. */
 @Module({})
 export class AppModule {
   static forRoot(config: AppConfig): DynamicModule {
+    const schema = schemaLayout(config);
     return {
       module: AppModule,
       imports: [
         CoreModule.forRoot(config),
-        DatabaseModule.forRoot(schemaParts),
+        DatabaseModule.forRoot(schema.main, schema.logs),
         ScheduleModule.forRoot(),
         ConsoleModule,
         OptionModule,

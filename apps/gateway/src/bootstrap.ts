@@ -4,7 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DataSource } from 'typeorm';
 import type { AppConfig } from '@gw/core';
-import { runMigrations } from '@gw/database';
+import { LOG_DATA_SOURCE, runMigrations } from '@gw/database';
 import { ReadinessService, setupOperations, type OperationsOptions } from '@gw/ops';
 import type { Logger as Pino } from 'pino';
 import { AppModule } from './app.module.js';
@@ -56,7 +56,13 @@ export async function startGateway(
   const probe =
     config.http.port === 0 || options.migrate === false ? undefined : await holdPortWhileStarting(config.http.port, config.http.host);
   try {
-    if (options.migrate !== false) await runMigrations(app.get(DataSource));
+    if (options.migrate !== false) {
+      const main = app.get(DataSource);
+      await runMigrations(main);
+      // LOG_SQL_DSN: the log database's own migrations (the same data source when the logs live on the main one).
+      const logs = app.get<DataSource>(LOG_DATA_SOURCE);
+      if (logs !== main) await runMigrations(logs);
+    }
   } catch (error) {
     // Release the pool so a failed start (e.g. a schema it cannot adopt) leaves nothing open.
     await app.close().catch(() => undefined);

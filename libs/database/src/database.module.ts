@@ -5,6 +5,7 @@ import { APP_CONFIG, type AppConfig } from '@gw/core';
 import { dataSourceOptions, type SchemaParts } from './data-source-options.js';
 import { JobLockEntity } from './job-lock.entity.js';
 import { JobLockService } from './job-lock.service.js';
+import { LOG_DATA_SOURCE, LOG_JOB_LOCKS, logDataSourceProviders } from './log-data-source.js';
 import { SqliteCheckpointService } from './sqlite-checkpoint.service.js';
 import { serializeSqliteTransactions } from './sqlite-transactions.js';
 
@@ -19,13 +20,14 @@ class SqliteTransactionQueue implements OnModuleInit {
 }
 
 /**
- * Opens the configured database. The composition root hands in every module's entities and
- * migrations, so this lib depends on no feature lib.
+ * Opens the configured database, and the log database when LOG_SQL_DSN names one. The composition root
+ * hands in every module's entities and migrations (`logs`: the tables that live on the log database, with
+ * the job leases), so this lib depends on no feature lib.
  */
 @Global()
 @Module({})
 export class DatabaseModule {
-  static forRoot(parts: SchemaParts): DynamicModule {
+  static forRoot(parts: SchemaParts, logs?: SchemaParts): DynamicModule {
     return {
       module: DatabaseModule,
       imports: [
@@ -35,9 +37,9 @@ export class DatabaseModule {
         }),
         TypeOrmModule.forFeature([JobLockEntity]),
       ],
-      providers: [SqliteTransactionQueue, SqliteCheckpointService, JobLockService],
+      providers: [SqliteTransactionQueue, JobLockService, ...logDataSourceProviders(logs), SqliteCheckpointService],
       // Every module's scheduled jobs take the same leader lock (one instance at a time, with or without Redis).
-      exports: [JobLockService],
+      exports: [JobLockService, LOG_DATA_SOURCE, LOG_JOB_LOCKS],
     };
   }
 }

@@ -10,6 +10,7 @@ export { bigintNumber, floatNumber, intBoolean, jsonColumn, nowSeconds } from '.
 export { runOutsideTransactions, serializeSqliteTransactions } from './sqlite-transactions.js';
 export { wideParam } from './wide-param.js';
 export { JobLockService } from './job-lock.service.js';
+export { LOG_DATA_SOURCE, LOG_JOB_LOCKS, openLogDataSource } from './log-data-source.js';
 
 /** The database lib's own table: the scheduled jobs' leader leases. */
 export const databaseSchema = {

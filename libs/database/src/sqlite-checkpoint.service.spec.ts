@@ -23,7 +23,7 @@ describe('SqliteCheckpointService', () => {
   it('runs the checkpointer for the life of the module on a SQLite file', async () => {
     dir = mkdtempSync(join(tmpdir(), 'gw-ckpt-service-'));
     ds = await new DataSource({ type: 'better-sqlite3', database: join(dir, 'gateway.db'), enableWAL: true }).initialize();
-    const service = new SqliteCheckpointService(ds);
+    const service = new SqliteCheckpointService(ds, ds);
 
     service.onModuleInit();
     expect(autocheckpoint(ds)).toBe(10_000);
@@ -33,7 +33,7 @@ describe('SqliteCheckpointService', () => {
 
   it('leaves an in-memory database alone', async () => {
     ds = await new DataSource({ type: 'better-sqlite3', database: ':memory:' }).initialize();
-    const service = new SqliteCheckpointService(ds);
+    const service = new SqliteCheckpointService(ds, ds);
     service.onModuleInit();
     expect(autocheckpoint(ds)).toBe(1000);
     await service.onModuleDestroy();

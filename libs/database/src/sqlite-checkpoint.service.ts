@@ -1,26 +1,35 @@
-import { Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { LOG_DATA_SOURCE } from './log-data-source.js';
 import { WalCheckpointer, type MainSqliteConnection } from './wal-checkpointer.js';
 
 /**
- * Runs the WAL checkpointer beside the SQLite connection for the life of the app. It stops in
+ * Runs the WAL checkpointer beside each SQLite connection (the main one, and a separate log database's) for
+ * the life of the app. It stops in
  * onModuleDestroy, before TypeORM closes the data source (onApplicationShutdown), so the main connection
  * is the last one on the file and its close checkpoints and removes the WAL.
  */
 @Injectable()
 export class SqliteCheckpointService implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('SqliteCheckpoint');
-  private checkpointer?: WalCheckpointer;
+  private readonly checkpointers: WalCheckpointer[] = [];
 
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    @Inject(LOG_DATA_SOURCE) private readonly logDataSource: DataSource,
+  ) {}
 
   onModuleInit(): void {
-    if (this.dataSource.options.type !== 'better-sqlite3') return;
-    const main = (this.dataSource.driver as unknown as { databaseConnection: MainSqliteConnection }).databaseConnection;
-    this.checkpointer = WalCheckpointer.start(main, { warn: (message) => this.logger.warn(message) });
+    const sources = this.logDataSource === this.dataSource ? [this.dataSource] : [this.dataSource, this.logDataSource];
+    for (const source of sources) {
+      if (source.options.type !== 'better-sqlite3') continue;
+      const main = (source.driver as unknown as { databaseConnection: MainSqliteConnection }).databaseConnection;
+      const checkpointer = WalCheckpointer.start(main, { warn: (message) => this.logger.warn(message) });
+      if (checkpointer) this.checkpointers.push(checkpointer);
+    }
   }
 
   async onModuleDestroy(): Promise<void> {
-    await this.checkpointer?.stop();
+    await Promise.all(this.checkpointers.map((checkpointer) => checkpointer.stop()));
   }
 }

@@ -13,14 +13,16 @@ export { LogAggregatorService } from './aggregate/log-aggregator.service.js';
 export { LogPurgeService } from './retention/log-purge.service.js';
 export { QuotaDataService } from './quota-data.service.js';
 export { LogType, type NewLog } from './log-type.js';
+export { LogStore, type LogRecord, type UsageDimension } from './store/log-store.js';
 
+/** The tables on the main database: the dashboard export (new-api keeps `quota_data` there with LOG_SQL_DSN set). */
 export const logSchema = {
-  entities: [LogEntity, QuotaDataEntity],
-  migrations: [
-    CreateLogs1732262405000,
-    CreateQuotaData1732262405100,
-    IndexAdoptedQuotaData1732262405200,
-    IndexLogFilters1732262405300,
-    CreateLogHourly1732262413000,
-  ],
+  entities: [QuotaDataEntity],
+  migrations: [CreateQuotaData1732262405100, IndexAdoptedQuotaData1732262405200],
+};
+
+/** The log store's tables: `logs` and their hourly sums, on the database LOG_SQL_DSN names (else the main one). */
+export const logStoreSchema = {
+  entities: [LogEntity],
+  migrations: [CreateLogs1732262405000, IndexLogFilters1732262405300, CreateLogHourly1732262413000],
 };

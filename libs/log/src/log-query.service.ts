@@ -3,22 +3,22 @@ import { BusinessError, toPage, type Page, type PageRequest, type Principal } fr
 import type { LogQuery } from '@gw/contracts';
 import { nowSeconds } from '@gw/database';
 import { ChannelRouter } from '@gw/channel';
-import { LogStatService } from './aggregate/log-stat.service.js';
 import type { LogFilter } from './log-filter.js';
-import { type LogList, LogRepository, type LogStat } from './log.repository.js';
-import { LogPurgeService } from './retention/log-purge.service.js';
+import type { LogList, LogStat } from './log.repository.js';
+import { LogStore } from './store/log-store.js';
 import { toAdminView, toSelfView, type LogView } from './log.view.js';
 
 const RECENT_ITEMS = 1000;
 
-/** The read side of `logs`: admin views over everyone, self views over the caller's own rows. */
+/**
+ * The read side of the logs: admin views over everyone, self views over the caller's own rows. Channel names
+ * come from the main database's channels (in memory), never from a join, so the logs may live elsewhere.
+ */
 @Injectable()
 export class LogQueryService {
   constructor(
-    private readonly logs: LogRepository,
+    private readonly logs: LogStore,
     private readonly channels: ChannelRouter,
-    private readonly purger: LogPurgeService,
-    private readonly stats: LogStatService,
   ) {}
 
   async listAll(query: LogQuery, page: PageRequest): Promise<LogPage> {
@@ -47,16 +47,16 @@ export class LogQueryService {
   }
 
   statAll(query: LogQuery): Promise<LogStat> {
-    return this.stats.stat(adminFilter(query), nowSeconds());
+    return this.logs.stat(adminFilter(query), nowSeconds());
   }
 
   statOwn(principal: Principal, query: LogQuery): Promise<LogStat> {
-    return this.stats.stat(selfFilter(principal, query), nowSeconds());
+    return this.logs.stat(selfFilter(principal, query), nowSeconds());
   }
 
   /** DELETE /api/log/: rows created before the timestamp; returns the count. */
   deleteBefore(targetTimestamp: number): Promise<number> {
-    return this.purger.purgeBefore(targetTimestamp);
+    return this.logs.purgeBefore(targetTimestamp);
   }
 }
 

@@ -9,7 +9,6 @@ import { LogAggregatorService } from './aggregate/log-aggregator.service.js';
 import { LogHourlyRepository } from './aggregate/log-hourly.repository.js';
 import { LogStatService } from './aggregate/log-stat.service.js';
 import { LogController } from './log.controller.js';
-import { LogEntity } from './log.entity.js';
 import { LogQueryService } from './log-query.service.js';
 import { LogRepository } from './log.repository.js';
 import { LogPurgeRepository } from './retention/log-purge.repository.js';
@@ -21,11 +20,15 @@ import { QuotaDataController } from './quota-data.controller.js';
 import { QuotaDataEntity } from './quota-data.entity.js';
 import { QuotaDataRepository } from './quota-data.repository.js';
 import { QuotaDataService } from './quota-data.service.js';
+import { LogStore } from './store/log-store.js';
+import { SqlLogStore } from './store/sql-log-store.js';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([LogEntity, QuotaDataEntity]), OptionModule, ChannelModule, TokenModule],
+  imports: [TypeOrmModule.forFeature([QuotaDataEntity]), OptionModule, ChannelModule, TokenModule],
   controllers: [LogController, LogTokenController, QuotaDataController],
   providers: [
+    // The one way to the logs; another engine is another class here.
+    { provide: LogStore, useClass: SqlLogStore },
     LogService,
     LogRepository,
     LogQueryService,
@@ -40,6 +43,6 @@ import { QuotaDataService } from './quota-data.service.js';
     HourlyDashboardService,
     HourlyReader,
   ],
-  exports: [LogService, LogRetentionService, LogPurgeService, LogAggregatorService, QuotaDataService],
+  exports: [LogStore, LogService, LogRetentionService, LogPurgeService, LogAggregatorService, QuotaDataService],
 })
 export class LogModule {}

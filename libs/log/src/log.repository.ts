@@ -1,6 +1,6 @@
-import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { In, type Repository, type SelectQueryBuilder } from 'typeorm';
+import { Inject, Injectable } from '@nestjs/common';
+import { type DataSource, In, type Repository, type SelectQueryBuilder } from 'typeorm';
+import { LOG_DATA_SOURCE } from '@gw/database';
 import { LogEntity } from './log.entity.js';
 import { likePattern, type LogFilter } from './log-filter.js';
 import { LogType } from './log-type.js';
@@ -26,7 +26,11 @@ export interface LogStat {
 /** Queries over `logs`; each filter maps to a column covered by an index of the migration. */
 @Injectable()
 export class LogRepository {
-  constructor(@InjectRepository(LogEntity) private readonly rows: Repository<LogEntity>) {}
+  private readonly rows: Repository<LogEntity>;
+
+  constructor(@Inject(LOG_DATA_SOURCE) dataSource: DataSource) {
+    this.rows = dataSource.getRepository(LogEntity);
+  }
 
   /**
    * Newest first. new-api sorts by id alone; created_at first (id breaks ties, same order in

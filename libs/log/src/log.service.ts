@@ -1,13 +1,11 @@
 import { Injectable, Logger, type BeforeApplicationShutdown, type OnModuleInit } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import type { EntityManager, Repository } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { OptionService } from '@gw/option';
 import { LogBatcher } from './log-batcher.js';
-import { LogEntity } from './log.entity.js';
-import { LogInserter } from './log-insert.js';
 import { toLogRow } from './log-row.js';
 import { LogType, type NewLog } from './log-type.js';
 import { QuotaDataService } from './quota-data.service.js';
+import { type LogRecord, LogStore } from './store/log-store.js';
 
 /**
  * Small batches: under load a row waits only a few milliseconds, so it more often dies young instead of
@@ -19,23 +17,21 @@ const BATCH_INTERVAL_MS = 1000;
 const MAX_PENDING = 100_000;
 
 /**
- * The write side of `logs`. `record` keeps the relay's hot path free of database work: rows are
- * buffered and inserted in batches, and a graceful shutdown flushes what is left.
+ * The write side of the logs. `record` keeps the relay's hot path free of database work: rows are
+ * buffered and appended to the log store in batches, and a graceful shutdown flushes what is left.
  */
 @Injectable()
 export class LogService implements OnModuleInit, BeforeApplicationShutdown {
   private readonly logger = new Logger('LogService');
-  private readonly batcher: LogBatcher<Partial<LogEntity>>;
-  private readonly inserter: LogInserter;
+  private readonly batcher: LogBatcher<LogRecord>;
 
   constructor(
-    @InjectRepository(LogEntity) private readonly repo: Repository<LogEntity>,
+    private readonly store: LogStore,
     private readonly options: OptionService,
     private readonly quotaData: QuotaDataService,
   ) {
-    this.inserter = new LogInserter(repo.manager.connection);
     this.batcher = new LogBatcher({
-      write: (rows) => this.insert(this.repo.manager, rows),
+      write: (rows) => this.store.append(rows),
       maxRows: BATCH_ROWS,
       intervalMs: BATCH_INTERVAL_MS,
       maxPending: MAX_PENDING,
@@ -67,17 +63,20 @@ export class LogService implements OnModuleInit, BeforeApplicationShutdown {
     }
   }
 
-  /** Immediate insert, inside the caller's transaction when a manager is given (top-up, admin actions). */
+  /**
+   * Immediate insert, inside the caller's transaction when a manager is given (top-up, admin actions) and the
+   * logs live on the same database; with LOG_SQL_DSN the row is written on the log database at once.
+   */
   async recordNow(entry: NewLog, manager?: EntityManager): Promise<void> {
     if (!this.accepts(entry)) return;
     const row = toLogRow(entry);
-    await this.insert(manager ?? this.repo.manager, [row]);
+    await this.store.append([row], manager);
     if (row.type === LogType.Consume) this.quotaData.add(row);
   }
 
   /** Whether a request's consume row is written (the ledger's crash recovery writes a missing one, once). */
-  async hasConsumeLog(requestId: string): Promise<boolean> {
-    return (await this.repo.count({ where: { requestId, type: LogType.Consume }, take: 1 })) > 0;
+  hasConsumeLog(requestId: string): Promise<boolean> {
+    return this.store.hasConsumeLog(requestId);
   }
 
   /** Rows waiting for the next batch insert (the metrics' queue depth). */
@@ -92,10 +91,5 @@ export class LogService implements OnModuleInit, BeforeApplicationShutdown {
 
   private accepts(entry: NewLog): boolean {
     return entry.type !== LogType.Consume || this.options.get('LogConsumeEnabled');
-  }
-
-  private insert(manager: EntityManager, rows: Partial<LogEntity>[]): Promise<void> {
-    // A manager with its own query runner is a caller's transaction: the rows must go through it.
-    return this.inserter.insert(manager, rows, !manager.queryRunner);
   }
 }

@@ -3,9 +3,8 @@ import { BusinessError, type Principal } from '@gw/core';
 import type { QuotaDataQuery } from '@gw/contracts';
 import { nowSeconds } from '@gw/database';
 import { OptionService } from '@gw/option';
-import { HourlyDashboardService } from './aggregate/hourly-dashboard.service.js';
-import type { LogEntity } from './log.entity.js';
 import { QuotaDataRepository, type QuotaBucket, type QuotaDataView } from './quota-data.repository.js';
+import { type LogRecord, LogStore } from './store/log-store.js';
 
 const HOUR = 3600;
 /** new-api refuses self ranges over one month. */
@@ -28,7 +27,8 @@ export class QuotaDataService implements OnModuleInit, BeforeApplicationShutdown
   constructor(
     private readonly repo: QuotaDataRepository,
     private readonly options: OptionService,
-    private readonly hourly: HourlyDashboardService,
+    /** The usage series over every user come from the log store (its hourly sums). */
+    private readonly logs: LogStore,
   ) {}
 
   onModuleInit(): void {
@@ -42,7 +42,7 @@ export class QuotaDataService implements OnModuleInit, BeforeApplicationShutdown
   }
 
   /** Counts one consume row (a no-op while DataExportEnabled is off). */
-  add(row: Partial<LogEntity>): void {
+  add(row: LogRecord): void {
     if (!this.options.get('DataExportEnabled')) return;
     const at = row.createdAt ?? nowSeconds();
     const createdAt = at - (at % HOUR);
@@ -79,7 +79,7 @@ export class QuotaDataService implements OnModuleInit, BeforeApplicationShutdown
     const [start, end] = range(query);
     await this.saveBeforeRead();
     if (query.username) return this.repo.forUser({ username: query.username }, start, end);
-    return this.options.get('DataExportEnabled') ? this.hourly.byModel(start, end) : this.repo.overview(start, end);
+    return this.options.get('DataExportEnabled') ? this.logs.usageSeries('model', start, end) : this.repo.overview(start, end);
   }
 
   /**
@@ -89,7 +89,7 @@ export class QuotaDataService implements OnModuleInit, BeforeApplicationShutdown
   async listByUser(query: QuotaDataQuery): Promise<QuotaDataView[]> {
     const [start, end] = range(query);
     await this.saveBeforeRead();
-    return this.options.get('DataExportEnabled') ? this.hourly.byUsername(start, end) : this.repo.byUser(start, end);
+    return this.options.get('DataExportEnabled') ? this.logs.usageSeries('username', start, end) : this.repo.byUser(start, end);
   }
 
   async listOwn(principal: Principal, query: QuotaDataQuery): Promise<QuotaDataView[]> {

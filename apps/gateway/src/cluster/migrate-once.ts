@@ -1,7 +1,7 @@
 import type { AppConfig } from '@gw/core';
-import { dataSourceOptions, runMigrations } from '@gw/database';
+import { dataSourceOptions, openLogDataSource, runMigrations } from '@gw/database';
 import { DataSource } from 'typeorm';
-import { schemaParts } from '../schemas.js';
+import { schemaLayout } from '../schemas.js';
 
 /**
  * The cluster primary's only database work: apply pending migrations (and adopt a new-api schema) on a
@@ -9,11 +9,21 @@ import { schemaParts } from '../schemas.js';
  * runs DDL. Instances on other machines still meet the migration lock inside runMigrations.
  */
 export async function migrateOnce(config: AppConfig): Promise<number> {
-  const dataSource = new DataSource(dataSourceOptions(config.database, schemaParts));
+  const schema = schemaLayout(config);
+  const dataSource = new DataSource(dataSourceOptions(config.database, schema.main));
   await dataSource.initialize();
+  let applied: number;
   try {
-    return await runMigrations(dataSource);
+    applied = await runMigrations(dataSource);
   } finally {
     await dataSource.destroy();
+  }
+  if (!schema.logs) return applied;
+  // LOG_SQL_DSN: the log database gets its own tables (created on an empty database, adopted on new-api's).
+  const logs = await openLogDataSource(config, schema.logs);
+  try {
+    return applied + (await runMigrations(logs));
+  } finally {
+    await logs.destroy();
   }
 }

@@ -107,7 +107,10 @@ describe('LOG_SQL_DSN', () => {
       type: 'mysql',
       database: 'gw_logs',
     });
-    expect(load({ LOG_SQL_DSN: 'sqlite:///var/lib/gw/logs.db' }).logDatabase).toMatchObject({ type: 'sqlite', path: '/var/lib/gw/logs.db' });
+    expect(load({ LOG_SQL_DSN: 'sqlite:///var/lib/gw/logs.db' }).logDatabase).toMatchObject({
+      type: 'sqlite',
+      path: '/var/lib/gw/logs.db',
+    });
     expect(load({ LOG_SQL_DSN: 'sqlite:logs.db?_busy_timeout=1' }).logDatabase?.path).toBe(join(process.cwd(), 'logs.db'));
   });
 

@@ -67,7 +67,11 @@ function fromUrl(dsn: string, type: DatabaseType, defaultPort: number, variable:
  * `sqlite:<path>` for a SQLite file of its own (relative paths from the working directory). A target equal to
  * the main database is the main database too (one connection pool, not two).
  */
-export function parseLogDatabaseDsn(dsn: string | undefined, main: DatabaseTarget, resolvePath: (path: string) => string): DatabaseTarget | undefined {
+export function parseLogDatabaseDsn(
+  dsn: string | undefined,
+  main: DatabaseTarget,
+  resolvePath: (path: string) => string,
+): DatabaseTarget | undefined {
   if (!dsn || dsn.startsWith('local')) return undefined;
   let target: DatabaseTarget;
   if (dsn.startsWith('sqlite:')) {

@@ -1,5 +1,5 @@
-import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
+import { Inject, Injectable } from '@nestjs/common';
+import { LOG_DATA_SOURCE } from '@gw/database';
 import type { DataSource, QueryRunner } from 'typeorm';
 import { withLargeSqliteCache } from '../sqlite-cache.js';
 import type { ConsumeRow, HourlyBucket, HourlyDim } from './hourly-buckets.js';
@@ -25,7 +25,7 @@ export interface HourlyPoint {
 export class LogHourlyRepository {
   private readonly kind: 'sqlite' | 'mysql' | 'postgres';
 
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+  constructor(@Inject(LOG_DATA_SOURCE) private readonly dataSource: DataSource) {
     const type = dataSource.options.type;
     this.kind = type === 'better-sqlite3' ? 'sqlite' : type === 'postgres' ? 'postgres' : 'mysql';
   }

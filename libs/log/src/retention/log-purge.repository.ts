@@ -1,5 +1,5 @@
-import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
+import { Inject, Injectable } from '@nestjs/common';
+import { LOG_DATA_SOURCE } from '@gw/database';
 import type { DataSource } from 'typeorm';
 import { withLargeSqliteCache } from '../sqlite-cache.js';
 
@@ -9,7 +9,7 @@ import { withLargeSqliteCache } from '../sqlite-cache.js';
  */
 @Injectable()
 export class LogPurgeRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(@Inject(LOG_DATA_SOURCE) private readonly dataSource: DataSource) {}
 
   get isSqlite(): boolean {
     return this.dataSource.options.type === 'better-sqlite3';

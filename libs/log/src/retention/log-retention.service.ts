@@ -1,17 +1,18 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { APP_CONFIG, type AppConfig } from '@gw/core';
-import { JobLockService, nowSeconds } from '@gw/database';
+import { nowSeconds } from '@gw/database';
 import { OptionService } from '@gw/option';
-import { LogPurgeService } from './log-purge.service.js';
+import { LogStore } from '../store/log-store.js';
 
 const INTERVAL_NAME = 'log-retention';
 const EVERY_MS = 60 * 60_000;
 
 /**
  * Automatic log retention (new-api has none; its top complaint): with LogRetentionDays > 0, rows
- * older than that are deleted hourly in batches that never block the gateway (LogPurgeService), on the
- * master node only; the shared job lock keeps two instances from scanning at once (with or without Redis).
+ * older than that are deleted hourly in batches that never block the gateway (LogStore.purgeBefore), on the
+ * master node only; the store's job lease (on the database holding the logs, with or without Redis) keeps
+ * two instances sharing the logs from scanning at once.
  */
 @Injectable()
 export class LogRetentionService implements OnApplicationBootstrap, OnModuleDestroy {
@@ -19,9 +20,8 @@ export class LogRetentionService implements OnApplicationBootstrap, OnModuleDest
   private running?: Promise<number>;
 
   constructor(
-    private readonly purger: LogPurgeService,
+    private readonly logs: LogStore,
     private readonly options: OptionService,
-    private readonly locks: JobLockService,
     private readonly scheduler: SchedulerRegistry,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -46,11 +46,11 @@ export class LogRetentionService implements OnApplicationBootstrap, OnModuleDest
   private async locked(now: number): Promise<number> {
     const days = this.options.get('LogRetentionDays');
     if (!days) return 0;
-    return (await this.locks.exclusive(INTERVAL_NAME, () => this.purge(now, days))) ?? 0;
+    return (await this.logs.exclusive(INTERVAL_NAME, () => this.purge(now, days))) ?? 0;
   }
 
   private async purge(now: number, days: number): Promise<number> {
-    const deleted = await this.purger.purgeBefore(now - days * 86_400);
+    const deleted = await this.logs.purgeBefore(now - days * 86_400);
     if (deleted > 0) this.logger.log(`log retention: ${deleted} row(s) older than ${days} day(s) deleted`);
     return deleted;
   }
