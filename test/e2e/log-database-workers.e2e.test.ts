@@ -1,0 +1,103 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeUpstream, type FakeUpstream } from '../fake-upstream/index.js';
+import type { ApiClient } from '../support/api-client.js';
+import { ensureServerBuilt } from '../support/built-server.js';
+import { startGatewayChild, type GatewayChild } from '../support/gateway-child.js';
+import { waitFor } from './relay-fixture.js';
+
+const MODEL = 'log-db-workers';
+const CALLS = 8;
+
+/** Reads a SQLite file beside the running gateway (WAL: readers never wait for its writer). */
+function readSqlite<T>(path: string, sql: string): T {
+  const db = new Database(path, { readonly: true, fileMustExist: true });
+  try {
+    return db.prepare(sql).get() as T;
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * WORKERS=2 with LOG_SQL_DSN on a SQLite file of its own: the primary migrates both databases before forking,
+ * every worker writes its logs there, and the hourly sums that both workers keep (racing for one cursor) stay
+ * exact.
+ */
+describe('WORKERS=2 with the logs on their own SQLite file', () => {
+  let dir: string;
+  let logsPath: string;
+  let up: FakeUpstream;
+  let gw: GatewayChild;
+  let root: ApiClient;
+
+  beforeAll(async () => {
+    ensureServerBuilt();
+    dir = mkdtempSync(join(tmpdir(), 'gw-logdb-'));
+    logsPath = join(dir, 'logs.db');
+    up = await startFakeUpstream();
+    gw = await startGatewayChild({ WORKERS: '2', LOG_SQL_DSN: `sqlite:${logsPath}` });
+    root = await gw.setupRoot();
+    const ok = (res: { body: any; text: string }) => expect(res.body?.success, res.text).toBe(true);
+    ok(await root.put('/api/option/', { key: 'ModelPrice', value: JSON.stringify({ [MODEL]: 0.001 }) }));
+    ok(
+      await root.post('/api/channel/', {
+        mode: 'single',
+        channel: { type: 1, name: 'workers', key: 'sk-up-workers', models: MODEL, group: 'default', base_url: up.url },
+      }),
+    );
+    ok(await root.post('/api/token/', { name: 'workers', remain_quota: 0, unlimited_quota: true, expired_time: -1 }));
+  }, 180_000);
+
+  afterAll(async () => {
+    if (gw && gw.child.exitCode === null) gw.child.kill('SIGKILL');
+    await up?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it(`${CALLS} calls over both workers: their logs on the log file only, the sums exact, a clean exit`, async () => {
+    const tokenId = (await root.get('/api/token/search?keyword=workers')).body.data.items[0].id as number;
+    const key = (await root.post(`/api/token/${tokenId}/key`)).body.data.key as string;
+    // One connection per call, so the primary deals them to both workers.
+    const calls = await Promise.all(
+      Array.from({ length: CALLS }, () =>
+        fetch(`${gw.url}/v1/chat/completions`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', connection: 'close' },
+          body: JSON.stringify({ model: MODEL, messages: [{ role: 'user', content: 'hi' }] }),
+        }).then((res) => res.status),
+      ),
+    );
+    expect(calls).toEqual(Array(CALLS).fill(200));
+
+    const consume = () =>
+      readSqlite<{ n: number; quota: number }>(logsPath, 'SELECT COUNT(*) AS n, SUM(quota) AS quota FROM logs WHERE type = 2');
+    const written = await waitFor(async () => (consume().n === CALLS ? consume() : undefined), 'the consume logs in the log file', 15_000);
+    const summed = await waitFor(
+      async () => {
+        const row = readSqlite<{ n: number | null; quota: number | null }>(
+          logsPath,
+          "SELECT SUM(count) AS n, SUM(quota) AS quota FROM log_hourly WHERE dim = 'all'",
+        );
+        return row.n === CALLS ? row : undefined;
+      },
+      'the hourly sums of both workers',
+      30_000,
+    );
+    expect(summed.quota).toBe(written.quota);
+
+    const stat = await root.get('/api/log/stat?type=2');
+    expect(stat.body.data?.quota, stat.text).toBe(written.quota);
+    const mainTables = readSqlite<{ n: number }>(
+      gw.sqlitePath,
+      "SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'table' AND name IN ('logs', 'log_hourly')",
+    );
+    expect(mainTables.n).toBe(0);
+
+    gw.child.kill('SIGTERM');
+    expect(await gw.exited, gw.output().slice(-2000)).toEqual({ code: 0, signal: null });
+  }, 120_000);
+});
