@@ -84,6 +84,12 @@ describe.each(pairs())('logs on their own database (main %s, LOG_SQL_DSN %s)', (
     }
   });
 
+  it('/readyz reports the log database beside the main one', async () => {
+    const ready = await fetch(`${fx.gw.url}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toMatchObject({ ready: true, checks: { database: 'ok', log_database: 'ok' } });
+  });
+
   it('relay requests write their consume logs to the log database; the ledger on the main database charges the same quota', async () => {
     const rows: Array<Record<string, unknown>> = await logs.query(
       `SELECT quota, token_id, channel_id, model_name FROM logs WHERE type = 2 AND user_id = ${p(1)} ORDER BY id`,

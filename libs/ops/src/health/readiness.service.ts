@@ -1,13 +1,15 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { RedisService } from '@gw/core';
+import { LOG_DATA_SOURCE } from '@gw/database';
 
 export type Phase = 'starting' | 'ready' | 'draining';
 
 export interface ReadinessReport {
   ready: boolean;
   phase: Phase;
-  checks: { database: string; redis?: string };
+  /** `log_database`: a separate LOG_SQL_DSN database, reported only (see report). */
+  checks: { database: string; redis?: string; log_database?: string };
 }
 
 /** A check that has not answered within this time counts as failed (a dead database often hangs, not errors). */
@@ -30,6 +32,7 @@ export class ReadinessService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly redis: RedisService,
+    @Inject(LOG_DATA_SOURCE) private readonly logDataSource: DataSource,
   ) {}
 
   get current(): Phase {
@@ -49,18 +52,32 @@ export class ReadinessService {
     return (await this.checkDatabase()) === 'ok';
   }
 
+  /**
+   * A separate log database is reported but does not decide readiness: every instance shares it, so an outage
+   * would take them all out of rotation, while the relay keeps serving and buffers its log rows meanwhile.
+   */
   async report(): Promise<ReadinessReport> {
-    const [database, redis] = await Promise.all([this.checkDatabase(), this.checkRedis()]);
+    const separateLogs = this.logDataSource !== this.dataSource;
+    const [database, redis, logDatabase] = await Promise.all([
+      this.checkDatabase(),
+      this.checkRedis(),
+      separateLogs ? this.check(this.logDataSource) : undefined,
+    ]);
     const checks: ReadinessReport['checks'] = { database };
     if (redis !== undefined) checks.redis = redis;
+    if (logDatabase !== undefined) checks.log_database = logDatabase;
     const ready = this.phase === 'ready' && database === 'ok' && (redis === undefined || redis === 'ok');
     return { ready, phase: this.phase, checks };
   }
 
-  private async checkDatabase(): Promise<string> {
-    if (!this.dataSource.isInitialized) return 'not connected';
+  private checkDatabase(): Promise<string> {
+    return this.check(this.dataSource);
+  }
+
+  private async check(dataSource: DataSource): Promise<string> {
+    if (!dataSource.isInitialized) return 'not connected';
     try {
-      await withTimeout(this.dataSource.query('SELECT 1'), CHECK_TIMEOUT_MS);
+      await withTimeout(dataSource.query('SELECT 1'), CHECK_TIMEOUT_MS);
       return 'ok';
     } catch (error) {
       return `failed: ${(error as Error).message}`;
