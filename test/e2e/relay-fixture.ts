@@ -1,6 +1,7 @@
 import OpenAI from 'openai';
 import { DataSource } from 'typeorm';
 import { expect } from 'vitest';
+import { LOG_DATA_SOURCE } from '@gw/database';
 import { LogService } from '@gw/log';
 import { startFakeUpstream, type FakeUpstream } from '../fake-upstream/index.js';
 import type { ApiClient } from '../support/api-client.js';
@@ -125,7 +126,11 @@ export async function startRelayFixture(kind: TestDbKind, env: Record<string, st
     },
     async logs(where) {
       await gw.gateway.app.get(LogService).flush();
-      return ds.getRepository('logs').find({ where, order: { id: 'ASC' } as any });
+      // The logs may live on their own database (LOG_SQL_DSN).
+      return gw.gateway.app
+        .get<DataSource>(LOG_DATA_SOURCE)
+        .getRepository('logs')
+        .find({ where, order: { id: 'ASC' } as any });
     },
     settled: (requestId) => waitFor(async () => (await fixture.logs({ requestId: requestId! }))[0], `the log of ${requestId}`),
     logCount: (where, count) =>

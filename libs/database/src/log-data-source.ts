@@ -23,9 +23,9 @@ export const LOG_JOB_LOCKS = 'LOG_JOB_LOCKS';
 export async function openLogDataSource(config: AppConfig, parts: SchemaParts): Promise<DataSource> {
   const target = config.logDatabase;
   if (!target) throw new Error('openLogDataSource needs LOG_SQL_DSN');
-  const dataSource = new DataSource(dataSourceOptions(target, parts));
+  let dataSource: DataSource;
   try {
-    await dataSource.initialize();
+    dataSource = await new DataSource(dataSourceOptions(target, parts)).initialize();
   } catch (error) {
     const where = target.type === 'sqlite' ? target.path : `${target.host}:${target.port}/${target.database}`;
     throw new Error(`the log database (LOG_SQL_DSN, ${target.type} ${where}) could not be opened: ${(error as Error).message}`);
