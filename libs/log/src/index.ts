@@ -13,7 +13,7 @@ export { LogAggregatorService } from './aggregate/log-aggregator.service.js';
 export { LogPurgeService } from './retention/log-purge.service.js';
 export { QuotaDataService } from './quota-data.service.js';
 export { LogType, type NewLog } from './log-type.js';
-export { LogStore, type LogRecord, type UsageDimension } from './store/log-store.js';
+export { LogStore, type LogList, type LogRecord, type LogStat, type UsageDimension } from './store/log-store.js';
 
 /** The tables on the main database: the dashboard export (new-api keeps `quota_data` there with LOG_SQL_DSN set). */
 export const logSchema = {

@@ -4,8 +4,7 @@ import type { LogQuery } from '@gw/contracts';
 import { nowSeconds } from '@gw/database';
 import { ChannelRouter } from '@gw/channel';
 import type { LogFilter } from './log-filter.js';
-import type { LogList, LogStat } from './log.repository.js';
-import { LogStore } from './store/log-store.js';
+import { type LogList, type LogStat, LogStore } from './store/log-store.js';
 import { toAdminView, toSelfView, type LogView } from './log.view.js';
 
 const RECENT_ITEMS = 1000;

@@ -4,24 +4,14 @@ import { LOG_DATA_SOURCE } from '@gw/database';
 import { LogEntity } from './log.entity.js';
 import { likePattern, type LogFilter } from './log-filter.js';
 import { LogType } from './log-type.js';
+import type { LogList, LogStat } from './store/log-store.js';
+
+export type { LogList, LogStat } from './store/log-store.js';
 
 /** Totals above this are reported as "more than" it (`total_capped`), not counted. */
 export const TOTAL_CAP = 10_000;
 /** From this offset on, a numbered page is found through the index first (deepPage). */
 const DEFERRED_OFFSET = 1000;
-
-export interface LogList {
-  rows: LogEntity[];
-  total: number;
-  /** The real total is larger than `total`. */
-  capped: boolean;
-}
-
-export interface LogStat {
-  quota: number;
-  rpm: number;
-  tpm: number;
-}
 
 /** Queries over `logs`; each filter maps to a column covered by an index of the migration. */
 @Injectable()

@@ -1,12 +1,25 @@
 import type { EntityManager } from 'typeorm';
 import type { LogFilter } from '../log-filter.js';
 import type { LogEntity } from '../log.entity.js';
-import type { LogList, LogStat } from '../log.repository.js';
 import type { QuotaDataView } from '../quota-data.repository.js';
-import type { PurgeProgress } from '../retention/log-purge.service.js';
 
 /** A log row as written: the entity's columns, id and defaults left to the store. */
 export type LogRecord = Partial<LogEntity>;
+
+/** One page of a log list. */
+export interface LogList {
+  rows: LogEntity[];
+  total: number;
+  /** The real total is larger than `total`. */
+  capped: boolean;
+}
+
+/** new-api's log stat: consume quota of a filter, requests and tokens of its last minute. */
+export interface LogStat {
+  quota: number;
+  rpm: number;
+  tpm: number;
+}
 
 /** What the dashboard's usage series is summed by: per model and hour, or per username and hour. */
 export type UsageDimension = 'model' | 'username';
@@ -44,9 +57,6 @@ export abstract class LogStore {
 
   /** Deletes every row created before `before` without blocking the gateway; returns how many. */
   abstract purgeBefore(before: number): Promise<number>;
-
-  /** The cleanups running now and what they deleted so far. */
-  abstract get purgeProgress(): PurgeProgress;
 
   /**
    * Runs a job on the logs (retention) on one instance at a time among those sharing this store; undefined

@@ -6,11 +6,11 @@ import { LogStatService } from '../aggregate/log-stat.service.js';
 import type { LogFilter } from '../log-filter.js';
 import { LogInserter } from '../log-insert.js';
 import { LogEntity } from '../log.entity.js';
-import { LogRepository, type LogList, type LogStat } from '../log.repository.js';
+import { LogRepository } from '../log.repository.js';
 import { LogType } from '../log-type.js';
 import type { QuotaDataView } from '../quota-data.repository.js';
-import { LogPurgeService, type PurgeProgress } from '../retention/log-purge.service.js';
-import { type LogRecord, LogStore, type UsageDimension } from './log-store.js';
+import { LogPurgeService } from '../retention/log-purge.service.js';
+import { type LogList, type LogRecord, type LogStat, LogStore, type UsageDimension } from './log-store.js';
 
 /**
  * The log store on SQLite, MySQL or PostgreSQL, on the log data source (LOG_SQL_DSN's database, else the main
@@ -60,10 +60,6 @@ export class SqlLogStore extends LogStore {
 
   purgeBefore(before: number): Promise<number> {
     return this.purger.purgeBefore(before);
-  }
-
-  get purgeProgress(): PurgeProgress {
-    return this.purger.progress;
   }
 
   exclusive<T>(job: string, work: () => Promise<T>): Promise<T | undefined> {
