@@ -4,7 +4,8 @@
 // and /api/status's p95 while a cleanup deletes the older two thirds of the rows.
 //   BENCH_LOG_DB=sqlite (default) | mysql | postgres; BENCH_SQL_DSN=mysql://root@127.0.0.1:3306 (a server: the
 //   bench creates and drops its own database); BENCH_LOG_SAMPLES (per endpoint, default 30);
-//   BENCH_LOG_MAX_SECONDS bounds the cleanup phase (default 1800). Not part of `npm test`.
+//   BENCH_LOG_MAX_SECONDS bounds the cleanup phase (default 1800); BENCH_LOG_SEPARATE=1 puts the logs on that
+//   database through LOG_SQL_DSN and the rest on a SQLite file of its own. Not part of `npm test`.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,6 +22,7 @@ const require = createRequire(import.meta.url);
 const ROWS = Number(process.env.BENCH_LOG_ROWS ?? 10_000_000);
 const KIND = process.env.BENCH_LOG_DB ?? 'sqlite';
 const SAMPLES = Number(process.env.BENCH_LOG_SAMPLES ?? 30);
+const SEPARATE = process.env.BENCH_LOG_SEPARATE === '1';
 const MAX_CLEANUP_MS = Number(process.env.BENCH_LOG_MAX_SECONDS ?? 1800) * 1000;
 const ROOT = new URL('..', import.meta.url).pathname;
 const OUT = join(ROOT, 'node_modules/.cache/gw-bench-logs/dist');
@@ -131,9 +133,17 @@ build();
 const db = await createDatabase();
 const upstream = await startFakeUpstream();
 const port = await freePort();
+// With BENCH_LOG_SEPARATE the filled database is the log database (LOG_SQL_DSN); the ledger gets its own file.
+const dbEnv = SEPARATE
+  ? {
+      DATA_DIR: db.env.DATA_DIR,
+      SQLITE_PATH: join(db.env.DATA_DIR, 'main.db'),
+      LOG_SQL_DSN: db.kind === 'sqlite' ? `sqlite:${db.sqlitePath}` : db.dsn,
+    }
+  : db.env;
 const env = gatewayEnv({
   ...process.env,
-  ...db.env,
+  ...dbEnv,
   PORT: String(port),
   HOST: '127.0.0.1',
   SESSION_SECRET: 'bench-session-secret-0123456789abcdef',
@@ -147,7 +157,9 @@ try {
   await stop(gateway.child);
 
   const now = Math.floor(Date.now() / 1000) - 120;
-  console.log(`Filling ${ROWS.toLocaleString('en')} log rows on ${KIND} (bulk multi-row inserts) ...`);
+  console.log(
+    `Filling ${ROWS.toLocaleString('en')} log rows on ${KIND}${SEPARATE ? ' (the log database; the main one is SQLite)' : ''} (bulk multi-row inserts) ...`,
+  );
   let shown = 0;
   const rate = await fillLogs(db, ROWS, now, (done) => {
     if (done - shown >= ROWS / 10) {
