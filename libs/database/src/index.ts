@@ -9,6 +9,7 @@ export { col, index, createTable, addColumn } from './migration-columns.js';
 export { bigintNumber, floatNumber, intBoolean, jsonColumn, nowSeconds } from './transformers.js';
 export { runOutsideTransactions, serializeSqliteTransactions } from './sqlite-transactions.js';
 export { wideParam } from './wide-param.js';
+export { withLargeSqliteCache } from './sqlite-cache.js';
 export { JobLockService } from './job-lock.service.js';
 
 /** The database lib's own table: the scheduled jobs' leader leases. */

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, QueryRunner } from 'typeorm';
-import { withLargeSqliteCache } from '../sqlite-cache.js';
+import { withLargeSqliteCache } from '@gw/database';
 import type { ConsumeRow, HourlyBucket, HourlyDim } from './hourly-buckets.js';
 
 const CURSOR = 'hourly';

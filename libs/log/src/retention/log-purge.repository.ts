@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import { withLargeSqliteCache } from '../sqlite-cache.js';
+import { withLargeSqliteCache } from '@gw/database';
 
 /**
  * The statements of a batched log cleanup. Each reads or deletes a bounded number of rows by key, so no

@@ -4,8 +4,6 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { runOutsideTransactions } from '@gw/database';
 import { LogService } from '@gw/log';
-import { MysqlLedger, type MysqlPool } from './mysql-ledger.js';
-import { PostgresLedger } from './postgres-ledger.js';
 import {
   RESERVATION_FORGET_WHERE,
   forgetReservationsPlan,
@@ -18,7 +16,10 @@ import {
   type ReserveOutcome,
   type SettleOutcome,
   type StepResult,
-} from './ledger-plans.js';
+  MysqlLedger,
+  type MysqlPool,
+  PostgresLedger,
+} from '@gw/token';
 
 interface SqliteStatement {
   run(params: Record<string, number | string>): { changes: number };

@@ -6,9 +6,7 @@ import type { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '@gw/core';
 import { JobLockService } from '@gw/database';
 import { LogService, LogType, type NewLog } from '@gw/log';
-import { TokenAuthService } from '@gw/token';
-import { forgetReservationsPlan, releasePlan, type Plan } from './ledger-plans.js';
-import { OPEN, REFUNDED } from './mysql-ledger.js';
+import { forgetReservationsPlan, OPEN, REFUNDED, releasePlan, TokenAuthService, type Plan } from '@gw/token';
 import { QuotaLedger } from './quota-ledger.js';
 
 /** Every instance proves it is alive this often; one silent for OWNER_TTL_MS is taken for dead. */

@@ -1,8 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { ChannelUsageService } from '@gw/channel';
 import { LogService, LogType, type NewLog } from '@gw/log';
-import { QuotaLedger, releasePlan, type Plan } from '@gw/relay';
-import { TokenAuthService } from '@gw/token';
+import { QuotaLedger } from '@gw/relay';
+import { releasePlan, TokenAuthService, type Plan } from '@gw/token';
 import { UserNotifyService, UserService } from '@gw/user';
 import type { TaskCaller } from './task-gate.js';
 import { TaskRelayError } from './task-error.js';

@@ -1,4 +1,4 @@
-import type { LeanLedger, ReserveOutcome, SettleOutcome } from './ledger-plans.js';
+import type { LeanLedger, ReserveOutcome, SettleOutcome } from './balance-plans.js';
 
 type Callback = (error: Error | null, result: unknown) => void;
 /** A pooled connection of the callback-style mysql2 pool. */

@@ -1,4 +1,4 @@
-import type { LeanLedger, ReserveOutcome, SettleOutcome } from './ledger-plans.js';
+import type { LeanLedger, ReserveOutcome, SettleOutcome } from './balance-plans.js';
 
 /** The pg Pool TypeORM's PostgreSQL driver keeps (`driver.master`). */
 interface PgPool {
@@ -40,7 +40,7 @@ SELECT (SELECT count(*) FROM r) AS released, (SELECT count(*) FROM u) + (SELECT 
  * single statement (data-modifying CTEs chained through RETURNING), atomic without BEGIN/COMMIT, run as a
  * named prepared statement on the driver's pool (no TypeORM query runner). When the user's debit
  * succeeds but the token is short, the reserve statement divides by zero on purpose, so the whole
- * statement, the user's debit included, is undone. The reservation states are mysql-ledger.ts's.
+ * statement, the user's debit included, is undone. The reservation states are mysql-balance.ts's.
  */
 export class PostgresLedger implements LeanLedger {
   constructor(private readonly pool: PgPool) {}
