@@ -16,23 +16,19 @@ export { TokenStatus } from './token.entity.js';
 export { maskKey } from './token-key.js';
 // Balance movements of a user and a token together (the relay's reserve/settle/refund, task adjustments).
 export {
+  adjustPlan,
   forgetReservationsPlan,
   releasePlan,
   reservePlan,
   settlePlan,
   RESERVATION_FORGET_WHERE,
   type LeanLedger,
-  type LedgerStep,
-  type LedgerRow,
-  type Plan,
-  type PlanResult,
   type ReservationKey,
   type ReserveOutcome,
   type SettleOutcome,
-  type StepResult,
 } from './balance/balance-plans.js';
-export { MysqlLedger, OPEN, REFUNDED, type MysqlPool } from './balance/mysql-balance.js';
-export { PostgresLedger } from './balance/postgres-balance.js';
+export { BalanceLedger } from './balance/balance-ledger.service.js';
+export { OPEN, REFUNDED } from './balance/mysql-balance.js';
 
 export const tokenSchema = {
   entities: [TokenEntity],

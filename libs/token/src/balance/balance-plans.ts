@@ -5,22 +5,7 @@
  * Every debit that may be refused is a conditional UPDATE checked by its affected rows: no
  * read-then-write race. The billing policy these plans implement is written down in docs/billing.md.
  */
-export interface LedgerStep {
-  sql: string;
-  params: Record<string, number | string>;
-  read?: boolean;
-}
-
-export type LedgerRow = Record<string, unknown> | undefined;
-export type StepResult = number | LedgerRow;
-
-/** What a plan returns: commit or roll back, and the caller's value. */
-export interface PlanResult<R> {
-  commit: boolean;
-  value: R;
-}
-
-export type Plan<R> = Generator<LedgerStep, PlanResult<R>, StepResult>;
+import type { LedgerRow, Plan } from '@gw/database';
 
 export type ReserveOutcome = 'ok' | 'user_quota' | 'token_quota';
 
@@ -163,4 +148,18 @@ export function* forgetReservationsPlan(requestIds: string[]): Plan<number> {
     }) as number;
   }
   return { commit: true, value: removed };
+}
+
+const USER_ADJUST = 'UPDATE users SET quota = quota - :n, used_quota = used_quota + :n WHERE id = :id';
+const TOKEN_ADJUST = 'UPDATE tokens SET remain_quota = remain_quota - :n, used_quota = used_quota + :n WHERE id = :id';
+
+/**
+ * A later correction of a charge already taken (an asynchronous task settled at its real price): moves
+ * `delta` (negative: a refund) from the balances to the used counters, unconditionally. The work was
+ * delivered, so an extra charge may take a balance below zero, as a relay settle may.
+ */
+export function* adjustPlan(userId: number, tokenId: number, delta: number): Plan<void> {
+  yield { sql: USER_ADJUST, params: { n: delta, id: userId } };
+  if (tokenId > 0) yield { sql: TOKEN_ADJUST, params: { n: delta, id: tokenId } };
+  return { commit: true, value: undefined };
 }

@@ -1,9 +1,5 @@
+import type { PgPool } from '@gw/database';
 import type { LeanLedger, ReserveOutcome, SettleOutcome } from './balance-plans.js';
-
-/** The pg Pool TypeORM's PostgreSQL driver keeps (`driver.master`). */
-interface PgPool {
-  query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: Record<string, unknown>[] }>;
-}
 
 const DEADLOCK = /deadlock|40P01|40001/i;
 /** Raised on purpose inside the reserve statement to undo the user's debit when the token is short. */
