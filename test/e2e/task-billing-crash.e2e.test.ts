@@ -148,5 +148,5 @@ describe.each(testDatabases())('task submits survive kill -9 with %s', (kind) =>
     expect(Number(user!.used_quota)).toBe(charged);
     expect(Number(token!.remain_quota) + charged).toBe(TOKEN_QUOTA);
     expect(Number(token!.used_quota)).toBe(charged);
-  }, 180_000);
+  }, 300_000);
 });
