@@ -103,7 +103,7 @@ describe.each(testDatabases())('task submits survive kill -9 with %s', (kind) =>
         body: JSON.stringify({ prompt }),
       })
         .then(async (res) => ({ status: res.status, body: (await res.json()) as { code?: number } }))
-        .catch(() => ({ status: 0, body: {} }));
+        .catch(() => ({ status: 0, body: {} as { code?: number } }));
     const hangs = (i: number) => i % 2 === 1;
     const all = Array.from({ length: IN_FLIGHT }, (_, i) => submit(hangs(i) ? 'hang' : `a cat ${i}`));
     await waitFor(async () => (proxy.submits() >= IN_FLIGHT ? true : undefined), 'every submit at the proxy', 30_000);
