@@ -9,6 +9,20 @@ export { col, index, createTable, addColumn } from './migration-columns.js';
 export { bigintNumber, floatNumber, intBoolean, jsonColumn, nowSeconds } from './transformers.js';
 export { runOutsideTransactions, serializeSqliteTransactions } from './sqlite-transactions.js';
 export { wideParam } from './wide-param.js';
+export { withLargeSqliteCache } from './sqlite-cache.js';
+// The one way to the drivers' raw connections, and the one batched-transaction runner built on them.
+export {
+  sqliteHandleOf,
+  mysqlPoolOf,
+  postgresPoolOf,
+  poolUsageOf,
+  type SqliteHandle,
+  type MysqlConnection,
+  type MysqlPool,
+  type PgPool,
+} from './raw-handles.js';
+export { BatchedTransactions, batchedTransactionsOf } from './batched-transactions.js';
+export { Rollback, type LedgerRow, type LedgerStep, type Plan, type PlanResult, type StepResult } from './plan.js';
 export { JobLockService } from './job-lock.service.js';
 export { LOG_DATA_SOURCE, LOG_JOB_LOCKS, openLogDataSource } from './log-data-source.js';
 

@@ -59,8 +59,8 @@ function runWhenIdle<T>(db: RawSqlite, work: () => T): Promise<T> {
 }
 
 /**
- * Runs `work`, a synchronous write on the raw better-sqlite3 connection (the relay's ledger and the
- * log's batch inserts use it directly for speed), outside any TypeORM transaction. Run while one is open
+ * Runs `work`, a synchronous write on the raw better-sqlite3 connection (BatchedTransactions' batches:
+ * the balance ledger's movements and the log's batch inserts), outside any TypeORM transaction. Run while one is open
  * (it spans awaits), the write would join it as a savepoint and vanish with its rollback: a charge or a
  * log row lost. So it runs at once when the connection is idle, which is nearly always. Otherwise it takes
  * its place in the transaction queue, so queued transactions cannot start in front of it, and waits there

@@ -1,5 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import { runOutsideTransactions } from '@gw/database';
+import { type BatchedTransactions, batchedTransactionsOf, type SqliteHandle } from '@gw/database';
 import type { LogEntity } from './log.entity.js';
 
 /** Columns written, in order: the entity's property and its column in `logs` (new-api's names). */
@@ -24,15 +24,6 @@ const COLUMNS: [keyof LogEntity, string][] = [
   ['other', 'other'],
 ];
 
-interface SqliteStatement {
-  run(...params: unknown[]): unknown;
-}
-interface SqliteDatabase {
-  readonly inTransaction: boolean;
-  prepare(sql: string): SqliteStatement;
-  transaction<A>(fn: (arg: A) => void): (arg: A) => void;
-}
-
 type Row = Partial<LogEntity>;
 
 function values(row: Row, out: unknown[]): void {
@@ -50,18 +41,15 @@ function values(row: Row, out: unknown[]): void {
  */
 export class LogInserter {
   private readonly dialect: 'sqlite' | 'mysql' | 'postgres';
-  private readonly sqliteDb?: SqliteDatabase;
-  private readonly dataSource: DataSource;
+  private readonly transactions: BatchedTransactions;
   /** Prepared on first use: the table may not exist yet when the service is built (migrations run later). */
   private sqliteInsertAll?: (rows: Row[]) => void;
   private readonly multiRow = new Map<number, string>();
 
   constructor(dataSource: DataSource) {
-    this.dataSource = dataSource;
     const type = dataSource.options.type;
     this.dialect = type === 'better-sqlite3' ? 'sqlite' : type === 'postgres' ? 'postgres' : 'mysql';
-    if (type === 'better-sqlite3')
-      this.sqliteDb = (dataSource.driver as unknown as { databaseConnection: SqliteDatabase }).databaseConnection;
+    this.transactions = batchedTransactionsOf(dataSource);
   }
 
   /**
@@ -70,11 +58,13 @@ export class LogInserter {
    */
   async insert(manager: EntityManager, rows: Row[], shared: boolean): Promise<void> {
     if (rows.length === 0) return;
-    if (shared && this.sqliteDb) {
-      this.sqliteInsertAll ??= this.prepareSqlite(this.sqliteDb);
-      const insertAll = this.sqliteInsertAll;
-      // Outside any open TypeORM transaction, whose rollback would take these rows with it.
-      await runOutsideTransactions(this.dataSource, this.sqliteDb, () => insertAll(rows));
+    if (shared && this.dialect === 'sqlite') {
+      // In the data source's shared SQLite batch (with the ledger's charges of the same turn), outside any
+      // open TypeORM transaction, whose rollback would take these rows with it.
+      await this.transactions.runSqlite((db) => {
+        this.sqliteInsertAll ??= this.prepareSqlite(db);
+        this.sqliteInsertAll(rows);
+      });
       return;
     }
     const params: unknown[] = [];
@@ -82,16 +72,17 @@ export class LogInserter {
     await manager.query(this.sql(rows.length), params);
   }
 
-  private prepareSqlite(db: SqliteDatabase): (rows: Row[]) => void {
+  /** One prepared single-row statement run per row (the runner's savepoint makes the batch atomic). */
+  private prepareSqlite(db: SqliteHandle): (rows: Row[]) => void {
     const statement = db.prepare(this.sql(1));
     const params: unknown[] = [];
-    return db.transaction((rows: Row[]) => {
+    return (rows: Row[]) => {
       for (const row of rows) {
         params.length = 0;
         values(row, params);
         statement.run(...params);
       }
-    });
+    };
   }
 
   private sql(count: number): string {

@@ -2,11 +2,9 @@ import { describe, expect, it, vi } from 'vitest';
 import type { EntityManager } from 'typeorm';
 import type { LogService } from '@gw/log';
 import type { OptionService } from '@gw/option';
-import type { UserHooks } from '@gw/user';
+import type { UserBalance, UserBalanceMoves, UserHooks } from '@gw/user';
 import { RedeemService } from './redeem.service.js';
 import type { RedemptionRepository } from './redemption.repository.js';
-import type { DataSource } from 'typeorm';
-import type { WalletRepository } from './top-up.repository.js';
 
 const user = { id: 7, username: 'alice', role: 1, group: 'default' };
 const options = {
@@ -23,11 +21,12 @@ function build(code: Record<string, number> | null, wonTheRace: boolean) {
   const wallet = { credit: vi.fn(async () => true) };
   const logs = { recordNow: vi.fn(async () => undefined) };
   const hooks = { userChanged: vi.fn() };
-  const transactions = { transaction: (work: (m: EntityManager) => Promise<unknown>) => work({} as EntityManager) };
+  const balances = {
+    transaction: (work: (moves: UserBalanceMoves, m: EntityManager) => Promise<unknown>) => work(wallet, {} as EntityManager),
+  };
   const service = new RedeemService(
     codes as unknown as RedemptionRepository,
-    wallet as unknown as WalletRepository,
-    transactions as unknown as DataSource,
+    balances as unknown as UserBalance,
     logs as unknown as LogService,
     options,
     hooks as unknown as UserHooks,
@@ -39,7 +38,7 @@ describe('RedeemService', () => {
   it('credits the face value read after the flip, logs it and drops the cached user', async () => {
     const { service, wallet, logs, hooks } = build({}, true);
     await expect(service.redeem('KEY', user)).resolves.toBe(250000);
-    expect(wallet.credit).toHaveBeenCalledWith(expect.anything(), 7, 250000);
+    expect(wallet.credit).toHaveBeenCalledWith(7, 250000);
     expect(logs.recordNow).toHaveBeenCalledWith(
       expect.objectContaining({ userId: 7, type: 1, quota: 250000, content: 'redeemed code, quota +$0.50, code id 1' }),
       expect.anything(),

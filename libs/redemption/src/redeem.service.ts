@@ -1,14 +1,12 @@
-import { DataSource } from 'typeorm';
 import { Injectable } from '@nestjs/common';
 import { BusinessError, type Principal } from '@gw/core';
 import { nowSeconds } from '@gw/database';
 import { LogService, LogType } from '@gw/log';
 import { OptionService } from '@gw/option';
-import { UserHooks } from '@gw/user';
+import { UserBalance, UserHooks } from '@gw/user';
 import { formatQuota, quotaDisplay } from './quota-format.js';
 import { RedemptionStatus } from './redemption.entity.js';
 import { RedemptionRepository } from './redemption.repository.js';
-import { WalletRepository } from './top-up.repository.js';
 
 const ALREADY_USED = 'this redemption code has already been used';
 
@@ -17,8 +15,7 @@ const ALREADY_USED = 'this redemption code has already been used';
 export class RedeemService {
   constructor(
     private readonly codes: RedemptionRepository,
-    private readonly wallet: WalletRepository,
-    private readonly dataSource: DataSource,
+    private readonly balances: UserBalance,
     private readonly logs: LogService,
     private readonly options: OptionService,
     private readonly hooks: UserHooks,
@@ -35,13 +32,13 @@ export class RedeemService {
     const now = nowSeconds();
     if (code.expiredTime !== 0 && code.expiredTime < now) throw new BusinessError('this redemption code has expired');
 
-    const credited = await this.dataSource.transaction(async (manager) => {
+    const credited = await this.balances.transaction(async (wallet, manager) => {
       if (!(await this.codes.markUsed(manager, code.id, user.id, now))) return null;
       // Read inside the transaction, after the flip: an edit that raced the read above cannot change what is credited.
       const quota = await this.codes.quotaOf(manager, code.id);
       // Throwing rolls the code back to unused. The caller exists (the guard just read it), so a refusal
       // here means the balance would pass the largest exact quota.
-      if (!(await this.wallet.credit(manager, user.id, quota))) throw new BusinessError('the balance would exceed the maximum quota');
+      if (!(await wallet.credit(user.id, quota))) throw new BusinessError('the balance would exceed the maximum quota');
       await this.logs.recordNow(
         {
           userId: user.id,

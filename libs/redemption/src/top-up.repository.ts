@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { EntityManager, Repository } from 'typeorm';
 import type { PageRequest } from '@gw/core';
-import { wideParam } from '@gw/database';
 import { UserEntity } from '@gw/user';
 import { TopUpEntity, TopUpStatus } from './top-up.entity.js';
 
@@ -34,27 +33,9 @@ export class TopUpRepository {
   }
 }
 
-/** Balance and identity reads/writes on `users` for the credit transactions of this module. */
+/** Identity reads on `users` for the credit transactions of this module (the credit itself is @gw/user's UserBalance). */
 @Injectable()
 export class WalletRepository {
-  /**
-   * `quota = quota + n` in the caller's transaction; false when the user no longer exists or the balance
-   * would pass 2^53 − 1 (beyond it JavaScript numbers, and so every later read and charge, lose precision).
-   */
-  async credit(manager: EntityManager, userId: number, quota: number): Promise<boolean> {
-    const result = await manager
-      .createQueryBuilder()
-      .update(UserEntity)
-      .set({ quota: () => 'quota + :credit' })
-      .where(`id = :userId AND deleted_at IS NULL AND quota <= ${wideParam(manager.connection, 'ceiling')}`, {
-        userId,
-        ceiling: Number.MAX_SAFE_INTEGER - quota,
-      })
-      .setParameters({ credit: quota })
-      .execute();
-    return (result.affected ?? 0) === 1;
-  }
-
   async username(manager: EntityManager, userId: number): Promise<string> {
     const row = await manager.getRepository(UserEntity).findOne({ where: { id: userId }, select: { id: true, username: true } });
     return row?.username ?? '';

@@ -2,7 +2,6 @@ export { RelayModule } from './relay.module.js';
 // For the task module: asynchronous jobs bill through the same ledger and prices as the relay.
 export { QuotaLedger } from './billing/quota-ledger.js';
 export { ReservationRecovery } from './billing/reservation-recovery.service.js';
-export { releasePlan, type LedgerStep, type Plan, type PlanResult, type StepResult } from './billing/ledger-plans.js';
 export { PricingService } from './pricing/pricing.service.js';
 
 import { CreateQuotaReservations1732262410000 } from './billing/migrations/1732262410000-create-quota-reservations.js';

@@ -14,6 +14,21 @@ export {
 } from './relay-identity.js';
 export { TokenStatus } from './token.entity.js';
 export { maskKey } from './token-key.js';
+// Balance movements of a user and a token together (the relay's reserve/settle/refund, task adjustments).
+export {
+  adjustPlan,
+  forgetReservationsPlan,
+  releasePlan,
+  reservePlan,
+  settlePlan,
+  RESERVATION_FORGET_WHERE,
+  type LeanLedger,
+  type ReservationKey,
+  type ReserveOutcome,
+  type SettleOutcome,
+} from './balance/balance-plans.js';
+export { BalanceLedger } from './balance/balance-ledger.service.js';
+export { OPEN, REFUNDED } from './balance/mysql-balance.js';
 
 export const tokenSchema = {
   entities: [TokenEntity],

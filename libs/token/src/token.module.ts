@@ -1,3 +1,4 @@
+import { BalanceLedger } from './balance/balance-ledger.service.js';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { OptionModule } from '@gw/option';
@@ -15,7 +16,7 @@ import { UserSnapshots } from './user-snapshots.js';
 @Module({
   imports: [TypeOrmModule.forFeature([TokenEntity]), OptionModule, UserModule],
   controllers: [TokenController, TokenBillingController],
-  providers: [TokenRepository, TokenIndex, UserSnapshots, TokenAuthService, TokenService, TokenBillingService],
-  exports: [TokenAuthService],
+  providers: [TokenRepository, TokenIndex, UserSnapshots, TokenAuthService, TokenService, TokenBillingService, BalanceLedger],
+  exports: [TokenAuthService, BalanceLedger],
 })
 export class TokenModule {}

@@ -3,6 +3,7 @@ import type { CreateTokenRequest, TokenStatusRequest, TokenView, UpdateTokenRequ
 import { BusinessError, NotFoundError, parsePage, toPage, type Page, type Principal } from '@gw/core';
 import { nowSeconds } from '@gw/database';
 import { OptionService } from '@gw/option';
+import { BalanceEvents } from '@gw/user';
 import { TokenAuthService } from './token-auth.service.js';
 import { generateTokenKey, randomAlphanumeric } from './token-key.js';
 import { assertCanEnable, reachedStatus, validateTokenFields } from './token-rules.js';
@@ -21,6 +22,7 @@ export class TokenService {
     private readonly tokens: TokenRepository,
     private readonly auth: TokenAuthService,
     private readonly options: OptionService,
+    private readonly balances: BalanceEvents,
   ) {}
 
   async list(caller: Principal, query: Record<string, unknown>): Promise<Page<TokenView>> {
@@ -79,6 +81,8 @@ export class TokenService {
     const fields = validateTokenFields(input, this.options, caller.group, token.expiredTime);
     await this.tokens.update(token.id, caller.id, fields);
     await this.auth.tokensChanged([token.id]);
+    // An edit sets remain_quota and unlimited_quota (the console form always sends both).
+    this.balances.changed({ userId: caller.id, tokenId: token.id });
     return this.get(caller, token.id);
   }
 

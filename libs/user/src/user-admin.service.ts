@@ -3,6 +3,7 @@ import { BusinessError, ForbiddenError, NotFoundError, Role, toPage, type Page, 
 import type { AdminUserView, CreateUserRequest, ManageUserRequest, UpdateUserRequest } from '@gw/contracts';
 import { hashPassword } from './password.js';
 import { UserStatus, type UserEntity } from './user.entity.js';
+import { BalanceEvents } from './balance/balance-events.js';
 import { UserHooks } from './user-events.js';
 import { UserRepository } from './user.repository.js';
 import { UserService } from './user.service.js';
@@ -17,6 +18,7 @@ export class UserAdminService {
     private readonly users: UserRepository,
     private readonly userService: UserService,
     private readonly hooks: UserHooks,
+    private readonly balances: BalanceEvents,
   ) {}
 
   async list(request: PageRequest): Promise<Page<AdminUserView>> {
@@ -74,6 +76,7 @@ export class UserAdminService {
     }
     if (Object.keys(changes).length) await this.users.update(user.id, changes);
     this.hooks.userChanged(user.id);
+    if (changes.quota !== undefined) this.balances.changed({ userId: user.id });
     if (changes.password) await this.hooks.revokeSessions(user.id);
   }
 

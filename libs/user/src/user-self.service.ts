@@ -6,6 +6,7 @@ import { groupInfos, usableGroups, type GroupInfo } from './groups.js';
 import { hashPassword, verifyPassword } from './password.js';
 import { newAccessToken, randomAlnum } from './support/random.js';
 import type { UserEntity } from './user.entity.js';
+import { BalanceEvents } from './balance/balance-events.js';
 import { UserHooks } from './user-events.js';
 import { UserRepository } from './user.repository.js';
 import { PASSWORD_TOO_SHORT } from './user-admin.service.js';
@@ -25,6 +26,7 @@ export class UserSelfService {
     private readonly users: UserRepository,
     private readonly options: OptionService,
     private readonly hooks: UserHooks,
+    private readonly balances: BalanceEvents,
   ) {}
 
   private async load(id: number): Promise<UserEntity> {
@@ -103,6 +105,7 @@ export class UserSelfService {
     const unit = this.options.get('QuotaPerUnit');
     if (quota < unit) throw new BusinessError(`transfer amount minimum is ${formatQuota(this.options, Math.ceil(unit))}`);
     if (!(await this.users.transferAff(caller.id, quota))) throw new BusinessError('invite earnings are insufficient');
+    this.balances.changed({ userId: caller.id });
   }
 
   async updateSetting(caller: Principal, input: UserSettingRequest): Promise<void> {

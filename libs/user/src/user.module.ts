@@ -1,3 +1,5 @@
+import { BalanceEvents } from './balance/balance-events.js';
+import { UserBalance } from './balance/user-balance.service.js';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { OptionModule } from '@gw/option';
@@ -31,7 +33,20 @@ import { MailTestController } from './mail-test.controller.js';
     KvStore,
     UserHooks,
     UserNotifyService,
+    BalanceEvents,
+    UserBalance,
   ],
-  exports: [UserService, UserAdminService, UserHooks, UserNotifyService, AccountService, MailService, TurnstileService, KvStore],
+  exports: [
+    BalanceEvents,
+    UserBalance,
+    UserService,
+    UserAdminService,
+    UserHooks,
+    UserNotifyService,
+    AccountService,
+    MailService,
+    TurnstileService,
+    KvStore,
+  ],
 })
 export class UserModule {}

@@ -5,7 +5,7 @@ import type { DataSource } from 'typeorm';
 import { BusinessError } from '@gw/core';
 import { nowSeconds } from '@gw/database';
 import { OptionService } from '@gw/option';
-import { UserEntity, UserHooks } from '@gw/user';
+import { UserBalance, UserHooks } from '@gw/user';
 import { isUniqueViolation } from '../support/db-errors.js';
 import { CheckinEntity } from './checkin.entity.js';
 
@@ -37,6 +37,7 @@ export class CheckinService {
     @InjectDataSource() private readonly db: DataSource,
     private readonly options: OptionService,
     private readonly hooks: UserHooks,
+    private readonly balances: UserBalance,
   ) {}
 
   private assertEnabled(): void {
@@ -94,15 +95,10 @@ export class CheckinService {
       throw new BusinessError(ALREADY_CHECKED_IN);
     }
     try {
-      await this.db.transaction(async (m) => {
+      await this.balances.transaction(async (wallet, m) => {
         await m.getRepository(CheckinEntity).insert({ userId, checkinDate: today, quotaAwarded: award, createdAt: nowSeconds() });
-        await m
-          .createQueryBuilder()
-          .update(UserEntity)
-          .set({ quota: () => 'quota + :award' })
-          .where('id = :userId', { userId })
-          .setParameters({ award })
-          .execute();
+        // Refused only at the largest exact balance: the check-in row goes back with it.
+        if (!(await wallet.credit(userId, award))) throw new BusinessError('the balance would exceed the maximum quota');
       });
     } catch (error) {
       if (isUniqueViolation(error)) throw new BusinessError(ALREADY_CHECKED_IN);

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { LOG_DATA_SOURCE } from '@gw/database';
 import type { DataSource, QueryRunner } from 'typeorm';
-import { withLargeSqliteCache } from '../sqlite-cache.js';
+import { withLargeSqliteCache } from '@gw/database';
 import type { ConsumeRow, HourlyBucket, HourlyDim } from './hourly-buckets.js';
 
 const CURSOR = 'hourly';

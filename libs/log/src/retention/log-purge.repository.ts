@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { LOG_DATA_SOURCE } from '@gw/database';
 import type { DataSource } from 'typeorm';
-import { withLargeSqliteCache } from '../sqlite-cache.js';
+import { withLargeSqliteCache } from '@gw/database';
 
 /**
  * The statements of a batched log cleanup. Each reads or deletes a bounded number of rows by key, so no

@@ -3,6 +3,7 @@ import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { Gauge } from 'prom-client';
 import { DataSource } from 'typeorm';
+import { poolUsageOf } from '@gw/database';
 import { LogService } from '@gw/log';
 import { GatewayMetrics } from './gateway-metrics.js';
 
@@ -10,22 +11,6 @@ interface ChannelRow {
   id: number | string;
   status: number | string;
   response_time: number | string | null;
-}
-
-/** A pool's numbers as the drivers expose them (pg's Pool publicly, mysql2's through its internals). */
-export function poolUsage(driver: unknown): { total: number; idle: number; waiting: number } | undefined {
-  const d = driver as { master?: unknown; pool?: unknown; databaseConnection?: unknown };
-  const pg = d.master as { totalCount?: number; idleCount?: number; waitingCount?: number } | undefined;
-  if (pg && typeof pg.totalCount === 'number') return { total: pg.totalCount, idle: pg.idleCount ?? 0, waiting: pg.waitingCount ?? 0 };
-  const mysql = d.pool as
-    | { _allConnections?: { length: number }; _freeConnections?: { length: number }; _connectionQueue?: { length: number } }
-    | undefined;
-  if (mysql?._allConnections) {
-    return { total: mysql._allConnections.length, idle: mysql._freeConnections?.length ?? 0, waiting: mysql._connectionQueue?.length ?? 0 };
-  }
-  // SQLite: one connection, shared by every query.
-  if (d.databaseConnection) return { total: 1, idle: 0, waiting: 0 };
-  return undefined;
 }
 
 /**
@@ -91,7 +76,7 @@ export class StateCollectors implements OnModuleInit {
       labelNames: ['state'] as const,
       registers,
       collect() {
-        const usage = poolUsage(dataSource.driver);
+        const usage = poolUsageOf(dataSource);
         if (!usage) return;
         this.set({ state: 'total' }, usage.total);
         this.set({ state: 'idle' }, usage.idle);

@@ -1,9 +1,8 @@
-import { DataSource } from 'typeorm';
 import { Injectable, Logger } from '@nestjs/common';
 import { nowSeconds } from '@gw/database';
 import { LogService, LogType } from '@gw/log';
 import { OptionService } from '@gw/option';
-import { UserHooks } from '@gw/user';
+import { UserBalance, UserHooks } from '@gw/user';
 import { formatQuota, quotaDisplay } from '../quota-format.js';
 import { EPAY_PROVIDER, TopUpStatus } from '../top-up.entity.js';
 import { TopUpRepository, WalletRepository } from '../top-up.repository.js';
@@ -26,7 +25,7 @@ export class EpayNotifyService {
   constructor(
     private readonly orders: TopUpRepository,
     private readonly wallet: WalletRepository,
-    private readonly dataSource: DataSource,
+    private readonly balances: UserBalance,
     private readonly logs: LogService,
     private readonly options: OptionService,
     private readonly hooks: UserHooks,
@@ -55,13 +54,13 @@ export class EpayNotifyService {
     if (order.status !== TopUpStatus.Pending) return this.reject(`order ${order.tradeNo} is ${order.status}`);
 
     const quota = quotaForUnits(order.amount, this.options.get('QuotaPerUnit'));
-    const outcome = await this.dataSource.transaction(async (manager) => {
+    const outcome = await this.balances.transaction(async (credits, manager) => {
       if (!(await this.orders.markPaid(manager, order.tradeNo, nowSeconds()))) {
         // Another delivery completed it first (success), or it expired meanwhile (fail).
         const current = await this.orders.findByTradeNo(order.tradeNo, manager);
         return current?.status === TopUpStatus.Success ? 'duplicate' : 'stale';
       }
-      if (!(await this.wallet.credit(manager, order.userId, quota)))
+      if (!(await credits.credit(order.userId, quota)))
         throw new Error(`user ${order.userId} of ${order.tradeNo} is gone or at the maximum quota`);
       const username = await this.wallet.username(manager, order.userId);
       await this.logs.recordNow(

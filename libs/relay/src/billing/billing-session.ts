@@ -1,5 +1,5 @@
 import { RelayError } from '../pipeline/relay-error.js';
-import type { SettleOutcome } from './ledger-plans.js';
+import type { SettleOutcome } from '@gw/token';
 import type { QuotaLedger } from './quota-ledger.js';
 
 type State = 'open' | 'reserved' | 'settled' | 'refunded';

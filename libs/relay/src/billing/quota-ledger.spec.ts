@@ -2,6 +2,8 @@ import Database from 'better-sqlite3';
 import type { DataSource } from 'typeorm';
 import { describe, expect, it } from 'vitest';
 import type { LogService } from '@gw/log';
+import { BalanceLedger } from '@gw/token';
+import { BalanceEvents, type BalanceChanged } from '@gw/user';
 import { QuotaLedger } from './quota-ledger.js';
 
 function sqliteLedger(userQuota: number, tokenQuota: number) {
@@ -20,7 +22,10 @@ function sqliteLedger(userQuota: number, tokenQuota: number) {
     token: db.prepare('SELECT remain_quota, used_quota FROM tokens WHERE id = 2').get(),
   });
   const reservations = () => db.prepare('SELECT request_id, amount, charged FROM quota_reservations ORDER BY request_id').all();
-  return { ledger: new QuotaLedger(dataSource, logs), balances, reservations };
+  const events = new BalanceEvents();
+  const changes: BalanceChanged[] = [];
+  events.onBalanceChanged((change) => changes.push(change));
+  return { ledger: new QuotaLedger(dataSource, logs, new BalanceLedger(dataSource, events)), balances, reservations, changes };
 }
 
 describe('QuotaLedger on SQLite', () => {
@@ -67,5 +72,16 @@ describe('QuotaLedger on SQLite', () => {
     expect(balances().user).toEqual({ quota: 970, used_quota: 30, request_count: 1 });
     await ledger.forgetSettled();
     expect(reservations()).toEqual([]);
+  });
+
+  it('announces every committed movement on BalanceChanged, and nothing for a refused one', async () => {
+    const { ledger, changes } = sqliteLedger(150, 1000);
+    expect(await ledger.reserve(1, 2, 100, 'a')).toBe('ok');
+    expect(await ledger.reserve(1, 2, 100, 'b')).toBe('user_quota');
+    expect(changes).toEqual([{ userId: 1, tokenId: 2 }]);
+    await ledger.settle(1, 2, 100, 80, 'a');
+    expect(await ledger.release(1, 2, 100, 'a')).toBe(false);
+    expect(await ledger.reserve(1, 0, 10)).toBe('ok');
+    expect(changes).toEqual([{ userId: 1, tokenId: 2 }, { userId: 1, tokenId: 2 }, { userId: 1 }]);
   });
 });

@@ -6,9 +6,8 @@ import type { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '@gw/core';
 import { JobLockService } from '@gw/database';
 import { LogService, LogType, type NewLog } from '@gw/log';
-import { TokenAuthService } from '@gw/token';
-import { forgetReservationsPlan, releasePlan, type Plan } from './ledger-plans.js';
-import { OPEN, REFUNDED } from './mysql-ledger.js';
+import type { Plan } from '@gw/database';
+import { forgetReservationsPlan, OPEN, REFUNDED, releasePlan, TokenAuthService } from '@gw/token';
 import { QuotaLedger } from './quota-ledger.js';
 
 /** Every instance proves it is alive this often; one silent for OWNER_TTL_MS is taken for dead. */
@@ -162,7 +161,7 @@ export class ReservationRecovery implements OnApplicationBootstrap, OnModuleDest
     }
     if (charged === OPEN) {
       // Refund and removal in one commit, only while the row is still open: exactly once.
-      if (!(await this.ledger.transact(() => releasePlan(userId, tokenId, amount, requestId)))) return;
+      if (!(await this.ledger.transact(() => releasePlan(userId, tokenId, amount, requestId), { userId, tokenId }))) return;
       this.tokens.applySpend(tokenId, -amount);
       summary.refunded++;
       await this.logs.recordNow({

@@ -118,64 +118,63 @@ export class TaskRelayService {
     }
     const now = nowSeconds();
     const taskId = provider.publicIds ? publicId : outcome.upstreamId;
-    try {
-      await this.rows.insert({
-        createdAt: now,
-        updatedAt: now,
-        taskId,
-        platform: provider.platformOf(channel),
-        userId: caller.userId,
-        group: caller.group,
-        channelId: channel.id,
-        quota,
-        action: planned.action,
-        status: TaskStatus.Submitted,
-        failReason: '',
-        submitTime: now,
-        startTime: 0,
-        finishTime: 0,
-        progress: '0%',
-        properties: {
-          input: typeof planned.body.prompt === 'string' ? planned.body.prompt : '',
-          origin_model_name: planned.model,
-          upstream_model_name: planned.model,
-        },
-        privateData: {
-          upstream_task_id: outcome.upstreamId,
-          billing_source: 'wallet',
-          token_id: caller.tokenId,
-          billing_context: {
-            model_price: price.modelPrice,
-            group_ratio: price.groupRatio,
-            // A model priced by ratio is re-priced from the tokens the provider reports at the end (new-api).
-            ...(price.byRatio ? { model_ratio: price.modelPrice * 2 } : {}),
-            origin_model_name: planned.model,
-            per_call_billing: !price.byRatio,
-            per_call_quota: price.quota,
-            other_ratios: planned.ratios,
-          },
-        },
-        data: null,
-      });
-    } catch (error) {
-      await charge.release();
-      throw error;
-    }
-    await charge.commit({
-      channelId: channel.id,
-      channelName: channel.name,
-      modelName: planned.model,
+    const row: Partial<TaskEntity> = {
+      createdAt: now,
+      updatedAt: now,
+      taskId,
+      platform: provider.platformOf(channel),
+      userId: caller.userId,
       group: caller.group,
-      ip: caller.recordIp ? call.ip : '',
-      content: `fixed price ${price.modelPrice.toFixed(2)}, group ratio ${price.groupRatio.toFixed(2)}, action ${planned.action}, task ${taskId}`,
-      other: {
-        model_price: price.modelPrice,
-        group_ratio: price.groupRatio,
-        task_id: taskId,
-        request_path: call.path,
-        ...(planned.ratios ? { other_ratios: planned.ratios } : {}),
+      channelId: channel.id,
+      quota,
+      action: planned.action,
+      status: TaskStatus.Submitted,
+      failReason: '',
+      submitTime: now,
+      startTime: 0,
+      finishTime: 0,
+      progress: '0%',
+      properties: {
+        input: typeof planned.body.prompt === 'string' ? planned.body.prompt : '',
+        origin_model_name: planned.model,
+        upstream_model_name: planned.model,
       },
-    });
+      privateData: {
+        upstream_task_id: outcome.upstreamId,
+        billing_source: 'wallet',
+        token_id: caller.tokenId,
+        billing_context: {
+          model_price: price.modelPrice,
+          group_ratio: price.groupRatio,
+          // A model priced by ratio is re-priced from the tokens the provider reports at the end (new-api).
+          ...(price.byRatio ? { model_ratio: price.modelPrice * 2 } : {}),
+          origin_model_name: planned.model,
+          per_call_billing: !price.byRatio,
+          per_call_quota: price.quota,
+          other_ratios: planned.ratios,
+        },
+      },
+      data: null,
+    };
+    // The row and the charge commit together (when they cannot, the reservation goes back).
+    await charge.commit(
+      {
+        channelId: channel.id,
+        channelName: channel.name,
+        modelName: planned.model,
+        group: caller.group,
+        ip: caller.recordIp ? call.ip : '',
+        content: `fixed price ${price.modelPrice.toFixed(2)}, group ratio ${price.groupRatio.toFixed(2)}, action ${planned.action}, task ${taskId}`,
+        other: {
+          model_price: price.modelPrice,
+          group_ratio: price.groupRatio,
+          task_id: taskId,
+          request_path: call.path,
+          ...(planned.ratios ? { other_ratios: planned.ratios } : {}),
+        },
+      },
+      (manager) => this.rows.insert(row, manager),
+    );
     return { status: outcome.status, body: outcome.body };
   }
 

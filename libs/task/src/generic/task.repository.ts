@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Brackets, type Repository } from 'typeorm';
+import { Brackets, type EntityManager, type Repository } from 'typeorm';
 import { TaskEntity } from './task.entity.js';
 
 export interface TaskListFilter {
@@ -19,8 +19,10 @@ const FINAL = ['SUCCESS', 'FAILURE'];
 export class TaskRepository {
   constructor(@InjectRepository(TaskEntity) private readonly rows: Repository<TaskEntity>) {}
 
-  insert(row: Partial<TaskEntity>): Promise<TaskEntity> {
-    return this.rows.save(this.rows.create(row));
+  /** In `manager`'s transaction when given (the submit charge commits with the row). */
+  insert(row: Partial<TaskEntity>, manager?: EntityManager): Promise<TaskEntity> {
+    const rows = manager ? manager.getRepository(TaskEntity) : this.rows;
+    return rows.save(rows.create(row));
   }
 
   findOwn(userId: number, taskId: string, platform?: string): Promise<TaskEntity | null> {

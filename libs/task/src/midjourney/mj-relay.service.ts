@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { Injectable, Logger } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import { ChannelHealthService, type RelayChannel } from '@gw/channel';
 import { OptionService } from '@gw/option';
 import { TaskBilling } from '../shared/task-billing.service.js';
@@ -194,14 +195,17 @@ export class MjRelayService {
       }
     }
     if (accepted && plan.action === MjAction.Upload) Object.assign(row, { status: MjStatus.Success, progress: '100%' });
-    try {
-      await this.rows.insert(row);
-    } catch (error) {
-      await charge.release();
-      throw error;
+    if (accepted) {
+      // The row and the charge commit together (when they cannot, the reservation goes back).
+      const saveRow = (manager: EntityManager) => this.rows.insert(row, manager);
+      await this.commit(charge, caller, channel, model, plan.action, answer.result, price.modelPrice, price.groupRatio, call, saveRow);
+    } else {
+      try {
+        await this.rows.insert(row);
+      } finally {
+        await charge.release();
+      }
     }
-    if (accepted) await this.commit(charge, caller, channel, model, plan.action, answer.result, price.modelPrice, price.groupRatio, call);
-    else await charge.release();
     return { status: upstream.status, body: this.clientBody(upstream, answer, plan.action) };
   }
 
@@ -215,16 +219,20 @@ export class MjRelayService {
     modelPrice: number,
     groupRatio: number,
     call: MjCall,
+    saveRow: (manager: EntityManager) => Promise<unknown>,
   ): Promise<void> {
-    await charge.commit({
-      channelId: channel.id,
-      channelName: channel.name,
-      modelName: model,
-      group: caller.group,
-      ip: caller.recordIp ? call.ip : '',
-      content: `fixed price ${modelPrice.toFixed(2)}, group ratio ${groupRatio.toFixed(2)}, action ${action}, ID ${mjId}`,
-      other: { model_price: modelPrice, group_ratio: groupRatio, mj_id: mjId, request_path: call.path },
-    });
+    await charge.commit(
+      {
+        channelId: channel.id,
+        channelName: channel.name,
+        modelName: model,
+        group: caller.group,
+        ip: caller.recordIp ? call.ip : '',
+        content: `fixed price ${modelPrice.toFixed(2)}, group ratio ${groupRatio.toFixed(2)}, action ${action}, ID ${mjId}`,
+        other: { model_price: modelPrice, group_ratio: groupRatio, mj_id: mjId, request_path: call.path },
+      },
+      saveRow,
+    );
   }
 
   /** Codes 21 (exists) and 22 (queued) read as 1 (submitted) for clients, as new-api rewrites them. */

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Brackets, type Repository, type SelectQueryBuilder } from 'typeorm';
+import { Brackets, type EntityManager, type Repository, type SelectQueryBuilder } from 'typeorm';
 import { MidjourneyEntity } from './midjourney.entity.js';
 
 export interface MjListFilter {
@@ -19,8 +19,10 @@ const FINAL = ['SUCCESS', 'FAILURE'];
 export class MjRepository {
   constructor(@InjectRepository(MidjourneyEntity) private readonly rows: Repository<MidjourneyEntity>) {}
 
-  insert(row: Partial<MidjourneyEntity>): Promise<MidjourneyEntity> {
-    return this.rows.save(this.rows.create(row));
+  /** In `manager`'s transaction when given (the submit charge commits with the row). */
+  insert(row: Partial<MidjourneyEntity>, manager?: EntityManager): Promise<MidjourneyEntity> {
+    const rows = manager ? manager.getRepository(MidjourneyEntity) : this.rows;
+    return rows.save(rows.create(row));
   }
 
   findOwn(userId: number, mjId: string): Promise<MidjourneyEntity | null> {

@@ -1,8 +1,12 @@
+import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import { ChannelUsageService } from '@gw/channel';
+import type { Plan } from '@gw/database';
 import { LogService, LogType, type NewLog } from '@gw/log';
-import { QuotaLedger, releasePlan, type Plan } from '@gw/relay';
-import { TokenAuthService } from '@gw/token';
+import { QuotaLedger } from '@gw/relay';
+import { adjustPlan, BalanceLedger, releasePlan, TokenAuthService } from '@gw/token';
 import { UserNotifyService, UserService } from '@gw/user';
 import type { TaskCaller } from './task-gate.js';
 import { TaskRelayError } from './task-error.js';
@@ -25,11 +29,21 @@ export interface RefundTarget {
   finishTime: number;
 }
 
-/** A charge taken before the upstream call: kept when the provider accepts the task, else given back. */
+/**
+ * A charge taken before the upstream call, recorded durably as a reservation (quota_reservations, under
+ * its own request id and this instance): kept when the provider accepts the task, else given back. A
+ * crash before either leaves the open reservation, which the relay's ReservationRecovery refunds.
+ */
 export interface TaskCharge {
   readonly quota: number;
-  /** The provider accepted: counters, channel usage and the consume log. */
-  commit(log: Omit<NewLog, 'userId' | 'username' | 'type' | 'quota' | 'tokenId' | 'tokenName'>): Promise<void>;
+  /**
+   * The provider accepted: `saveRow` writes the task row in the same transaction as the settle of the
+   * reservation (both durable or neither), then counters, channel usage and the consume log.
+   */
+  commit(
+    log: Omit<NewLog, 'userId' | 'username' | 'type' | 'quota' | 'tokenId' | 'tokenName' | 'requestId'>,
+    saveRow: (manager: EntityManager) => Promise<unknown>,
+  ): Promise<void>;
   /** The provider refused or could not be reached. */
   release(): Promise<void>;
 }
@@ -58,9 +72,6 @@ export interface SettleTarget extends Omit<RefundTarget, 'reason' | 'finishTime'
   group: string;
 }
 
-const USER_ADJUST = 'UPDATE users SET quota = quota - :n, used_quota = used_quota + :n WHERE id = :id';
-const TOKEN_ADJUST = 'UPDATE tokens SET remain_quota = remain_quota - :n, used_quota = used_quota + :n WHERE id = :id';
-
 /**
  * Success with its real price, in one transaction: the row moves to SUCCESS only from an unfinished status,
  * and only that move charges the difference (or pays it back), so the settlement happens exactly once
@@ -73,9 +84,7 @@ function* succeedAndSettlePlan(target: SettleTarget): Plan<boolean> {
     params: { id: target.id, actual: target.actual },
   };
   if (moved !== 1) return { commit: false, value: false };
-  const delta = target.actual - target.quota;
-  yield { sql: USER_ADJUST, params: { n: delta, id: target.userId } };
-  if (target.tokenId > 0) yield { sql: TOKEN_ADJUST, params: { n: delta, id: target.tokenId } };
+  yield* adjustPlan(target.userId, target.tokenId, target.actual - target.quota);
   return { commit: true, value: true };
 }
 
@@ -90,6 +99,8 @@ export class TaskBilling {
 
   constructor(
     private readonly ledger: QuotaLedger,
+    private readonly balances: BalanceLedger,
+    @InjectDataSource() private readonly dataSource: DataSource,
     private readonly tokens: TokenAuthService,
     private readonly channelUsage: ChannelUsageService,
     private readonly logs: LogService,
@@ -98,8 +109,11 @@ export class TaskBilling {
   ) {}
 
   async reserve(caller: TaskCaller, quota: number): Promise<TaskCharge> {
+    // The reservation's own id: the consume log row carries it, so the recovery can tell a settled charge
+    // whose log row was lost in a crash.
+    const requestId = `task-${randomUUID()}`;
     if (quota > 0) {
-      const outcome = await this.ledger.reserve(caller.userId, caller.tokenId, quota);
+      const outcome = await this.ledger.reserve(caller.userId, caller.tokenId, quota, requestId);
       if (outcome === 'user_quota') throw new TaskRelayError('insufficient user quota', 403, 'insufficient_user_quota');
       if (outcome === 'token_quota') {
         void this.tokens.markExhausted(caller.tokenId).catch(() => undefined);
@@ -109,28 +123,44 @@ export class TaskBilling {
     let done = false;
     return {
       quota,
-      commit: async (log) => {
+      commit: async (log, saveRow) => {
         if (done) return;
         done = true;
-        // Without a request id the settle always applies (it is undefined only for a durable reservation).
-        const charged = (await this.ledger.settle(caller.userId, caller.tokenId, quota, quota))?.charged ?? quota;
-        this.tokens.applySpend(caller.tokenId, charged);
-        if (log.channelId) this.channelUsage.addUsedQuota(log.channelId, charged);
-        if (charged > 0) this.notices.quotaChanged(caller.userId);
+        if (quota > 0) {
+          const reservation = { userId: caller.userId, tokenId: caller.tokenId, amount: quota, requestId };
+          // The same price as reserved; used_quota and request_count move with it.
+          let settled: Awaited<ReturnType<BalanceLedger['settleWith']>>;
+          try {
+            settled = await this.balances.settleWith(reservation, quota, saveRow);
+          } catch (error) {
+            // Neither the row nor the settle was written: the reservation goes back.
+            await this.ledger.release(caller.userId, caller.tokenId, quota, requestId);
+            throw error;
+          }
+          // Only when this instance was taken for dead and its reservation refunded meanwhile: nothing saved.
+          if (!settled) throw new Error(`task charge ${requestId} was refunded before the task was saved`);
+          this.ledger.forgetAfterLogs(requestId);
+        } else {
+          await saveRow(this.dataSource.manager);
+        }
+        this.tokens.applySpend(caller.tokenId, quota);
+        if (log.channelId) this.channelUsage.addUsedQuota(log.channelId, quota);
+        if (quota > 0) this.notices.quotaChanged(caller.userId);
         this.logs.record({
           ...log,
           userId: caller.userId,
           username: caller.username,
           type: LogType.Consume,
-          quota: charged,
+          quota,
           tokenId: caller.tokenId,
           tokenName: caller.tokenName,
+          requestId,
         });
       },
       release: async () => {
         if (done) return;
         done = true;
-        if (quota > 0) await this.ledger.release(caller.userId, caller.tokenId, quota);
+        if (quota > 0) await this.ledger.release(caller.userId, caller.tokenId, quota, requestId);
       },
     };
   }
@@ -140,7 +170,7 @@ export class TaskBilling {
    * with a log row of the difference; false when the task was already finished (nothing moved).
    */
   async succeedAndSettle(target: SettleTarget): Promise<boolean> {
-    const moved = await this.ledger.transact(() => succeedAndSettlePlan(target));
+    const moved = await this.ledger.transact(() => succeedAndSettlePlan(target), { userId: target.userId, tokenId: target.tokenId });
     if (!moved) return false;
     const delta = target.actual - target.quota;
     this.tokens.applySpend(target.tokenId, delta);
@@ -164,7 +194,7 @@ export class TaskBilling {
 
   /** Marks the task FAILURE and gives its quota back; false when it was already finished (nothing paid). */
   async failAndRefund(target: RefundTarget): Promise<boolean> {
-    const refunded = await this.ledger.transact(() => failAndRefundPlan(target));
+    const refunded = await this.ledger.transact(() => failAndRefundPlan(target), { userId: target.userId, tokenId: target.tokenId });
     if (!refunded) return false;
     if (target.quota > 0) {
       this.tokens.applySpend(target.tokenId, -target.quota);

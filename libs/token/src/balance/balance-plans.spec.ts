@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { releasePlan, reservePlan, settlePlan, type Plan, type StepResult } from './ledger-plans.js';
+import type { Plan, StepResult } from '@gw/database';
+import { releasePlan, reservePlan, settlePlan } from './balance-plans.js';
 
 /** Runs a plan against scripted step results; returns the plan's result and the SQL it issued. */
 function run<R>(plan: Plan<R>, results: StepResult[]) {

@@ -1,9 +1,5 @@
-import type { LeanLedger, ReserveOutcome, SettleOutcome } from './ledger-plans.js';
-
-/** The pg Pool TypeORM's PostgreSQL driver keeps (`driver.master`). */
-interface PgPool {
-  query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: Record<string, unknown>[] }>;
-}
+import type { PgPool } from '@gw/database';
+import type { LeanLedger, ReserveOutcome, SettleOutcome } from './balance-plans.js';
 
 const DEADLOCK = /deadlock|40P01|40001/i;
 /** Raised on purpose inside the reserve statement to undo the user's debit when the token is short. */
@@ -40,7 +36,7 @@ SELECT (SELECT count(*) FROM r) AS released, (SELECT count(*) FROM u) + (SELECT 
  * single statement (data-modifying CTEs chained through RETURNING), atomic without BEGIN/COMMIT, run as a
  * named prepared statement on the driver's pool (no TypeORM query runner). When the user's debit
  * succeeds but the token is short, the reserve statement divides by zero on purpose, so the whole
- * statement, the user's debit included, is undone. The reservation states are mysql-ledger.ts's.
+ * statement, the user's debit included, is undone. The reservation states are mysql-balance.ts's.
  */
 export class PostgresLedger implements LeanLedger {
   constructor(private readonly pool: PgPool) {}

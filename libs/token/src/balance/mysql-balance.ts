@@ -1,17 +1,6 @@
-import type { LeanLedger, ReserveOutcome, SettleOutcome } from './ledger-plans.js';
+import type { MysqlConnection, MysqlPool } from '@gw/database';
+import type { LeanLedger, ReserveOutcome, SettleOutcome } from './balance-plans.js';
 
-type Callback = (error: Error | null, result: unknown) => void;
-/** A pooled connection of the callback-style mysql2 pool. */
-export interface MysqlConnection {
-  execute(sql: string, values: unknown[], callback: Callback): void;
-  query(sql: string, callback: Callback): void;
-  release(): void;
-}
-/** The callback-style mysql2 pool TypeORM's MySQL driver keeps (`driver.pool`). */
-export interface MysqlPool {
-  execute(sql: string, values: unknown[], callback: Callback): void;
-  getConnection(callback: (error: Error | null, connection: MysqlConnection) => void): void;
-}
 interface OkPacket {
   affectedRows: number;
 }

@@ -5,22 +5,7 @@
  * Every debit that may be refused is a conditional UPDATE checked by its affected rows: no
  * read-then-write race. The billing policy these plans implement is written down in docs/billing.md.
  */
-export interface LedgerStep {
-  sql: string;
-  params: Record<string, number | string>;
-  read?: boolean;
-}
-
-export type LedgerRow = Record<string, unknown> | undefined;
-export type StepResult = number | LedgerRow;
-
-/** What a plan returns: commit or roll back, and the caller's value. */
-export interface PlanResult<R> {
-  commit: boolean;
-  value: R;
-}
-
-export type Plan<R> = Generator<LedgerStep, PlanResult<R>, StepResult>;
+import type { LedgerRow, Plan } from '@gw/database';
 
 export type ReserveOutcome = 'ok' | 'user_quota' | 'token_quota';
 
@@ -47,7 +32,7 @@ export interface ReservationKey {
 
 /**
  * The same three movements of a request's durable reservation, written for one server database in as few
- * round trips as possible (mysql-ledger.ts, postgres-ledger.ts); the plans below are the reference and
+ * round trips as possible (mysql-balance.ts, postgres-balance.ts); the plans below are the reference and
  * the SQLite path.
  */
 export interface LeanLedger {
@@ -77,7 +62,7 @@ export const RESERVATION_INSERT =
   'INSERT INTO quota_reservations (request_id, user_id, token_id, amount, charged, owner, created_at) VALUES (:r, :uid, :tid, :n, -1, :o, :t)';
 /**
  * Only an open reservation (charged = -1) is settled or refunded: the one that matches wins, the other
- * finds it gone. (-3 is the server databases' refunded state, see mysql-ledger.ts.)
+ * finds it gone. (-3 is the server databases' refunded state, see mysql-balance.ts.)
  */
 const RESERVATION_SETTLE = 'UPDATE quota_reservations SET charged = :c WHERE request_id = :r AND charged = -1';
 const RESERVATION_REFUND = 'DELETE FROM quota_reservations WHERE request_id = :r AND charged = -1';
@@ -163,4 +148,18 @@ export function* forgetReservationsPlan(requestIds: string[]): Plan<number> {
     }) as number;
   }
   return { commit: true, value: removed };
+}
+
+const USER_ADJUST = 'UPDATE users SET quota = quota - :n, used_quota = used_quota + :n WHERE id = :id';
+const TOKEN_ADJUST = 'UPDATE tokens SET remain_quota = remain_quota - :n, used_quota = used_quota + :n WHERE id = :id';
+
+/**
+ * A later correction of a charge already taken (an asynchronous task settled at its real price): moves
+ * `delta` (negative: a refund) from the balances to the used counters, unconditionally. The work was
+ * delivered, so an extra charge may take a balance below zero, as a relay settle may.
+ */
+export function* adjustPlan(userId: number, tokenId: number, delta: number): Plan<void> {
+  yield { sql: USER_ADJUST, params: { n: delta, id: userId } };
+  if (tokenId > 0) yield { sql: TOKEN_ADJUST, params: { n: delta, id: tokenId } };
+  return { commit: true, value: undefined };
 }
