@@ -11,9 +11,12 @@ const SSE_HEADERS = {
   'X-Accel-Buffering': 'no',
 };
 
-/** Turns upstream bytes into what the client gets (the OpenAI tracker, or a format converter). */
+/**
+ * Turns upstream bytes into what the client gets (the OpenAI tracker, or a format converter): text, or
+ * the upstream's own bytes when they pass through unchanged.
+ */
 export interface StreamRewriter {
-  push(chunk: Buffer): string;
+  push(chunk: Buffer): string | Buffer;
   end(): string;
 }
 
@@ -94,8 +97,8 @@ export function relayStream(
       res.destroy();
     };
 
-    const write = (text: string) => {
-      if (!text || res.destroyed) return;
+    const write = (text: string | Buffer) => {
+      if (text.length === 0 || res.destroyed) return;
       if (!outcome.delivered) {
         outcome.delivered = true;
         out.start(SSE_HEADERS);
