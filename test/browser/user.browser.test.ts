@@ -369,8 +369,16 @@ describe.skipIf(skipReason !== null)('user remote in Chromium', () => {
     expect(JSON.parse(self.data.setting)).toMatchObject({
       notify_type: 'webhook',
       webhook_url: 'https://127.0.0.1/notify',
-      webhook_secret: 's3cret',
+      has_webhook_secret: true,
     });
+    expect(self.data.setting).not.toContain('s3cret');
+    // The saved secret is never shown back; the field stays empty and saving again keeps it.
+    await page.reload();
+    await page.getByTestId('notify-webhook-secret').waitFor();
+    expect(await page.getByTestId('notify-webhook-secret').inputValue()).toBe('');
+    await page.getByTestId('notify-save').click();
+    await toast('settings saved').waitFor();
+    expect(JSON.parse((await consoleCall<{ setting: string }>(page, 'GET', '/api/user/self')).data.setting).has_webhook_secret).toBe(true);
     await browser.screenshot('user-05-personal-en');
 
     await page.getByTestId('access-token-reset').click();

@@ -232,11 +232,12 @@ describe.each(testDatabases())('accounts: self service on %s', (kind) => {
       notify_type: 'webhook',
       quota_warning_threshold: 500000,
       webhook_url: 'https://8.8.8.8/hook',
-      webhook_secret: 's3cret',
       notification_email: '',
       accept_unset_model_ratio_model: true,
       record_ip_log: false,
+      has_webhook_secret: true,
     });
+    expect((await alice.get('/api/user/self')).text).not.toContain('s3cret');
     expect((await root.get(`/api/user/${aliceId}`)).text).not.toContain('s3cret');
     expect((await root.get('/api/user/?page_size=100')).text).not.toContain('s3cret');
   });

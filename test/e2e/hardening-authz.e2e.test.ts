@@ -196,8 +196,8 @@ describe('hardening: authorization matrix over the route table, with a canary sc
       webhook_secret: WEBHOOK_SECRET,
     });
     expect(setting.body.success, setting.text).toBe(true);
-    // The owner's own settings page reads the secret back to edit it (as new-api's does); nobody else sees it, no log line carries it.
-    canary.plant('webhook secret', WEBHOOK_SECRET, (where) => where === 'owner GET /api/user/self');
+    // Not even its owner reads it back (GET /api/user/self says has_webhook_secret instead); no log line carries it.
+    canary.plant('webhook secret', WEBHOOK_SECRET);
     const access = await ownerClient.get('/api/user/token');
     expect(access.body.success, access.text).toBe(true);
     canary.plant('owner access token', access.body.data);

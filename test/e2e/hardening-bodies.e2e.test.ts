@@ -1,3 +1,5 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -152,14 +154,28 @@ describe('hardening: hostile request bodies', () => {
     expect(server.requestTimeout).toBe(300_000);
     expect(server.keepAliveTimeout).toBe(5_000);
     expect(server.timeout).toBe(600_000);
+    // Node's default queue of 511 overflowed when thousands of streams opened at once.
+    const somaxconn = Number(readFileSync('/proc/sys/net/core/somaxconn', 'utf8'));
+    expect(listenQueueLength(Number(new URL(f.gw.url).port))).toBe(Math.min(4096, somaxconn));
   });
 });
 
-describe('hardening: idle connections', () => {
+/** The listen queue's length of a local TCP port as the kernel reports it (`ss` shows it as Send-Q of a LISTEN socket). */
+function listenQueueLength(port: number): number {
+  const line = execFileSync('ss', ['-Hltn', `sport = :${port}`], { encoding: 'utf8' }).trim();
+  return Number(line.split(/\s+/)[2]);
+}
+
+describe('hardening: idle connections and the listen queue', () => {
   let gw: TestGateway;
   // No set-up wizard or login here: with a 2 s idle timeout a slow bcrypt on a busy machine would be cut too.
   beforeAll(async () => {
-    gw = await startTestGateway('sqlite', { HTTP_IDLE_TIMEOUT: '2' });
+    gw = await startTestGateway('sqlite', { HTTP_IDLE_TIMEOUT: '2', LISTEN_BACKLOG: '1234' });
+  });
+
+  it('listens with a queue of LISTEN_BACKLOG connections (the kernel caps it at somaxconn)', () => {
+    const somaxconn = Number(readFileSync('/proc/sys/net/core/somaxconn', 'utf8'));
+    expect(listenQueueLength(Number(new URL(gw.url).port))).toBe(Math.min(1234, somaxconn));
   });
   afterAll(() => gw?.close());
 

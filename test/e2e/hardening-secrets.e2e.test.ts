@@ -1,6 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { APIError } from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { leakedWindow } from '../support/canary.js';
 import { testDatabases } from '../support/databases.js';
 import { startRelayFixture, type RelayFixture } from './relay-fixture.js';
 
@@ -9,6 +10,7 @@ const OPENAI_KEYS = ['sk-proj-FIRSTkey0123456789abcdefABCDEF', 'sk-proj-SECONDke
 const CLAUDE_KEY = 'sk-ant-api03-CLAUDEsecret-112233445566778899';
 const GEMINI_KEY = 'AIzaSyGEMINIsecret-aabbccddeeff00112233';
 const ALL_KEYS = [...OPENAI_KEYS, CLAUDE_KEY, GEMINI_KEY];
+const WEBHOOK_SECRET = 'whsec-CANARYwebhook-5566778899aabbcc';
 const CHAT = 'sec-chat';
 const CLAUDE = 'sec-claude';
 const GEMINI = 'sec-gemini';
@@ -23,7 +25,7 @@ function expectNoKeyIn(text: string): void {
 const echo = (whole: string, masked: string) =>
   `Incorrect API key provided: ${whole}. Also tried ${masked.slice(0, 12)}****${masked.slice(-4)}.`;
 
-describe.each(testDatabases())('hardening: upstream errors never carry channel keys on %s', (kind) => {
+describe.each(testDatabases())('hardening: no channel key in an upstream error, no webhook secret in an answer, on %s', (kind) => {
   let f: RelayFixture;
   let token: string;
 
@@ -135,5 +137,29 @@ describe.each(testDatabases())('hardening: upstream errors never carry channel k
     const text = await res.text();
     expect(text).toContain('Incorrect API key provided: ***');
     expectNoKeyIn(text);
+  });
+  it("never answers a user's webhook secret, not even to its owner; saving the form without one keeps it", async () => {
+    const me = f.user.client;
+    const savedSecret = async () =>
+      String(((await f.ds.query(`SELECT setting FROM users WHERE id = ${f.user.id}`)) as { setting: string }[])[0]!.setting);
+    const self = async () => {
+      const res = await me.get('/api/user/self');
+      expect(res.body.success, res.text).toBe(true);
+      expect(leakedWindow(res.text, WEBHOOK_SECRET), 'a piece of the webhook secret in GET /api/user/self').toBeUndefined();
+      return JSON.parse(res.body.data.setting) as Record<string, unknown>;
+    };
+    const webhook = { notify_type: 'webhook', webhook_url: 'https://8.8.8.8/hook' };
+    expect((await me.put('/api/user/setting', { ...webhook, webhook_secret: WEBHOOK_SECRET })).body.success).toBe(true);
+    expect(await self()).toMatchObject({ ...webhook, has_webhook_secret: true });
+    expect(await self()).not.toHaveProperty('webhook_secret');
+
+    // The settings page sends the form back with the secret field empty: the saved one stays in use.
+    expect((await me.put('/api/user/setting', { ...webhook, webhook_secret: '', quota_warning_threshold: 5000 })).body.success).toBe(true);
+    expect(await self()).toMatchObject({ has_webhook_secret: true, quota_warning_threshold: 5000 });
+    expect(await savedSecret()).toContain(WEBHOOK_SECRET);
+
+    expect((await me.put('/api/user/setting', { ...webhook, clear_webhook_secret: true })).body.success).toBe(true);
+    expect(await self()).toMatchObject({ has_webhook_secret: false });
+    expect(await savedSecret()).not.toContain(WEBHOOK_SECRET);
   });
 });

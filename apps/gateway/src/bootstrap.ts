@@ -71,7 +71,7 @@ export async function startGateway(
     await probe?.close();
   }
   applyServerTimeouts(app.getHttpServer(), config.http.timeouts);
-  await app.listen(config.http.port, config.http.host);
+  await listenWithBacklog(app, config.http);
   app.get(ReadinessService).markReady();
 
   const address = app.getHttpServer().address();
@@ -87,4 +87,15 @@ export async function startGateway(
       ops.dispose();
     },
   };
+}
+
+/**
+ * app.listen with the listen queue's length (LISTEN_BACKLOG). Nest forwards its arguments to Node's
+ * server.listen(port, host, backlog) but types only (port, host); going through it keeps Nest's own
+ * bookkeeping (listening state, buffered logs, start errors). In a cluster worker the backlog travels to
+ * the primary, which owns the listening socket.
+ */
+function listenWithBacklog(app: NestExpressApplication, http: AppConfig['http']): Promise<unknown> {
+  const listen = app.listen.bind(app) as unknown as (port: number, host: string, backlog: number) => Promise<unknown>;
+  return listen(http.port, http.host, http.backlog);
 }

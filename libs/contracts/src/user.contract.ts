@@ -58,7 +58,9 @@ export const UserSettingSchema = z.object({
     .max(Number.MAX_SAFE_INTEGER)
     .optional(),
   webhook_url: z.string().trim().max(1024, 'webhook URL is too long').optional().default(''),
+  /** Empty keeps the saved secret (it is never read back); clear_webhook_secret removes it. */
   webhook_secret: z.string().max(256, 'webhook secret is too long').optional().default(''),
+  clear_webhook_secret: z.boolean({ error: 'clear_webhook_secret must be a boolean' }).optional().default(false),
   notification_email: z.string().trim().max(128, 'email is too long').optional().default(''),
   accept_unset_model_ratio_model: z.boolean({ error: 'accept_unset_model_ratio_model must be a boolean' }).optional().default(false),
   record_ip_log: z.boolean({ error: 'record_ip_log must be a boolean' }).optional().default(false),

@@ -1,11 +1,11 @@
 import { Readable } from 'node:stream';
 import { toUpstreamError } from './upstream-errors.js';
-import { UpstreamError, type CancelSignal, type UpstreamResponse } from './upstream.types.js';
+import { UpstreamError, type BodyChunks, type BodySink, type CancelSignal, type UpstreamResponse } from './upstream.types.js';
 
 type Headers = Record<string, string | string[] | undefined>;
 
-/** Whoever reads the body: nobody yet, text() collecting it whole, or the stream handed out by `body`. */
-type Reader = 'none' | 'text' | 'stream';
+/** Whoever reads the body: nobody yet, text() collecting it whole, the stream handed out by `body`, or a `chunks` sink. */
+type Reader = 'none' | 'text' | 'stream' | 'sink';
 
 /** Response header names and values from undici's raw list (names lower-cased, repeats kept as arrays). */
 function parseRawHeaders(raw: Buffer[]): Headers {
@@ -44,6 +44,11 @@ export class UpstreamExchange {
   private failure?: UpstreamError;
   private textWaiter?: { resolve: (text: string) => void; reject: (error: UpstreamError) => void };
   private stream?: Readable;
+  private sink?: BodySink;
+  private chunksReader?: BodyChunks;
+  private sinkPaused = false;
+  /** The sink heard end() or error(), or its reader abandoned the body. */
+  private sinkClosed = false;
   private contentLength = NaN;
 
   constructor(
@@ -85,6 +90,9 @@ export class UpstreamExchange {
       get body() {
         return exchange.openStream();
       },
+      get chunks() {
+        return exchange.openChunks();
+      },
       text: () => this.readText(),
       json: async <T>() => {
         const text = await this.readText();
@@ -99,6 +107,7 @@ export class UpstreamExchange {
   }
 
   onData(chunk: Buffer): boolean {
+    if (this.reader === 'sink') return this.sinkData(chunk);
     if (this.reader === 'stream') return this.stream!.push(chunk);
     this.size += chunk.length;
     if (this.size > this.cap) {
@@ -119,6 +128,7 @@ export class UpstreamExchange {
     this.detachSignal();
     if (this.reader === 'text') this.finishText();
     else if (this.reader === 'stream') this.stream!.push(null);
+    else if (this.reader === 'sink') this.flushSink();
   }
 
   onError(error: Error): void {
@@ -170,6 +180,63 @@ export class UpstreamExchange {
     return stream;
   }
 
+  /** The sink reader; undefined once another reader took the body (so a caller falls back to `body`). */
+  private openChunks(): BodyChunks | undefined {
+    if (this.reader === 'sink') return this.chunksReader;
+    if (this.reader !== 'none') return undefined;
+    this.reader = 'sink';
+    this.chunksReader = {
+      start: (sink) => {
+        if (this.sink) throw new Error('the upstream body already has a reader');
+        this.sink = sink;
+        this.flushSink();
+      },
+      pause: () => {
+        this.sinkPaused = true;
+      },
+      resume: () => {
+        if (!this.sinkPaused) return;
+        this.sinkPaused = false;
+        this.flushSink();
+      },
+      destroy: () => {
+        if (this.sinkClosed) return;
+        this.sinkClosed = true;
+        this.chunks = [];
+        if (!this.ended && !this.failure) this.abortRequest?.(new UpstreamError('aborted', 'the body was abandoned'));
+      },
+    };
+    return this.chunksReader;
+  }
+
+  /** A chunk for the sink: handed over at once, or held (and undici paused) while the sink is paused or not started. */
+  private sinkData(chunk: Buffer): boolean {
+    if (this.sinkClosed) return false;
+    if (!this.sink || this.sinkPaused || this.chunks.length > 0) {
+      this.chunks.push(chunk);
+      return false;
+    }
+    this.sink.data(chunk);
+    return !this.sinkPaused;
+  }
+
+  /** Hands held chunks over until the sink pauses, then the end (or asks undici for more). */
+  private flushSink(): void {
+    const sink = this.sink;
+    if (!sink || this.sinkClosed) return;
+    while (this.chunks.length > 0 && !this.sinkPaused && !this.sinkClosed) sink.data(this.chunks.shift()!);
+    if (this.chunks.length > 0 || this.sinkPaused || this.sinkClosed) return;
+    if (this.failure) {
+      this.sinkClosed = true;
+      sink.error(this.failure);
+    } else if (this.ended) {
+      this.sinkClosed = true;
+      sink.end();
+    } else {
+      this.resumeRequest?.();
+    }
+  }
+
   // ---- endings ----
 
   private tooLarge(): void {
@@ -187,6 +254,10 @@ export class UpstreamExchange {
     this.textWaiter?.reject(error);
     this.textWaiter = undefined;
     if (this.stream && !this.stream.destroyed) this.stream.destroy(error);
+    if (this.sink && !this.sinkClosed) {
+      this.sinkClosed = true;
+      this.sink.error(error);
+    }
   }
 
   private readonly onSignal = (): void => {

@@ -311,6 +311,51 @@ describe('UpstreamClient against a local server', () => {
     await vi.waitFor(() => expect(endlessClosed).toBe(true), { timeout: 2000 });
   });
 
+  it('hands a body chunk by chunk to one sink through `chunks`, pausing the connection while the sink is paused', async () => {
+    const res = await client({ maxResponseBytes: 4096 }).send(target(1, `${base}/events`), 'chat', { body: {}, stream: true });
+    const chunks = res.chunks!;
+    expect(res.chunks).toBe(chunks);
+    await expect(res.text()).rejects.toThrow('already read');
+    let size = 0;
+    let pauses = 0;
+    const ended = new Promise<void>((resolve, reject) => {
+      chunks.start({
+        data: (chunk) => {
+          size += chunk.length;
+          // A slow reader: nothing arrives while paused, and the whole body still comes through.
+          if (size % 8192 < 512) {
+            pauses++;
+            chunks.pause();
+            setTimeout(() => chunks.resume(), 1);
+          }
+        },
+        end: resolve,
+        error: reject,
+      });
+    });
+    await ended;
+    expect(size).toBe(256 * 258 + 14);
+    expect(pauses).toBeGreaterThan(0);
+  });
+
+  it('destroying the chunk reader aborts the upstream request; a failure reaches the sink as an error', async () => {
+    endlessClosed = false;
+    const res = await client().send(target(1, `${base}/endless`), 'chat', { body: {}, stream: true });
+    const chunks = res.chunks!;
+    const sink = { data: vi.fn(), end: vi.fn(), error: vi.fn() };
+    chunks.start(sink);
+    await vi.waitFor(() => expect(sink.data).toHaveBeenCalled());
+    chunks.destroy();
+    await vi.waitFor(() => expect(endlessClosed).toBe(true), { timeout: 2000 });
+    expect(sink.end).not.toHaveBeenCalled();
+
+    const idle = await client().send(target(1, `${base}/drip`), 'chat', { body: {}, stream: true, bodyTimeoutMs: 300 });
+    const errors: unknown[] = [];
+    idle.chunks!.start({ data: () => undefined, end: () => undefined, error: (error) => errors.push(error) });
+    await vi.waitFor(() => expect(errors).toHaveLength(1), { timeout: 2000 });
+    expect(errors[0]).toMatchObject({ kind: 'timeout' });
+  });
+
   it('reports connection failures', async () => {
     const closed = createServer();
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));

@@ -74,10 +74,33 @@ export interface UpstreamResponse {
   headers: Record<string, string | string[] | undefined>;
   /** The raw body stream; read it once, or use json()/text() (both capped at the response size limit). */
   body: Readable;
+  /**
+   * The raw body handed chunk by chunk to one consumer, without a stream in between (a relayed SSE stream
+   * pays that machinery on every chunk). Another way to read it once, like `body`; a response an adaptor
+   * rebuilt has none.
+   */
+  chunks?: BodyChunks;
   json<T = unknown>(): Promise<T>;
   text(): Promise<string>;
   /** The URL actually called (never includes the key). */
   url?: string;
+}
+
+/** Where a body's chunks go (BodyChunks.start); after end() or error() nothing more is called. */
+export interface BodySink {
+  data(chunk: Buffer): void;
+  end(): void;
+  error(error: Error): void;
+}
+
+/** A body read by one sink, with the connection's own pause/resume as back-pressure. */
+export interface BodyChunks {
+  start(sink: BodySink): void;
+  /** No more data() until resume(); the upstream socket is no longer read. */
+  pause(): void;
+  resume(): void;
+  /** Abandons the body: a call still in flight is aborted, and the sink hears nothing more. */
+  destroy(): void;
 }
 
 export type UpstreamFailureKind = 'connect' | 'timeout' | 'too_large' | 'redirect' | 'aborted' | 'unsupported' | 'bad_response';

@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, outboundFetch, type AppConfig } from '@gw/core';
 import { OptionService } from '@gw/option';
 import { MailService } from './mail.service.js';
+import { parseSetting } from './notify-setting.js';
 import { KvStore } from './support/kv-store.js';
 import type { UserEntity } from './user.entity.js';
 import { UserRepository } from './user.repository.js';
@@ -16,24 +17,6 @@ export interface UserNotice {
 
 export const QUOTA_NOTIFY_INTERVAL_SECONDS = 2 * 3600;
 const QUOTA_CHECK_INTERVAL_MS = 60_000;
-
-interface NotifySetting {
-  notify_type?: 'email' | 'webhook';
-  quota_warning_threshold?: number;
-  webhook_url?: string;
-  webhook_secret?: string;
-  notification_email?: string;
-}
-
-export function parseSetting(raw: string | null | undefined): NotifySetting {
-  if (!raw) return {};
-  try {
-    const value = JSON.parse(raw) as unknown;
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as NotifySetting) : {};
-  } catch {
-    return {};
-  }
-}
 
 /**
  * Low-balance notifications. `quotaChanged` is fire-and-forget (the relay calls it after each

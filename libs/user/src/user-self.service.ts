@@ -8,6 +8,7 @@ import { newAccessToken, randomAlnum } from './support/random.js';
 import type { UserEntity } from './user.entity.js';
 import { BalanceEvents } from './balance/balance-events.js';
 import { UserHooks } from './user-events.js';
+import { parseSetting } from './notify-setting.js';
 import { UserRepository } from './user.repository.js';
 import { PASSWORD_TOO_SHORT } from './user-admin.service.js';
 
@@ -109,7 +110,7 @@ export class UserSelfService {
   }
 
   async updateSetting(caller: Principal, input: UserSettingRequest): Promise<void> {
-    await this.load(caller.id);
+    const user = await this.load(caller.id);
     if (input.notify_type === 'webhook') {
       if (!input.webhook_url) throw new BusinessError('webhook URL cannot be empty');
       if (!input.webhook_url.startsWith('https://')) throw new BusinessError('webhook URL must start with https://');
@@ -126,7 +127,8 @@ export class UserSelfService {
       notify_type: input.notify_type,
       quota_warning_threshold: input.quota_warning_threshold ?? this.options.get('QuotaRemindThreshold'),
       webhook_url: input.webhook_url,
-      webhook_secret: input.webhook_secret,
+      // GET /api/user/self never shows the saved secret, so a form saved without a new one keeps it.
+      webhook_secret: input.clear_webhook_secret ? '' : input.webhook_secret || parseSetting(user.setting).webhook_secret || '',
       notification_email: input.notification_email,
       accept_unset_model_ratio_model: input.accept_unset_model_ratio_model,
       record_ip_log: input.record_ip_log,

@@ -38,9 +38,27 @@ function profileFields(user: UserEntity): UserProfileView {
 export function toSelfView(user: UserEntity): SelfView {
   return {
     ...profileFields(user),
-    setting: user.setting ?? '',
+    setting: selfSetting(user.setting),
     permissions: permissionsFor(user.role),
   };
+}
+
+/**
+ * The user's `setting` JSON without the webhook secret (threats K3: a stolen session or an XSS must not
+ * read it back; new-api returns it in clear). `has_webhook_secret` tells the settings page one is saved,
+ * and saving the form without a new one keeps it (UserSelfService.updateSetting).
+ */
+function selfSetting(raw: string | null): string {
+  if (!raw) return '';
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    return '';
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return '';
+  const { webhook_secret: secret, ...rest } = value as Record<string, unknown>;
+  return JSON.stringify({ ...rest, has_webhook_secret: typeof secret === 'string' && secret !== '' });
 }
 
 /** new-api's sidebar permissions by role. */

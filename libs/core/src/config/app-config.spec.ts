@@ -20,6 +20,11 @@ describe('loadConfig', () => {
     expect(config.node.isMaster).toBe(true);
     expect(config.http.timeouts).toEqual({ headersMs: 30_000, requestMs: 300_000, keepAliveMs: 5_000, idleMs: 600_000 });
     expect(config.workers).toBe(1);
+    expect(config.http.backlog).toBe(4096);
+  });
+
+  it('reads LISTEN_BACKLOG', () => {
+    expect(loadConfig({ DATA_DIR: dataDir(), SESSION_SECRET: 's', LISTEN_BACKLOG: '16384' }).http.backlog).toBe(16384);
   });
 
   it('reads WORKERS as a count or auto (one per usable core)', () => {
@@ -39,6 +44,8 @@ describe('loadConfig', () => {
     ['SQL_DSN', 'nonsense', /SQL_DSN/],
     ['HTTP_HEADERS_TIMEOUT', '0', /HTTP_HEADERS_TIMEOUT: must be at least 1/],
     ['HTTP_REQUEST_TIMEOUT', '10', /HTTP_REQUEST_TIMEOUT: must be 0 or at least HTTP_HEADERS_TIMEOUT/],
+    ['LISTEN_BACKLOG', '0', /LISTEN_BACKLOG: must be at least 1/],
+    ['LISTEN_BACKLOG', 'lots', /LISTEN_BACKLOG: expected an integer/],
     ['WORKERS', '0', /WORKERS: must be at least 1/],
     ['WORKERS', 'many', /WORKERS: expected an integer/],
   ])('stops on a bad %s with one line naming it', (name, value, pattern) => {

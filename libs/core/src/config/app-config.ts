@@ -26,7 +26,15 @@ export interface ServerTimeouts {
 
 export interface AppConfig {
   version: string;
-  http: { port: number; host: string; maxBodyBytes: number; trustedProxies: string[]; timeouts: ServerTimeouts };
+  http: {
+    port: number;
+    host: string;
+    /** LISTEN_BACKLOG: connections the kernel queues before the process accepts them (capped by net.core.somaxconn). */
+    backlog: number;
+    maxBodyBytes: number;
+    trustedProxies: string[];
+    timeouts: ServerTimeouts;
+  };
   dataDir: string;
   database: DatabaseTarget & { poolSize: number };
   /** LOG_SQL_DSN: the logs and their hourly sums on a database of their own; undefined = the main database. */
@@ -92,6 +100,8 @@ export interface OpsConfig {
 
 const NODE_TYPES = ['master', 'slave'] as const;
 const MB = 1024 * 1024;
+/** Room for a burst of thousands of new connections (Linux's own somaxconn default since 5.4). */
+const DEFAULT_LISTEN_BACKLOG = 4096;
 
 /** Builds the one typed configuration object; nothing else in the app reads process.env. */
 export function loadConfig(env: RawEnv = process.env): AppConfig {
@@ -112,6 +122,9 @@ export function loadConfig(env: RawEnv = process.env): AppConfig {
     http: {
       port: read.int('PORT', 3000, { min: 0, max: 65535 }),
       host: read.string('HOST', '0.0.0.0'),
+      // Node's default (511) overflowed when thousands of streams opened at once: the kernel dropped the
+      // handshakes past it and clients waited seconds for SYN retries or gave up.
+      backlog: read.int('LISTEN_BACKLOG', DEFAULT_LISTEN_BACKLOG, { min: 1, max: 65535 }),
       maxBodyBytes: read.int('MAX_REQUEST_BODY_MB', 128, { min: 1, max: 1024 }) * MB,
       trustedProxies: (read.string('TRUSTED_PROXIES', '') ?? '')
         .split(',')

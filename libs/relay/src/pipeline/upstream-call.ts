@@ -205,7 +205,9 @@ export class UpstreamCall {
         request.kind === 'responses'
           ? new FormatStream(new ResponsesStreamWatcher(), undefined, input.promptTokens, input.countText)
           : new SseTracker(request.includeUsage, input.countText, input.promptTokens, request.kind === 'chat');
-      const outcome = await relayStream(response.body, input.res, redactingStream(tracker, channel), this.streamLimits);
+      // Straight from the connection when the client offers it (no stream machinery per chunk).
+      const body = response.chunks ?? response.body;
+      const outcome = await relayStream(body, input.res, redactingStream(tracker, channel), this.streamLimits);
       const frtMs = Math.round((outcome.firstChunkAt ?? headersAt) - input.startedAt);
       if (outcome.error !== undefined && !outcome.delivered) {
         const aborted = input.signal.aborted;

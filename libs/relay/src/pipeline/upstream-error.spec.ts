@@ -3,7 +3,7 @@ import type { RelayChannel } from '@gw/channel';
 import type { OptionService } from '@gw/option';
 import { UpstreamError } from '@gw/upstream';
 import { RetryPolicy } from './retry-policy.js';
-import { mapStatus, transportError, upstreamStatusError } from './upstream-error.js';
+import { mapStatus, redactingStream, transportError, upstreamStatusError } from './upstream-error.js';
 
 const channel = (statusCodeMapping: Record<string, string> = {}) => ({ statusCodeMapping }) as RelayChannel;
 
@@ -84,5 +84,23 @@ describe('upstream errors never carry the channel key', () => {
   it('redacts a key from a transport failure (a URL with ?key=)', () => {
     const error = transportError(new UpstreamError('connect', 'GET /v1?key=sk-live-first-0123456789abcdef failed'), keyed());
     expect(error.message).not.toContain('0123456789');
+  });
+
+  it('redacts the channel key from stream output passed through as bytes, and leaves other bytes untouched', () => {
+    const key = 'sk-proj-STREAMkey0123456789abcdef';
+    const outputs: Buffer[] = [
+      Buffer.from(`data: {"error":{"message":"Incorrect API key provided: ${key}"}}\n\n`),
+      Buffer.from('data: {"choices":[{"delta":{"content":"hi"}}]}\n\n'),
+    ];
+    const stream = redactingStream({ push: () => outputs.shift()!, end: () => '' }, {
+      key,
+      statusCodeMapping: {},
+    } as unknown as RelayChannel);
+    const redacted = stream.push(Buffer.alloc(0));
+    expect(typeof redacted).toBe('string');
+    expect(redacted).toContain('Incorrect API key provided: ***');
+    expect(String(redacted)).not.toContain('STREAMkey');
+    const plain = outputs[0]!;
+    expect(stream.push(Buffer.alloc(0))).toBe(plain);
   });
 });

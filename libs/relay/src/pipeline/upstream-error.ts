@@ -86,7 +86,10 @@ export function transportError(error: unknown, channel?: RelayChannel): RelayErr
  */
 export function redactingStream(rewriter: StreamRewriter, channel: RelayChannel): StreamRewriter {
   const clean = (text: string) => (text.includes('error') ? redactChannelKeys(text, channel) : text);
-  return { push: (chunk) => clean(rewriter.push(chunk)), end: () => clean(rewriter.end()) };
+  // Bytes passed through unchanged are searched as bytes, and decoded only when they mention an error.
+  const cleanBytes = (out: string | Buffer) =>
+    typeof out === 'string' ? clean(out) : out.includes('error') ? redactChannelKeys(out.toString('utf8'), channel) : out;
+  return { push: (chunk) => cleanBytes(rewriter.push(chunk)), end: () => clean(rewriter.end()) };
 }
 
 /** Why an attempt failed, as the attempt runners record it: the error, whether another channel may retry, the health fault. */

@@ -15,6 +15,7 @@ describe('EventStreamWriter', () => {
       const out = new EventStreamWriter(res);
       out.start({ 'Content-Type': 'text/event-stream' });
       out.write('data: {"n":"é1"}\n\n');
+      out.write(Buffer.from('data: {"n":"ü2"}\n\n'));
       out.write('data: [DONE]\n\n');
       res.end();
     });
@@ -23,12 +24,12 @@ describe('EventStreamWriter', () => {
   });
   afterAll(() => new Promise((resolve) => server.close(resolve)));
 
-  it('writes valid HTTP/1.1 chunks straight to the socket, and the connection is reused afterwards', async () => {
+  it('writes valid HTTP/1.1 chunks (text or bytes) straight to the socket, and the connection is reused afterwards', async () => {
     const agent = new Agent({ connections: 1 });
     for (let i = 0; i < 2; i++) {
       const res = await request(origin, { method: 'POST', body: '{}', dispatcher: agent });
       expect(res.headers['transfer-encoding']).toBe('chunked');
-      expect(await res.body.text()).toBe('data: {"n":"é1"}\n\ndata: [DONE]\n\n');
+      expect(await res.body.text()).toBe('data: {"n":"é1"}\n\ndata: {"n":"ü2"}\n\ndata: [DONE]\n\n');
     }
     expect(sockets.size).toBe(1);
     await agent.close();

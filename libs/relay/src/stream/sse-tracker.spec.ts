@@ -52,6 +52,35 @@ describe('SseTracker', () => {
     expect(tracker.finalUsage().usage.completionTokens).toBe(2);
   });
 
+  it('passes whole ordinary events through as the same bytes, and still counts their text when usage never comes', () => {
+    const tracker = new SseTracker(true, countWords, 5, true);
+    const plain = Buffer.from(chunk('one two ') + chunk('thrée '));
+    expect(tracker.push(plain)).toBe(plain);
+    // A chunk split mid-event goes the decoding way; the next whole one passes through again.
+    expect(String(tracker.push(Buffer.from(chunk('four ').slice(0, 20))))).toBe('');
+    expect(String(tracker.push(Buffer.from(chunk('four ').slice(20))))).toBe(chunk('four '));
+    const again = Buffer.from(chunk('five'));
+    expect(tracker.push(again)).toBe(again);
+    const out = tracker.end();
+    expect(JSON.parse(out.split('\n\n')[0]!.slice(6)).usage).toMatchObject({ completion_tokens: 5 });
+    expect(tracker.finalUsage()).toEqual({ usage: { promptTokens: 5, completionTokens: 5, cachedTokens: 0 }, local: true });
+  });
+
+  it('rebuilds chunks that are not plain events: usage, [DONE], CRLF, comments, a data line without its space', () => {
+    const tracker = new SseTracker(false, countWords, 5, true);
+    const decoded = (input: string) => {
+      const out = tracker.push(Buffer.from(input));
+      expect(typeof out).toBe('string');
+      return out;
+    };
+    expect(decoded(`: keep-alive\n\n${chunk('a')}`)).toBe(chunk('a'));
+    expect(decoded(chunk('b').replace(/\n/g, '\r\n'))).toBe(chunk('b'));
+    expect(decoded(chunk('c').replace('data: ', 'data:'))).toBe(chunk('c'));
+    expect(decoded(usageChunk)).toBe('');
+    expect(decoded('data: [DONE]\n\n')).toBe('data: [DONE]\n\n');
+    expect(tracker.finalUsage()).toEqual({ usage: { promptTokens: 7, completionTokens: 3, cachedTokens: 0 }, local: false });
+  });
+
   it('clamps negative or huge upstream usage (never a negative charge)', () => {
     const tracker = new SseTracker(false, countWords, 1, true);
     run(tracker, 'data: {"choices":[],"usage":{"prompt_tokens":-1000,"completion_tokens":1e300}}\n\ndata: [DONE]\n\n');

@@ -11,6 +11,30 @@ const MAX_LINE_CHARS = 16 * 1024 * 1024;
  */
 const MAX_KEPT_CHARS = 32 * 1024;
 
+const LF = 0x0a;
+const CR = 0x0d;
+const DATA_PREFIX = Buffer.from('data: ');
+const USAGE_KEY = Buffer.from('"usage"');
+const DONE_MARK = Buffer.from('[DONE]');
+
+/**
+ * True when `chunk` is nothing but whole `data: <payload>\n\n` events, exactly the form push() re-emits:
+ * such a chunk can be forwarded as the same bytes, without decoding or rebuilding it.
+ */
+function isCanonicalEvents(chunk: Buffer): boolean {
+  const length = chunk.length;
+  if (length < 8 || chunk[length - 1] !== LF || chunk[length - 2] !== LF) return false;
+  let start = 0;
+  while (start < length) {
+    if (chunk.compare(DATA_PREFIX, 0, 6, start, start + 6) !== 0) return false;
+    const newline = chunk.indexOf(LF, start + 6);
+    // One data line, no CR, then the blank line that ends the event.
+    if (chunk[newline - 1] === CR || chunk[newline + 1] !== LF) return false;
+    start = newline + 2;
+  }
+  return true;
+}
+
 export class SseLineTooLongError extends Error {
   constructor() {
     super('upstream stream line is too long');
@@ -29,7 +53,8 @@ export class SseTracker {
   sawDone = false;
   private tail = '';
   private readonly decoder = new StringDecoder('utf8');
-  private kept: string[] = [];
+  /** Payloads (strings) or whole canonical chunks (Buffers) not yet counted. */
+  private kept: (string | Buffer)[] = [];
   private keptChars = 0;
   /** Completion tokens of the text folded so far. */
   private readonly counted: DeliveredTokens;
@@ -47,8 +72,17 @@ export class SseTracker {
     this.counted = new DeliveredTokens(countText);
   }
 
-  /** Feeds raw upstream bytes; returns what to write to the client now ('' for nothing). */
-  push(chunk: Buffer): string {
+  /**
+   * Feeds raw upstream bytes; returns what to write to the client now ('' for nothing). The common chunk
+   * (whole ordinary events, no usage, no [DONE]) is returned as the same Buffer: with thousands of streams,
+   * decoding and rebuilding every event was a large part of the CPU per relayed chunk.
+   */
+  push(chunk: Buffer): string | Buffer {
+    // An empty tail means no partial line (nor a partial character: a chunk starting with `data: ` cannot continue one).
+    if (!this.tail && isCanonicalEvents(chunk) && chunk.indexOf(USAGE_KEY) < 0 && chunk.indexOf(DONE_MARK) < 0) {
+      if (!this.usage) this.keep(chunk);
+      return chunk;
+    }
     const text = this.tail ? this.tail + this.decoder.write(chunk) : this.decoder.write(chunk);
     let out = '';
     let start = 0;
@@ -115,7 +149,7 @@ export class SseTracker {
     return `data: ${JSON.stringify(chunk)}\n\ndata: [DONE]\n\n`;
   }
 
-  private keep(payload: string): void {
+  private keep(payload: string | Buffer): void {
     this.kept.push(payload);
     this.keptChars += payload.length;
     if (this.keptChars > MAX_KEPT_CHARS) this.fold();
@@ -124,13 +158,18 @@ export class SseTracker {
   /** Parses kept chunks, counts their text (and keeps the ids a synthetic chunk needs), then drops them. */
   private fold(): void {
     let text = '';
-    for (const payload of this.kept) {
+    const add = (payload: string) => {
       const parsed = tryParse(payload);
-      if (!parsed) continue;
+      if (!parsed) return;
       if (!this.id && typeof parsed.id === 'string') this.id = parsed.id;
       if (!this.model && typeof parsed.model === 'string') this.model = parsed.model;
       if (!this.created && typeof parsed.created === 'number') this.created = parsed.created;
       if (Array.isArray(parsed.choices)) for (const choice of parsed.choices) text += choiceText(choice);
+    };
+    for (const kept of this.kept) {
+      if (typeof kept === 'string') add(kept);
+      // A canonical chunk: `data: <payload>` events separated by blank lines (see isCanonicalEvents).
+      else for (const event of kept.toString('utf8').split('\n\n')) if (event) add(event.slice(6));
     }
     this.kept = [];
     this.keptChars = 0;

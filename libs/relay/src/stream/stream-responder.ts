@@ -1,6 +1,7 @@
-import type { Readable } from 'node:stream';
 import type { ServerResponse } from 'node:http';
+import { Readable } from 'node:stream';
 import type { AppConfig } from '@gw/core';
+import type { BodyChunks, BodySink } from '@gw/upstream';
 import { EventStreamWriter } from './event-stream-writer.js';
 
 /** new-api's SSE response headers. */
@@ -11,9 +12,12 @@ const SSE_HEADERS = {
   'X-Accel-Buffering': 'no',
 };
 
-/** Turns upstream bytes into what the client gets (the OpenAI tracker, or a format converter). */
+/**
+ * Turns upstream bytes into what the client gets (the OpenAI tracker, or a format converter): text, or
+ * the upstream's own bytes when they pass through unchanged.
+ */
 export interface StreamRewriter {
-  push(chunk: Buffer): string;
+  push(chunk: Buffer): string | Buffer;
   end(): string;
 }
 
@@ -58,11 +62,12 @@ export class ClientStalledError extends Error {
  * first event, so a failure before it can still be retried on another channel.
  */
 export function relayStream(
-  body: Readable,
+  upstream: BodyChunks | Readable,
   res: ServerResponse,
   tracker: StreamRewriter,
   limits: StreamLimits = DEFAULT_STREAM_LIMITS,
 ): Promise<StreamOutcome> {
+  const body = upstream instanceof Readable ? readableChunks(upstream) : upstream;
   return new Promise((resolve) => {
     const outcome: StreamOutcome = { delivered: false };
     let finished = false;
@@ -79,7 +84,6 @@ export function relayStream(
       if (finished) return;
       finished = true;
       clearTimeout(stallTimer);
-      body.off('data', onData);
       out.offDrain(resume);
       if (error !== undefined) {
         outcome.error = error;
@@ -94,8 +98,8 @@ export function relayStream(
       res.destroy();
     };
 
-    const write = (text: string) => {
-      if (!text || res.destroyed) return;
+    const write = (text: string | Buffer) => {
+      if (text.length === 0 || res.destroyed) return;
       if (!outcome.delivered) {
         outcome.delivered = true;
         out.start(SSE_HEADERS);
@@ -118,8 +122,7 @@ export function relayStream(
       }
     };
 
-    body.on('data', onData);
-    body.once('end', () => {
+    const onEnd = () => {
       if (finished) return;
       try {
         write(tracker.end());
@@ -130,10 +133,34 @@ export function relayStream(
       res.end();
       if (!res.writableFinished) releaseWhenUnread(res, limits.writeIdleMs);
       finish();
-    });
-    body.once('error', (error) => finish(error));
-    body.once('close', () => finish(new Error('upstream stream closed early')));
+    };
+    body.start({ data: (chunk) => !finished && onData(chunk), end: onEnd, error: (error) => finish(error) });
   });
+}
+
+/** A Readable body (a response an adaptor rebuilt, or a test's) read as BodyChunks. */
+function readableChunks(body: Readable): BodyChunks {
+  let closed = false;
+  const close = (sink: BodySink, error?: Error) => {
+    if (closed) return;
+    closed = true;
+    if (error) sink.error(error);
+    else sink.end();
+  };
+  return {
+    start: (sink) => {
+      body.on('data', (chunk: Buffer) => !closed && sink.data(chunk));
+      body.once('end', () => close(sink));
+      body.once('error', (error) => close(sink, error));
+      body.once('close', () => close(sink, new Error('upstream stream closed early')));
+    },
+    pause: () => body.pause(),
+    resume: () => body.resume(),
+    destroy: () => {
+      closed = true;
+      body.destroy();
+    },
+  };
 }
 
 /** The answer is complete but still queued for a client that stopped reading: it gets the idle time, then the socket is freed. */

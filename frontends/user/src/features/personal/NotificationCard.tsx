@@ -4,22 +4,22 @@ import { Button, Card, FormRow, Input, Radio, RadioGroup, Space, Toast, renderQu
 import { InputNumber, Switch } from '@console/kit/data';
 import type { SelfUser } from '../self/useSelf';
 import { personalApi, type NotifySettings } from './api';
-import { THRESHOLD_PRESETS, notifySettingsProblem, readNotifySettings } from './notify-settings';
+import { type NotifyForm, THRESHOLD_PRESETS, notifySettingsProblem, readNotifySettings, settingsToSave } from './notify-settings';
 
 /** Balance warnings (email or https webhook), their threshold, and whether unpriced models may be used. */
 export function NotificationCard({ user, onSaved }: { user: SelfUser | null; onSaved(): void }) {
   const { t } = useTranslation('user');
-  const [form, setForm] = useState<NotifySettings>(() => readNotifySettings(user?.setting));
+  const [form, setForm] = useState<NotifyForm>(() => readNotifySettings(user?.setting));
   const [saving, setSaving] = useState(false);
   useEffect(() => setForm(readNotifySettings(user?.setting)), [user?.setting]);
-  const set = <K extends keyof NotifySettings>(key: K, value: NotifySettings[K]) => setForm((current) => ({ ...current, [key]: value }));
+  const set = <K extends keyof NotifyForm>(key: K, value: NotifyForm[K]) => setForm((current) => ({ ...current, [key]: value }));
 
   const save = async () => {
     const problem = notifySettingsProblem(form);
     if (problem) return Toast.error(t(`personal.notify.${problem}`));
     setSaving(true);
     try {
-      await personalApi.saveSettings({ ...form, webhook_url: form.webhook_url.trim(), notification_email: form.notification_email.trim() });
+      await personalApi.saveSettings(settingsToSave(form));
       Toast.success(t('personal.notify.saved'));
       onSaved();
     } catch {
@@ -72,10 +72,35 @@ export function NotificationCard({ user, onSaved }: { user: SelfUser | null; onS
                 data-testid="notify-webhook-url"
               />
             </FormRow>
-            <FormRow label={t('personal.notify.webhookSecret')}>
+            <FormRow
+              label={t('personal.notify.webhookSecret')}
+              hint={form.has_webhook_secret ? t('personal.notify.webhookSecretSaved') : undefined}
+              extra={
+                form.has_webhook_secret ? (
+                  <Button
+                    size="small"
+                    type={form.clear_webhook_secret ? 'primary' : 'danger'}
+                    onClick={() =>
+                      setForm((current) => ({ ...current, webhook_secret: '', clear_webhook_secret: !current.clear_webhook_secret }))
+                    }
+                    data-testid="notify-webhook-secret-clear"
+                  >
+                    {form.clear_webhook_secret ? t('personal.notify.webhookSecretKeep') : t('personal.notify.webhookSecretRemove')}
+                  </Button>
+                ) : undefined
+              }
+            >
               <Input
                 mode="password"
                 value={form.webhook_secret}
+                disabled={form.clear_webhook_secret}
+                placeholder={
+                  form.clear_webhook_secret
+                    ? t('personal.notify.webhookSecretRemoved')
+                    : form.has_webhook_secret
+                      ? t('personal.notify.webhookSecretKeptPlaceholder')
+                      : undefined
+                }
                 onChange={(value) => set('webhook_secret', value)}
                 data-testid="notify-webhook-secret"
               />

@@ -5,7 +5,10 @@ export interface NotifySettings {
   notify_type: 'email' | 'webhook';
   quota_warning_threshold: number;
   webhook_url: string;
+  /** A new secret to save; empty keeps the saved one (the server never sends it back). */
   webhook_secret: string;
+  /** Removes the saved secret on save. */
+  clear_webhook_secret: boolean;
   notification_email: string;
   accept_unset_model_ratio_model: boolean;
   /** Keep the caller's IP address on their log rows. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_WARNING_THRESHOLD, notifySettingsProblem, readNotifySettings } from './notify-settings';
+import { DEFAULT_WARNING_THRESHOLD, notifySettingsProblem, readNotifySettings, settingsToSave } from './notify-settings';
 
 describe('notification settings', () => {
   it('reads the saved JSON over the defaults and survives a broken value', () => {
@@ -16,6 +16,17 @@ describe('notification settings', () => {
     expect(readNotifySettings('{"record_ip_log":true}').record_ip_log).toBe(true);
     expect(readNotifySettings('oops')).toMatchObject({ notify_type: 'email', quota_warning_threshold: DEFAULT_WARNING_THRESHOLD });
     expect(readNotifySettings('')).toMatchObject({ webhook_secret: '', notification_email: '' });
+  });
+
+  it('never prefills the webhook secret: the server says one is saved, an empty field keeps it', () => {
+    const saved = readNotifySettings('{"notify_type":"webhook","webhook_url":"https://x.test/h","has_webhook_secret":true}');
+    expect(saved).toMatchObject({ webhook_secret: '', clear_webhook_secret: false, has_webhook_secret: true });
+    // An older server that still sends the secret: the form knows one is saved but does not hold it.
+    expect(readNotifySettings('{"webhook_secret":"old-secret"}')).toMatchObject({ webhook_secret: '', has_webhook_secret: true });
+    expect(readNotifySettings('{}').has_webhook_secret).toBe(false);
+    const body = settingsToSave({ ...saved, webhook_url: ' https://x.test/h ', clear_webhook_secret: true });
+    expect(body).not.toHaveProperty('has_webhook_secret');
+    expect(body).toMatchObject({ webhook_url: 'https://x.test/h', webhook_secret: '', clear_webhook_secret: true });
   });
 
   it('requires an https webhook URL', () => {
