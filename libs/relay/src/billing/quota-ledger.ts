@@ -93,7 +93,7 @@ export class QuotaLedger implements OnModuleInit, BeforeApplicationShutdown {
     }
     if (dataSource.options.type === 'postgres') {
       const driver = dataSource.driver as unknown as { master?: ConstructorParameters<typeof PostgresLedger>[0] };
-      this.lean = new PostgresLedger({ query: (config) => driver.master!.query(config) });
+      this.lean = new PostgresLedger({ connect: () => driver.master!.connect() });
     }
     if (dataSource.options.type === 'better-sqlite3') {
       const db = (dataSource.driver as unknown as { databaseConnection: SqliteDatabase }).databaseConnection;
