@@ -9,10 +9,11 @@
  * A movement that arrives while nothing is committing starts a transaction at once, so a lone request
  * waits for nothing but its own commit. A promise settles only once its batch has committed.
  *
- * Settles and refunds come after the client has its answer, so nobody waits for them: they are deferred
- * until the next reserve's transaction (which they join, ahead of it) or DEFERRED_MAX_MS, whichever comes
- * first. Otherwise, one request at a time, the next request's reserve would find the previous request's
- * settle committing and wait for its log flush too (two flushes per request instead of one).
+ * A settle comes after the client has its answer, so nobody waits for it: it is deferred until the next
+ * reserve's transaction (which it joins, ahead of the reserve) or DEFERRED_MAX_MS, whichever comes first.
+ * Otherwise, one request at a time, the next request's reserve would find the previous request's settle
+ * committing and wait for its log flush too (two flushes per request instead of one). A refund is not
+ * deferred: it usually comes before an error answer.
  */
 
 /** One movement's statements inside the batch's open transaction, and its work after the commit. */
@@ -48,10 +49,10 @@ const MAX_ATTEMPTS = 4;
 /** Enough to share a flush among a few hundred requests in flight, small enough to keep row locks short. */
 const MAX_BATCH = 256;
 /**
- * How long a settle or refund may wait for a reserve to travel with. Short: the request's log row and a
- * graceful shutdown wait for it, and an extra charge reaches the balance only when it commits.
+ * How long a settle may wait for a reserve to travel with. Short: the request's log row and a graceful
+ * shutdown wait for it, and an extra charge reaches the balance only when it commits.
  */
-export const DEFERRED_MAX_MS = 20;
+const DEFERRED_MAX_MS = 20;
 
 function isDeadlock(error: unknown): boolean {
   return DEADLOCK.test(`${(error as Error)?.message ?? error} ${(error as { code?: string })?.code ?? ''}`);
