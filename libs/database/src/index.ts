@@ -20,7 +20,9 @@ export {
   type MysqlConnection,
   type MysqlPool,
   type PgPool,
+  type PgClient,
 } from './raw-handles.js';
+export { GroupCommit, type BatchedMovement, type Transactions } from './group-commit.js';
 export { BatchedTransactions, batchedTransactionsOf } from './batched-transactions.js';
 export { Rollback, type LedgerRow, type LedgerStep, type Plan, type PlanResult, type StepResult } from './plan.js';
 export { JobLockService } from './job-lock.service.js';

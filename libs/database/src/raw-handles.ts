@@ -16,9 +16,17 @@ export interface MysqlPool {
   execute(sql: string, values: unknown[], callback: Callback): void;
   getConnection(callback: (error: Error | null, connection: MysqlConnection) => void): void;
 }
+/** Something that runs a (named, prepared) pg query: the pool itself or one of its clients. */
+interface PgQueryable {
+  query(config: { name?: string; text: string; values?: unknown[] }): Promise<{ rows: Record<string, unknown>[] }>;
+}
+/** A client checked out of the pg pool (for a transaction); released back to it. */
+export interface PgClient extends PgQueryable {
+  release(destroy?: boolean | Error): void;
+}
 /** The pg Pool TypeORM's PostgreSQL driver keeps. */
-export interface PgPool {
-  query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: Record<string, unknown>[] }>;
+export interface PgPool extends PgQueryable {
+  connect(): Promise<PgClient>;
 }
 
 /*

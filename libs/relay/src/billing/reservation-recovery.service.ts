@@ -50,6 +50,12 @@ function* dropOwnerPlan(id: string): Plan<void> {
   return { commit: true, value: undefined };
 }
 
+/**
+ * The ledgers alive in this process. Tests (and embedders) may run two gateways in one process: they share
+ * the pid, yet neither is a dead predecessor of the other.
+ */
+const ownersInThisProcess = new Set<string>();
+
 /** False only when the process surely does not exist (EPERM means it runs under another user). */
 function processAlive(pid: number): boolean {
   try {
@@ -87,6 +93,7 @@ export class ReservationRecovery implements OnApplicationBootstrap, OnModuleDest
 
   async onApplicationBootstrap(): Promise<void> {
     // Before the first request: a reservation whose owner has no row would be taken for orphaned.
+    ownersInThisProcess.add(this.ledger.owner);
     await this.heartbeat();
     const beat = setInterval(() => void this.heartbeat().catch((e: Error) => this.logger.warn(`heartbeat: ${e.message}`)), HEARTBEAT_MS);
     this.scheduler.addInterval('ledger-heartbeat', beat);
@@ -97,6 +104,7 @@ export class ReservationRecovery implements OnApplicationBootstrap, OnModuleDest
   }
 
   onModuleDestroy(): void {
+    ownersInThisProcess.delete(this.ledger.owner);
     for (const name of ['ledger-heartbeat', 'ledger-recovery']) {
       if (this.scheduler.doesExist('interval', name)) this.scheduler.deleteInterval(name);
     }
@@ -141,8 +149,9 @@ export class ReservationRecovery implements OnApplicationBootstrap, OnModuleDest
       if (id === this.ledger.owner) continue;
       const row = owners.get(id);
       const pid = Number(row?.pid);
-      const dead =
-        !row || Number(row.seen_at) < now - OWNER_TTL_MS || (row.host === this.host && (pid === process.pid || !processAlive(pid)));
+      // Same host and pid but not a ledger of this process: a predecessor whose pid was reused (pid 1 in a container).
+      const sameProcess = pid === process.pid && !ownersInThisProcess.has(id);
+      const dead = !row || Number(row.seen_at) < now - OWNER_TTL_MS || (row.host === this.host && (sameProcess || !processAlive(pid)));
       if (dead) gone.push(id);
     }
     return gone;

@@ -41,8 +41,7 @@ export class BalanceLedger {
         getConnection: (callback) => mysqlPoolOf(dataSource)!.getConnection(callback),
       });
     }
-    if (dataSource.options.type === 'postgres')
-      this.lean = new PostgresLedger({ query: (config) => postgresPoolOf(dataSource)!.query(config) });
+    if (dataSource.options.type === 'postgres') this.lean = new PostgresLedger({ connect: () => postgresPoolOf(dataSource)!.connect() });
   }
 
   /** Takes `amount` from the user and the token (id 0: none); with a key, the reservation row too. */

@@ -1,10 +1,10 @@
-import type { PgPool } from '@gw/database';
+import { GroupCommit, type PgClient, type PgPool, type Transactions } from '@gw/database';
 import type { LeanLedger, ReserveOutcome, SettleOutcome } from './balance-plans.js';
 
-const DEADLOCK = /deadlock|40P01|40001/i;
+type Rows = Record<string, unknown>[];
+
 /** Raised on purpose inside the reserve statement to undo the user's debit when the token is short. */
 const TOKEN_SHORT = /division by zero|22012/;
-const MAX_ATTEMPTS = 4;
 
 // `unlimited_quota = $n` with a bound 1 reads as true in new-api's BOOLEAN column and as 1 in an integer one.
 const RESERVE_WITH_TOKEN = `WITH u AS (UPDATE users SET quota = quota - $1 WHERE id = $2 AND quota >= $1 RETURNING id),
@@ -32,58 +32,94 @@ t AS (UPDATE tokens SET remain_quota = remain_quota + $2, used_quota = used_quot
 SELECT (SELECT count(*) FROM r) AS released, (SELECT count(*) FROM u) + (SELECT count(*) FROM t) AS moved`;
 
 /**
- * The relay's ledger on PostgreSQL in one round trip per movement: each reserve, settle and refund is a
- * single statement (data-modifying CTEs chained through RETURNING), atomic without BEGIN/COMMIT, run as a
- * named prepared statement on the driver's pool (no TypeORM query runner). When the user's debit
- * succeeds but the token is short, the reserve statement divides by zero on purpose, so the whole
- * statement, the user's debit included, is undone. The reservation states are mysql-balance.ts's.
+ * The relay's ledger on PostgreSQL in one statement per movement: each reserve, settle and refund is a
+ * single statement (data-modifying CTEs chained through RETURNING), run as a named prepared statement on
+ * a client of the driver's pool (no TypeORM query runner), and the movements of concurrent requests share
+ * one transaction and so one WAL flush (GroupCommit in libs/database). When the user's debit succeeds but the token is
+ * short, the reserve statement divides by zero on purpose: the batch is rolled back and run again without
+ * it, so its user debit is undone too. The reservation states are mysql-balance.ts's.
  */
 export class PostgresLedger implements LeanLedger {
-  constructor(private readonly pool: PgPool) {}
+  private readonly commits: GroupCommit<PgClient>;
 
-  async reserve(userId: number, tokenId: number, amount: number, requestId: string, owner: string): Promise<ReserveOutcome> {
+  constructor(pool: Pick<PgPool, 'connect'>) {
+    this.commits = new GroupCommit(postgresTransactions(pool));
+  }
+
+  reserve(userId: number, tokenId: number, amount: number, requestId: string, owner: string): Promise<ReserveOutcome> {
     const now = Math.floor(Date.now() / 1000);
-    try {
-      const [row] =
-        tokenId > 0
-          ? await this.exec('gw_reserve_token', RESERVE_WITH_TOKEN, [amount, userId, tokenId, requestId, owner, now, 1])
-          : await this.exec('gw_reserve_user', RESERVE_USER_ONLY, [amount, userId, tokenId, requestId, owner, now]);
-      return Number(row?.reserved) === 1 ? 'ok' : 'user_quota';
-    } catch (error) {
-      if (TOKEN_SHORT.test(String((error as Error).message ?? error))) return 'token_quota';
-      throw error;
-    }
+    return this.commits.submit({
+      run: async (tx) => {
+        const [row] =
+          tokenId > 0
+            ? await exec(tx, 'gw_reserve_token', RESERVE_WITH_TOKEN, [amount, userId, tokenId, requestId, owner, now, 1])
+            : await exec(tx, 'gw_reserve_user', RESERVE_USER_ONLY, [amount, userId, tokenId, requestId, owner, now]);
+        return Number(row?.reserved) === 1;
+      },
+      refusal: (error): ReserveOutcome | undefined =>
+        TOKEN_SHORT.test(String((error as Error).message ?? error)) ? 'token_quota' : undefined,
+      after: (reserved: boolean): ReserveOutcome => (reserved ? 'ok' : 'user_quota'),
+    });
   }
 
   /** The full price (docs/billing.md); undefined when the reservation was no longer open. */
-  async settle(userId: number, tokenId: number, reserved: number, actual: number, requestId: string): Promise<SettleOutcome | undefined> {
+  settle(userId: number, tokenId: number, reserved: number, actual: number, requestId: string): Promise<SettleOutcome | undefined> {
     const delta = actual - reserved;
-    const [row] = await this.exec('gw_settle', SETTLE, [actual, requestId, delta, userId, tokenId]);
-    if (Number(row?.settled) !== 1) return undefined;
-    if (delta <= 0) return { charged: actual, shortfall: 0 };
-    let shortfall = Math.min(delta, Math.max(0, -Number(row?.quota ?? 0)));
-    const unlimited = row?.unlimited_quota === true || Number(row?.unlimited_quota) === 1;
-    if (tokenId > 0 && row?.remain_quota != null && !unlimited)
-      shortfall = Math.max(shortfall, Math.min(delta, Math.max(0, -Number(row.remain_quota))));
-    return { charged: actual, shortfall };
+    return this.commits.submit(
+      {
+        run: async (tx) => (await exec(tx, 'gw_settle', SETTLE, [actual, requestId, delta, userId, tokenId]))[0],
+        after: (row: Record<string, unknown> | undefined): SettleOutcome | undefined => {
+          if (Number(row?.settled) !== 1) return undefined;
+          if (delta <= 0) return { charged: actual, shortfall: 0 };
+          let shortfall = Math.min(delta, Math.max(0, -Number(row?.quota ?? 0)));
+          const unlimited = row?.unlimited_quota === true || Number(row?.unlimited_quota) === 1;
+          if (tokenId > 0 && row?.remain_quota != null && !unlimited)
+            shortfall = Math.max(shortfall, Math.min(delta, Math.max(0, -Number(row.remain_quota))));
+          return { charged: actual, shortfall };
+        },
+      },
+      // After the answer: travels with the next reserve (GroupCommit, libs/database).
+      true,
+    );
   }
 
   /** Refund of an open reservation; false when it was settled or refunded already. */
-  async release(userId: number, tokenId: number, amount: number, requestId: string): Promise<boolean> {
-    const [row] = await this.exec('gw_release', RELEASE, [requestId, amount, userId, tokenId]);
-    return Number(row?.released) === 1;
+  release(userId: number, tokenId: number, amount: number, requestId: string): Promise<boolean> {
+    return this.commits.submit({
+      run: async (tx) => Number((await exec(tx, 'gw_release', RELEASE, [requestId, amount, userId, tokenId]))[0]?.released) === 1,
+      after: (released: boolean) => released,
+    });
   }
+}
 
-  private async exec(name: string, text: string, values: unknown[]): Promise<Record<string, unknown>[]> {
-    for (let attempt = 1; ; attempt++) {
+async function exec(client: PgClient, name: string, text: string, values: unknown[]): Promise<Rows> {
+  return (await client.query({ name, text, values })).rows;
+}
+
+/** BEGIN … COMMIT on one client of the pool (named statements are prepared once per client). */
+function postgresTransactions(pool: Pick<PgPool, 'connect'>): Transactions<PgClient> {
+  return {
+    begin: async () => {
+      const client = await pool.connect();
       try {
-        return (await this.pool.query({ name, text, values })).rows;
+        await client.query({ text: 'BEGIN' });
       } catch (error) {
-        // One statement, rolled back whole by the server: safe to run again.
-        if (attempt < MAX_ATTEMPTS && DEADLOCK.test(String((error as Error).message ?? error) + String((error as { code?: string }).code)))
-          continue;
+        client.release(error as Error);
         throw error;
       }
-    }
-  }
+      return client;
+    },
+    commit: async (client) => {
+      await client.query({ text: 'COMMIT' });
+    },
+    rollback: async (client) => {
+      const failed = await client.query({ text: 'ROLLBACK' }).then(
+        () => undefined,
+        (error: Error) => error,
+      );
+      // A client whose ROLLBACK failed is in an unknown state: the pool drops it.
+      client.release(failed);
+    },
+    release: (client) => client.release(),
+  };
 }

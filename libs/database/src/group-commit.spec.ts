@@ -1,0 +1,129 @@
+import { describe, expect, it } from 'vitest';
+import { GroupCommit, type Transactions } from './group-commit.js';
+
+/**
+ * An in-memory "database" with transactions: a balance, a log of what each transaction did, and the
+ * committed state. Enough to check what the batcher promises: one transaction per batch, answers only
+ * after the commit, a failing movement answered alone and the rest run again.
+ */
+function fakeDatabase(initial: number) {
+  const state = { committed: initial, commits: 0, rollbacks: 0, begins: 0 };
+  interface Tx {
+    balance: number;
+  }
+  let failCommitOnce: Error | undefined;
+  const transactions: Transactions<Tx> = {
+    begin: async () => {
+      state.begins++;
+      return { balance: state.committed };
+    },
+    commit: async (tx) => {
+      if (failCommitOnce) {
+        const error = failCommitOnce;
+        failCommitOnce = undefined;
+        throw error;
+      }
+      state.committed = tx.balance;
+      state.commits++;
+    },
+    rollback: async () => {
+      state.rollbacks++;
+    },
+    release: () => undefined,
+  };
+  const debit = (amount: number) => ({
+    run: async (tx: Tx) => {
+      if (tx.balance < amount) return false;
+      tx.balance -= amount;
+      return true;
+    },
+    after: (ok: boolean) => (ok ? 'ok' : 'refused'),
+  });
+  return { state, commits: new GroupCommit(transactions), debit, failNextCommit: (e: Error) => (failCommitOnce = e) };
+}
+
+describe('GroupCommit', () => {
+  it('movements that arrive while a transaction commits share the next one, each checked against the ones before', async () => {
+    const { state, commits, debit } = fakeDatabase(250);
+    const outcomes = await Promise.all([100, 100, 100, 50].map((n) => commits.submit(debit(n))));
+    expect(outcomes).toEqual(['ok', 'ok', 'refused', 'ok']);
+    expect(state.committed).toBe(0);
+    // The first went alone (nothing was committing), the other three waited and went together.
+    expect(state.commits).toBe(2);
+  });
+
+  it('a movement that throws is answered alone; the batch is rolled back and the others run again', async () => {
+    const { state, commits, debit } = fakeDatabase(300);
+    const broken = {
+      run: async (tx: { balance: number }) => {
+        tx.balance -= 1000; // half-applied before the failure: must not survive
+        throw new Error('statement failed');
+      },
+      after: () => 'never',
+    };
+    const refusedByError = {
+      run: async () => {
+        throw new Error('division by zero');
+      },
+      refusal: (error: unknown) => ((error as Error).message.includes('division') ? 'token_quota' : undefined),
+      after: () => 'never',
+    };
+    const first = commits.submit(debit(10));
+    const rest = [commits.submit(debit(100)), commits.submit(broken), commits.submit(refusedByError), commits.submit(debit(100))];
+    expect(await first).toBe('ok');
+    const settled = await Promise.allSettled(rest);
+    expect(settled.map((s) => (s.status === 'fulfilled' ? s.value : (s.reason as Error).message))).toEqual([
+      'ok',
+      'statement failed',
+      'token_quota',
+      'ok',
+    ]);
+    expect(state.committed).toBe(90);
+    expect(state.rollbacks).toBe(2);
+  });
+
+  it('a deadlock runs the whole batch again; a failed COMMIT is reported to every movement of the batch', async () => {
+    const { state, commits, debit, failNextCommit } = fakeDatabase(100);
+    let deadlocked = false;
+    const deadlockOnce = {
+      run: async (tx: { balance: number }) => {
+        if (!deadlocked) {
+          deadlocked = true;
+          throw Object.assign(new Error('Deadlock found when trying to get lock'), { code: 'ER_LOCK_DEADLOCK' });
+        }
+        tx.balance -= 5;
+        return true;
+      },
+      after: () => 'retried',
+    };
+    expect(await commits.submit(deadlockOnce)).toBe('retried');
+    expect(state.committed).toBe(95);
+    failNextCommit(new Error('connection lost'));
+    await expect(commits.submit(debit(10))).rejects.toThrow('connection lost');
+    expect(state.committed).toBe(95);
+    // The batcher goes on after a failed batch.
+    expect(await commits.submit(debit(10))).toBe('ok');
+    expect(state.committed).toBe(85);
+  });
+
+  it('a settle (deferred) joins the transaction of the next reserve ahead of it, or commits alone after a short wait', async () => {
+    const { state, commits, debit } = fakeDatabase(100);
+    const credit = (amount: number) => ({
+      run: async (tx: { balance: number }) => {
+        tx.balance += amount;
+        return true;
+      },
+      after: () => 'settled',
+    });
+    const settled = commits.submit(credit(50), true);
+    // Only possible if the credit ran first, in the same transaction.
+    const reserved = commits.submit(debit(150));
+    expect(await Promise.all([settled, reserved])).toEqual(['settled', 'ok']);
+    expect(state.commits).toBe(1);
+    expect(state.committed).toBe(0);
+    // Alone, it does not wait for a reserve that never comes.
+    expect(await commits.submit(credit(7), true)).toBe('settled');
+    expect(state.committed).toBe(7);
+    expect(state.commits).toBe(2);
+  });
+});

@@ -1,0 +1,181 @@
+/**
+ * Group commit on the server databases (the relay's ledger uses it). A durable commit costs a log flush (5–8 ms
+ * on a plain disk), and every reserve, settle and refund of every request used to pay one, each holding
+ * the user's and the token's row locks until its own flush. Here the movements that arrive while a
+ * transaction is committing wait for it and then go together in the next one: one BEGIN … COMMIT on one
+ * pooled connection for the whole batch, each movement still its own conditional statement(s), run in
+ * arrival order, so each sees the balances left by the ones before it (nothing changes for concurrent
+ * spending: the database stays the only truth and the recovery job sees exactly the rows it sees today).
+ * A movement that arrives while nothing is committing starts a transaction at once, so a lone request
+ * waits for nothing but its own commit. A promise settles only once its batch has committed.
+ *
+ * A settle comes after the client has its answer, so nobody waits for it: it is deferred until the next
+ * reserve's transaction (which it joins, ahead of the reserve) or DEFERRED_MAX_MS, whichever comes first.
+ * Otherwise, one request at a time, the next request's reserve would find the previous request's settle
+ * committing and wait for its log flush too (two flushes per request instead of one). A refund is not
+ * deferred: it usually comes before an error answer.
+ */
+
+/** One movement's statements inside the batch's open transaction, and its work after the commit. */
+export interface BatchedMovement<Tx, V, R> {
+  /** Runs the movement's statements in the batch's transaction; its value is kept until the commit. */
+  run(tx: Tx): Promise<V>;
+  /**
+   * A statement error that only refuses this movement (PostgreSQL's token-short guard): the value to
+   * answer with, once the batch was rolled back and run again without it. undefined: a real error.
+   */
+  refusal?(error: unknown): R | undefined;
+  /** After the commit (outside the transaction): turns the value into the caller's answer. */
+  after(value: V): R | Promise<R>;
+}
+
+/** Transactions on one pooled connection of the driver's own pool. */
+export interface Transactions<Tx> {
+  begin(): Promise<Tx>;
+  commit(tx: Tx): Promise<void>;
+  /** Rolls back what is open (errors ignored) and gives the connection back to the pool. */
+  rollback(tx: Tx): Promise<void>;
+  release(tx: Tx): void;
+}
+
+interface Queued<Tx> {
+  movement: BatchedMovement<Tx, unknown, unknown>;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
+const DEADLOCK = /deadlock|ER_LOCK_DEADLOCK|ER_LOCK_WAIT_TIMEOUT|40P01|40001/i;
+const MAX_ATTEMPTS = 4;
+/** Enough to share a flush among a few hundred requests in flight, small enough to keep row locks short. */
+const MAX_BATCH = 256;
+/**
+ * How long a settle may wait for a reserve to travel with. Short: the request's log row and a graceful
+ * shutdown wait for it, and an extra charge reaches the balance only when it commits.
+ */
+const DEFERRED_MAX_MS = 20;
+
+function isDeadlock(error: unknown): boolean {
+  return DEADLOCK.test(`${(error as Error)?.message ?? error} ${(error as { code?: string })?.code ?? ''}`);
+}
+
+export class GroupCommit<Tx> {
+  /** Movements a client waits for (reserves). */
+  private queue: Queued<Tx>[] = [];
+  /** Movements after the answer (settles, refunds): they join the next transaction. */
+  private deferred: Queued<Tx>[] = [];
+  private deferredTimer?: NodeJS.Timeout;
+  /** The oldest deferred movement has waited DEFERRED_MAX_MS: the next transaction takes them. */
+  private deferredDue = false;
+  /**
+   * One batch at a time per instance: the batches touch the same few user and token rows, so a second
+   * transaction would only wait for the first one's locks (or deadlock with it on a different order).
+   */
+  private committing = false;
+
+  constructor(private readonly transactions: Transactions<Tx>) {}
+
+  /** `deferred`: nobody waits for it (see the class comment); it goes with the next transaction. */
+  submit<V, R>(movement: BatchedMovement<Tx, V, R>, deferred = false): Promise<R> {
+    return new Promise<R>((resolve, reject) => {
+      const job = { movement: movement as BatchedMovement<Tx, unknown, unknown>, resolve: resolve as (v: unknown) => void, reject };
+      if (deferred) {
+        this.deferred.push(job);
+        this.deferredTimer ??= setTimeout(this.flushDeferred, DEFERRED_MAX_MS);
+      } else {
+        this.queue.push(job);
+      }
+      this.pump();
+    });
+  }
+
+  private readonly flushDeferred = (): void => {
+    this.deferredTimer = undefined;
+    this.deferredDue = true;
+    this.pump();
+  };
+
+  private pump(): void {
+    if (this.committing) return;
+    const start = this.deferredDue || this.queue.length > 0 || this.deferred.length >= MAX_BATCH;
+    if (!start) return;
+    if (this.queue.length + this.deferred.length === 0) {
+      this.deferredDue = false;
+      return;
+    }
+    this.committing = true;
+    this.deferredDue = false;
+    // The deferred ones arrived first (they settle earlier requests): they go first.
+    const batch = this.deferred.splice(0, MAX_BATCH);
+    batch.push(...this.queue.splice(0, MAX_BATCH - batch.length));
+    if (this.deferred.length === 0 && this.deferredTimer) {
+      clearTimeout(this.deferredTimer);
+      this.deferredTimer = undefined;
+    }
+    void this.commitBatch(batch).finally(() => {
+      this.committing = false;
+      // Deferred ones left over wait for a reserve while their timer runs (one that fired meanwhile made them due).
+      if (this.deferred.length > 0 && !this.deferredDue) this.deferredTimer ??= setTimeout(this.flushDeferred, DEFERRED_MAX_MS);
+      this.pump();
+    });
+  }
+
+  /**
+   * Runs the batch in one transaction. A statement that fails takes the transaction down with it
+   * (PostgreSQL aborts it, and a MySQL reserve may have half-applied), so the batch is rolled back, the
+   * failing movement answered on its own (its refusal, or its error), and the others run again: nothing
+   * is ever answered before the commit that made it true.
+   */
+  private async commitBatch(batch: Queued<Tx>[]): Promise<void> {
+    let jobs = batch;
+    let deadlocks = 0;
+    while (jobs.length > 0) {
+      let tx: Tx;
+      try {
+        tx = await this.transactions.begin();
+      } catch (error) {
+        for (const job of jobs) job.reject(error);
+        return;
+      }
+      const values: unknown[] = [];
+      let failedAt = -1;
+      let failure: unknown;
+      for (let i = 0; i < jobs.length && failedAt < 0; i++) {
+        try {
+          values.push(await jobs[i]!.movement.run(tx));
+        } catch (error) {
+          failedAt = i;
+          failure = error;
+        }
+      }
+      if (failedAt < 0) {
+        try {
+          await this.transactions.commit(tx);
+        } catch (error) {
+          await this.transactions.rollback(tx);
+          if (isDeadlock(error) && ++deadlocks < MAX_ATTEMPTS) continue;
+          // A failed COMMIT wrote nothing we can prove: every caller hears the error.
+          for (const job of jobs) job.reject(error);
+          return;
+        }
+        this.transactions.release(tx);
+        for (const [i, job] of jobs.entries()) this.answer(job, values[i]);
+        return;
+      }
+      await this.transactions.rollback(tx);
+      if (isDeadlock(failure) && ++deadlocks < MAX_ATTEMPTS) continue;
+      const failed = jobs[failedAt]!;
+      const refusal = failed.movement.refusal?.(failure);
+      if (refusal !== undefined) failed.resolve(refusal);
+      else failed.reject(failure);
+      jobs = jobs.filter((_, i) => i !== failedAt);
+    }
+  }
+
+  private answer(job: Queued<Tx>, value: unknown): void {
+    try {
+      Promise.resolve(job.movement.after(value)).then(job.resolve, job.reject);
+    } catch (error) {
+      job.reject(error);
+    }
+  }
+}
