@@ -37,8 +37,9 @@ export class HourlyDashboardService {
     const to = Math.floor(end / HOUR) * HOUR + HOUR;
     const split = days ? splitIntoDays(from, to) : { firstDay: from, endDay: from, hours: [[from, to] as [number, number]] };
     const points = await this.reader.withTail(async (tail) => {
-      const summed: HourlyPoint[] = [];
-      for (const [a, b] of split.hours) summed.push(...(await this.hourly.series(dim, a, b)));
+      // Concatenated, not spread into push: an hourly read can be hundreds of thousands of rows.
+      let summed: HourlyPoint[] = [];
+      for (const [a, b] of split.hours) summed = summed.concat(await this.hourly.series(dim, a, b));
       if (split.firstDay < split.endDay)
         for (const point of await this.daily.series(dim, split.firstDay, split.endDay))
           summed.push({ ...point, hour: point.hour + DAY_ROW_OFFSET });
