@@ -140,6 +140,8 @@ const env = gatewayEnv({
   GLOBAL_API_RATE_LIMIT: '100000000',
   CRITICAL_RATE_LIMIT: '100000000',
   SEARCH_RATE_LIMIT: '100000000',
+  // The cleanup call answers after minutes: the server must not close its quiet connection (default 600 s).
+  HTTP_IDLE_TIMEOUT: '0',
 });
 let gateway = await startGateway(ENTRY, env, GATEWAY_NODE_FLAGS);
 try {

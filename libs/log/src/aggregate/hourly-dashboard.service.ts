@@ -3,15 +3,15 @@ import { QuotaDataRepository, type QuotaDataView } from '../quota-data.repositor
 import { HourlyReader } from './hourly-reader.service.js';
 import { HOUR, type HourlyBucket, sumIntoBuckets } from './hourly-buckets.js';
 import { LogDailyRepository } from './log-daily.repository.js';
-import { DAY_ROW_OFFSET, rowTime, splitIntoDays } from './log-daily.js';
+import { dayRowTime, splitIntoDays } from './log-daily.js';
 import { LogHourlyRepository, type HourlyPoint } from './log-hourly.repository.js';
 
 /**
  * The admin dashboard's overview (per model and hour) and per-user view (per username and hour), in
  * new-api's row shape, read from the hourly sums plus the logs they do not cover yet: a few thousand rows
- * for a week whatever the log volume. Asked per day (`days`), the whole UTC days of the range come from the
- * daily sums, one row per key and day, and only the hours at its edges per hour: 90 days are 90 rows per
- * model instead of 2,160.
+ * for a week whatever the log volume. Asked per day (`days`), every row is a key's UTC day: the whole days
+ * of the range from the daily sums, its partial first and last day summed from the hourly ones, so 90 days
+ * are 91 rows per model instead of 2,160.
  */
 @Injectable()
 export class HourlyDashboardService {
@@ -35,17 +35,16 @@ export class HourlyDashboardService {
   private async series(dim: 'model' | 'username', start: number, end: number, days: boolean): Promise<QuotaDataView[]> {
     const from = Math.ceil(start / HOUR) * HOUR;
     const to = Math.floor(end / HOUR) * HOUR + HOUR;
-    const split = days ? splitIntoDays(from, to) : { firstDay: from, endDay: from, hours: [[from, to] as [number, number]] };
     const points = await this.reader.withTail(async (tail) => {
-      // Concatenated, not spread into push: an hourly read can be hundreds of thousands of rows.
-      let summed: HourlyPoint[] = [];
-      for (const [a, b] of split.hours) summed = summed.concat(await this.hourly.series(dim, a, b));
-      if (split.firstDay < split.endDay)
-        for (const point of await this.daily.series(dim, split.firstDay, split.endDay))
-          summed.push({ ...point, hour: point.hour + DAY_ROW_OFFSET });
       const recent = tail.filter((row) => row.createdAt >= from && row.createdAt < to);
       const tailBuckets = sumIntoBuckets(recent).filter((b) => b.dim === dim);
-      for (const bucket of tailBuckets) bucket.hour = rowTime(bucket.hour, split);
+      if (!days) return merge(await this.hourly.series(dim, from, to), tailBuckets);
+      const split = splitIntoDays(from, to);
+      const summed: HourlyPoint[] = [];
+      for (const [a, b] of split.hours) for (const point of await this.daily.hoursSummed(dim, a, b)) summed.push(point);
+      if (split.firstDay < split.endDay) for (const point of await this.daily.series(dim, split.firstDay, split.endDay)) summed.push(point);
+      for (const point of summed) point.hour = dayRowTime(point.hour);
+      for (const bucket of tailBuckets) bucket.hour = dayRowTime(bucket.hour);
       return merge(summed, tailBuckets);
     });
     if (!points) return dim === 'model' ? this.quotaData.overview(start, end) : this.quotaData.byUser(start, end);

@@ -42,6 +42,26 @@ export class LogDailyRepository {
     }));
   }
 
+  /**
+   * The hourly sums of the hours [fromHour, toHour) added up per key, for the partial days at the edges of a
+   * per-day answer (each span lies inside one day).
+   */
+  async hoursSummed(dim: HourlyDim, fromHour: number, toHour: number): Promise<HourlyPoint[]> {
+    const rows: Record<string, unknown>[] = await this.dataSource.query(
+      `SELECT user_id, name, SUM(count) AS count, SUM(quota) AS quota, SUM(prompt_tokens + completion_tokens) AS tokens
+       FROM log_hourly WHERE dim = ${this.p(1)} AND hour >= ${this.p(2)} AND hour < ${this.p(3)} GROUP BY user_id, name`,
+      [dim, fromHour, toHour],
+    );
+    return rows.map((r) => ({
+      userId: Number(r.user_id),
+      name: String(r.name),
+      hour: fromHour,
+      count: Number(r.count),
+      quota: Number(r.quota),
+      tokens: Number(r.tokens),
+    }));
+  }
+
   private async upsert(runner: QueryRunner, buckets: DailyBucket[]): Promise<void> {
     const params: unknown[] = [];
     const tuples = buckets.map((b) => {

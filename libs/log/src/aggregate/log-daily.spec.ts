@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { HourlyBucket } from './hourly-buckets.js';
-import { DAY, DAY_ROW_OFFSET, rowTime, splitIntoDays, toDailyBuckets } from './log-daily.js';
+import { DAY, DAY_ROW_OFFSET, dayRowTime, splitIntoDays, toDailyBuckets } from './log-daily.js';
 
 const H = 3600;
 const bucket = (over: Partial<HourlyBucket>): HourlyBucket => ({
@@ -33,7 +33,7 @@ describe('toDailyBuckets', () => {
 });
 
 describe('splitIntoDays', () => {
-  it('reads the whole days inside a range per day and its edges per hour', () => {
+  it('reads the whole days inside a range per day and the hours of its partial days', () => {
     expect(splitIntoDays(DAY - 3 * H, 4 * DAY + 5 * H)).toEqual({
       firstDay: DAY,
       endDay: 4 * DAY,
@@ -45,14 +45,20 @@ describe('splitIntoDays', () => {
     expect(splitIntoDays(DAY, 3 * DAY)).toEqual({ firstDay: DAY, endDay: 3 * DAY, hours: [] });
   });
 
-  it('reads a range without a whole day per hour', () => {
-    expect(splitIntoDays(DAY + H, 2 * DAY + 5 * H)).toEqual({ firstDay: 2 * DAY, endDay: 2 * DAY, hours: [[DAY + H, 2 * DAY + 5 * H]] });
+  it('splits a range without a whole day at the day boundary inside it', () => {
+    expect(splitIntoDays(DAY + H, 2 * DAY + 5 * H)).toEqual({
+      firstDay: 2 * DAY,
+      endDay: 2 * DAY,
+      hours: [
+        [DAY + H, 2 * DAY],
+        [2 * DAY, 2 * DAY + 5 * H],
+      ],
+    });
+    expect(splitIntoDays(DAY + H, DAY + 5 * H)).toEqual({ firstDay: 2 * DAY, endDay: 2 * DAY, hours: [[DAY + H, DAY + 5 * H]] });
   });
 
-  it('dates an hour inside a whole day at its day row, and an edge hour at itself', () => {
-    const split = splitIntoDays(DAY - H, 2 * DAY + H);
-    expect(rowTime(DAY + 7 * H, split)).toBe(DAY + DAY_ROW_OFFSET);
-    expect(rowTime(DAY - H, split)).toBe(DAY - H);
-    expect(rowTime(2 * DAY, split)).toBe(2 * DAY);
+  it('dates a day row at the noon of its day', () => {
+    expect(dayRowTime(DAY + 7 * H + 5)).toBe(DAY + DAY_ROW_OFFSET);
+    expect(dayRowTime(DAY)).toBe(DAY + DAY_ROW_OFFSET);
   });
 });

@@ -50,28 +50,33 @@ export function toDailyBuckets(hourly: Iterable<HourlyBucket>): DailyBucket[] {
   return [...days.values()];
 }
 
-/** How an hour range [from, to) is read when whole days may be read per day. */
+/** How an hour range [from, to) is read when it is answered per day. */
 export interface DaySplit {
   /** Whole UTC days [firstDay, endDay) read from the daily sums; empty when firstDay === endDay. */
   firstDay: number;
   endDay: number;
-  /** The hours [from, to) outside those days are read per hour. */
+  /** The hours [from, to) outside those days, each span inside one UTC day: summed from the hourly sums. */
   hours: Array<[number, number]>;
 }
 
-/** Splits hour-aligned [from, to) into the whole UTC days inside it and the hours at its edges. */
+/** Splits hour-aligned [from, to) into the whole UTC days inside it and the hours of the partial days at its edges. */
 export function splitIntoDays(from: number, to: number): DaySplit {
   const firstDay = Math.ceil(from / DAY) * DAY;
   const endDay = Math.floor(to / DAY) * DAY;
-  if (firstDay >= endDay) return { firstDay, endDay: firstDay, hours: from < to ? [[from, to]] : [] };
+  if (firstDay >= endDay) {
+    // No whole day: the hours of at most two partial days.
+    const hours: Array<[number, number]> = [];
+    if (from < Math.min(to, firstDay)) hours.push([from, Math.min(to, firstDay)]);
+    if (firstDay < to) hours.push([firstDay, to]);
+    return { firstDay, endDay: firstDay, hours };
+  }
   const hours: Array<[number, number]> = [];
   if (from < firstDay) hours.push([from, firstDay]);
   if (endDay < to) hours.push([endDay, to]);
   return { firstDay, endDay, hours };
 }
 
-/** The created_at of an hour's contribution: the hour itself, or its day's row when the day is read whole. */
-export function rowTime(hour: number, split: DaySplit): number {
-  if (hour >= split.firstDay && hour < split.endDay) return hour - (hour % DAY) + DAY_ROW_OFFSET;
-  return hour;
+/** The created_at of a day's row in a per-day answer: the day's 12:00 UTC (see DAY_ROW_OFFSET). */
+export function dayRowTime(at: number): number {
+  return at - (at % DAY) + DAY_ROW_OFFSET;
 }
