@@ -103,16 +103,20 @@ describe.each(testDatabases())('dashboard from the daily sums on %s', (kind) => 
   it.each([
     ['/api/data/', 'model_name'],
     ['/api/data/users', 'username'],
-  ] as const)('%s per day equals the logs summed per UTC day', async (path, column) => {
-    const range = `start_timestamp=${start}&end_timestamp=${end}`;
-    const expected = await fromLogs(column, perDay);
-    expect(expected.length).toBeGreaterThan(8 * 3);
-    expect(await answer(`${path}?${range}&default_time=day`, column)).toEqual(expected);
-    expect(await answer(`${path}?${range}&default_time=week`, column)).toEqual(expected);
-    expect(await answer(`${path}?${range}`, column)).toEqual(await fromLogs(column, (hour) => hour));
-    expect(await answer(`${path}?${range}&default_time=hour`, column)).toEqual(await fromLogs(column, (hour) => hour));
-    // The first dashboard read also writes the export's pending hour buckets into quota_data, one by one.
-  }, 120_000);
+  ] as const)(
+    '%s per day equals the logs summed per UTC day',
+    async (path, column) => {
+      const range = `start_timestamp=${start}&end_timestamp=${end}`;
+      const expected = await fromLogs(column, perDay);
+      expect(expected.length).toBeGreaterThan(8 * 3);
+      expect(await answer(`${path}?${range}&default_time=day`, column)).toEqual(expected);
+      expect(await answer(`${path}?${range}&default_time=week`, column)).toEqual(expected);
+      expect(await answer(`${path}?${range}`, column)).toEqual(await fromLogs(column, (hour) => hour));
+      expect(await answer(`${path}?${range}&default_time=hour`, column)).toEqual(await fromLogs(column, (hour) => hour));
+      // The first dashboard read also writes the export's pending hour buckets into quota_data, one by one.
+    },
+    120_000,
+  );
 
   it('a range without a whole UTC day is answered per partial day', async () => {
     const s = base + 2 * HOUR;
