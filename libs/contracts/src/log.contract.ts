@@ -62,5 +62,10 @@ export const QuotaDataQuerySchema = z.object({
   username: textParam('username'),
   start_timestamp: intParam('start_timestamp'),
   end_timestamp: intParam('end_timestamp'),
+  /**
+   * The chart granularity new-api's console sends (hour, day or week; new-api ignores it). With day or week
+   * the admin overviews answer whole UTC days as one row per day, so a 90-day chart is not 2,160 hours.
+   */
+  default_time: textParam('default_time'),
 });
 export type QuotaDataQuery = z.output<typeof QuotaDataQuerySchema>;

@@ -6,6 +6,7 @@ import { TokenModule } from '@gw/token';
 import { HourlyDashboardService } from './aggregate/hourly-dashboard.service.js';
 import { HourlyReader } from './aggregate/hourly-reader.service.js';
 import { LogAggregatorService } from './aggregate/log-aggregator.service.js';
+import { LogDailyRepository } from './aggregate/log-daily.repository.js';
 import { LogHourlyRepository } from './aggregate/log-hourly.repository.js';
 import { LogStatService } from './aggregate/log-stat.service.js';
 import { LogController } from './log.controller.js';
@@ -38,6 +39,7 @@ import { SqlLogStore } from './store/sql-log-store.js';
     QuotaDataRepository,
     QuotaDataService,
     LogHourlyRepository,
+    LogDailyRepository,
     LogAggregatorService,
     LogStatService,
     HourlyDashboardService,

@@ -79,7 +79,9 @@ export class QuotaDataService implements OnModuleInit, BeforeApplicationShutdown
     const [start, end] = range(query);
     await this.saveBeforeRead();
     if (query.username) return this.repo.forUser({ username: query.username }, start, end);
-    return this.options.get('DataExportEnabled') ? this.logs.usageSeries('model', start, end) : this.repo.overview(start, end);
+    return this.options.get('DataExportEnabled')
+      ? this.logs.usageSeries('model', start, end, perDay(query))
+      : this.repo.overview(start, end);
   }
 
   /**
@@ -89,7 +91,9 @@ export class QuotaDataService implements OnModuleInit, BeforeApplicationShutdown
   async listByUser(query: QuotaDataQuery): Promise<QuotaDataView[]> {
     const [start, end] = range(query);
     await this.saveBeforeRead();
-    return this.options.get('DataExportEnabled') ? this.logs.usageSeries('username', start, end) : this.repo.byUser(start, end);
+    return this.options.get('DataExportEnabled')
+      ? this.logs.usageSeries('username', start, end, perDay(query))
+      : this.repo.byUser(start, end);
   }
 
   async listOwn(principal: Principal, query: QuotaDataQuery): Promise<QuotaDataView[]> {
@@ -126,6 +130,11 @@ export class QuotaDataService implements OnModuleInit, BeforeApplicationShutdown
     existing.quota += bucket.quota;
     existing.tokenUsed += bucket.tokenUsed;
   }
+}
+
+/** A console charting per day or week needs no hourly rows inside whole days (new-api's `default_time`). */
+function perDay(query: QuotaDataQuery): boolean {
+  return query.default_time === 'day' || query.default_time === 'week';
 }
 
 function range(query: QuotaDataQuery): [number, number] {

@@ -1,6 +1,8 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { BatchSizer, yieldToEventLoop } from '../retention/batch-sizer.js';
 import { sumIntoBuckets } from './hourly-buckets.js';
+import { LogDailyRepository } from './log-daily.repository.js';
+import { toDailyBuckets } from './log-daily.js';
 import { LogHourlyRepository } from './log-hourly.repository.js';
 
 const TICK_MS = 5000;
@@ -12,7 +14,7 @@ const MAX_STEP_IDS = 50_000;
 const BULK_IDS = 20_000;
 
 /**
- * Keeps `log_hourly` summing every consume log up to a cursor. The same loop is the backfill: at start the
+ * Keeps `log_hourly` (and the dashboard's `log_daily`) summing every consume log up to a cursor. The same loop is the backfill: at start the
  * cursor of a database upgraded from new-api (or bulk-loaded) is far behind, and the gateway catches up in
  * the background, step by step with a turn of the event loop between steps, resuming from the cursor after
  * a restart. Every instance may run it: the cursor moves by compare-and-set in the same transaction as the
@@ -32,7 +34,10 @@ export class LogAggregatorService implements OnApplicationBootstrap, OnModuleDes
   private stopping = false;
   private readonly sqlite: boolean;
 
-  constructor(private readonly repo: LogHourlyRepository) {
+  constructor(
+    private readonly repo: LogHourlyRepository,
+    private readonly daily: LogDailyRepository,
+  ) {
     this.sqlite = repo.isSqlite;
   }
 
@@ -94,8 +99,10 @@ export class LogAggregatorService implements OnApplicationBootstrap, OnModuleDes
       const started = performance.now();
       const to = Math.min(target, from + sizer.current);
       const buckets = sumIntoBuckets(await this.repo.consumeRows(from, to));
+      const days = toDailyBuckets(buckets);
       // Lost to another instance: it moved the cursor; continue from where it is now.
-      from = (await this.repo.commit(from, to, buckets)) ? to : await this.repo.coveredUpTo();
+      const committed = await this.repo.commit(from, to, buckets, (runner) => this.daily.add(runner, days));
+      from = committed ? to : await this.repo.coveredUpTo();
       sizer.record(performance.now() - started);
       await yieldToEventLoop();
     }

@@ -73,8 +73,9 @@ export class LogHourlyRepository {
    * Adds the buckets of the logs (fromId, toId] and moves the cursor, in one transaction. The cursor moves
    * first and only from `fromId` (compare and set): an instance that lost the race to another adds nothing,
    * so every log is counted exactly once however many instances aggregate. False when the race was lost.
+   * `alsoAdd` writes the other sums of the same logs (the daily ones) inside the same transaction.
    */
-  async commit(fromId: number, toId: number, buckets: HourlyBucket[]): Promise<boolean> {
+  async commit(fromId: number, toId: number, buckets: HourlyBucket[], alsoAdd?: (runner: QueryRunner) => Promise<void>): Promise<boolean> {
     return this.dataSource.transaction(async (manager) => {
       const runner = manager.queryRunner as QueryRunner;
       const moved = await runner.query(
@@ -84,6 +85,7 @@ export class LogHourlyRepository {
       );
       if (!moved.affected) return false;
       for (let i = 0; i < buckets.length; i += UPSERT_ROWS) await this.upsert(runner, buckets.slice(i, i + UPSERT_ROWS));
+      await alsoAdd?.(runner);
       return true;
     });
   }

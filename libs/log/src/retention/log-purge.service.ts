@@ -6,8 +6,12 @@ import { LogPurgeRepository } from './log-purge.repository.js';
 const TARGET_BATCH_MS = 5;
 const MIN_BATCH_ROWS = 50;
 const MAX_BATCH_ROWS = 5000;
-/** SQLite pages handed back per step of the incremental vacuum (4 KiB each: 4 MiB a step). */
-const VACUUM_PAGES_PER_STEP = 1024;
+/**
+ * SQLite pages handed back per step of the incremental vacuum, sized like the delete batches: moving a page
+ * rewrites it and its parent's pointers, so 1024 pages (4 MiB) took tens of milliseconds on a busy machine.
+ */
+const MIN_VACUUM_PAGES = 16;
+const MAX_VACUUM_PAGES = 1024;
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -55,14 +59,19 @@ export class LogPurgeService {
     let deleted = 0;
     const sizer = new BatchSizer(TARGET_BATCH_MS, MIN_BATCH_ROWS, MAX_BATCH_ROWS);
     for (;;) {
-      const started = performance.now();
+      let started = performance.now();
       const limit = sizer.current;
       const ids = await this.repo.oldestIds(before, limit);
       if (ids.length === 0) break;
+      // The read and the delete are two slices: a request waiting in the event loop runs between them. The
+      // batch's cost is the two slices' time, not the requests' in between.
+      let elapsed = performance.now() - started;
+      await yieldToEventLoop();
+      started = performance.now();
       const count = await this.repo.deleteIds(ids, before);
+      elapsed += performance.now() - started;
       deleted += count;
       this.state.deleted += count;
-      const elapsed = performance.now() - started;
       sizer.record(elapsed);
       await yieldToEventLoop();
       if (ids.length < limit && count === ids.length) break;
@@ -84,14 +93,19 @@ export class LogPurgeService {
       }
       return;
     }
-    // Bounded: the free list only shrinks, and a step that frees nothing ends the loop.
+    // Bounded: the free list only shrinks, and a step that frees nothing ends the loop. Paced as the delete is.
+    const sizer = new BatchSizer(TARGET_BATCH_MS, MIN_VACUUM_PAGES, MAX_VACUUM_PAGES);
     let free = await this.repo.sqliteFreePages();
     while (free > 0) {
-      await this.repo.sqliteVacuumPages(VACUUM_PAGES_PER_STEP);
+      const started = performance.now();
+      await this.repo.sqliteVacuumPages(sizer.current);
+      const elapsed = performance.now() - started;
+      sizer.record(elapsed);
       await yieldToEventLoop();
       const left = await this.repo.sqliteFreePages();
       if (left >= free) break;
       free = left;
+      await pause(elapsed);
     }
   }
 }

@@ -52,8 +52,8 @@ export abstract class LogStore {
   /** new-api's `/api/log/stat`: the consume quota of the filter, rpm and tpm over the last 60 s before `now`. */
   abstract stat(filter: LogFilter, now: number): Promise<LogStat>;
 
-  /** The dashboard's usage per hour in [start, end] (new-api's quota_data row shape), summed by `dim`. */
-  abstract usageSeries(dim: UsageDimension, start: number, end: number): Promise<QuotaDataView[]>;
+  /** The dashboard's usage per hour (per UTC day with `perDay`) in [start, end] (new-api's quota_data row shape), summed by `dim`. */
+  abstract usageSeries(dim: UsageDimension, start: number, end: number, perDay?: boolean): Promise<QuotaDataView[]>;
 
   /** Deletes every row created before `before` without blocking the gateway; returns how many. */
   abstract purgeBefore(before: number): Promise<number>;

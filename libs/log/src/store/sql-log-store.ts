@@ -54,8 +54,8 @@ export class SqlLogStore extends LogStore {
     return this.stats.stat(filter, now);
   }
 
-  usageSeries(dim: UsageDimension, start: number, end: number): Promise<QuotaDataView[]> {
-    return dim === 'model' ? this.dashboard.byModel(start, end) : this.dashboard.byUsername(start, end);
+  usageSeries(dim: UsageDimension, start: number, end: number, perDay = false): Promise<QuotaDataView[]> {
+    return dim === 'model' ? this.dashboard.byModel(start, end, perDay) : this.dashboard.byUsername(start, end, perDay);
   }
 
   purgeBefore(before: number): Promise<number> {
