@@ -346,6 +346,12 @@ describe.skipIf(skipReason !== null)('user remote in Chromium', () => {
     await page.getByTestId('dashboard-username').fill(ALICE.username);
     await page.getByTestId('dashboard-query').click();
     await page.getByTestId('dashboard-top-models').getByText('gpt-4o', { exact: true }).waitFor();
+    // Grouping by day asks the server for its daily sums (new-api's default_time) instead of hourly rows.
+    const perDay = page.waitForResponse((res) => res.url().includes('/api/data/?') && res.url().includes('default_time=day'));
+    await page.getByTestId('granularity-day').click();
+    const daily = (await (await perDay).json()) as { data: { model_name: string; count: number }[] };
+    expect(daily.data.length).toBeGreaterThan(0);
+    await page.getByTestId('dashboard-top-models').getByText('gpt-4o', { exact: true }).waitFor();
     await logout();
     await login(ALICE.username, ALICE.password);
   });

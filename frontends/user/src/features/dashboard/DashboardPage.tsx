@@ -33,7 +33,7 @@ export function DashboardPage() {
   const self = useSelf();
   const [query, setQuery] = useState(defaultQuery);
   const [granularity, setGranularity] = useState(() => initialGranularity(status.data_export_default_time));
-  const data = useDashboardData(isAdmin, query);
+  const data = useDashboardData(isAdmin, query, granularity !== 'hour');
   const rangeTotals = useMemo(() => totals(data.rows ?? []), [data.rows]);
 
   return (

@@ -9,11 +9,20 @@ export interface DashboardQuery {
 }
 
 export const dashboardApi = {
-  /** Hourly rows; admins see every user's (or one user's), users their own (at most a month). */
-  data: (admin: boolean, query: DashboardQuery) =>
+  /**
+   * Hourly rows; admins see every user's (or one user's), users their own (at most a month). `perDay` asks the
+   * admin overview for one row per model and UTC day (new-api's `default_time`): a quarter is then a few
+   * thousand rows instead of a hundred thousand hourly ones.
+   */
+  data: (admin: boolean, query: DashboardQuery, perDay = false) =>
     admin
       ? api.get<QuotaDataRow[]>('/api/data/', {
-          query: { start_timestamp: query.start_timestamp, end_timestamp: query.end_timestamp, username: query.username || undefined },
+          query: {
+            start_timestamp: query.start_timestamp,
+            end_timestamp: query.end_timestamp,
+            username: query.username || undefined,
+            default_time: perDay ? 'day' : undefined,
+          },
         })
       : api.get<QuotaDataRow[]>('/api/data/self/', {
           query: { start_timestamp: query.start_timestamp, end_timestamp: query.end_timestamp },

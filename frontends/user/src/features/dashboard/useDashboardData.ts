@@ -2,8 +2,11 @@ import { useCallback, useEffect, useState } from 'react';
 import { dashboardApi, type DashboardQuery } from './api';
 import type { QuotaDataRow } from './aggregate';
 
-/** The hourly rows and the last minute's rates for a query; `rows` is null until the first answer. */
-export function useDashboardData(admin: boolean, query: DashboardQuery) {
+/**
+ * The rows (hourly, or per day when the chart groups by day or week) and the last minute's rates for a
+ * query; `rows` is null until the first answer.
+ */
+export function useDashboardData(admin: boolean, query: DashboardQuery, perDay: boolean) {
   const [rows, setRows] = useState<QuotaDataRow[] | null>(null);
   const [rates, setRates] = useState({ rpm: 0, tpm: 0 });
   const [loading, setLoading] = useState(false);
@@ -11,7 +14,7 @@ export function useDashboardData(admin: boolean, query: DashboardQuery) {
     setLoading(true);
     try {
       const [data, stat] = await Promise.all([
-        dashboardApi.data(admin, query),
+        dashboardApi.data(admin, query, perDay),
         dashboardApi.rates(admin, query.username).catch(() => null),
       ]);
       setRows(data ?? []);
@@ -21,7 +24,7 @@ export function useDashboardData(admin: boolean, query: DashboardQuery) {
     } finally {
       setLoading(false);
     }
-  }, [admin, query]);
+  }, [admin, query, perDay]);
   useEffect(() => {
     void reload();
   }, [reload]);
