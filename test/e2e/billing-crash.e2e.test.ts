@@ -3,7 +3,7 @@ import { startFakeUpstream, type FakeUpstream } from '../fake-upstream/index.js'
 import { ensureServerBuilt } from '../support/built-server.js';
 import { createTestDatabase, testDatabases, type TestDatabase } from '../support/databases.js';
 import { startGatewayChild, type GatewayChild } from '../support/gateway-child.js';
-import { openSqlProbe, type SqlProbe } from '../support/sql-probe.js';
+import { balancesOf, openSqlProbe, reservationsCleared, type SqlProbe } from '../support/sql-probe.js';
 import { waitFor } from './relay-fixture.js';
 
 const MODEL = 'crash-model';
@@ -99,21 +99,9 @@ describe.each(testDatabases())('billing survives kill -9 with %s', (kind) => {
     await Promise.all(all);
 
     gw = await startGatewayChild(env);
-    await waitFor(
-      async () => {
-        const [row] = await probe.query<{ n: number | string }>('SELECT COUNT(*) AS n FROM quota_reservations');
-        return Number(row!.n) === 0 ? true : undefined;
-      },
-      'the recovery of every reservation',
-      30_000,
-    );
+    await reservationsCleared(probe);
 
-    const [user] = await probe.query<{ quota: number | string; used_quota: number | string }>(
-      `SELECT quota, used_quota FROM users WHERE id = ${userId}`,
-    );
-    const [token] = await probe.query<{ remain_quota: number | string; used_quota: number | string }>(
-      `SELECT remain_quota, used_quota FROM tokens WHERE id = ${tokenId}`,
-    );
+    const balances = await balancesOf(probe, userId, tokenId);
     const [userLogs] = await probe.query<{ total: number | string | null; n: number | string }>(
       `SELECT SUM(quota) AS total, COUNT(*) AS n FROM logs WHERE user_id = ${userId} AND type = 2`,
     );
@@ -125,10 +113,10 @@ describe.each(testDatabases())('billing survives kill -9 with %s', (kind) => {
     );
     const userCharged = Number(userLogs!.total ?? 0);
     const tokenCharged = Number(tokenLogs!.total ?? 0);
-    expect(Number(user!.quota) + userCharged).toBe(USER_QUOTA);
-    expect(Number(user!.used_quota)).toBe(userCharged);
-    expect(Number(token!.remain_quota) + tokenCharged).toBe(TOKEN_QUOTA);
-    expect(Number(token!.used_quota)).toBe(tokenCharged);
+    expect(balances.userQuota + userCharged).toBe(USER_QUOTA);
+    expect(balances.userUsed).toBe(userCharged);
+    expect(balances.tokenRemain + tokenCharged).toBe(TOKEN_QUOTA);
+    expect(balances.tokenUsed).toBe(tokenCharged);
     // Answered requests settle just after their answer: those the kill caught before the settle are refunded.
     expect(Number(userLogs!.n) + Number(refunds!.n)).toBeGreaterThanOrEqual(IN_FLIGHT - 1);
     expect(Number(refunds!.n)).toBeGreaterThan(0);

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureServerBuilt } from '../support/built-server.js';
 import { createTestDatabase, testDatabases, type TestDatabase } from '../support/databases.js';
 import { startGatewayChild, type GatewayChild } from '../support/gateway-child.js';
-import { openSqlProbe, type SqlProbe } from '../support/sql-probe.js';
+import { balancesOf, openSqlProbe, reservationsCleared, type SqlProbe } from '../support/sql-probe.js';
 import { waitFor } from './relay-fixture.js';
 
 const SECRET = 'mj-crash-secret';
@@ -117,21 +117,9 @@ describe.each(testDatabases())('task submits survive kill -9 with %s', (kind) =>
     await Promise.all(all);
 
     gw = await startGatewayChild(env);
-    await waitFor(
-      async () => {
-        const [row] = await probe.query<{ n: number | string }>('SELECT COUNT(*) AS n FROM quota_reservations');
-        return Number(row!.n) === 0 ? true : undefined;
-      },
-      'the recovery of every reservation',
-      30_000,
-    );
+    await reservationsCleared(probe);
 
-    const [user] = await probe.query<{ quota: number | string; used_quota: number | string }>(
-      `SELECT quota, used_quota FROM users WHERE id = ${userId}`,
-    );
-    const [token] = await probe.query<{ remain_quota: number | string; used_quota: number | string }>(
-      `SELECT remain_quota, used_quota FROM tokens WHERE id = ${tokenId}`,
-    );
+    const balances = await balancesOf(probe, userId, tokenId);
     const [charges] = await probe.query<{ total: number | string | null; n: number | string }>(
       `SELECT SUM(quota) AS total, COUNT(*) AS n FROM logs WHERE user_id = ${userId} AND token_id = ${tokenId} AND type = 2`,
     );
@@ -144,9 +132,9 @@ describe.each(testDatabases())('task submits survive kill -9 with %s', (kind) =>
     expect(Number(charges!.n)).toBe(IN_FLIGHT / 2);
     expect(charged).toBe(Number(tasks!.total));
     expect(charged).toBeGreaterThan(0);
-    expect(Number(user!.quota) + charged).toBe(USER_QUOTA);
-    expect(Number(user!.used_quota)).toBe(charged);
-    expect(Number(token!.remain_quota) + charged).toBe(TOKEN_QUOTA);
-    expect(Number(token!.used_quota)).toBe(charged);
+    expect(balances.userQuota + charged).toBe(USER_QUOTA);
+    expect(balances.userUsed).toBe(charged);
+    expect(balances.tokenRemain + charged).toBe(TOKEN_QUOTA);
+    expect(balances.tokenUsed).toBe(charged);
   }, 300_000);
 });

@@ -41,3 +41,37 @@ export async function openSqlProbe(db: TestDatabase): Promise<SqlProbe> {
     close: () => client.end(),
   };
 }
+
+export interface Balances {
+  userQuota: number;
+  userUsed: number;
+  tokenRemain: number;
+  tokenUsed: number;
+}
+
+/** A user's and one of their tokens' balances, as the database holds them. */
+export async function balancesOf(probe: SqlProbe, userId: number, tokenId: number): Promise<Balances> {
+  const [user] = await probe.query<{ quota: number | string; used_quota: number | string }>(
+    `SELECT quota, used_quota FROM users WHERE id = ${userId}`,
+  );
+  const [token] = await probe.query<{ remain_quota: number | string; used_quota: number | string }>(
+    `SELECT remain_quota, used_quota FROM tokens WHERE id = ${tokenId}`,
+  );
+  return {
+    userQuota: Number(user!.quota),
+    userUsed: Number(user!.used_quota),
+    tokenRemain: Number(token!.remain_quota),
+    tokenUsed: Number(token!.used_quota),
+  };
+}
+
+/** Resolves once no quota reservation is left: a restarted gateway's recovery has finished every one. */
+export async function reservationsCleared(probe: SqlProbe, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const [row] = await probe.query<{ n: number | string }>('SELECT COUNT(*) AS n FROM quota_reservations');
+    if (Number(row!.n) === 0) return;
+    if (Date.now() > deadline) throw new Error('timed out waiting for the recovery of every reservation');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
