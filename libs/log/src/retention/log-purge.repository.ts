@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { LOG_DATA_SOURCE } from '@gw/database';
+import { LOG_DATA_SOURCE, SqliteCheckpointService, withLargeSqliteCache } from '@gw/database';
 import type { DataSource } from 'typeorm';
-import { withLargeSqliteCache } from '@gw/database';
 
 /**
  * The statements of a batched log cleanup. Each reads or deletes a bounded number of rows by key, so no
@@ -9,7 +8,10 @@ import { withLargeSqliteCache } from '@gw/database';
  */
 @Injectable()
 export class LogPurgeRepository {
-  constructor(@Inject(LOG_DATA_SOURCE) private readonly dataSource: DataSource) {}
+  constructor(
+    @Inject(LOG_DATA_SOURCE) private readonly dataSource: DataSource,
+    private readonly checkpoints: SqliteCheckpointService,
+  ) {}
 
   get isSqlite(): boolean {
     return this.dataSource.options.type === 'better-sqlite3';
@@ -72,6 +74,11 @@ export class LogPurgeRepository {
   /** Returns up to `pages` free pages to the file system. */
   async sqliteVacuumPages(pages: number): Promise<void> {
     await this.dataSource.query(`PRAGMA incremental_vacuum(${Math.floor(pages)})`);
+  }
+
+  /** Cuts the SQLite WAL file to zero bytes (off the event loop): false when busy, undefined when there is no WAL. */
+  sqliteTruncateWal(): Promise<boolean> | undefined {
+    return this.checkpoints.truncateWal(this.dataSource);
   }
 
   private param(n: number): string {
