@@ -106,7 +106,7 @@ export class LogPurgeService {
       if (!this.vacuumHintGiven && (await this.repo.sqliteFreePages()) > 0) {
         this.vacuumHintGiven = true;
         this.logger.log(
-          'the SQLite file keeps the space of deleted logs for new rows; to shrink it, run "PRAGMA auto_vacuum = INCREMENTAL; VACUUM;" once while the gateway is stopped',
+          'the SQLite file (auto_vacuum = NONE: made by new-api or an older build) keeps the space of deleted logs for new rows; to have cleanups shrink it, run "npm run db:sqlite-vacuum" once while the gateway is stopped',
         );
       }
       return;
