@@ -170,7 +170,7 @@ try {
     }
   });
   console.log(`  filled at ${Math.round(rate).toLocaleString('en')} rows/s`);
-  if (db.sqlitePath) console.log(`  SQLite file: ${(statSync(db.sqlitePath).size / 2 ** 20).toFixed(0)} MB`);
+  if (db.sqlitePath) console.log(`  SQLite file: ${sqliteSpace(db.sqlitePath)}`);
 
   // Restarted as after an upgrade: the hourly sums cover none of these rows yet.
   const restarted = performance.now();
@@ -272,11 +272,34 @@ try {
     ]);
   }
   console.log(`(${busy.relay.length} relay calls during the cleanup)`);
-  if (db.sqlitePath) console.log(`SQLite file after the cleanup: ${(statSync(db.sqlitePath).size / 2 ** 20).toFixed(0)} MB`);
+  if (db.sqlitePath) console.log(`SQLite file after the cleanup: ${sqliteSpace(db.sqlitePath)}`);
 } finally {
   await stop(gateway.child);
   await stop(upstream.child);
   if (!process.env.BENCH_KEEP) await db.drop();
+}
+
+/**
+ * The SQLite file and its WAL on disk, the free pages inside, and the biggest tables and indexes (dbstat), so a
+ * growing file says where the growth is.
+ */
+function sqliteSpace(path) {
+  const mb = (bytes) => `${(bytes / 2 ** 20).toFixed(0)} MB`;
+  const wal = existsSync(`${path}-wal`) ? statSync(`${path}-wal`).size : 0;
+  const conn = new (require('better-sqlite3'))(path, { readonly: true, timeout: 30_000 });
+  try {
+    const free = conn.pragma('freelist_count', { simple: true }) * conn.pragma('page_size', { simple: true });
+    let parts = '';
+    try {
+      const rows = conn.prepare('SELECT name, SUM(pgsize) AS bytes FROM dbstat GROUP BY name ORDER BY bytes DESC LIMIT 6').all();
+      parts = `; largest: ${rows.map((r) => `${r.name} ${mb(r.bytes)}`).join(', ')}`;
+    } catch {
+      // dbstat is not compiled into every SQLite build.
+    }
+    return `${mb(statSync(path).size)} + WAL ${mb(wal)} (${mb(free)} free inside${parts})`;
+  } finally {
+    conn.close();
+  }
 }
 
 /** The `n` column of a one-row query, read beside the gateway. */

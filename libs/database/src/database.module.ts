@@ -39,7 +39,7 @@ export class DatabaseModule {
       ],
       providers: [SqliteTransactionQueue, JobLockService, ...logDataSourceProviders(logs), SqliteCheckpointService],
       // Every module's scheduled jobs take the same leader lock (one instance at a time, with or without Redis).
-      exports: [JobLockService, LOG_DATA_SOURCE, LOG_JOB_LOCKS],
+      exports: [JobLockService, LOG_DATA_SOURCE, LOG_JOB_LOCKS, SqliteCheckpointService],
     };
   }
 }

@@ -26,6 +26,7 @@ export { GroupCommit, type BatchedMovement, type Transactions } from './group-co
 export { BatchedTransactions, batchedTransactionsOf } from './batched-transactions.js';
 export { Rollback, type LedgerRow, type LedgerStep, type Plan, type PlanResult, type StepResult } from './plan.js';
 export { JobLockService } from './job-lock.service.js';
+export { SqliteCheckpointService } from './sqlite-checkpoint.service.js';
 export { LOG_DATA_SOURCE, LOG_JOB_LOCKS, openLogDataSource } from './log-data-source.js';
 
 /** The database lib's own table: the scheduled jobs' leader leases. */

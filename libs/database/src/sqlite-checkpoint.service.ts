@@ -12,7 +12,7 @@ import { WalCheckpointer, type MainSqliteConnection } from './wal-checkpointer.j
 @Injectable()
 export class SqliteCheckpointService implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('SqliteCheckpoint');
-  private readonly checkpointers: WalCheckpointer[] = [];
+  private readonly checkpointers = new Map<DataSource, WalCheckpointer>();
 
   constructor(
     private readonly dataSource: DataSource,
@@ -25,11 +25,21 @@ export class SqliteCheckpointService implements OnModuleInit, OnModuleDestroy {
       if (source.options.type !== 'better-sqlite3') continue;
       const main = (source.driver as unknown as { databaseConnection: MainSqliteConnection }).databaseConnection;
       const checkpointer = WalCheckpointer.start(main, { warn: (message) => this.logger.warn(message) });
-      if (checkpointer) this.checkpointers.push(checkpointer);
+      if (checkpointer) this.checkpointers.set(source, checkpointer);
     }
   }
 
+  /**
+   * Cuts `source`'s WAL file to zero bytes (see WalCheckpointer.truncate), after a large delete: true when
+   * cut, false when the database was busy, undefined when `source` has no WAL checkpointer (not a SQLite
+   * file, or in memory), so there is nothing to retry.
+   */
+  truncateWal(source: DataSource): Promise<boolean> | undefined {
+    const checkpointer = this.checkpointers.get(source);
+    return checkpointer?.running ? checkpointer.truncate() : undefined;
+  }
+
   async onModuleDestroy(): Promise<void> {
-    await Promise.all(this.checkpointers.map((checkpointer) => checkpointer.stop()));
+    await Promise.all([...this.checkpointers.values()].map((checkpointer) => checkpointer.stop()));
   }
 }

@@ -9,8 +9,9 @@
  *
  * Messages to the main thread: { kind: 'failing', message } on the first failure after a success (one
  * warning per outage, not one every tick), { kind: 'recovered' } when checkpoints work again.
- * Message from the main thread: 'stop' — close the connection and let the thread end on its own, so
- * SQLite is never interrupted mid-checkpoint.
+ * { kind: 'truncated', id, done } answers a { kind: 'truncate', id } request.
+ * Messages from the main thread: 'stop' — close the connection and let the thread end on its own, so
+ * SQLite is never interrupted mid-checkpoint; { kind: 'truncate', id } — one TRUNCATE checkpoint (below).
  */
 export const WAL_CHECKPOINT_WORKER_SOURCE = `
 'use strict';
@@ -101,8 +102,36 @@ function stop() {
   parentPort.close();
 }
 
+/**
+ * Copies every frame and cuts the WAL to zero bytes, asked for after a large delete: between restarts the
+ * log is only cut back to journal_size_limit, so tens of megabytes would stay on disk for good. It takes
+ * the writer lock, so a commit on the main connection waits (its busy handler sleeps on the event loop)
+ * while it runs: a short busy timeout makes it give up instead of queueing behind a long transaction.
+ * done is false when it could not finish (the log keeps its size until a later try).
+ */
+function truncate(id) {
+  let done = false;
+  try {
+    db.pragma('busy_timeout = ' + workerData.truncateBusyTimeoutMs);
+    done = db.pragma('wal_checkpoint(TRUNCATE)')[0].busy === 0;
+  } catch (error) {
+    report(error);
+  } finally {
+    try {
+      db.pragma('busy_timeout = ' + workerData.busyTimeoutMs);
+    } catch (error) {
+      report(error);
+    }
+  }
+  parentPort.postMessage({ kind: 'truncated', id, done });
+}
+
 parentPort.on('message', (message) => {
   if (message === 'stop') stop();
+  else if (message && message.kind === 'truncate') {
+    if (stopped || !db) parentPort.postMessage({ kind: 'truncated', id: message.id, done: false });
+    else truncate(message.id);
+  }
 });
 
 try {

@@ -45,10 +45,15 @@ const SAFETY_AUTOCHECKPOINT = 10_000;
 const JOURNAL_SIZE_LIMIT_BYTES = 48 * 1024 * 1024;
 /** Only the worker thread waits on this; it never blocks the event loop. */
 const WORKER_BUSY_TIMEOUT_MS = 1000;
+/**
+ * How long a TRUNCATE checkpoint waits for the writer lock and the readers. While it holds the writer lock
+ * a commit on the main connection waits on the event loop, so this stays short: busy, it gives up.
+ */
+const TRUNCATE_BUSY_TIMEOUT_MS = 50;
 /** A checkpoint in progress is allowed to finish; past this the thread is terminated. */
 const STOP_GRACE_MS = 5000;
 
-type WorkerMessage = { kind: 'failing'; message: string } | { kind: 'recovered' };
+type WorkerMessage = { kind: 'failing'; message: string } | { kind: 'recovered' } | { kind: 'truncated'; id: number; done: boolean };
 
 /**
  * Moves WAL checkpoints of a SQLite file off the event loop: a worker thread with its own connection runs
@@ -56,13 +61,16 @@ type WorkerMessage = { kind: 'failing'; message: string } | { kind: 'recovered' 
  * checkpoint otherwise runs inside whichever commit crosses 1000 WAL pages, costing about a third of
  * every small commit and a multi-millisecond stall for one request.
  *
- * No TRUNCATE or RESTART checkpoint is ever run: both take the writer lock, so a commit on the main
- * connection would sleep in its busy handler on the event loop. Closing the last connection (the main
+ * No TRUNCATE or RESTART checkpoint runs on a timer: both take the writer lock, so a commit on the main
+ * connection would sleep in its busy handler on the event loop. Only truncate() asks for one, once, after
+ * a large delete. Closing the last connection (the main
  * one, after stop()) checkpoints everything and deletes the WAL on its own.
  */
 export class WalCheckpointer {
   private stopping?: Promise<void>;
   private exited = false;
+  private nextTruncateId = 0;
+  private readonly truncations = new Map<number, (done: boolean) => void>();
 
   private constructor(
     private readonly main: MainSqliteConnection,
@@ -70,13 +78,15 @@ export class WalCheckpointer {
     warn: (message: string) => void,
   ) {
     worker.on('message', (message: WorkerMessage) => {
-      if (message.kind === 'failing') warn(`WAL checkpoints in the worker are failing: ${message.message}`);
+      if (message.kind === 'truncated') this.settleTruncation(message.id, message.done);
+      else if (message.kind === 'failing') warn(`WAL checkpoints in the worker are failing: ${message.message}`);
       else warn('WAL checkpoints in the worker work again');
     });
     // An uncaught error ends the worker; the process carries on (see the exit handler).
     worker.on('error', (error) => warn(`WAL checkpoint worker crashed: ${error.message}`));
     worker.once('exit', (code) => {
       this.exited = true;
+      for (const id of [...this.truncations.keys()]) this.settleTruncation(id, false);
       if (this.stopping) return;
       this.restoreAutocheckpoint();
       warn(`WAL checkpoint worker exited (code ${code}); checkpoints are back on the main connection`);
@@ -94,7 +104,14 @@ export class WalCheckpointer {
     const driverPath = createRequire(import.meta.url).resolve('better-sqlite3');
     const worker = new Worker(WAL_CHECKPOINT_WORKER_SOURCE, {
       eval: true,
-      workerData: { file: main.name, driverPath, ...DEFAULT_PACING, ...options.pacing, busyTimeoutMs: WORKER_BUSY_TIMEOUT_MS },
+      workerData: {
+        file: main.name,
+        driverPath,
+        ...DEFAULT_PACING,
+        ...options.pacing,
+        busyTimeoutMs: WORKER_BUSY_TIMEOUT_MS,
+        truncateBusyTimeoutMs: TRUNCATE_BUSY_TIMEOUT_MS,
+      },
     });
     return new WalCheckpointer(main, worker, options.warn);
   }
@@ -102,6 +119,26 @@ export class WalCheckpointer {
   /** False once the worker thread has ended, whether stopped or failed. */
   get running(): boolean {
     return !this.exited;
+  }
+
+  /**
+   * Cuts the WAL file to zero bytes from the worker (a TRUNCATE checkpoint), for after a large delete: the
+   * log otherwise keeps journal_size_limit bytes on disk for good. Resolves true when the log was cut,
+   * false when the database was busy or the worker is gone; the file is then no worse than before.
+   */
+  truncate(): Promise<boolean> {
+    if (this.exited || this.stopping) return Promise.resolve(false);
+    const id = ++this.nextTruncateId;
+    return new Promise((resolve) => {
+      this.truncations.set(id, resolve);
+      this.worker.postMessage({ kind: 'truncate', id });
+    });
+  }
+
+  private settleTruncation(id: number, done: boolean): void {
+    const resolve = this.truncations.get(id);
+    this.truncations.delete(id);
+    resolve?.(done);
   }
 
   /**

@@ -12,6 +12,9 @@ const MAX_BATCH_ROWS = 5000;
  */
 const MIN_VACUUM_PAGES = 16;
 const MAX_VACUUM_PAGES = 1024;
+/** Tries at cutting the WAL back to zero after a cleanup, and the pause between two (the database was busy). */
+const WAL_TRUNCATE_TRIES = 5;
+const WAL_TRUNCATE_RETRY_MS = 200;
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -28,7 +31,8 @@ export interface PurgeProgress {
  * at most one batch (about TARGET_BATCH_MS) even while millions of rows go. On SQLite the freed pages are
  * then returned to the file system a few at a time when the file allows it (auto_vacuum = INCREMENTAL, the
  * default of databases the gateway creates); otherwise SQLite reuses them for new rows, so the file stops
- * growing instead of shrinking.
+ * growing instead of shrinking. Last, the WAL file, which a busy gateway keeps at journal_size_limit
+ * (48 MB) for good, is cut to zero bytes by the checkpoint worker, so the space comes back from it too.
  */
 @Injectable()
 export class LogPurgeService {
@@ -84,11 +88,25 @@ export class LogPurgeService {
 
   private async reclaimSqliteSpace(): Promise<void> {
     if (!this.repo.isSqlite) return;
+    await this.vacuumFreePages();
+    await this.truncateWal();
+  }
+
+  /** Bounded retries: a busy database (a long transaction) makes the worker give up quickly, not wait. */
+  private async truncateWal(): Promise<void> {
+    for (let attempt = 1; attempt <= WAL_TRUNCATE_TRIES; attempt++) {
+      const cut = this.repo.sqliteTruncateWal();
+      if (!cut || (await cut)) return;
+      if (attempt < WAL_TRUNCATE_TRIES) await pause(WAL_TRUNCATE_RETRY_MS);
+    }
+  }
+
+  private async vacuumFreePages(): Promise<void> {
     if (!(await this.repo.sqliteIncrementalVacuum())) {
       if (!this.vacuumHintGiven && (await this.repo.sqliteFreePages()) > 0) {
         this.vacuumHintGiven = true;
         this.logger.log(
-          'the SQLite file keeps the space of deleted logs for new rows; to shrink it, run "PRAGMA auto_vacuum = INCREMENTAL; VACUUM;" once while the gateway is stopped',
+          'the SQLite file (auto_vacuum = NONE: made by new-api or an older build) keeps the space of deleted logs for new rows; to have cleanups shrink it, run "npm run db:sqlite-vacuum" once while the gateway is stopped',
         );
       }
       return;
