@@ -78,8 +78,7 @@ export class PostgresLedger implements LeanLedger {
           return { charged: actual, shortfall };
         },
       },
-      // After the answer: travels with the next reserve (GroupCommit, libs/database).
-      true,
+      // Not deferred (GroupCommit's `deferred`): a balance read right after the answer must see the charge.
     );
   }
 
