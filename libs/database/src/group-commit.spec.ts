@@ -105,25 +105,4 @@ describe('GroupCommit', () => {
     expect(await commits.submit(debit(10))).toBe('ok');
     expect(state.committed).toBe(85);
   });
-
-  it('a settle (deferred) joins the transaction of the next reserve ahead of it, or commits alone after a short wait', async () => {
-    const { state, commits, debit } = fakeDatabase(100);
-    const credit = (amount: number) => ({
-      run: async (tx: { balance: number }) => {
-        tx.balance += amount;
-        return true;
-      },
-      after: () => 'settled',
-    });
-    const settled = commits.submit(credit(50), true);
-    // Only possible if the credit ran first, in the same transaction.
-    const reserved = commits.submit(debit(150));
-    expect(await Promise.all([settled, reserved])).toEqual(['settled', 'ok']);
-    expect(state.commits).toBe(1);
-    expect(state.committed).toBe(0);
-    // Alone, it does not wait for a reserve that never comes.
-    expect(await commits.submit(credit(7), true)).toBe('settled');
-    expect(state.committed).toBe(7);
-    expect(state.commits).toBe(2);
-  });
 });

@@ -9,11 +9,8 @@
  * A movement that arrives while nothing is committing starts a transaction at once, so a lone request
  * waits for nothing but its own commit. A promise settles only once its batch has committed.
  *
- * A settle comes after the client has its answer, so nobody waits for it: it is deferred until the next
- * reserve's transaction (which it joins, ahead of the reserve) or DEFERRED_MAX_MS, whichever comes first.
- * Otherwise, one request at a time, the next request's reserve would find the previous request's settle
- * committing and wait for its log flush too (two flushes per request instead of one). A refund is not
- * deferred: it usually comes before an error answer.
+ * Settles are not held back to travel with the next reserve: that saves a log flush per request at
+ * concurrency 1, but a balance read right after an answer would then miss the request's charge.
  */
 
 /** One movement's statements inside the batch's open transaction, and its work after the commit. */
@@ -48,24 +45,14 @@ const DEADLOCK = /deadlock|ER_LOCK_DEADLOCK|ER_LOCK_WAIT_TIMEOUT|40P01|40001/i;
 const MAX_ATTEMPTS = 4;
 /** Enough to share a flush among a few hundred requests in flight, small enough to keep row locks short. */
 const MAX_BATCH = 256;
-/**
- * How long a settle may wait for a reserve to travel with. Short: the request's log row and a graceful
- * shutdown wait for it, and an extra charge reaches the balance only when it commits.
- */
-const DEFERRED_MAX_MS = 20;
 
 function isDeadlock(error: unknown): boolean {
   return DEADLOCK.test(`${(error as Error)?.message ?? error} ${(error as { code?: string })?.code ?? ''}`);
 }
 
 export class GroupCommit<Tx> {
-  /** Movements a client waits for (reserves). */
+  /** Movements waiting for the next transaction. */
   private queue: Queued<Tx>[] = [];
-  /** Movements after the answer (settles, refunds): they join the next transaction. */
-  private deferred: Queued<Tx>[] = [];
-  private deferredTimer?: NodeJS.Timeout;
-  /** The oldest deferred movement has waited DEFERRED_MAX_MS: the next transaction takes them. */
-  private deferredDue = false;
   /**
    * One batch at a time per instance: the batches touch the same few user and token rows, so a second
    * transaction would only wait for the first one's locks (or deadlock with it on a different order).
@@ -74,47 +61,18 @@ export class GroupCommit<Tx> {
 
   constructor(private readonly transactions: Transactions<Tx>) {}
 
-  /** `deferred`: nobody waits for it (see the class comment); it goes with the next transaction. */
-  submit<V, R>(movement: BatchedMovement<Tx, V, R>, deferred = false): Promise<R> {
+  submit<V, R>(movement: BatchedMovement<Tx, V, R>): Promise<R> {
     return new Promise<R>((resolve, reject) => {
-      const job = { movement: movement as BatchedMovement<Tx, unknown, unknown>, resolve: resolve as (v: unknown) => void, reject };
-      if (deferred) {
-        this.deferred.push(job);
-        this.deferredTimer ??= setTimeout(this.flushDeferred, DEFERRED_MAX_MS);
-      } else {
-        this.queue.push(job);
-      }
+      this.queue.push({ movement: movement as BatchedMovement<Tx, unknown, unknown>, resolve: resolve as (v: unknown) => void, reject });
       this.pump();
     });
   }
 
-  private readonly flushDeferred = (): void => {
-    this.deferredTimer = undefined;
-    this.deferredDue = true;
-    this.pump();
-  };
-
   private pump(): void {
-    if (this.committing) return;
-    const start = this.deferredDue || this.queue.length > 0 || this.deferred.length >= MAX_BATCH;
-    if (!start) return;
-    if (this.queue.length + this.deferred.length === 0) {
-      this.deferredDue = false;
-      return;
-    }
+    if (this.committing || this.queue.length === 0) return;
     this.committing = true;
-    this.deferredDue = false;
-    // The deferred ones arrived first (they settle earlier requests): they go first.
-    const batch = this.deferred.splice(0, MAX_BATCH);
-    batch.push(...this.queue.splice(0, MAX_BATCH - batch.length));
-    if (this.deferred.length === 0 && this.deferredTimer) {
-      clearTimeout(this.deferredTimer);
-      this.deferredTimer = undefined;
-    }
-    void this.commitBatch(batch).finally(() => {
+    void this.commitBatch(this.queue.splice(0, MAX_BATCH)).finally(() => {
       this.committing = false;
-      // Deferred ones left over wait for a reserve while their timer runs (one that fired meanwhile made them due).
-      if (this.deferred.length > 0 && !this.deferredDue) this.deferredTimer ??= setTimeout(this.flushDeferred, DEFERRED_MAX_MS);
       this.pump();
     });
   }

@@ -85,27 +85,24 @@ export class MysqlLedger implements LeanLedger {
     const params = withToken
       ? [delta, actual, delta, delta, actual, userId, tokenId, requestId]
       : [delta, actual, actual, userId, requestId];
-    return this.commits.submit(
-      {
-        run: async (tx) => ((await tx.run(withToken ? SETTLE_WITH_TOKEN : SETTLE_USER_ONLY, params)) as OkPacket).affectedRows > 0,
-        after: async (settled: boolean): Promise<SettleOutcome | undefined> => {
-          if (!settled) return undefined;
-          if (delta <= 0) return { charged: actual, shortfall: 0 };
-          // How far below zero the extra went (informational: read just after the commit).
-          const [row] = (await this.exec(
-            withToken
-              ? 'SELECT u.quota, t.remain_quota, t.unlimited_quota FROM users u, tokens t WHERE u.id = ? AND t.id = ?'
-              : 'SELECT quota FROM users WHERE id = ?',
-            withToken ? [userId, tokenId] : [userId],
-          )) as Rows;
-          let shortfall = Math.min(delta, Math.max(0, -Number(row?.quota ?? 0)));
-          if (withToken && !Number(row?.unlimited_quota))
-            shortfall = Math.max(shortfall, Math.min(delta, Math.max(0, -Number(row?.remain_quota ?? 0))));
-          return { charged: actual, shortfall };
-        },
+    return this.commits.submit({
+      run: async (tx) => ((await tx.run(withToken ? SETTLE_WITH_TOKEN : SETTLE_USER_ONLY, params)) as OkPacket).affectedRows > 0,
+      after: async (settled: boolean): Promise<SettleOutcome | undefined> => {
+        if (!settled) return undefined;
+        if (delta <= 0) return { charged: actual, shortfall: 0 };
+        // How far below zero the extra went (informational: read just after the commit).
+        const [row] = (await this.exec(
+          withToken
+            ? 'SELECT u.quota, t.remain_quota, t.unlimited_quota FROM users u, tokens t WHERE u.id = ? AND t.id = ?'
+            : 'SELECT quota FROM users WHERE id = ?',
+          withToken ? [userId, tokenId] : [userId],
+        )) as Rows;
+        let shortfall = Math.min(delta, Math.max(0, -Number(row?.quota ?? 0)));
+        if (withToken && !Number(row?.unlimited_quota))
+          shortfall = Math.max(shortfall, Math.min(delta, Math.max(0, -Number(row?.remain_quota ?? 0))));
+        return { charged: actual, shortfall };
       },
-      // Not deferred (GroupCommit's `deferred`): a balance read right after the answer must see the charge.
-    );
+    });
   }
 
   /** Refund of an open reservation; false when it was settled or refunded already. */

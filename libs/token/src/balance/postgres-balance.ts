@@ -65,21 +65,18 @@ export class PostgresLedger implements LeanLedger {
   /** The full price (docs/billing.md); undefined when the reservation was no longer open. */
   settle(userId: number, tokenId: number, reserved: number, actual: number, requestId: string): Promise<SettleOutcome | undefined> {
     const delta = actual - reserved;
-    return this.commits.submit(
-      {
-        run: async (tx) => (await exec(tx, 'gw_settle', SETTLE, [actual, requestId, delta, userId, tokenId]))[0],
-        after: (row: Record<string, unknown> | undefined): SettleOutcome | undefined => {
-          if (Number(row?.settled) !== 1) return undefined;
-          if (delta <= 0) return { charged: actual, shortfall: 0 };
-          let shortfall = Math.min(delta, Math.max(0, -Number(row?.quota ?? 0)));
-          const unlimited = row?.unlimited_quota === true || Number(row?.unlimited_quota) === 1;
-          if (tokenId > 0 && row?.remain_quota != null && !unlimited)
-            shortfall = Math.max(shortfall, Math.min(delta, Math.max(0, -Number(row.remain_quota))));
-          return { charged: actual, shortfall };
-        },
+    return this.commits.submit({
+      run: async (tx) => (await exec(tx, 'gw_settle', SETTLE, [actual, requestId, delta, userId, tokenId]))[0],
+      after: (row: Record<string, unknown> | undefined): SettleOutcome | undefined => {
+        if (Number(row?.settled) !== 1) return undefined;
+        if (delta <= 0) return { charged: actual, shortfall: 0 };
+        let shortfall = Math.min(delta, Math.max(0, -Number(row?.quota ?? 0)));
+        const unlimited = row?.unlimited_quota === true || Number(row?.unlimited_quota) === 1;
+        if (tokenId > 0 && row?.remain_quota != null && !unlimited)
+          shortfall = Math.max(shortfall, Math.min(delta, Math.max(0, -Number(row.remain_quota))));
+        return { charged: actual, shortfall };
       },
-      // Not deferred (GroupCommit's `deferred`): a balance read right after the answer must see the charge.
-    );
+    });
   }
 
   /** Refund of an open reservation; false when it was settled or refunded already. */
