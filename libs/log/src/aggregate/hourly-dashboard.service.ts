@@ -4,7 +4,7 @@ import { HourlyReader } from './hourly-reader.service.js';
 import { HOUR, type HourlyBucket, sumIntoBuckets } from './hourly-buckets.js';
 import { LogDailyRepository } from './log-daily.repository.js';
 import { dayRowTime, splitIntoDays } from './log-daily.js';
-import { LogHourlyRepository, type HourlyPoint } from './log-hourly.repository.js';
+import { LogHourlyRepository, type SummedRow } from './log-hourly.repository.js';
 
 /**
  * The admin dashboard's overview (per model and hour) and per-user view (per username and hour), in
@@ -35,56 +35,75 @@ export class HourlyDashboardService {
   private async series(dim: 'model' | 'username', start: number, end: number, days: boolean): Promise<QuotaDataView[]> {
     const from = Math.ceil(start / HOUR) * HOUR;
     const to = Math.floor(end / HOUR) * HOUR + HOUR;
-    const points = await this.reader.withTail(async (tail) => {
+    const rows = await this.reader.withTail(async (tail) => {
       const recent = tail.filter((row) => row.createdAt >= from && row.createdAt < to);
       const tailBuckets = sumIntoBuckets(recent).filter((b) => b.dim === dim);
-      if (!days) return merge(await this.hourly.series(dim, from, to), tailBuckets);
+      if (!days) return addTail(toViews(dim, await this.hourly.series(dim, from, to)), dim, tailBuckets);
       const split = splitIntoDays(from, to);
-      const summed: HourlyPoint[] = [];
-      for (const [a, b] of split.hours) for (const point of await this.daily.hoursSummed(dim, a, b)) summed.push(point);
-      if (split.firstDay < split.endDay) for (const point of await this.daily.series(dim, split.firstDay, split.endDay)) summed.push(point);
-      for (const point of summed) point.hour = dayRowTime(point.hour);
+      const summed: SummedRow[] = [];
+      for (const [a, b] of split.hours) for (const row of await this.daily.hoursSummed(dim, a, b)) summed.push(row);
+      if (split.firstDay < split.endDay) for (const row of await this.daily.series(dim, split.firstDay, split.endDay)) summed.push(row);
       for (const bucket of tailBuckets) bucket.hour = dayRowTime(bucket.hour);
-      return merge(summed, tailBuckets);
+      return addTail(toViews(dim, summed, dayRowTime), dim, tailBuckets);
     });
-    if (!points) return dim === 'model' ? this.quotaData.overview(start, end) : this.quotaData.byUser(start, end);
-    return points.map((p) => ({
-      id: 0,
-      user_id: 0,
-      username: dim === 'username' ? p.name : '',
-      model_name: dim === 'model' ? p.name : '',
-      created_at: p.hour,
-      token_used: p.tokens,
-      count: p.count,
-      quota: p.quota,
-    }));
+    if (!rows) return dim === 'model' ? this.quotaData.overview(start, end) : this.quotaData.byUser(start, end);
+    return rows;
   }
 }
 
-const byTimeThenName = (a: HourlyPoint, b: HourlyPoint) => a.hour - b.hour || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+/**
+ * The summed rows as new-api's answer rows, in one pass and one object each: a 90-day answer has up to a few
+ * hundred thousand of them, so there is no intermediate shape. `when` dates a row (per day: the day's row time).
+ */
+function toViews(dim: 'model' | 'username', rows: SummedRow[], when: (at: number) => number = (at) => at): QuotaDataView[] {
+  const views: QuotaDataView[] = new Array(rows.length);
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i] as SummedRow;
+    const name = String(row.name);
+    views[i] = {
+      id: 0,
+      user_id: 0,
+      username: dim === 'username' ? name : '',
+      model_name: dim === 'model' ? name : '',
+      created_at: when(Number(row.at)),
+      token_used: Number(row.tokens),
+      count: Number(row.count),
+      quota: Number(row.quota),
+    };
+  }
+  return views;
+}
+
+const nameOf = (view: QuotaDataView) => view.username || view.model_name;
+const byTimeThenName = (a: QuotaDataView, b: QuotaDataView) => {
+  const x = nameOf(a);
+  const y = nameOf(b);
+  return a.created_at - b.created_at || (x < y ? -1 : x > y ? 1 : 0);
+};
 
 /**
- * Adds the tail's buckets into the summed points; ordered by time, then name (as new-api orders them). The
- * summed points are keyed uniquely already, so only the tail's few keys go through a map.
+ * Adds the tail's buckets into the summed rows; ordered by time, then name (as new-api orders them). The
+ * summed rows are keyed uniquely already, so only the tail's few keys go through a map; the rows come in the
+ * index's order, so the sort is a near-linear pass over runs that are already sorted.
  */
-function merge(summed: HourlyPoint[], tail: HourlyBucket[]): HourlyPoint[] {
+function addTail(views: QuotaDataView[], dim: 'model' | 'username', tail: HourlyBucket[]): QuotaDataView[] {
   if (tail.length > 0) {
-    const byKey = new Map<string, HourlyPoint>();
-    for (const point of summed) byKey.set(`${point.hour}\u0000${point.name}`, point);
+    const byKey = new Map<string, QuotaDataView>();
+    for (const view of views) byKey.set(`${view.created_at}\u0000${nameOf(view)}`, view);
     for (const bucket of tail) {
       const key = `${bucket.hour}\u0000${bucket.name}`;
       const tokens = bucket.promptTokens + bucket.completionTokens;
-      const point = byKey.get(key);
-      if (point) {
-        point.count += bucket.count;
-        point.quota += bucket.quota;
-        point.tokens += tokens;
+      const view = byKey.get(key);
+      if (view) {
+        view.count += bucket.count;
+        view.quota += bucket.quota;
+        view.token_used += tokens;
       } else {
-        const added = { userId: 0, name: bucket.name, hour: bucket.hour, count: bucket.count, quota: bucket.quota, tokens };
-        byKey.set(key, added);
-        summed.push(added);
+        const [added] = toViews(dim, [{ name: bucket.name, at: bucket.hour, count: bucket.count, quota: bucket.quota, tokens }]);
+        byKey.set(key, added as QuotaDataView);
+        views.push(added as QuotaDataView);
       }
     }
   }
-  return summed.sort(byTimeThenName);
+  return views.sort(byTimeThenName);
 }
