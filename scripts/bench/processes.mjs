@@ -73,12 +73,23 @@ export function treeRssMb(pid) {
   return processTree(pid).reduce((sum, p) => sum + rssMb(p), 0);
 }
 
-/** User + system CPU time of a process so far, in ms. */
-export function cpuMs(pid) {
+/** User and system (kernel) CPU time of a process so far, in ms. */
+export function cpuSplitMs(pid) {
   // Fields after the command name (which may contain spaces): utime and stime are the 12th and 13th.
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
+  return { user: (Number(fields[11]) * 1000) / CLOCK_TICKS_PER_SECOND, system: (Number(fields[12]) * 1000) / CLOCK_TICKS_PER_SECOND };
+}
+
+/** User + system CPU time of a process so far, in ms. */
+export function cpuMs(pid) {
+  const { user, system } = cpuSplitMs(pid);
+  return user + system;
+}
+
+/** Kernel CPU time of a process and its children so far, in ms (socket writes and reads are mostly this). */
+export function treeSystemCpuMs(pid) {
+  return processTree(pid).reduce((sum, p) => sum + cpuSplitMs(p).system, 0);
 }
 
 export function rssMb(pid) {

@@ -88,4 +88,28 @@ describe('SseTracker', () => {
     expect(usage.promptTokens).toBe(0);
     expect(usage.completionTokens).toBe(100_000_000);
   });
+
+  it('counts a long stream without usage exactly as a short one would, folding what it keeps as it goes', () => {
+    const words = Array.from({ length: 2000 }, (_, i) => `w${i} `);
+    const whole = new SseTracker(false, countWords, 1, true);
+    const out = run(whole, `${words.map(chunk).join('')}data: [DONE]\n\n`, 4096);
+    expect(out).toBe(`${words.map(chunk).join('')}data: [DONE]\n\n`);
+    expect(whole.finalUsage()).toEqual({ usage: { promptTokens: 1, completionTokens: 2000, cachedTokens: 0 }, local: true });
+    // Event by event (the pass-through path), with a split event (the decoding path) in between.
+    const byEvent = new SseTracker(true, countWords, 1, true);
+    for (const word of words.slice(0, 1000)) byEvent.push(Buffer.from(chunk(word)));
+    const split = Buffer.from(chunk(words[1000]!));
+    byEvent.push(split.subarray(0, 11));
+    byEvent.push(split.subarray(11));
+    for (const word of words.slice(1001)) byEvent.push(Buffer.from(chunk(word)));
+    const synthetic = JSON.parse(byEvent.end().split('\n\n')[0]!.slice(6));
+    expect(synthetic).toMatchObject({ id: 'c1', model: 'm', usage: { completion_tokens: 2000 } });
+  });
+
+  it('bills from usage in the last event even after thousands of events were kept for a local count', () => {
+    const tracker = new SseTracker(false, countWords, 5, true);
+    for (let i = 0; i < 3000; i++) tracker.push(Buffer.from(chunk(`t${i} `)));
+    expect(tracker.push(Buffer.from(`${usageChunk}data: [DONE]\n\n`))).toBe('data: [DONE]\n\n');
+    expect(tracker.finalUsage()).toEqual({ usage: { promptTokens: 7, completionTokens: 3, cachedTokens: 0 }, local: false });
+  });
 });

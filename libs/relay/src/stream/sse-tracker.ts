@@ -1,15 +1,16 @@
 import { StringDecoder } from 'node:string_decoder';
 import { DeliveredTokens } from './delivered-tokens.js';
+import { KeptEvents } from './kept-events.js';
 import { readUsage, toOpenAiUsage, type Usage } from './usage.js';
 
 /** A line longer than this (no newline in sight) is a broken upstream, not a stream. */
 const MAX_LINE_CHARS = 16 * 1024 * 1024;
 /**
- * Delivered chunks kept for a local token count are folded past this size: parsed, their text counted,
- * then dropped. Bounds what a stream holds (5,000 streams, or a flood to a client that stopped reading)
- * and spreads the counting over the stream instead of doing it all when the stream ends.
+ * Delivered events kept for a local token count are folded before they pass this many bytes: parsed,
+ * their text counted, then dropped. Bounds what a stream holds (5,000 streams, or a flood to a client
+ * that stopped reading) and spreads the counting over the stream instead of doing it all at its end.
  */
-const MAX_KEPT_CHARS = 32 * 1024;
+const MAX_KEPT_BYTES = 32 * 1024;
 
 const LF = 0x0a;
 const CR = 0x0d;
@@ -53,9 +54,8 @@ export class SseTracker {
   sawDone = false;
   private tail = '';
   private readonly decoder = new StringDecoder('utf8');
-  /** Payloads (strings) or whole canonical chunks (Buffers) not yet counted. */
-  private kept: (string | Buffer)[] = [];
-  private keptChars = 0;
+  /** Delivered events not yet counted. */
+  private readonly kept = new KeptEvents();
   /** Completion tokens of the text folded so far. */
   private readonly counted: DeliveredTokens;
   private id = '';
@@ -80,7 +80,10 @@ export class SseTracker {
   push(chunk: Buffer): string | Buffer {
     // An empty tail means no partial line (nor a partial character: a chunk starting with `data: ` cannot continue one).
     if (!this.tail && isCanonicalEvents(chunk) && chunk.indexOf(USAGE_KEY) < 0 && chunk.indexOf(DONE_MARK) < 0) {
-      if (!this.usage) this.keep(chunk);
+      if (!this.usage) {
+        if (this.kept.size + chunk.length > MAX_KEPT_BYTES) this.fold();
+        this.kept.addEvents(chunk);
+      }
       return chunk;
     }
     const text = this.tail ? this.tail + this.decoder.write(chunk) : this.decoder.write(chunk);
@@ -129,7 +132,10 @@ export class SseTracker {
         if (!this.includeUsage && (!Array.isArray(choices) || choices.length === 0)) return '';
       }
     }
-    if (!this.usage) this.keep(payload);
+    if (!this.usage) {
+      if (this.kept.size + payload.length > MAX_KEPT_BYTES) this.fold();
+      this.kept.addPayload(payload);
+    }
     return `data: ${payload}\n\n`;
   }
 
@@ -149,12 +155,6 @@ export class SseTracker {
     return `data: ${JSON.stringify(chunk)}\n\ndata: [DONE]\n\n`;
   }
 
-  private keep(payload: string | Buffer): void {
-    this.kept.push(payload);
-    this.keptChars += payload.length;
-    if (this.keptChars > MAX_KEPT_CHARS) this.fold();
-  }
-
   /** Parses kept chunks, counts their text (and keeps the ids a synthetic chunk needs), then drops them. */
   private fold(): void {
     let text = '';
@@ -166,13 +166,7 @@ export class SseTracker {
       if (!this.created && typeof parsed.created === 'number') this.created = parsed.created;
       if (Array.isArray(parsed.choices)) for (const choice of parsed.choices) text += choiceText(choice);
     };
-    for (const kept of this.kept) {
-      if (typeof kept === 'string') add(kept);
-      // A canonical chunk: `data: <payload>` events separated by blank lines (see isCanonicalEvents).
-      else for (const event of kept.toString('utf8').split('\n\n')) if (event) add(event.slice(6));
-    }
-    this.kept = [];
-    this.keptChars = 0;
+    for (const payload of this.kept.take()) add(payload);
     this.counted.add(text);
   }
 

@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { ServerResponse } from 'node:http';
 import { PassThrough } from 'node:stream';
+import type { BodyChunks, BodySink } from '@gw/upstream';
 import { describe, expect, it } from 'vitest';
 import { SseTracker } from './sse-tracker.js';
 import { ClientStalledError, relayStream } from './stream-responder.js';
@@ -90,5 +91,85 @@ describe('relayStream', () => {
     expect((outcome.error as Error).message).toMatch(/more than 100 bytes queued/);
     expect(body.destroyed).toBe(true);
     expect(client.destroyed).toBe(true);
+  });
+
+  describe('one write per stream per event-loop turn', () => {
+    /** An upstream body whose chunks the test hands over itself, several in one turn like one socket read's HTTP chunks. */
+    function manualBody() {
+      let sink: BodySink | undefined;
+      return {
+        chunks: {
+          start: (s: BodySink) => (sink = s),
+          pause: () => undefined,
+          resume: () => undefined,
+          destroy: () => undefined,
+        } satisfies BodyChunks,
+        deliver: (...parts: string[]) => {
+          for (const part of parts) sink!.data(Buffer.from(part));
+        },
+        end: () => sink!.end(),
+        fail: (error: Error) => sink!.error(error),
+      };
+    }
+    const readingClient = () => Object.assign(new SlowClient(), { full: false });
+    const usageEvent = 'data: {"choices":[],"usage":{"prompt_tokens":4,"completion_tokens":9}}\n\n';
+
+    it('writes the events of one turn as one piece, in order, and the next turn separately', async () => {
+      const body = manualBody();
+      const client = readingClient();
+      const done = relayStream(body.chunks, client as unknown as ServerResponse, new SseTracker(false, (t) => t.length, 1, true));
+      body.deliver(event(1), event(2), event(3));
+      expect(client.written).toEqual([]);
+      await Promise.resolve();
+      expect(client.written.map(String)).toEqual([event(1) + event(2) + event(3)]);
+      body.deliver(event(4));
+      await Promise.resolve();
+      body.end();
+      await done;
+      expect(client.written.map(String)).toEqual([event(1) + event(2) + event(3), event(4), 'data: [DONE]\n\n']);
+    });
+
+    it('joins an event split across reads and bills from usage in the last event of the turn', async () => {
+      const body = manualBody();
+      const client = readingClient();
+      const tracker = new SseTracker(false, (t) => t.length, 1, true);
+      const done = relayStream(body.chunks, client as unknown as ServerResponse, tracker);
+      const split = event(5);
+      body.deliver(event(4), split.slice(0, 17), split.slice(17), usageEvent, 'data: [DONE]\n\n');
+      body.end();
+      const outcome = await done;
+      expect(outcome.error).toBeUndefined();
+      expect(client.written.map(String).join('')).toBe(`${event(4) + event(5)}data: [DONE]\n\n`);
+      expect(tracker.finalUsage()).toEqual({ usage: { promptTokens: 4, completionTokens: 9, cachedTokens: 0 }, local: false });
+    });
+
+    it('still delivers what arrived in the turn an upstream error ends', async () => {
+      const body = manualBody();
+      const client = readingClient();
+      const done = relayStream(body.chunks, client as unknown as ServerResponse, new SseTracker(false, (t) => t.length, 1, true));
+      body.deliver(event(1));
+      body.fail(new Error('reset'));
+      const outcome = await done;
+      expect(outcome.delivered).toBe(true);
+      expect((outcome.error as Error).message).toBe('reset');
+      expect(client.written.map(String)).toEqual([event(1)]);
+    });
+
+    it('pauses the upstream when the joined write fills a client that stopped reading', async () => {
+      const body = manualBody();
+      const paused: boolean[] = [];
+      body.chunks.pause = () => void paused.push(true);
+      const client = new SlowClient();
+      const done = relayStream(body.chunks, client as unknown as ServerResponse, new SseTracker(false, (t) => t.length, 1, true), {
+        writeIdleMs: 30,
+        maxBufferedBytes: 1024 * 1024,
+      });
+      body.deliver(event(1), event(2));
+      const outcome = await done;
+      expect(paused).toEqual([true]);
+      expect(client.written.map(String)).toEqual([event(1) + event(2)]);
+      expect(outcome.error).toBeInstanceOf(ClientStalledError);
+      expect(client.destroyed).toBe(true);
+    });
   });
 });

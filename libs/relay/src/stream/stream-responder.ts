@@ -60,6 +60,10 @@ export class ClientStalledError extends Error {
  * `limits.writeIdleMs`, or has more than `limits.maxBufferedBytes` queued, has the stream ended: both
  * sockets are released instead of held for a reader that is gone. The response head is written with the
  * first event, so a failure before it can still be retried on another channel.
+ *
+ * What one event-loop turn brings for a stream (several HTTP chunks of one upstream read, each its own
+ * onData) is written as one HTTP chunk at the end of that turn: one socket write, which is most of the
+ * CPU per relayed chunk, instead of one per upstream chunk. A lone chunk costs a queued microtask.
  */
 export function relayStream(
   upstream: BodyChunks | Readable,
@@ -73,6 +77,9 @@ export function relayStream(
     let finished = false;
     let stallTimer: NodeJS.Timeout | undefined;
     const out = new EventStreamWriter(res);
+    /** Output of this turn not yet written (see flushTurn). */
+    const pending: (string | Buffer)[] = [];
+    let flushQueued = false;
 
     const resume = () => {
       clearTimeout(stallTimer);
@@ -80,9 +87,14 @@ export function relayStream(
       body.resume();
     };
 
-    const finish = (error?: unknown) => {
+    /** Writes what this turn gathered; `flush` false drops it (the client is being cut off). */
+    const finish = (error?: unknown, flush = true) => {
+      if (finished) return;
+      if (flush && pending.length > 0) writePending();
+      // Writing the last output can itself end the stream (the client stalled): that ending stands.
       if (finished) return;
       finished = true;
+      pending.length = 0;
       clearTimeout(stallTimer);
       out.offDrain(resume);
       if (error !== undefined) {
@@ -94,7 +106,7 @@ export function relayStream(
 
     /** Ends a stream whose client does not take what it is sent: the upstream call and both sockets are freed. */
     const stalled = (reason: string) => {
-      finish(new ClientStalledError(reason));
+      finish(new ClientStalledError(reason), false);
       res.destroy();
     };
 
@@ -113,16 +125,35 @@ export function relayStream(
       out.onceDrain(resume);
       stallTimer = setTimeout(stalled, limits.writeIdleMs, `nothing read for ${limits.writeIdleMs} ms`);
     };
+    const writePending = () => {
+      const output = pending.length === 1 ? pending[0]! : joined(pending);
+      pending.length = 0;
+      write(output);
+    };
+    const flushTurn = () => {
+      flushQueued = false;
+      if (!finished && pending.length > 0) writePending();
+    };
     const onData = (chunk: Buffer) => {
       outcome.firstChunkAt ??= performance.now();
+      let output: string | Buffer;
       try {
-        write(tracker.push(chunk));
+        output = tracker.push(chunk);
       } catch (error) {
         finish(error);
+        return;
+      }
+      if (output.length === 0) return;
+      pending.push(output);
+      if (!flushQueued) {
+        flushQueued = true;
+        queueMicrotask(flushTurn);
       }
     };
 
     const onEnd = () => {
+      if (finished) return;
+      if (pending.length > 0) writePending();
       if (finished) return;
       try {
         write(tracker.end());
@@ -136,6 +167,11 @@ export function relayStream(
     };
     body.start({ data: (chunk) => !finished && onData(chunk), end: onEnd, error: (error) => finish(error) });
   });
+}
+
+/** Several outputs of one turn as one piece of bytes (text as UTF-8). */
+function joined(parts: (string | Buffer)[]): Buffer {
+  return Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part, 'utf8') : part)));
 }
 
 /** A Readable body (a response an adaptor rebuilt, or a test's) read as BodyChunks. */
