@@ -3,7 +3,7 @@
 // a plain "N passed, N failed" line. SQLite always; MariaDB, PostgreSQL and Redis when
 // TEST_MYSQL_URL, TEST_POSTGRES_URL and TEST_REDIS_URL are set (.ci/run sets them).
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 
 const started = Date.now();
 const run = (cmd, args) => spawnSync(cmd, args, { stdio: 'inherit', env: process.env });
@@ -48,24 +48,52 @@ const targets = [
 console.log(`\nTesting on: ${targets.filter(Boolean).join(', ')}`);
 
 mkdirSync('test-results', { recursive: true });
-const report = 'test-results/vitest.json';
-const vitest = run('node_modules/.bin/vitest', [
-  'run',
-  '--reporter=default',
-  '--reporter=json',
-  `--outputFile.json=${report}`,
-  ...process.argv.slice(2),
-]);
+const vitestRun = (reportFile, args) => ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${reportFile}`, ...args];
+const reports = ['test-results/vitest.json'];
+// A report left by an earlier run must not be read as this run's.
+for (const report of [...reports, 'test-results/vitest-browser.json']) rmSync(report, { force: true });
+let status;
+const extraArgs = process.argv.slice(2);
+if (extraArgs.length > 0) {
+  // A chosen file, project or filter: one vitest over every project, as asked.
+  status = run('node_modules/.bin/vitest', vitestRun(reports[0], extraArgs)).status;
+} else {
+  // The browser tier runs its files one at a time (each drives a Chromium against its own gateway); inside the
+  // same vitest it could only start once every unit and e2e file had finished. In a second vitest process it
+  // runs alongside them, and its output is printed when it ends so the two logs do not interleave.
+  reports.push('test-results/vitest-browser.json');
+  // Both asynchronous: a synchronous spawn would stop this process from draining the browser tier's output pipe.
+  const browser = check('browser', 'node_modules/.bin/vitest', vitestRun(reports[1], ['--project', 'browser']));
+  const main = spawn('node_modules/.bin/vitest', vitestRun(reports[0], ['--project', 'unit', '--project', 'e2e']), {
+    stdio: 'inherit',
+    env: process.env,
+  });
+  status = await new Promise((resolve) => main.on('close', resolve));
+  const browserRun = await browser;
+  console.log(`\n--- browser tier ---\n${browserRun.output}`);
+  if (status === 0) status = browserRun.code;
+}
 
 let summary = 'no test report was written';
-try {
-  const result = JSON.parse(readFileSync(report, 'utf8'));
-  const skipped = result.numPendingTests + result.numTodoTests;
-  summary = `${result.numPassedTests} passed, ${result.numFailedTests} failed, ${skipped} skipped`;
-  if (result.numTotalTests === 0) summary += ' (no test ran)';
-} catch {
-  // vitest crashed before writing its report; its exit code says so.
+const totals = { passed: 0, failed: 0, skipped: 0, total: 0 };
+const missing = [];
+for (const report of reports) {
+  try {
+    const result = JSON.parse(readFileSync(report, 'utf8'));
+    totals.passed += result.numPassedTests;
+    totals.failed += result.numFailedTests;
+    totals.skipped += result.numPendingTests + result.numTodoTests;
+    totals.total += result.numTotalTests;
+  } catch {
+    // That vitest crashed before writing its report; its exit code says so.
+    missing.push(report);
+  }
+}
+if (missing.length < reports.length) {
+  summary = `${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`;
+  if (totals.total === 0) summary += ' (no test ran)';
+  if (missing.length > 0) summary += ` (no report in ${missing.join(', ')})`;
 }
 console.log(`\n${summary}`);
 console.log(`total time ${((Date.now() - started) / 1000).toFixed(0)} s`);
-process.exit(vitest.status ?? 1);
+process.exit(status ?? 1);
