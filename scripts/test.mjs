@@ -3,7 +3,7 @@
 // a plain "N passed, N failed" line. SQLite always; MariaDB, PostgreSQL and Redis when
 // TEST_MYSQL_URL, TEST_POSTGRES_URL and TEST_REDIS_URL are set (.ci/run sets them).
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
 
 const started = Date.now();
 const run = (cmd, args) => spawnSync(cmd, args, { stdio: 'inherit', env: process.env });
@@ -50,6 +50,11 @@ console.log(`\nTesting on: ${targets.filter(Boolean).join(', ')}`);
 mkdirSync('test-results', { recursive: true });
 const vitestRun = (reportFile, args) => ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${reportFile}`, ...args];
 const reports = ['test-results/vitest.json'];
+/** Resolves with vitest's exit code (1 when a signal ended it). */
+const spawnVitest = (args, stdio) =>
+  new Promise((resolve) => {
+    spawn('node_modules/.bin/vitest', args, { stdio, env: process.env }).on('close', (code) => resolve(code ?? 1));
+  });
 // A report left by an earlier run must not be read as this run's.
 for (const report of [...reports, 'test-results/vitest-browser.json']) rmSync(report, { force: true });
 let status;
@@ -60,18 +65,17 @@ if (extraArgs.length > 0) {
 } else {
   // The browser tier runs its files one at a time (each drives a Chromium against its own gateway); inside the
   // same vitest it could only start once every unit and e2e file had finished. In a second vitest process it
-  // runs alongside them, and its output is printed when it ends so the two logs do not interleave.
+  // runs alongside them. Its output goes to a file (readable while it runs) and is printed once unit and e2e
+  // are done, so the two logs do not interleave.
   reports.push('test-results/vitest-browser.json');
-  // Both asynchronous: a synchronous spawn would stop this process from draining the browser tier's output pipe.
-  const browser = check('browser', 'node_modules/.bin/vitest', vitestRun(reports[1], ['--project', 'browser']));
-  const main = spawn('node_modules/.bin/vitest', vitestRun(reports[0], ['--project', 'unit', '--project', 'e2e']), {
-    stdio: 'inherit',
-    env: process.env,
-  });
-  status = await new Promise((resolve) => main.on('close', resolve));
-  const browserRun = await browser;
-  console.log(`\n--- browser tier ---\n${browserRun.output}`);
-  if (status === 0) status = browserRun.code;
+  const browserLog = 'test-results/browser-tier.log';
+  const browserOut = openSync(browserLog, 'w');
+  const browser = spawnVitest(vitestRun(reports[1], ['--project', 'browser']), ['ignore', browserOut, browserOut]);
+  status = await spawnVitest(vitestRun(reports[0], ['--project', 'unit', '--project', 'e2e']), 'inherit');
+  const browserStatus = await browser;
+  closeSync(browserOut);
+  console.log(`\n--- browser tier (${browserLog}) ---\n${readFileSync(browserLog, 'utf8')}`);
+  if (status === 0) status = browserStatus;
 }
 
 let summary = 'no test report was written';
