@@ -4,7 +4,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 
-const reports = process.argv.length > 2 ? process.argv.slice(2) : ['test-results/vitest.json', 'test-results/vitest-browser.json'];
+const reports = process.argv.length > 2 ? process.argv.slice(2) : ['test-results/vitest.json'];
 const target = 'test/support/test-durations.json';
 
 const seconds = {};
