@@ -13,9 +13,9 @@ const UNKNOWN_FILE_SECONDS = 20;
 
 /**
  * Starts the longest test files first. CI runs on fresh machines, where vitest has no cache of earlier runs and
- * starts files in whatever order it found them: a five-minute file started last kept the other workers idle
- * at the end of the run. With the recorded durations, the long files start at once and the short ones fill the
- * gaps, so all workers finish at about the same time.
+ * orders files by their size, which says little about their run time (a short file can start a dozen gateway
+ * processes). With the recorded durations the long files start at once and the short ones fill the gaps, so the
+ * workers finish at about the same time instead of waiting on one long file started late.
  */
 export class LongestFirstSequencer extends BaseSequencer {
   private readonly seconds: Record<string, number> = readDurations();
