@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { LongestFirstSequencer } from './test/support/longest-first-sequencer.js';
 
 const libs = [
   'core',
@@ -27,6 +28,8 @@ export default defineConfig({
     // The e2e suites mostly wait on databases and sockets: three files at a time keep both cores busy.
     maxWorkers: 3,
     hookTimeout: 60_000,
+    // Long files first (recorded durations), so the run does not end on one long file while the workers idle.
+    sequence: { sequencer: LongestFirstSequencer },
     projects: [
       {
         extends: true,
