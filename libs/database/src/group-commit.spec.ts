@@ -105,4 +105,54 @@ describe('GroupCommit', () => {
     expect(await commits.submit(debit(10))).toBe('ok');
     expect(state.committed).toBe(85);
   });
+
+  it('a single-statement movement alone in its batch autocommits without BEGIN/COMMIT; in a batch it joins the transaction', async () => {
+    const { state, commits, debit } = fakeDatabase(100);
+    const autocommitted: number[] = [];
+    // The "statement" alone: applies to the committed state directly, as an autocommit would.
+    const single = (amount: number) => ({
+      ...debit(amount),
+      alone: async () => {
+        autocommitted.push(amount);
+        if (state.committed < amount) return false;
+        state.committed -= amount;
+        return true;
+      },
+    });
+    // The first goes alone (nothing is committing); the next two arrive while it runs and share one
+    // transaction (alone is not used for them).
+    const outcomes = await Promise.all([commits.submit(single(30)), commits.submit(single(50)), commits.submit(single(50))]);
+    expect(outcomes).toEqual(['ok', 'ok', 'refused']);
+    expect(autocommitted).toEqual([30]);
+    expect(state.begins).toBe(1);
+    expect(state.commits).toBe(1);
+    expect(state.committed).toBe(20);
+  });
+
+  it('a lone statement is retried on deadlock, and its refusal or error answers it alone', async () => {
+    const { state, commits } = fakeDatabase(100);
+    let attempts = 0;
+    const deadlockOnce = {
+      run: async () => 'never',
+      alone: async () => {
+        if (++attempts === 1) throw Object.assign(new Error('Deadlock found'), { code: 'ER_LOCK_DEADLOCK' });
+        return 'done';
+      },
+      after: (v: string) => v,
+    };
+    expect(await commits.submit(deadlockOnce)).toBe('done');
+    expect(attempts).toBe(2);
+    const refused = {
+      run: async () => 'never',
+      alone: async (): Promise<string> => {
+        throw new Error('division by zero');
+      },
+      refusal: (error: unknown) => ((error as Error).message.includes('division') ? 'token_quota' : undefined),
+      after: (v: string) => v,
+    };
+    expect(await commits.submit(refused)).toBe('token_quota');
+    const broken = { ...refused, refusal: () => undefined };
+    await expect(commits.submit(broken)).rejects.toThrow('division by zero');
+    expect(state.begins).toBe(0);
+  });
 });

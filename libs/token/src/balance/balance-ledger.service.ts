@@ -41,7 +41,12 @@ export class BalanceLedger {
         getConnection: (callback) => mysqlPoolOf(dataSource)!.getConnection(callback),
       });
     }
-    if (dataSource.options.type === 'postgres') this.lean = new PostgresLedger({ connect: () => postgresPoolOf(dataSource)!.connect() });
+    if (dataSource.options.type === 'postgres') {
+      this.lean = new PostgresLedger({
+        connect: () => postgresPoolOf(dataSource)!.connect(),
+        query: (config) => postgresPoolOf(dataSource)!.query(config),
+      });
+    }
   }
 
   /** Takes `amount` from the user and the token (id 0: none); with a key, the reservation row too. */

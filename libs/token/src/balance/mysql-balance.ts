@@ -49,7 +49,8 @@ const RELEASE_USER_ONLY =
  * driver's own pool (no TypeORM query runner), and the movements of concurrent requests share one
  * transaction and so one log flush (GroupCommit, libs/database). Reserve: the conditional UPDATE of user and token
  * and the INSERT of the open row; settle and refund: one UPDATE (plus one read after the commit when an
- * extra charge may have gone short). Each UPDATE matches only a row in the expected state, so a settle,
+ * extra charge may have gone short); a settle or refund alone in its batch is that one UPDATE autocommitted
+ * (no BEGIN/COMMIT round trips). Each UPDATE matches only a row in the expected state, so a settle,
  * a refund and the recovery job can never both apply. (mysql2's default FOUND_ROWS flag makes
  * affectedRows count matched rows, so a reserve of 0 still reports its match.)
  */
@@ -87,6 +88,7 @@ export class MysqlLedger implements LeanLedger {
       : [delta, actual, actual, userId, requestId];
     return this.commits.submit({
       run: async (tx) => ((await tx.run(withToken ? SETTLE_WITH_TOKEN : SETTLE_USER_ONLY, params)) as OkPacket).affectedRows > 0,
+      alone: async () => ((await this.executeOnce(withToken ? SETTLE_WITH_TOKEN : SETTLE_USER_ONLY, params)) as OkPacket).affectedRows > 0,
       after: async (settled: boolean): Promise<SettleOutcome | undefined> => {
         if (!settled) return undefined;
         if (delta <= 0) return { charged: actual, shortfall: 0 };
@@ -111,8 +113,15 @@ export class MysqlLedger implements LeanLedger {
     const params = withToken ? [amount, amount, amount, userId, tokenId, requestId] : [amount, userId, requestId];
     return this.commits.submit({
       run: async (tx) => ((await tx.run(withToken ? RELEASE_WITH_TOKEN : RELEASE_USER_ONLY, params)) as OkPacket).affectedRows > 0,
+      alone: async () =>
+        ((await this.executeOnce(withToken ? RELEASE_WITH_TOKEN : RELEASE_USER_ONLY, params)) as OkPacket).affectedRows > 0,
       after: (released: boolean) => released,
     });
+  }
+
+  /** One autocommitted statement on the pool (GroupCommit retries it on deadlock). */
+  private executeOnce(sql: string, values: unknown[]): Promise<unknown> {
+    return new Promise((resolve, reject) => this.pool.execute(sql, values, (error, result) => (error ? reject(error) : resolve(result))));
   }
 
   private async exec(sql: string, values: unknown[]): Promise<unknown> {

@@ -37,12 +37,13 @@ SELECT (SELECT count(*) FROM r) AS released, (SELECT count(*) FROM u) + (SELECT 
  * a client of the driver's pool (no TypeORM query runner), and the movements of concurrent requests share
  * one transaction and so one WAL flush (GroupCommit in libs/database). When the user's debit succeeds but the token is
  * short, the reserve statement divides by zero on purpose: the batch is rolled back and run again without
- * it, so its user debit is undone too. The reservation states are mysql-balance.ts's.
+ * it, so its user debit is undone too (alone in its batch, the statement autocommits on the pool and the
+ * failed statement undoes itself). The reservation states are mysql-balance.ts's.
  */
 export class PostgresLedger implements LeanLedger {
   private readonly commits: GroupCommit<PgClient>;
 
-  constructor(pool: Pick<PgPool, 'connect'>) {
+  constructor(private readonly pool: Pick<PgPool, 'connect' | 'query'>) {
     this.commits = new GroupCommit(postgresTransactions(pool));
   }
 
@@ -56,6 +57,13 @@ export class PostgresLedger implements LeanLedger {
             : await exec(tx, 'gw_reserve_user', RESERVE_USER_ONLY, [amount, userId, tokenId, requestId, owner, now]);
         return Number(row?.reserved) === 1;
       },
+      alone: async () => {
+        const [row] =
+          tokenId > 0
+            ? await exec(this.pool, 'gw_reserve_token', RESERVE_WITH_TOKEN, [amount, userId, tokenId, requestId, owner, now, 1])
+            : await exec(this.pool, 'gw_reserve_user', RESERVE_USER_ONLY, [amount, userId, tokenId, requestId, owner, now]);
+        return Number(row?.reserved) === 1;
+      },
       refusal: (error): ReserveOutcome | undefined =>
         TOKEN_SHORT.test(String((error as Error).message ?? error)) ? 'token_quota' : undefined,
       after: (reserved: boolean): ReserveOutcome => (reserved ? 'ok' : 'user_quota'),
@@ -67,6 +75,7 @@ export class PostgresLedger implements LeanLedger {
     const delta = actual - reserved;
     return this.commits.submit({
       run: async (tx) => (await exec(tx, 'gw_settle', SETTLE, [actual, requestId, delta, userId, tokenId]))[0],
+      alone: async () => (await exec(this.pool, 'gw_settle', SETTLE, [actual, requestId, delta, userId, tokenId]))[0],
       after: (row: Record<string, unknown> | undefined): SettleOutcome | undefined => {
         if (Number(row?.settled) !== 1) return undefined;
         if (delta <= 0) return { charged: actual, shortfall: 0 };
@@ -83,12 +92,13 @@ export class PostgresLedger implements LeanLedger {
   release(userId: number, tokenId: number, amount: number, requestId: string): Promise<boolean> {
     return this.commits.submit({
       run: async (tx) => Number((await exec(tx, 'gw_release', RELEASE, [requestId, amount, userId, tokenId]))[0]?.released) === 1,
+      alone: async () => Number((await exec(this.pool, 'gw_release', RELEASE, [requestId, amount, userId, tokenId]))[0]?.released) === 1,
       after: (released: boolean) => released,
     });
   }
 }
 
-async function exec(client: PgClient, name: string, text: string, values: unknown[]): Promise<Rows> {
+async function exec(client: Pick<PgClient, 'query'>, name: string, text: string, values: unknown[]): Promise<Rows> {
   return (await client.query({ name, text, values })).rows;
 }
 
