@@ -86,9 +86,10 @@ export class MysqlLedger implements LeanLedger {
     const params = withToken
       ? [delta, actual, delta, delta, actual, userId, tokenId, requestId]
       : [delta, actual, actual, userId, requestId];
+    const sql = withToken ? SETTLE_WITH_TOKEN : SETTLE_USER_ONLY;
     return this.commits.submit({
-      run: async (tx) => ((await tx.run(withToken ? SETTLE_WITH_TOKEN : SETTLE_USER_ONLY, params)) as OkPacket).affectedRows > 0,
-      alone: async () => ((await this.executeOnce(withToken ? SETTLE_WITH_TOKEN : SETTLE_USER_ONLY, params)) as OkPacket).affectedRows > 0,
+      run: (tx) => matchedRow(tx.run(sql, params)),
+      alone: () => matchedRow(this.executeOnce(sql, params)),
       after: async (settled: boolean): Promise<SettleOutcome | undefined> => {
         if (!settled) return undefined;
         if (delta <= 0) return { charged: actual, shortfall: 0 };
@@ -111,10 +112,10 @@ export class MysqlLedger implements LeanLedger {
   release(userId: number, tokenId: number, amount: number, requestId: string): Promise<boolean> {
     const withToken = tokenId > 0;
     const params = withToken ? [amount, amount, amount, userId, tokenId, requestId] : [amount, userId, requestId];
+    const sql = withToken ? RELEASE_WITH_TOKEN : RELEASE_USER_ONLY;
     return this.commits.submit({
-      run: async (tx) => ((await tx.run(withToken ? RELEASE_WITH_TOKEN : RELEASE_USER_ONLY, params)) as OkPacket).affectedRows > 0,
-      alone: async () =>
-        ((await this.executeOnce(withToken ? RELEASE_WITH_TOKEN : RELEASE_USER_ONLY, params)) as OkPacket).affectedRows > 0,
+      run: (tx) => matchedRow(tx.run(sql, params)),
+      alone: () => matchedRow(this.executeOnce(sql, params)),
       after: (released: boolean) => released,
     });
   }
@@ -169,4 +170,9 @@ function mysqlTransactions(pool: MysqlPool): Transactions<Tx> {
     },
     release: (tx) => tx.connection.release(),
   };
+}
+
+/** Whether a conditional UPDATE matched its row (the reservation was in the expected state). */
+async function matchedRow(result: Promise<unknown>): Promise<boolean> {
+  return ((await result) as OkPacket).affectedRows > 0;
 }

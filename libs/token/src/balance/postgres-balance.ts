@@ -49,21 +49,17 @@ export class PostgresLedger implements LeanLedger {
 
   reserve(userId: number, tokenId: number, amount: number, requestId: string, owner: string): Promise<ReserveOutcome> {
     const now = Math.floor(Date.now() / 1000);
+    // The batch's client inside a transaction, or the pool when the reserve is alone (autocommitted).
+    const reserveOn = async (client: Queryable) => {
+      const [row] =
+        tokenId > 0
+          ? await exec(client, 'gw_reserve_token', RESERVE_WITH_TOKEN, [amount, userId, tokenId, requestId, owner, now, 1])
+          : await exec(client, 'gw_reserve_user', RESERVE_USER_ONLY, [amount, userId, tokenId, requestId, owner, now]);
+      return Number(row?.reserved) === 1;
+    };
     return this.commits.submit({
-      run: async (tx) => {
-        const [row] =
-          tokenId > 0
-            ? await exec(tx, 'gw_reserve_token', RESERVE_WITH_TOKEN, [amount, userId, tokenId, requestId, owner, now, 1])
-            : await exec(tx, 'gw_reserve_user', RESERVE_USER_ONLY, [amount, userId, tokenId, requestId, owner, now]);
-        return Number(row?.reserved) === 1;
-      },
-      alone: async () => {
-        const [row] =
-          tokenId > 0
-            ? await exec(this.pool, 'gw_reserve_token', RESERVE_WITH_TOKEN, [amount, userId, tokenId, requestId, owner, now, 1])
-            : await exec(this.pool, 'gw_reserve_user', RESERVE_USER_ONLY, [amount, userId, tokenId, requestId, owner, now]);
-        return Number(row?.reserved) === 1;
-      },
+      run: (tx) => reserveOn(tx),
+      alone: () => reserveOn(this.pool),
       refusal: (error): ReserveOutcome | undefined =>
         TOKEN_SHORT.test(String((error as Error).message ?? error)) ? 'token_quota' : undefined,
       after: (reserved: boolean): ReserveOutcome => (reserved ? 'ok' : 'user_quota'),
@@ -73,9 +69,10 @@ export class PostgresLedger implements LeanLedger {
   /** The full price (docs/billing.md); undefined when the reservation was no longer open. */
   settle(userId: number, tokenId: number, reserved: number, actual: number, requestId: string): Promise<SettleOutcome | undefined> {
     const delta = actual - reserved;
+    const settleOn = async (client: Queryable) => (await exec(client, 'gw_settle', SETTLE, [actual, requestId, delta, userId, tokenId]))[0];
     return this.commits.submit({
-      run: async (tx) => (await exec(tx, 'gw_settle', SETTLE, [actual, requestId, delta, userId, tokenId]))[0],
-      alone: async () => (await exec(this.pool, 'gw_settle', SETTLE, [actual, requestId, delta, userId, tokenId]))[0],
+      run: (tx) => settleOn(tx),
+      alone: () => settleOn(this.pool),
       after: (row: Record<string, unknown> | undefined): SettleOutcome | undefined => {
         if (Number(row?.settled) !== 1) return undefined;
         if (delta <= 0) return { charged: actual, shortfall: 0 };
@@ -90,15 +87,20 @@ export class PostgresLedger implements LeanLedger {
 
   /** Refund of an open reservation; false when it was settled or refunded already. */
   release(userId: number, tokenId: number, amount: number, requestId: string): Promise<boolean> {
+    const releaseOn = async (client: Queryable) =>
+      Number((await exec(client, 'gw_release', RELEASE, [requestId, amount, userId, tokenId]))[0]?.released) === 1;
     return this.commits.submit({
-      run: async (tx) => Number((await exec(tx, 'gw_release', RELEASE, [requestId, amount, userId, tokenId]))[0]?.released) === 1,
-      alone: async () => Number((await exec(this.pool, 'gw_release', RELEASE, [requestId, amount, userId, tokenId]))[0]?.released) === 1,
+      run: (tx) => releaseOn(tx),
+      alone: () => releaseOn(this.pool),
       after: (released: boolean) => released,
     });
   }
 }
 
-async function exec(client: Pick<PgClient, 'query'>, name: string, text: string, values: unknown[]): Promise<Rows> {
+/** A pooled client in a transaction, or the pool itself for one autocommitted statement. */
+type Queryable = Pick<PgClient, 'query'>;
+
+async function exec(client: Queryable, name: string, text: string, values: unknown[]): Promise<Rows> {
   return (await client.query({ name, text, values })).rows;
 }
 
