@@ -185,7 +185,9 @@ describe.skipIf(skipReason !== null)('playground remote in Chromium', () => {
   });
 
   it('keeps the conversation and the settings across a reload', async () => {
-    const texts = await page.getByTestId('message-assistant').allInnerTexts();
+    const answers = page.getByTestId('message-assistant');
+    await expect.poll(async () => (await answers.locator('.pg-markdown').count()) === (await answers.count())).toBe(true);
+    const texts = await answers.allInnerTexts();
     await maxTokensInput().fill('64');
     // The pickers offer the user's usable groups and the models enabled for them.
     await page.getByTestId('model-select').click();
@@ -195,8 +197,8 @@ describe.skipIf(skipReason !== null)('playground remote in Chromium', () => {
     await page.locator('.semi-select-option', { hasText: 'default' }).first().click();
     await expect.poll(() => page.getByTestId('group-select').textContent()).toContain('default');
     await page.reload();
-    await page.getByTestId('message-assistant').first().waitFor();
-    expect(await page.getByTestId('message-assistant').allInnerTexts()).toEqual(texts);
+    // The markdown renderer loads lazily: until it has, an answer shows as plain text, so wait for the final form.
+    await expect.poll(() => answers.allInnerTexts()).toEqual(texts);
     expect(await maxTokensInput().inputValue()).toBe('64');
     await expect.poll(() => page.getByTestId('group-select').textContent()).toContain('default');
     expect(await page.evaluate(() => JSON.parse(localStorage.getItem('playground-settings') ?? '{}').group)).toBe('default');
