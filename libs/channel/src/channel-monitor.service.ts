@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
-import { APP_CONFIG, BusinessError, type AppConfig } from '@gw/core';
+import { APP_CONFIG, cancelScheduled, scheduleEvery, BusinessError, type AppConfig } from '@gw/core';
 import { JobLockService } from '@gw/database';
 import { OptionService } from '@gw/option';
 import { ChannelStatus } from './channel.entity.js';
@@ -64,9 +64,7 @@ export class ChannelMonitorService implements OnApplicationBootstrap, OnModuleDe
   }
 
   onModuleDestroy(): void {
-    for (const name of [INTERVAL_NAME, BALANCE_INTERVAL_NAME, OPTION_TICK_NAME]) {
-      if (this.scheduler.doesExist('interval', name)) this.scheduler.deleteInterval(name);
-    }
+    for (const name of [INTERVAL_NAME, BALANCE_INTERVAL_NAME, OPTION_TICK_NAME]) cancelScheduled(this.scheduler, name);
   }
 
   /**
@@ -82,9 +80,7 @@ export class ChannelMonitorService implements OnApplicationBootstrap, OnModuleDe
   }
 
   private every(name: string, minutes: number, job: () => Promise<unknown>): void {
-    const timer = setInterval(() => void job().catch((e: Error) => this.logger.warn(`${name}: ${e.message}`)), minutes * 60_000);
-    timer.unref();
-    this.scheduler.addInterval(name, timer);
+    scheduleEvery(this.scheduler, name, minutes * 60_000, job, (e) => this.logger.warn(`${name}: ${e.message}`));
   }
 
   /**

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { SchedulerRegistry } from '@nestjs/schedule';
 import { randomUUID } from 'node:crypto';
-import { APP_CONFIG, RedisService, type AppConfig } from '@gw/core';
+import { APP_CONFIG, cancelScheduled, RedisService, scheduleEvery, type AppConfig } from '@gw/core';
 import { ChannelStatus } from './channel.entity.js';
 import { ChannelRepository } from './channel.repository.js';
 import { toRelayChannel, type RelayChannel } from './relay-channel.js';
@@ -97,7 +98,6 @@ export class ChannelRouter implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('ChannelRouter');
   private readonly instanceId = randomUUID();
   private table: RoutingTable = { byId: new Map(), index: new Map() };
-  private timer?: NodeJS.Timeout;
   private reloading?: Promise<void>;
   private pendingReload = false;
 
@@ -105,15 +105,19 @@ export class ChannelRouter implements OnModuleInit, OnModuleDestroy {
     private readonly channels: ChannelRepository,
     private readonly redis: RedisService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly scheduler: SchedulerRegistry,
   ) {}
 
   async onModuleInit(): Promise<void> {
     await this.reload();
-    this.timer = setInterval(
-      () => void this.reload().catch((e: Error) => this.logger.warn(e.message)),
-      this.config.sync.frequencySeconds * 1000,
+    const ms = this.config.sync.frequencySeconds * 1000;
+    scheduleEvery(
+      this.scheduler,
+      'channel-sync',
+      ms,
+      () => this.reload(),
+      (e) => this.logger.warn(e.message),
     );
-    this.timer.unref();
     this.redis.subscribe(CHANGE_CHANNEL, (message) => {
       if (message !== this.instanceId) void this.reload().catch((e: Error) => this.logger.warn(e.message));
     });
@@ -121,7 +125,7 @@ export class ChannelRouter implements OnModuleInit, OnModuleDestroy {
   }
 
   onModuleDestroy(): void {
-    clearInterval(this.timer);
+    cancelScheduled(this.scheduler, 'channel-sync');
   }
 
   pick(group: string, model: string, exclude: ReadonlySet<number> = NONE, tier = 0): RelayChannel | undefined {

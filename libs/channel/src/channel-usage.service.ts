@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnModuleInit } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig } from '@gw/core';
+import { SchedulerRegistry } from '@nestjs/schedule';
+import { APP_CONFIG, cancelScheduled, scheduleEvery, type AppConfig } from '@gw/core';
 import { ChannelRepository } from './channel.repository.js';
 
 /**
@@ -10,21 +11,27 @@ import { ChannelRepository } from './channel.repository.js';
 export class ChannelUsageService implements OnModuleInit, BeforeApplicationShutdown {
   private readonly logger = new Logger('ChannelUsage');
   private pending = new Map<number, number>();
-  private timer?: NodeJS.Timeout;
   private flushing?: Promise<void>;
 
   constructor(
     private readonly channels: ChannelRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly scheduler: SchedulerRegistry,
   ) {}
 
   onModuleInit(): void {
-    this.timer = setInterval(() => void this.flush(), this.config.jobs.batchUpdateIntervalSeconds * 1000);
-    this.timer.unref();
+    const ms = this.config.jobs.batchUpdateIntervalSeconds * 1000;
+    scheduleEvery(
+      this.scheduler,
+      'channel-used-quota',
+      ms,
+      () => this.flush(),
+      (e) => this.logger.warn(`used quota: ${e.message}`),
+    );
   }
 
   async beforeApplicationShutdown(): Promise<void> {
-    clearInterval(this.timer);
+    cancelScheduled(this.scheduler, 'channel-used-quota');
     await this.flush();
   }
 

@@ -36,3 +36,4 @@ export {
   MAX_JSON_DEPTH,
   MAX_INFLATION_RATIO,
 } from './http/bounded-body.js';
+export { cancelScheduled, scheduleEvery } from './schedule/periodic-job.js';

@@ -7,7 +7,6 @@ function make(overrides: Partial<LogBatcherOptions<number>> = {}) {
   const batcher = new LogBatcher<number>({
     write: async (rows) => void written.push([...rows]),
     maxRows: 3,
-    intervalMs: 60_000,
     maxPending: 10,
     onLoss: (count, reason) => losses.push([count, reason]),
     ...overrides,
@@ -106,19 +105,5 @@ describe('LogBatcher', () => {
     for (const n of [1, 2, 3]) batcher.push(n);
     expect(batcher.size).toBe(2);
     expect(losses).toEqual([[1, 'buffer full']]);
-  });
-
-  it('flushes on its interval once started', async () => {
-    vi.useFakeTimers();
-    try {
-      const { batcher, written } = make({ maxRows: 100, intervalMs: 1000 });
-      batcher.start();
-      batcher.push(9);
-      await vi.advanceTimersByTimeAsync(1000);
-      expect(written).toEqual([[9]]);
-      batcher.stop();
-    } finally {
-      vi.useRealTimers();
-    }
   });
 });

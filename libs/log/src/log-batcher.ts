@@ -1,9 +1,8 @@
 export interface LogBatcherOptions<T> {
   /** Writes one batch; may throw. */
   write: (rows: T[]) => Promise<void>;
-  /** Rows per INSERT; reaching it also triggers a flush without waiting for the timer. */
+  /** Rows per INSERT; reaching it also triggers a flush without waiting for the owner's periodic one. */
   maxRows: number;
-  intervalMs: number;
   /** Rows held at most while the database is slow or down; beyond it new rows are dropped (memory stays bounded). */
   maxPending: number;
   /** Told about a failed write (after its retry) or dropped rows; must not throw. */
@@ -11,31 +10,19 @@ export interface LogBatcherOptions<T> {
 }
 
 /**
- * Buffers rows off the request path and writes them in batches: every intervalMs or as soon as
- * maxRows are waiting. Flushes run one after another, so `flush()` resolves only once every row
+ * Buffers rows off the request path and writes them in batches: when its owner calls `flush()`
+ * (periodically) or as soon as maxRows are waiting. Flushes run one after another, so `flush()` resolves only once every row
  * pushed before the call has been written (or given up after one retry). Never throws.
  */
 export class LogBatcher<T> {
   private pending: T[] = [];
   private chain: Promise<void> = Promise.resolve();
   private kicked = false;
-  private timer?: NodeJS.Timeout;
 
   constructor(private readonly options: LogBatcherOptions<T>) {}
 
   get size(): number {
     return this.pending.length;
-  }
-
-  start(): void {
-    if (this.timer) return;
-    this.timer = setInterval(() => void this.flush(), this.options.intervalMs);
-    this.timer.unref();
-  }
-
-  stop(): void {
-    clearInterval(this.timer);
-    this.timer = undefined;
   }
 
   push(row: T): void {

@@ -1,5 +1,7 @@
 import { Injectable, Logger, type BeforeApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { SchedulerRegistry } from '@nestjs/schedule';
 import type { EntityManager } from 'typeorm';
+import { cancelScheduled, scheduleEvery } from '@gw/core';
 import { OptionService } from '@gw/option';
 import { LogBatcher } from './log-batcher.js';
 import { toLogRow } from './log-row.js';
@@ -29,22 +31,29 @@ export class LogService implements OnModuleInit, BeforeApplicationShutdown {
     private readonly store: LogStore,
     private readonly options: OptionService,
     private readonly quotaData: QuotaDataService,
+    private readonly scheduler: SchedulerRegistry,
   ) {
     this.batcher = new LogBatcher({
       write: (rows) => this.store.append(rows),
       maxRows: BATCH_ROWS,
-      intervalMs: BATCH_INTERVAL_MS,
       maxPending: MAX_PENDING,
       onLoss: (count, reason) => this.logger.error(`${count} log row(s) lost: ${reason}`),
     });
   }
 
   onModuleInit(): void {
-    this.batcher.start();
+    // flush() never throws: a failed write is reported through onLoss.
+    scheduleEvery(
+      this.scheduler,
+      'log-flush',
+      BATCH_INTERVAL_MS,
+      () => this.batcher.flush(),
+      () => undefined,
+    );
   }
 
   async beforeApplicationShutdown(): Promise<void> {
-    this.batcher.stop();
+    cancelScheduled(this.scheduler, 'log-flush');
     await this.batcher.flush();
   }
 

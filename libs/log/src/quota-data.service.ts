@@ -1,5 +1,6 @@
 import { Injectable, Logger, type BeforeApplicationShutdown, type OnModuleInit } from '@nestjs/common';
-import { BusinessError, type Principal } from '@gw/core';
+import { SchedulerRegistry } from '@nestjs/schedule';
+import { BusinessError, cancelScheduled, scheduleEvery, type Principal } from '@gw/core';
 import type { QuotaDataQuery } from '@gw/contracts';
 import { nowSeconds } from '@gw/database';
 import { OptionService } from '@gw/option';
@@ -20,7 +21,6 @@ const TICK_MS = 60_000;
 export class QuotaDataService implements OnModuleInit, BeforeApplicationShutdown {
   private readonly logger = new Logger('QuotaData');
   private buckets = new Map<string, QuotaBucket>();
-  private timer?: NodeJS.Timeout;
   private lastSave = Date.now();
   private saving: Promise<void> = Promise.resolve();
 
@@ -29,15 +29,21 @@ export class QuotaDataService implements OnModuleInit, BeforeApplicationShutdown
     private readonly options: OptionService,
     /** The usage series over every user come from the log store (its hourly sums). */
     private readonly logs: LogStore,
+    private readonly scheduler: SchedulerRegistry,
   ) {}
 
   onModuleInit(): void {
-    this.timer = setInterval(() => void this.tick(), TICK_MS);
-    this.timer.unref();
+    scheduleEvery(
+      this.scheduler,
+      'quota-data-export',
+      TICK_MS,
+      () => this.tick(),
+      (e) => this.logger.warn(`quota data: ${e.message}`),
+    );
   }
 
   async beforeApplicationShutdown(): Promise<void> {
-    clearInterval(this.timer);
+    cancelScheduled(this.scheduler, 'quota-data-export');
     await this.save();
   }
 

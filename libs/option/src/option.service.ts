@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import { APP_CONFIG, BusinessError, RedisService, type AppConfig } from '@gw/core';
+import { SchedulerRegistry } from '@nestjs/schedule';
+import { APP_CONFIG, BusinessError, cancelScheduled, RedisService, scheduleEvery, type AppConfig } from '@gw/core';
 import { OptionRepository } from './option.repository.js';
 import { parseOptionValue } from './registry/option-parser.js';
 import { isOptionKey, OPTION_REGISTRY, RATIO_KEYS, type OptionKey, type OptionValues } from './registry/option-registry.js';
@@ -24,29 +25,32 @@ export class OptionService implements OnModuleInit, OnModuleDestroy {
   private stored = new Map<string, string>();
   private parsed = new Map<OptionKey, unknown>();
   private readonly listeners = new Set<ChangeListener>();
-  private timer?: NodeJS.Timeout;
 
   constructor(
     private readonly repository: OptionRepository,
     private readonly redis: RedisService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly scheduler: SchedulerRegistry,
   ) {
     this.applyStored(new Map());
   }
 
   async onModuleInit(): Promise<void> {
     await this.reload();
-    this.timer = setInterval(
-      () => void this.reload().catch((e: Error) => this.logger.warn(e.message)),
-      this.config.sync.frequencySeconds * 1000,
+    const ms = this.config.sync.frequencySeconds * 1000;
+    scheduleEvery(
+      this.scheduler,
+      'option-sync',
+      ms,
+      () => this.reload(),
+      (e) => this.logger.warn(e.message),
     );
-    this.timer.unref();
     this.redis.subscribe(CHANGE_CHANNEL, () => void this.reload().catch((e: Error) => this.logger.warn(e.message)));
     this.redis.onResubscribed(() => void this.reload().catch((e: Error) => this.logger.warn(e.message)));
   }
 
   onModuleDestroy(): void {
-    clearInterval(this.timer);
+    cancelScheduled(this.scheduler, 'option-sync');
   }
 
   get<K extends OptionKey>(key: K): OptionValues[K] {

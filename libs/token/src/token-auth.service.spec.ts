@@ -1,3 +1,4 @@
+import { SchedulerRegistry } from '@nestjs/schedule';
 import { describe, expect, it, vi } from 'vitest';
 import type { AppConfig, RedisService } from '@gw/core';
 import type { OptionService } from '@gw/option';
@@ -61,6 +62,7 @@ async function setup(token: Partial<TokenEntity> = {}) {
     redis as unknown as RedisService,
     hooks,
     config,
+    new SchedulerRegistry(),
   );
   await auth.onModuleInit();
   auth.onModuleDestroy();

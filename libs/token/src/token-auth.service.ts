@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { SchedulerRegistry } from '@nestjs/schedule';
 import { randomUUID } from 'node:crypto';
-import { APP_CONFIG, RedisService, Role, type AppConfig } from '@gw/core';
+import { APP_CONFIG, cancelScheduled, RedisService, scheduleEvery, Role, type AppConfig } from '@gw/core';
 import { nowSeconds } from '@gw/database';
 import { OptionService } from '@gw/option';
 import { UserHooks, UserStatus } from '@gw/user';
@@ -29,7 +30,6 @@ export interface AuthenticateOptions {
 export class TokenAuthService implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('TokenAuth');
   private readonly instanceId = randomUUID();
-  private timer?: NodeJS.Timeout;
 
   constructor(
     private readonly index: TokenIndex,
@@ -39,12 +39,19 @@ export class TokenAuthService implements OnModuleInit, OnModuleDestroy {
     private readonly redis: RedisService,
     private readonly hooks: UserHooks,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly scheduler: SchedulerRegistry,
   ) {}
 
   async onModuleInit(): Promise<void> {
     await this.index.reload();
-    this.timer = setInterval(() => void this.index.reload().catch((e) => this.warn('reload', e)), this.config.sync.frequencySeconds * 1000);
-    this.timer.unref();
+    const ms = this.config.sync.frequencySeconds * 1000;
+    scheduleEvery(
+      this.scheduler,
+      'token-sync',
+      ms,
+      () => this.index.reload(),
+      (e) => this.warn('reload', e),
+    );
     this.redis.subscribe(TOKENS_CHANGED, (message) => this.onTokensMessage(message));
     this.redis.subscribe(USERS_CHANGED, (message) => this.users.invalidate(Number(message)));
     this.redis.onResubscribed(() => {
@@ -58,7 +65,7 @@ export class TokenAuthService implements OnModuleInit, OnModuleDestroy {
   }
 
   onModuleDestroy(): void {
-    clearInterval(this.timer);
+    cancelScheduled(this.scheduler, 'token-sync');
   }
 
   async authenticate(credentials: RelayCredentials, ip: string, options: AuthenticateOptions = {}): Promise<RelayIdentity> {

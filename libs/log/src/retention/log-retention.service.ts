@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
-import { APP_CONFIG, type AppConfig } from '@gw/core';
+import { APP_CONFIG, cancelScheduled, scheduleEvery, type AppConfig } from '@gw/core';
 import { nowSeconds } from '@gw/database';
 import { OptionService } from '@gw/option';
 import { LogStore } from '../store/log-store.js';
@@ -28,13 +28,17 @@ export class LogRetentionService implements OnApplicationBootstrap, OnModuleDest
 
   onApplicationBootstrap(): void {
     if (!this.config.node.isMaster) return;
-    const timer = setInterval(() => void this.runOnce().catch((e: Error) => this.logger.warn(`log retention: ${e.message}`)), EVERY_MS);
-    timer.unref();
-    this.scheduler.addInterval(INTERVAL_NAME, timer);
+    scheduleEvery(
+      this.scheduler,
+      INTERVAL_NAME,
+      EVERY_MS,
+      () => this.runOnce(),
+      (e) => this.logger.warn(`log retention: ${e.message}`),
+    );
   }
 
   onModuleDestroy(): void {
-    if (this.scheduler.doesExist('interval', INTERVAL_NAME)) this.scheduler.deleteInterval(INTERVAL_NAME);
+    cancelScheduled(this.scheduler, INTERVAL_NAME);
   }
 
   /** One pass; returns the rows deleted (0 when retention is off or another instance holds the lock). */

@@ -3,7 +3,7 @@ import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleD
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import { APP_CONFIG, type AppConfig } from '@gw/core';
+import { APP_CONFIG, cancelScheduled, scheduleEvery, type AppConfig } from '@gw/core';
 import { JobLockService } from '@gw/database';
 import { LogService, LogType, type NewLog } from '@gw/log';
 import type { Plan } from '@gw/database';
@@ -95,19 +95,22 @@ export class ReservationRecovery implements OnApplicationBootstrap, OnModuleDest
     // Before the first request: a reservation whose owner has no row would be taken for orphaned.
     ownersInThisProcess.add(this.ledger.owner);
     await this.heartbeat();
-    const beat = setInterval(() => void this.heartbeat().catch((e: Error) => this.logger.warn(`heartbeat: ${e.message}`)), HEARTBEAT_MS);
-    this.scheduler.addInterval('ledger-heartbeat', beat);
+    scheduleEvery(
+      this.scheduler,
+      'ledger-heartbeat',
+      HEARTBEAT_MS,
+      () => this.heartbeat(),
+      (e) => this.logger.warn(`heartbeat: ${e.message}`),
+    );
     if (!this.config.node.isMaster) return;
-    const recover = () => void this.recover().catch((e: Error) => this.logger.error(`recovery: ${e.message}`));
-    this.scheduler.addInterval('ledger-recovery', setInterval(recover, RECOVERY_MS));
-    recover();
+    const failed = (e: Error) => this.logger.error(`recovery: ${e.message}`);
+    scheduleEvery(this.scheduler, 'ledger-recovery', RECOVERY_MS, () => this.recover(), failed);
+    void this.recover().catch(failed);
   }
 
   onModuleDestroy(): void {
     ownersInThisProcess.delete(this.ledger.owner);
-    for (const name of ['ledger-heartbeat', 'ledger-recovery']) {
-      if (this.scheduler.doesExist('interval', name)) this.scheduler.deleteInterval(name);
-    }
+    for (const name of ['ledger-heartbeat', 'ledger-recovery']) cancelScheduled(this.scheduler, name);
   }
 
   /** One pass (also used by tests); undefined when another instance holds the job. */

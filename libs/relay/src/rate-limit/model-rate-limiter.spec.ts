@@ -1,3 +1,4 @@
+import { SchedulerRegistry } from '@nestjs/schedule';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RedisService } from '@gw/core';
@@ -20,6 +21,7 @@ function limiter(values: Record<string, unknown>, redis: Partial<RedisService> =
   return new ModelRateLimiter(
     { get: (key: string) => options[key as keyof typeof options] } as unknown as OptionService,
     redis as RedisService,
+    new SchedulerRegistry(),
   );
 }
 

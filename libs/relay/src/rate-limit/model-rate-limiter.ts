@@ -1,5 +1,6 @@
 import { Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import { AppError, callPrimary, clusterBus, RedisService } from '@gw/core';
+import { SchedulerRegistry } from '@nestjs/schedule';
+import { AppError, callPrimary, clusterBus, cancelScheduled, RedisService, scheduleEvery } from '@gw/core';
 import { OptionService } from '@gw/option';
 import { RelayRateLimiter } from '../pipeline/ports.js';
 import { redisWindow, type WindowMode } from './redis-window.js';
@@ -31,22 +32,22 @@ interface Limits {
 export class ModelRateLimiter extends RelayRateLimiter implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('ModelRateLimit');
   private readonly memory = new SlidingWindowLog();
-  private sweeper?: NodeJS.Timeout;
 
   constructor(
     private readonly options: OptionService,
     private readonly redis: RedisService,
+    private readonly scheduler: SchedulerRegistry,
   ) {
     super();
   }
 
   onModuleInit(): void {
-    this.sweeper = setInterval(() => this.memory.sweep(this.limits('').windowMs), 60_000);
-    this.sweeper.unref();
+    const sweep = () => this.memory.sweep(this.limits('').windowMs);
+    scheduleEvery(this.scheduler, 'model-rate-limit-sweep', 60_000, sweep, (e) => this.logger.warn(`sweep: ${e.message}`));
   }
 
   onModuleDestroy(): void {
-    clearInterval(this.sweeper);
+    cancelScheduled(this.scheduler, 'model-rate-limit-sweep');
   }
 
   async check(userId: number, group: string): Promise<void> {

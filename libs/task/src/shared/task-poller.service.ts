@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
-import { APP_CONFIG, type AppConfig } from '@gw/core';
+import { APP_CONFIG, cancelScheduled, scheduleEvery, type AppConfig } from '@gw/core';
 import { JobLockService } from '@gw/database';
 
 const INTERVAL_NAME = 'task-polling';
@@ -57,16 +57,18 @@ export class TaskPoller implements OnApplicationBootstrap, OnModuleDestroy {
 
   onApplicationBootstrap(): void {
     if (!this.config.node.isMaster || !this.config.jobs.updateTask) return;
-    const timer = setInterval(
-      () => void this.runOnce().catch((e: Error) => this.logger.warn(`task polling: ${e.message}`)),
-      this.config.jobs.taskPollIntervalSeconds * 1000,
+    const ms = this.config.jobs.taskPollIntervalSeconds * 1000;
+    scheduleEvery(
+      this.scheduler,
+      INTERVAL_NAME,
+      ms,
+      () => this.runOnce(),
+      (e) => this.logger.warn(`task polling: ${e.message}`),
     );
-    timer.unref();
-    this.scheduler.addInterval(INTERVAL_NAME, timer);
   }
 
   async onModuleDestroy(): Promise<void> {
-    if (this.scheduler.doesExist('interval', INTERVAL_NAME)) this.scheduler.deleteInterval(INTERVAL_NAME);
+    cancelScheduled(this.scheduler, INTERVAL_NAME);
     if (!this.running) return;
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([this.running.catch(() => undefined), new Promise((resolve) => (timer = setTimeout(resolve, DRAIN_MS)))]);
