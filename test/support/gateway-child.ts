@@ -54,7 +54,7 @@ export async function startGatewayChild(
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`gateway did not start:\n${output}`)), 60_000);
+    const timer = setTimeout(() => reject(new Error(`gateway did not start:\n${output}`)), 120_000);
     const look = () => {
       const match = /gateway listening on (http:\/\/[\d.:]+)/.exec(output);
       if (match) {
