@@ -1,3 +1,4 @@
+import { SchedulerRegistry } from '@nestjs/schedule';
 import Database from 'better-sqlite3';
 import type { DataSource } from 'typeorm';
 import { describe, expect, it } from 'vitest';
@@ -25,7 +26,12 @@ function sqliteLedger(userQuota: number, tokenQuota: number) {
   const events = new BalanceEvents();
   const changes: BalanceChanged[] = [];
   events.onBalanceChanged((change) => changes.push(change));
-  return { ledger: new QuotaLedger(dataSource, logs, new BalanceLedger(dataSource, events)), balances, reservations, changes };
+  return {
+    ledger: new QuotaLedger(dataSource, logs, new BalanceLedger(dataSource, events), new SchedulerRegistry()),
+    balances,
+    reservations,
+    changes,
+  };
 }
 
 describe('QuotaLedger on SQLite', () => {

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger, type BeforeApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { SchedulerRegistry } from '@nestjs/schedule';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
+import { cancelScheduled, scheduleEvery } from '@gw/core';
 import type { Plan } from '@gw/database';
 import { LogService } from '@gw/log';
 import { BalanceLedger, forgetReservationsPlan, RESERVATION_FORGET_WHERE, type ReserveOutcome, type SettleOutcome } from '@gw/token';
@@ -24,7 +26,6 @@ export class QuotaLedger implements OnModuleInit, BeforeApplicationShutdown {
   readonly owner = randomUUID();
   /** Settled requests whose reservation row waits for their log row to be flushed. */
   private settledIds: string[] = [];
-  private forgetTimer?: NodeJS.Timeout;
   private forgetting: Promise<void> = Promise.resolve();
   private readonly sqlite: boolean;
 
@@ -32,18 +33,19 @@ export class QuotaLedger implements OnModuleInit, BeforeApplicationShutdown {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly logs: LogService,
     private readonly balances: BalanceLedger,
+    private readonly scheduler: SchedulerRegistry,
   ) {
     this.sqlite = dataSource.options.type === 'better-sqlite3';
   }
 
   onModuleInit(): void {
-    this.forgetTimer = setInterval(() => void this.forgetSettled(), FORGET_INTERVAL_MS);
-    this.forgetTimer.unref();
+    const failed = (e: Error) => this.logger.warn(`forgetting settled reservations: ${e.message}`);
+    scheduleEvery(this.scheduler, 'ledger-forget-settled', FORGET_INTERVAL_MS, () => this.forgetSettled(), failed);
   }
 
   /** After the pipeline drained: the last settled reservations are removed once their log rows are written. */
   async beforeApplicationShutdown(): Promise<void> {
-    clearInterval(this.forgetTimer);
+    cancelScheduled(this.scheduler, 'ledger-forget-settled');
     await this.forgetSettled();
   }
 
