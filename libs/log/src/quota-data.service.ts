@@ -1,5 +1,5 @@
 import { Injectable, Logger, type BeforeApplicationShutdown, type OnModuleInit } from '@nestjs/common';
-import { BusinessError, type Principal } from '@gw/core';
+import { BusinessError, type JsonText, type Principal } from '@gw/core';
 import type { QuotaDataQuery } from '@gw/contracts';
 import { nowSeconds } from '@gw/database';
 import { OptionService } from '@gw/option';
@@ -75,7 +75,7 @@ export class QuotaDataService implements OnModuleInit, BeforeApplicationShutdown
     return this.saving;
   }
 
-  async listAll(query: QuotaDataQuery): Promise<QuotaDataView[]> {
+  async listAll(query: QuotaDataQuery): Promise<QuotaDataView[] | JsonText> {
     const [start, end] = range(query);
     await this.saveBeforeRead();
     if (query.username) return this.repo.forUser({ username: query.username }, start, end);
@@ -88,7 +88,7 @@ export class QuotaDataService implements OnModuleInit, BeforeApplicationShutdown
    * The overviews over every user come from the hourly log sums (a week is a few thousand rows whatever the
    * volume); while DataExportEnabled is off they show quota_data, which then gathers nothing, as new-api does.
    */
-  async listByUser(query: QuotaDataQuery): Promise<QuotaDataView[]> {
+  async listByUser(query: QuotaDataQuery): Promise<QuotaDataView[] | JsonText> {
     const [start, end] = range(query);
     await this.saveBeforeRead();
     return this.options.get('DataExportEnabled')

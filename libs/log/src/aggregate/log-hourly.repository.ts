@@ -3,6 +3,7 @@ import { LOG_DATA_SOURCE } from '@gw/database';
 import type { DataSource, QueryRunner } from 'typeorm';
 import { withLargeSqliteCache } from '@gw/database';
 import type { ConsumeRow, HourlyBucket, HourlyDim } from './hourly-buckets.js';
+import { readSeriesJson } from './series-json.js';
 
 const CURSOR = 'hourly';
 const CONSUME = 2;
@@ -113,6 +114,11 @@ export class LogHourlyRepository {
        WHERE dim = ${this.p(1)} AND hour >= ${this.p(2)} AND hour < ${this.p(3)} ORDER BY hour, name`,
       [dim, fromHour, toHour],
     );
+  }
+
+  /** The same rows as `series` as JSON text fragments, rendered by the database (see readSeriesJson). */
+  seriesJson(dim: HourlyDim, fromHour: number, toHour: number): Promise<string[] | undefined> {
+    return readSeriesJson(this.dataSource, this.kind, { table: 'log_hourly', column: 'hour', offset: 0 }, dim, fromHour, toHour);
   }
 
   private async upsert(runner: QueryRunner, buckets: HourlyBucket[]): Promise<void> {
