@@ -6,6 +6,9 @@
 //   bench creates and drops its own database); BENCH_LOG_SAMPLES (per endpoint, default 30);
 //   BENCH_LOG_MAX_SECONDS bounds the cleanup phase (default 1800); BENCH_LOG_SEPARATE=1 puts the logs on that
 //   database through LOG_SQL_DSN and the rest on a SQLite file of its own. Not part of `npm test`.
+//   BENCH_LOG_EXISTING=<SQLite file | server DSN with its database> measures a database filled by an earlier run
+//   (kept with BENCH_KEEP=1) as it is: no fill, no cleanup, nothing dropped; BENCH_LOG_ONLY=<regex> measures only
+//   the endpoints whose name matches; BENCH_ENTRY runs another build's main.js (A/B on the same rows).
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { getPriority, setPriority, tmpdir } from 'node:os';
@@ -26,12 +29,14 @@ const SEPARATE = process.env.BENCH_LOG_SEPARATE === '1';
 const MAX_CLEANUP_MS = Number(process.env.BENCH_LOG_MAX_SECONDS ?? 1800) * 1000;
 const ROOT = new URL('..', import.meta.url).pathname;
 const OUT = join(ROOT, 'node_modules/.cache/gw-bench-logs/dist');
-const ENTRY = join(OUT, 'apps/gateway/src/main.js');
+const ENTRY = process.env.BENCH_ENTRY ?? join(OUT, 'apps/gateway/src/main.js');
+const EXISTING = process.env.BENCH_LOG_EXISTING;
+const ONLY = process.env.BENCH_LOG_ONLY ? new RegExp(process.env.BENCH_LOG_ONLY) : undefined;
 const PASSWORD = 'bench-pass-123';
 const DAY = 86_400;
 
 function build() {
-  if (existsSync(ENTRY) && process.env.BENCH_REUSE_BUILD) return;
+  if (existsSync(ENTRY) && (process.env.BENCH_REUSE_BUILD || process.env.BENCH_ENTRY)) return;
   console.log(`Building the server into ${OUT} ...`);
   rmSync(OUT, { recursive: true, force: true });
   const bin = (name) => join(ROOT, 'node_modules/.bin', name);
@@ -41,6 +46,14 @@ function build() {
     if (!existsSync(ENTRY)) throw error;
   }
   execFileSync(bin('tsc-alias'), ['-p', 'tsconfig.build.json', '--outDir', OUT], { cwd: ROOT, stdio: 'inherit' });
+}
+
+/** The database an earlier run filled and kept (BENCH_LOG_EXISTING): used as it is, never dropped. */
+function existingDatabase(spec) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'gw-bench-logs-'));
+  const drop = async () => rmSync(dataDir, { recursive: true, force: true });
+  if (/^(mysql|postgres(ql)?):\/\//.test(spec)) return { kind: KIND, dsn: spec, env: { DATA_DIR: dataDir, SQL_DSN: spec }, drop };
+  return { kind: 'sqlite', sqlitePath: spec, env: { DATA_DIR: dataDir, SQLITE_PATH: spec }, drop };
 }
 
 /** A database of our own: a temporary SQLite file, or a new database on the given server. */
@@ -109,9 +122,10 @@ async function login(url) {
 async function timedGet(url, path, headers) {
   const started = performance.now();
   const res = await fetch(url + path, { headers });
-  const body = await res.json();
-  if (!body.success) throw new Error(`${path}: ${JSON.stringify(body).slice(0, 300)}`);
-  return { ms: performance.now() - started, body };
+  const text = await res.text();
+  const body = JSON.parse(text);
+  if (!body.success) throw new Error(`${path}: ${text.slice(0, 300)}`);
+  return { ms: performance.now() - started, body, bytes: text.length };
 }
 
 /** Waits until the hourly sums cover every filled row (the background backfill), reading the gateway's cursor. */
@@ -130,7 +144,7 @@ const fmt = (n) => `${n.toFixed(1)} ms`;
 const line = (cells) => console.log(cells.map((c, i) => String(c).padEnd(i === 0 ? 44 : 12)).join(''));
 
 build();
-const db = await createDatabase();
+const db = EXISTING ? existingDatabase(EXISTING) : await createDatabase();
 const upstream = await startFakeUpstream();
 const port = await freePort();
 // With BENCH_LOG_SEPARATE the filled database is the log database (LOG_SQL_DSN); the ledger gets its own file.
@@ -153,8 +167,27 @@ const env = gatewayEnv({
   // The cleanup call answers after minutes: the server must not close its quiet connection (default 600 s).
   HTTP_IDLE_TIMEOUT: '0',
 });
-let gateway = await startGateway(ENTRY, env, GATEWAY_NODE_FLAGS);
+let gateway = EXISTING ? undefined : await startGateway(ENTRY, env, GATEWAY_NODE_FLAGS);
 try {
+  if (EXISTING) {
+    gateway = await startGateway(ENTRY, env, GATEWAY_NODE_FLAGS);
+    // The fill's clock: its newest row is a second before the `now` it was filled with.
+    const now = Number(await queryOne(db, 'SELECT MAX(created_at) AS n FROM logs')) + 1;
+    const rows = Number(await queryOne(db, 'SELECT MAX(id) AS n FROM logs'));
+    console.log(
+      `Measuring the existing database (${rows.toLocaleString('en')} log ids, newest row at ${new Date(now * 1000).toISOString()})`,
+    );
+    await measure(await login(gateway.url), now, rows);
+  } else {
+    await fillAndMeasure();
+  }
+} finally {
+  if (gateway) await stop(gateway.child);
+  await stop(upstream.child);
+  if (!process.env.BENCH_KEEP || EXISTING) await db.drop();
+}
+
+async function fillAndMeasure() {
   const { key } = await prepareGateway(gateway.url, upstream.url);
   await stop(gateway.child);
 
@@ -194,12 +227,18 @@ try {
   if (stat.body.data.quota !== expected) throw new Error(`stat says ${stat.body.data.quota}, the logs hold ${expected}`);
   console.log(`Background aggregation of ${ROWS.toLocaleString('en')} rows done ${backfill.toFixed(0)} s after start`);
 
+  await measure(headers, now, ROWS);
+  await cleanupImpact(headers, key, now);
+}
+
+/** p50/p95 of every log list, stat and dashboard call (BENCH_LOG_ONLY: those whose name matches). */
+async function measure(headers, now, rows) {
   const t = now;
   const endpoints = [
     ['list, no filter', '/api/log/?p=1&page_size=10'],
     ['list, type=2', '/api/log/?type=2&p=1&page_size=10'],
     ['list, deep page (p=100)', '/api/log/?p=100&page_size=100'],
-    ['list, keyset page', `/api/log/?page_size=100&cursor=${t - 45 * DAY}_${Math.floor(ROWS / 2)}`],
+    ['list, keyset page', `/api/log/?page_size=100&cursor=${t - 45 * DAY}_${Math.floor(rows / 2)}`],
     ['list, one user', '/api/log/?username=user-1500'],
     ['list, heavy user', '/api/log/?username=user-1'],
     ['list, one model (common)', '/api/log/?model_name=model-0'],
@@ -216,6 +255,7 @@ try {
     ['dashboard /api/data/ 7 days', `/api/data/?start_timestamp=${t - 7 * DAY}&end_timestamp=${t}`],
     ['dashboard /api/data/ 90 days', `/api/data/?start_timestamp=${t - DAYS * DAY}&end_timestamp=${t}`],
     ['dashboard /api/data/users 7 days', `/api/data/users?start_timestamp=${t - 7 * DAY}&end_timestamp=${t}`],
+    ['dashboard /api/data/users 90 days', `/api/data/users?start_timestamp=${t - DAYS * DAY}&end_timestamp=${t}`],
     // What a console charting per day asks (new-api's default_time): whole days come from the daily sums.
     ['dashboard /api/data/ 7 days, per day', `/api/data/?start_timestamp=${t - 7 * DAY}&end_timestamp=${t}&default_time=day`],
     ['dashboard /api/data/ 90 days, per day', `/api/data/?start_timestamp=${t - DAYS * DAY}&end_timestamp=${t}&default_time=day`],
@@ -225,7 +265,8 @@ try {
   console.log('');
   line(['endpoint', 'p50', 'p95', 'total']);
   for (const [name, path] of endpoints) {
-    await timedGet(gateway.url, path, headers);
+    if (ONLY && !ONLY.test(name)) continue;
+    const first = await timedGet(gateway.url, path, headers);
     const samples = [];
     let total;
     for (let i = 0; i < SAMPLES; i++) {
@@ -233,9 +274,14 @@ try {
       samples.push(r.ms);
       total ??= r.body.data?.total_capped ? `>${r.body.data.total}` : (r.body.data?.total ?? '');
     }
+    // A dashboard answer is a list: its length and size say what the time goes into.
+    if (Array.isArray(first.body.data)) total = `${first.body.data.length} rows, ${(first.bytes / 2 ** 20).toFixed(1)} MB`;
     line([name, fmt(percentile(samples, 50)), fmt(percentile(samples, 95)), total]);
   }
+}
 
+/** The relay's and the console's p95, idle and while a cleanup deletes the older two thirds of the rows. */
+async function cleanupImpact(headers, key, t) {
   // The relay and the console, idle and then while a cleanup deletes the older two thirds of the rows.
   const relay = target(gateway.url, '/v1/chat/completions', key, 1);
   const idle = { relay: [], status: [] };
@@ -282,10 +328,6 @@ try {
   }
   console.log(`(${busy.relay.length} relay calls during the cleanup)`);
   if (db.sqlitePath) console.log(`SQLite file after the cleanup: ${sqliteSpace(db.sqlitePath)}`);
-} finally {
-  await stop(gateway.child);
-  await stop(upstream.child);
-  if (!process.env.BENCH_KEEP) await db.drop();
 }
 
 /**
