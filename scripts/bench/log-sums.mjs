@@ -74,7 +74,9 @@ async function connect(kind, sqlitePath, dsn) {
     db.pragma('cache_size = -1048576');
     const run = async (sql) => {
       const statement = db.prepare(sql);
-      return statement.reader ? statement.all() : (statement.run(), []);
+      if (statement.reader) return statement.all();
+      statement.run();
+      return [];
     };
     run.close = async () => db.close();
     return run;
