@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DataSource } from 'typeorm';
 import { LogAggregatorService, LogService, LogType } from '@gw/log';
+import { HourlyDashboardService, MAX_HOURLY_ROWS } from '../../libs/log/src/aggregate/hourly-dashboard.service.js';
 import type { ApiClient } from '../support/api-client.js';
 import { testDatabases } from '../support/databases.js';
 import { setupRoot, startTestGateway, type TestGateway } from '../support/test-gateway.js';
@@ -116,6 +117,22 @@ describe.each(testDatabases())('dashboard JSON rendered by the database on %s', 
     }
     await gw.gateway.app.get(LogAggregatorService).aggregateUpTo();
     expect((await root.get(`${path}?${range}`)).text).toBe(expectedText(await fromLogs(column, (hour) => hour), column));
+  });
+
+  it('an hourly answer of more rows than the limit is given per day', async () => {
+    const dashboard = gw.gateway.app.get(HourlyDashboardService);
+    const hourly = (await root.get(`/api/data/users?${range}`)).text;
+    const rows = JSON.parse(hourly).data.length;
+    const perDayText = (await root.get(`/api/data/users?${range}&default_time=day`)).text;
+    expect(perDayText).not.toBe(hourly);
+    try {
+      dashboard.maxHourlyRows = rows - 1;
+      expect((await root.get(`/api/data/users?${range}`)).text).toBe(perDayText);
+      dashboard.maxHourlyRows = rows;
+      expect((await root.get(`/api/data/users?${range}`)).text).toBe(hourly);
+    } finally {
+      dashboard.maxHourlyRows = MAX_HOURLY_ROWS;
+    }
   });
 
   it('an empty range is an empty list', async () => {

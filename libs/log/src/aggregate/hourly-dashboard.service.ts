@@ -9,6 +9,12 @@ import { LogHourlyRepository, type SummedRow } from './log-hourly.repository.js'
 import { joinJson } from './series-json.js';
 
 type Dim = 'model' | 'username';
+/**
+ * Above this many rows an hourly answer is given per day instead. 250 k rows are ~30 MB of JSON: a week per
+ * user hour at 2,000 active users; 90 days of them would be ~3 M rows (~380 MB), more than a browser can chart
+ * or the console can group, and seconds of the server's time whatever renders it.
+ */
+export const MAX_HOURLY_ROWS = 250_000;
 
 /**
  * The admin dashboard's overview (per model and hour) and per-user view (per username and hour), in
@@ -19,6 +25,9 @@ type Dim = 'model' | 'username';
  */
 @Injectable()
 export class HourlyDashboardService {
+  /** See MAX_HOURLY_ROWS (a test lowers it). */
+  maxHourlyRows = MAX_HOURLY_ROWS;
+
   constructor(
     private readonly hourly: LogHourlyRepository,
     private readonly daily: LogDailyRepository,
@@ -43,11 +52,13 @@ export class HourlyDashboardService {
   private async series(dim: Dim, start: number, end: number, days: boolean): Promise<QuotaDataView[] | JsonText> {
     const from = Math.ceil(start / HOUR) * HOUR;
     const to = Math.floor(end / HOUR) * HOUR + HOUR;
+    // Decided before the read: whether it is per hour must not change between the attempts of withTail.
+    const perDay = days || (await this.hourly.seriesExceeds(dim, from, to, this.maxHourlyRows));
     const rows = await this.reader.withTail(async (tail) => {
       const recent = tail.filter((row) => row.createdAt >= from && row.createdAt < to);
       const tailBuckets = sumIntoBuckets(recent).filter((b) => b.dim === dim);
       const tailFrom = tailBuckets.reduce((min, b) => Math.min(min, b.hour), to);
-      return days ? this.perDay(dim, from, to, tailBuckets, tailFrom) : this.perHour(dim, from, to, tailBuckets, tailFrom);
+      return perDay ? this.perDay(dim, from, to, tailBuckets, tailFrom) : this.perHour(dim, from, to, tailBuckets, tailFrom);
     });
     if (!rows) return dim === 'model' ? this.quotaData.overview(start, end) : this.quotaData.byUser(start, end);
     return rows;

@@ -116,6 +116,16 @@ export class LogHourlyRepository {
     );
   }
 
+  /** Whether `series` over these hours has more than `limit` rows (an index range counted up to limit + 1 entries). */
+  async seriesExceeds(dim: HourlyDim, fromHour: number, toHour: number, limit: number): Promise<boolean> {
+    const [row] = await this.dataSource.query(
+      `SELECT COUNT(*) AS n FROM (SELECT 1 AS one FROM log_hourly
+         WHERE dim = ${this.p(1)} AND hour >= ${this.p(2)} AND hour < ${this.p(3)} LIMIT ${Math.floor(limit) + 1}) counted`,
+      [dim, fromHour, toHour],
+    );
+    return Number(row?.n ?? 0) > limit;
+  }
+
   /** The same rows as `series` as JSON text fragments, rendered by the database (see readSeriesJson). */
   seriesJson(dim: HourlyDim, fromHour: number, toHour: number): Promise<string[] | undefined> {
     return readSeriesJson(this.dataSource, this.kind, { table: 'log_hourly', column: 'hour', offset: 0 }, dim, fromHour, toHour);
