@@ -96,8 +96,11 @@ export class LogHourlyRepository {
 
   /** Sum of quota over the whole hours [fromHour, toHour) of one key. */
   async sumQuota(dim: HourlyDim, userId: number, name: string, fromHour: number, toHour: number): Promise<number> {
+    // SQLite without statistics (the gateway never runs ANALYZE) prefers the covering (dim, hour, …) index and
+    // reads every key of the dimension over the range: 2.7 s for one username at 10 M logs, 6 ms by the key.
+    const byKey = this.kind === 'sqlite' ? ' INDEXED BY idx_log_hourly_dim_user_id_name_hour' : '';
     const [row] = await this.dataSource.query(
-      `SELECT COALESCE(SUM(quota), 0) AS quota FROM log_hourly
+      `SELECT COALESCE(SUM(quota), 0) AS quota FROM log_hourly${byKey}
        WHERE dim = ${this.p(1)} AND user_id = ${this.p(2)} AND name = ${this.p(3)} AND hour >= ${this.p(4)} AND hour < ${this.p(5)}`,
       [dim, userId, name, fromHour, toHour],
     );
