@@ -180,6 +180,8 @@ try {
     // A kept database whose background aggregation was cut short: the rest is summed in SQL first.
     const summed = await sumLogsInSql(db);
     if (summed.ids > 0) console.log(`Summed ${summed.ids.toLocaleString('en')} uncovered log ids in SQL in ${summed.seconds.toFixed(0)} s`);
+    // The bench channel still names the fake provider of the run that filled the database: this run's one.
+    await runSql(db, 'UPDATE channels SET base_url = ? WHERE name = ?', [upstream.url, 'bench']);
     gateway = await startGateway(ENTRY, env, GATEWAY_NODE_FLAGS);
     console.log(
       `Measuring the existing database (${rows.toLocaleString('en')} log ids, newest row at ${new Date(now * 1000).toISOString()})`,
@@ -375,6 +377,33 @@ function sqliteSpace(path) {
   } finally {
     conn.close();
   }
+}
+
+/** Runs one statement with `?` parameters (a kept SQLite file or MySQL database; PostgreSQL numbers them). */
+async function runSql(database, statement, params) {
+  if (database.kind === 'sqlite') {
+    const conn = new (require('better-sqlite3'))(database.sqlitePath, { timeout: 30_000 });
+    try {
+      conn.prepare(statement).run(...params);
+    } finally {
+      conn.close();
+    }
+    return;
+  }
+  if (database.kind === 'mysql') {
+    const conn = await require('mysql2/promise').createConnection({ uri: database.dsn });
+    await conn.query(statement, params);
+    await conn.end();
+    return;
+  }
+  const client = new (require('pg').Client)({ connectionString: database.dsn });
+  await client.connect();
+  let n = 0;
+  await client.query(
+    statement.replace(/\?/g, () => `$${++n}`),
+    params,
+  );
+  await client.end();
 }
 
 /** The `n` column of a one-row query, read beside the gateway. */
