@@ -61,3 +61,12 @@ export async function prepareGateway(url, upstreamUrl) {
   const key = (await user.call('POST', `/api/token/${tokenId}/key`)).data.key;
   return { key, usage: async () => (await user.call('GET', '/api/user/self')).data };
 }
+
+/** The relay key of the bench user that prepareGateway made (a database kept from an earlier run). */
+export async function benchKey(url) {
+  const user = new Console(url);
+  await user.login('bench', 'bench-pass-123');
+  const tokens = await user.call('GET', '/api/token/search?keyword=bench');
+  const tokenId = tokens.data.items.find((t) => t.name === 'bench').id;
+  return (await user.call('POST', `/api/token/${tokenId}/key`)).data.key;
+}

@@ -1,6 +1,6 @@
 import { Injectable, Logger, type BeforeApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
-import { BusinessError, cancelScheduled, scheduleEvery, type Principal } from '@gw/core';
+import { BusinessError, cancelScheduled, type JsonText, type Principal, scheduleEvery } from '@gw/core';
 import type { QuotaDataQuery } from '@gw/contracts';
 import { nowSeconds } from '@gw/database';
 import { OptionService } from '@gw/option';
@@ -81,7 +81,7 @@ export class QuotaDataService implements OnModuleInit, BeforeApplicationShutdown
     return this.saving;
   }
 
-  async listAll(query: QuotaDataQuery): Promise<QuotaDataView[]> {
+  async listAll(query: QuotaDataQuery): Promise<QuotaDataView[] | JsonText> {
     const [start, end] = range(query);
     await this.saveBeforeRead();
     if (query.username) return this.repo.forUser({ username: query.username }, start, end);
@@ -94,7 +94,7 @@ export class QuotaDataService implements OnModuleInit, BeforeApplicationShutdown
    * The overviews over every user come from the hourly log sums (a week is a few thousand rows whatever the
    * volume); while DataExportEnabled is off they show quota_data, which then gathers nothing, as new-api does.
    */
-  async listByUser(query: QuotaDataQuery): Promise<QuotaDataView[]> {
+  async listByUser(query: QuotaDataQuery): Promise<QuotaDataView[] | JsonText> {
     const [start, end] = range(query);
     await this.saveBeforeRead();
     return this.options.get('DataExportEnabled')

@@ -1,7 +1,7 @@
 import { Injectable, SetMetadata, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { map, type Observable } from 'rxjs';
-import { isRaw, isWithMessage, type Envelope } from './envelope.js';
+import { isJsonText, isRaw, isWithMessage, type Envelope } from './envelope.js';
 
 const SKIP_ENVELOPE = 'gw:skip-envelope';
 
@@ -17,7 +17,14 @@ export class EnvelopeInterceptor implements NestInterceptor {
     const skip = this.reflector.getAllAndOverride<boolean>(SKIP_ENVELOPE, [context.getHandler(), context.getClass()]);
     if (skip || context.getType() !== 'http') return next.handle();
     answerOkOnCreate(context);
-    return next.handle().pipe(map((value) => wrap(value)));
+    return next.handle().pipe(
+      map((value) => {
+        if (!isJsonText(value)) return wrap(value);
+        // A string body is sent as it is; the type says it is JSON (Express would call it text/html).
+        context.switchToHttp().getResponse<{ type(value: string): unknown }>().type('application/json');
+        return `{"success":true,"message":"","data":${value.text}}`;
+      }),
+    );
   }
 }
 

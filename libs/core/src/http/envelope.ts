@@ -37,3 +37,22 @@ export function withMessage(message: string, data?: unknown): WithMessage {
 export function isWithMessage(value: unknown): value is WithMessage {
   return typeof value === 'object' && value !== null && MESSAGE in value;
 }
+
+const JSON_TEXT = Symbol('json-text');
+
+/**
+ * Data already rendered as JSON text (e.g. by the database): the envelope is written around it as text, so
+ * an answer of a hundred thousand rows is not turned into objects only to be serialised again.
+ */
+export interface JsonText {
+  [JSON_TEXT]: true;
+  text: string;
+}
+
+export function jsonText(text: string): JsonText {
+  return { [JSON_TEXT]: true, text };
+}
+
+export function isJsonText(value: unknown): value is JsonText {
+  return typeof value === 'object' && value !== null && JSON_TEXT in value;
+}

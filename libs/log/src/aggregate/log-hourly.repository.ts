@@ -3,6 +3,7 @@ import { LOG_DATA_SOURCE } from '@gw/database';
 import type { DataSource, QueryRunner } from 'typeorm';
 import { withLargeSqliteCache } from '@gw/database';
 import type { ConsumeRow, HourlyBucket, HourlyDim } from './hourly-buckets.js';
+import { readSeriesJson } from './series-json.js';
 
 const CURSOR = 'hourly';
 const CONSUME = 2;
@@ -95,8 +96,11 @@ export class LogHourlyRepository {
 
   /** Sum of quota over the whole hours [fromHour, toHour) of one key. */
   async sumQuota(dim: HourlyDim, userId: number, name: string, fromHour: number, toHour: number): Promise<number> {
+    // SQLite without statistics (the gateway never runs ANALYZE) prefers the covering (dim, hour, …) index and
+    // reads every key of the dimension over the range: 2.7 s for one username at 10 M logs, 6 ms by the key.
+    const byKey = this.kind === 'sqlite' ? ' INDEXED BY idx_log_hourly_dim_user_id_name_hour' : '';
     const [row] = await this.dataSource.query(
-      `SELECT COALESCE(SUM(quota), 0) AS quota FROM log_hourly
+      `SELECT COALESCE(SUM(quota), 0) AS quota FROM log_hourly${byKey}
        WHERE dim = ${this.p(1)} AND user_id = ${this.p(2)} AND name = ${this.p(3)} AND hour >= ${this.p(4)} AND hour < ${this.p(5)}`,
       [dim, userId, name, fromHour, toHour],
     );
@@ -113,6 +117,21 @@ export class LogHourlyRepository {
        WHERE dim = ${this.p(1)} AND hour >= ${this.p(2)} AND hour < ${this.p(3)} ORDER BY hour, name`,
       [dim, fromHour, toHour],
     );
+  }
+
+  /** Whether `series` over these hours has more than `limit` rows (an index range counted up to limit + 1 entries). */
+  async seriesExceeds(dim: HourlyDim, fromHour: number, toHour: number, limit: number): Promise<boolean> {
+    const [row] = await this.dataSource.query(
+      `SELECT COUNT(*) AS n FROM (SELECT 1 AS one FROM log_hourly
+         WHERE dim = ${this.p(1)} AND hour >= ${this.p(2)} AND hour < ${this.p(3)} LIMIT ${Math.floor(limit) + 1}) counted`,
+      [dim, fromHour, toHour],
+    );
+    return Number(row?.n ?? 0) > limit;
+  }
+
+  /** The same rows as `series` as JSON text fragments, rendered by the database (see readSeriesJson). */
+  seriesJson(dim: HourlyDim, fromHour: number, toHour: number): Promise<string[] | undefined> {
+    return readSeriesJson(this.dataSource, this.kind, { table: 'log_hourly', column: 'hour', offset: 0 }, dim, fromHour, toHour);
   }
 
   private async upsert(runner: QueryRunner, buckets: HourlyBucket[]): Promise<void> {

@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+import type { JsonText } from '@gw/core';
 import type { LogFilter } from '../log-filter.js';
 import type { LogEntity } from '../log.entity.js';
 import type { QuotaDataView } from '../quota-data.repository.js';
@@ -53,7 +54,7 @@ export abstract class LogStore {
   abstract stat(filter: LogFilter, now: number): Promise<LogStat>;
 
   /** The dashboard's usage per hour (per UTC day with `perDay`) in [start, end] (new-api's quota_data row shape), summed by `dim`. */
-  abstract usageSeries(dim: UsageDimension, start: number, end: number, perDay?: boolean): Promise<QuotaDataView[]>;
+  abstract usageSeries(dim: UsageDimension, start: number, end: number, perDay?: boolean): Promise<QuotaDataView[] | JsonText>;
 
   /** Deletes every row created before `before` without blocking the gateway; returns how many. */
   abstract purgeBefore(before: number): Promise<number>;

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { DataSource, EntityManager } from 'typeorm';
 import { JobLockService, LOG_DATA_SOURCE, LOG_JOB_LOCKS } from '@gw/database';
+import type { JsonText } from '@gw/core';
 import { HourlyDashboardService } from '../aggregate/hourly-dashboard.service.js';
 import { LogStatService } from '../aggregate/log-stat.service.js';
 import type { LogFilter } from '../log-filter.js';
@@ -54,7 +55,7 @@ export class SqlLogStore extends LogStore {
     return this.stats.stat(filter, now);
   }
 
-  usageSeries(dim: UsageDimension, start: number, end: number, perDay = false): Promise<QuotaDataView[]> {
+  usageSeries(dim: UsageDimension, start: number, end: number, perDay = false): Promise<QuotaDataView[] | JsonText> {
     return dim === 'model' ? this.dashboard.byModel(start, end, perDay) : this.dashboard.byUsername(start, end, perDay);
   }
 
