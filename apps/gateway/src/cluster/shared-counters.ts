@@ -14,6 +14,7 @@ export function sharedCounters(): { run(call: ClusterCall): Promise<unknown>; st
   const throttler = new ThrottlerStorageService();
   const windows = new SlidingWindowLog();
   let longestWindowMs = 0;
+  // The cluster primary runs no Nest application, so there is no scheduler registry to register this sweep with.
   const sweeper = setInterval(() => windows.sweep(longestWindowMs), 60_000);
   sweeper.unref();
   return {

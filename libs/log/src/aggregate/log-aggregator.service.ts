@@ -1,4 +1,6 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { SchedulerRegistry } from '@nestjs/schedule';
+import { cancelScheduled, scheduleEvery } from '@gw/core';
 import { BatchSizer, yieldToEventLoop } from '../retention/batch-sizer.js';
 import { sumIntoBuckets } from './hourly-buckets.js';
 import { LogDailyRepository } from './log-daily.repository.js';
@@ -28,7 +30,6 @@ const BULK_IDS = 20_000;
 @Injectable()
 export class LogAggregatorService implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('LogAggregator');
-  private timer?: NodeJS.Timeout;
   private running?: Promise<void>;
   private previousMax = 0;
   private stopping = false;
@@ -37,19 +38,20 @@ export class LogAggregatorService implements OnApplicationBootstrap, OnModuleDes
   constructor(
     private readonly repo: LogHourlyRepository,
     private readonly daily: LogDailyRepository,
+    private readonly scheduler: SchedulerRegistry,
   ) {
     this.sqlite = repo.isSqlite;
   }
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => void this.tick(), TICK_MS);
-    this.timer.unref();
+    // tick() catches and reports its own failures.
+    scheduleEvery(this.scheduler, 'log-aggregation', TICK_MS, () => this.tick(), () => undefined);
     void this.tick();
   }
 
   async onModuleDestroy(): Promise<void> {
     this.stopping = true;
-    clearInterval(this.timer);
+    cancelScheduled(this.scheduler, 'log-aggregation');
     await this.running;
   }
 
