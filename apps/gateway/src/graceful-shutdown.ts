@@ -43,7 +43,7 @@ export function installGracefulShutdown(gateway: Gateway, options: ShutdownOptio
     app.get(ReadinessService).markDraining();
     const server = app.getHttpServer() as Server;
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-    // Not a scheduled job: it lives only while this drain waits, and must run after Nest's scheduler has stopped.
+    // Not a periodic job of the app: it exists only while this drain waits for the server to close.
     const sweep = setInterval(() => server.closeIdleConnections(), IDLE_SWEEP_MS);
     let deadline: NodeJS.Timeout | undefined;
     const timedOut = await Promise.race([
