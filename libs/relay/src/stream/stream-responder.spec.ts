@@ -114,6 +114,8 @@ describe('relayStream', () => {
     const readingClient = () => Object.assign(new SlowClient(), { full: false });
     const usageEvent = 'data: {"choices":[],"usage":{"prompt_tokens":4,"completion_tokens":9}}\n\n';
 
+    const nextIteration = () => new Promise((resolve) => setImmediate(resolve));
+
     it('writes the events of one turn as one piece, in order, and the next turn separately', async () => {
       const body = manualBody();
       const client = readingClient();
@@ -121,9 +123,12 @@ describe('relayStream', () => {
       body.deliver(event(1), event(2), event(3));
       expect(client.written).toEqual([]);
       await Promise.resolve();
+      // Not after a microtask: in the event loop's check phase, with every other stream's writes.
+      expect(client.written).toEqual([]);
+      await nextIteration();
       expect(client.written.map(String)).toEqual([event(1) + event(2) + event(3)]);
       body.deliver(event(4));
-      await Promise.resolve();
+      await nextIteration();
       body.end();
       await done;
       expect(client.written.map(String)).toEqual([event(1) + event(2) + event(3), event(4), 'data: [DONE]\n\n']);
