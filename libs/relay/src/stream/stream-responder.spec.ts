@@ -134,6 +134,25 @@ describe('relayStream', () => {
       expect(client.written.map(String)).toEqual([event(1) + event(2) + event(3), event(4), 'data: [DONE]\n\n']);
     });
 
+    it('writes at once (and pauses the upstream when the client is full) once a turn gathers 16 KB', () => {
+      const body = manualBody();
+      const paused: boolean[] = [];
+      body.chunks.pause = () => void paused.push(true);
+      const client = new SlowClient();
+      void relayStream(body.chunks, client as unknown as ServerResponse, new SseTracker(false, (t) => t.length, 1, true), {
+        writeIdleMs: 60_000,
+        maxBufferedBytes: 1024 * 1024,
+      });
+      const big = `data: {"choices":[{"delta":{"content":"${'x'.repeat(4000)}"}}]}\n\n`;
+      body.deliver(big, big, big);
+      expect(client.written).toEqual([]);
+      body.deliver(big, big);
+      // Synchronously, in the same turn: a flooding upstream stops being read before the next socket read.
+      expect(client.written.length).toBe(1);
+      expect(paused).toEqual([true]);
+      body.fail(new Error('done'));
+    });
+
     it('joins an event split across reads and bills from usage in the last event of the turn', async () => {
       const body = manualBody();
       const client = readingClient();

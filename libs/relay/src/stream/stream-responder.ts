@@ -81,6 +81,7 @@ export function relayStream(
     const out = new EventStreamWriter(res);
     /** Output of this iteration not yet written (see flushTurn). */
     const pending: (string | Buffer)[] = [];
+    let pendingLength = 0;
 
     const resume = () => {
       clearTimeout(stallTimer);
@@ -129,6 +130,7 @@ export function relayStream(
     const writePending = () => {
       const output = pending.length === 1 ? pending[0]! : joined(pending);
       pending.length = 0;
+      pendingLength = 0;
       write(output);
     };
     // Runs from the shared flush (flushDue): a failure ends this stream only, never the other streams' writes.
@@ -153,6 +155,10 @@ export function relayStream(
       if (output.length === 0) return;
       // The first output of this iteration registers the stream for the shared flush.
       if (pending.push(output) === 1) flushSoon(flushTurn);
+      pendingLength += output.length;
+      // A fast upstream is written (and paused if the client is full) at once: libuv reads a busy socket up
+      // to 32 times in one iteration, so waiting for the check phase could gather megabytes per stream.
+      if (pendingLength >= FLUSH_NOW_LENGTH) writePending();
     };
 
     const onEnd = () => {
@@ -172,6 +178,9 @@ export function relayStream(
     body.start({ data: (chunk) => !finished && onData(chunk), end: onEnd, error: (error) => finish(error) });
   });
 }
+
+/** Output (characters or bytes) a stream gathers in one iteration before it is written without waiting for the flush. */
+const FLUSH_NOW_LENGTH = 16 * 1024;
 
 /** Flushes of streams that gathered output in this event-loop iteration; `spare` is the other array, reused. */
 let due: (() => void)[] = [];
