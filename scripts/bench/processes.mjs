@@ -1,7 +1,8 @@
 // Child processes for the bench: the fake provider and the built gateway, plus /proc readings.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { availableParallelism } from 'node:os';
 import { createInterface } from 'node:readline';
 
 const CLOCK_TICKS_PER_SECOND = 100; // Linux USER_HZ (getconf CLK_TCK) on every mainstream kernel
@@ -53,7 +54,7 @@ export function stop(child) {
 }
 
 /** The process and its children (a WORKERS=N gateway is a primary and N workers). */
-function processTree(pid) {
+export function processTree(pid) {
   let children = [];
   try {
     children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean).map(Number);
@@ -95,4 +96,30 @@ export function treeSystemCpuMs(pid) {
 export function rssMb(pid) {
   const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return match ? Number(match[1]) / 1024 : NaN;
+}
+
+/**
+ * CPU sets for the streams scenario's processes (BENCH_PIN): on a machine of 2+ cores the gateway gets
+ * core 0 and the fake provider, the clients and the bench itself the rest, so the gateway's CPU per chunk
+ * is not inflated by competing for a core with the load it is measured under (cache, run queue). `0` turns
+ * pinning off; `gateway:rest` (e.g. `0:1-3`) chooses the sets. Off where taskset is missing.
+ */
+export function pinningPlan(env = process.env) {
+  const setting = env.BENCH_PIN ?? 'auto';
+  if (setting === '0' || setting === 'off') return undefined;
+  if (spawnSync('taskset', ['-V'], { stdio: 'ignore' }).status !== 0) return undefined;
+  if (setting !== 'auto' && setting !== '1') {
+    const [gateway, rest] = setting.split(':');
+    if (!gateway || !rest) throw new Error(`BENCH_PIN must be 0, auto or <gateway cpus>:<other cpus>, not "${setting}"`);
+    return { gateway, rest };
+  }
+  const cores = availableParallelism();
+  if (cores < 2) return undefined;
+  return { gateway: '0', rest: cores === 2 ? '1' : `1-${cores - 1}` };
+}
+
+/** Pins a running process and all its threads (new threads inherit the set) to `cpus`. */
+export function pin(pid, cpus) {
+  const result = spawnSync('taskset', ['-a', '-pc', cpus, String(pid)], { encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`taskset -a -pc ${cpus} ${pid}: ${result.stderr.trim()}`);
 }

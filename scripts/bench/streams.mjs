@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { percentile } from './load.mjs';
 import { MODEL } from './models.mjs';
-import { cpuMs, treeCpuMs, treeRssMb, treeSystemCpuMs } from './processes.mjs';
+import { cpuMs, pin, pinningPlan, processTree, treeCpuMs, treeRssMb, treeSystemCpuMs } from './processes.mjs';
 
 const STREAMS = Number(process.env.BENCH_STREAMS ?? 5000);
 const OPEN_PER_SECOND = Number(process.env.BENCH_OPEN_PER_SECOND ?? 500);
@@ -119,6 +119,16 @@ export async function runStreams(gateway, upstream, key) {
   const idleP50 = percentile(idle.samples, 50);
 
   const clients = startClients(gateway.url, key);
+  const pinning = pinningPlan();
+  if (pinning) {
+    for (const p of processTree(pid)) pin(p, pinning.gateway);
+    for (const p of [upstream.child.pid, clients.child.pid, process.pid]) pin(p, pinning.rest);
+    console.log(
+      `pinned: gateway on CPU ${pinning.gateway}; fake provider, clients and bench on CPU ${pinning.rest} (BENCH_PIN=0 to turn off)`,
+    );
+  } else {
+    console.log('not pinned (BENCH_PIN=0, one core, or no taskset): the gateway shares its cores with the load');
+  }
   let peakRss = 0;
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, treeRssMb(pid))), 500);
   const rampSeconds = STREAMS / OPEN_PER_SECOND;
@@ -215,7 +225,10 @@ export async function runStreams(gateway, upstream, key) {
     `${reachedPerSecond.toFixed(0)} / ${offeredPerSecond.toFixed(0)} (${reachedPerSecond >= 0.95 * offeredPerSecond ? 'reached' : 'NOT reached'})`,
   );
   row('gateway CPU per relayed chunk (its process tree)', `${cpuPerChunkUs.toFixed(1)} us`);
-  row('  of which kernel (socket reads and writes)', `${((systemCpuUsed * 1000) / Math.max(1, chunks)).toFixed(1)} us`);
+  row(
+    '  user / kernel (socket reads and writes)',
+    `${(((cpuUsed - systemCpuUsed) * 1000) / Math.max(1, chunks)).toFixed(1)} us / ${((systemCpuUsed * 1000) / Math.max(1, chunks)).toFixed(1)} us`,
+  );
   row('  for scale, CPU per chunk: fake provider / clients', `${upstreamPerChunkUs.toFixed(1)} us / ${clientsPerChunkUs.toFixed(1)} us`);
   row('  load average before / after window 1', `${loadBefore} / ${loadAfter}`);
   row('gateway RSS under load / peak', `${rssUnderLoad.toFixed(0)} MB / ${peakRss.toFixed(0)} MB`);

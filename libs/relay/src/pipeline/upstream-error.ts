@@ -79,6 +79,8 @@ export function transportError(error: unknown, channel?: RelayChannel): RelayErr
   }
 }
 
+const ERROR_BYTES = Buffer.from('error');
+
 /**
  * A stream rewriter whose error events never carry the channel's keys (an upstream can answer 200 and
  * report a rejected key inside the stream). Only text that mentions an error is scanned, so ordinary
@@ -86,9 +88,10 @@ export function transportError(error: unknown, channel?: RelayChannel): RelayErr
  */
 export function redactingStream(rewriter: StreamRewriter, channel: RelayChannel): StreamRewriter {
   const clean = (text: string) => (text.includes('error') ? redactChannelKeys(text, channel) : text);
-  // Bytes passed through unchanged are searched as bytes, and decoded only when they mention an error.
+  // Bytes passed through unchanged are searched as bytes (a string needle is converted on every call), and
+  // decoded only when they mention an error.
   const cleanBytes = (out: string | Buffer) =>
-    typeof out === 'string' ? clean(out) : out.includes('error') ? redactChannelKeys(out.toString('utf8'), channel) : out;
+    typeof out === 'string' ? clean(out) : out.indexOf(ERROR_BYTES) >= 0 ? redactChannelKeys(out.toString('utf8'), channel) : out;
   return { push: (chunk) => cleanBytes(rewriter.push(chunk)), end: () => clean(rewriter.end()) };
 }
 

@@ -114,6 +114,8 @@ describe('relayStream', () => {
     const readingClient = () => Object.assign(new SlowClient(), { full: false });
     const usageEvent = 'data: {"choices":[],"usage":{"prompt_tokens":4,"completion_tokens":9}}\n\n';
 
+    const nextIteration = () => new Promise((resolve) => setImmediate(resolve));
+
     it('writes the events of one turn as one piece, in order, and the next turn separately', async () => {
       const body = manualBody();
       const client = readingClient();
@@ -121,12 +123,34 @@ describe('relayStream', () => {
       body.deliver(event(1), event(2), event(3));
       expect(client.written).toEqual([]);
       await Promise.resolve();
+      // Not after a microtask: in the event loop's check phase, with every other stream's writes.
+      expect(client.written).toEqual([]);
+      await nextIteration();
       expect(client.written.map(String)).toEqual([event(1) + event(2) + event(3)]);
       body.deliver(event(4));
-      await Promise.resolve();
+      await nextIteration();
       body.end();
       await done;
       expect(client.written.map(String)).toEqual([event(1) + event(2) + event(3), event(4), 'data: [DONE]\n\n']);
+    });
+
+    it('writes at once (and pauses the upstream when the client is full) once a turn gathers 16 KB', () => {
+      const body = manualBody();
+      const paused: boolean[] = [];
+      body.chunks.pause = () => void paused.push(true);
+      const client = new SlowClient();
+      void relayStream(body.chunks, client as unknown as ServerResponse, new SseTracker(false, (t) => t.length, 1, true), {
+        writeIdleMs: 60_000,
+        maxBufferedBytes: 1024 * 1024,
+      });
+      const big = `data: {"choices":[{"delta":{"content":"${'x'.repeat(4000)}"}}]}\n\n`;
+      body.deliver(big, big, big);
+      expect(client.written).toEqual([]);
+      body.deliver(big, big);
+      // Synchronously, in the same turn: a flooding upstream stops being read before the next socket read.
+      expect(client.written.length).toBe(1);
+      expect(paused).toEqual([true]);
+      body.fail(new Error('done'));
     });
 
     it('joins an event split across reads and bills from usage in the last event of the turn', async () => {
