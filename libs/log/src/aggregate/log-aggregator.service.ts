@@ -45,7 +45,13 @@ export class LogAggregatorService implements OnApplicationBootstrap, OnModuleDes
 
   onApplicationBootstrap(): void {
     // tick() catches and reports its own failures.
-    scheduleEvery(this.scheduler, 'log-aggregation', TICK_MS, () => this.tick(), () => undefined);
+    scheduleEvery(
+      this.scheduler,
+      'log-aggregation',
+      TICK_MS,
+      () => this.tick(),
+      () => undefined,
+    );
     void this.tick();
   }
 
