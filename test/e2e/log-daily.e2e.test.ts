@@ -5,19 +5,14 @@ import { CreateLogDaily1732262460000 } from '../../libs/log/src/migrations/17322
 import type { ApiClient } from '../support/api-client.js';
 import { testDatabases } from '../support/databases.js';
 import { setupRoot, startTestGateway, type TestGateway } from '../support/test-gateway.js';
+import { sumConsumeLogs, type SummedRow } from '../support/log-sums.js';
 
 const HOUR = 3600;
 const DAY = 86_400;
 const AGGREGATED = 2000;
 const TAIL = 300;
 
-interface Row {
-  created_at: number;
-  name: string;
-  count: number;
-  quota: number;
-  token_used: number;
-}
+type Row = SummedRow;
 
 /**
  * The dashboard's overviews answer what the raw logs sum to: per hour, and per day (one row per key and UTC
@@ -65,26 +60,8 @@ describe.each(testDatabases())('dashboard from the daily sums on %s', (kind) => 
 
   afterAll(async () => gw?.close());
 
-  /** The rows the logs sum to, keyed by `when(hour)`, in new-api's order (time, then name). */
-  async function fromLogs(column: 'model_name' | 'username', when: (hour: number) => number): Promise<Row[]> {
-    const logs: Record<string, unknown>[] = await dataSource.query(
-      `SELECT ${column} AS name, created_at, quota, prompt_tokens, completion_tokens FROM logs WHERE type = 2`,
-    );
-    const sums = new Map<string, Row>();
-    for (const log of logs) {
-      const createdAt = Number(log.created_at);
-      const hour = createdAt - (createdAt % HOUR);
-      if (hour < from || hour >= to) continue;
-      const at = when(hour);
-      const key = `${at}|${log.name}`;
-      const row = sums.get(key) ?? { created_at: at, name: String(log.name), count: 0, quota: 0, token_used: 0 };
-      row.count++;
-      row.quota += Number(log.quota);
-      row.token_used += Number(log.prompt_tokens) + Number(log.completion_tokens);
-      sums.set(key, row);
-    }
-    return [...sums.values()].sort((a, b) => a.created_at - b.created_at || (a.name < b.name ? -1 : 1));
-  }
+  const fromLogs = (column: 'model_name' | 'username', when: (hour: number) => number) =>
+    sumConsumeLogs(dataSource, column, when, from, to);
 
   const perDay = (hour: number) => hour - (hour % DAY) + 12 * HOUR;
 

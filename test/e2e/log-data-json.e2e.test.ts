@@ -5,6 +5,7 @@ import { HourlyDashboardService, MAX_HOURLY_ROWS } from '../../libs/log/src/aggr
 import type { ApiClient } from '../support/api-client.js';
 import { testDatabases } from '../support/databases.js';
 import { setupRoot, startTestGateway, type TestGateway } from '../support/test-gateway.js';
+import { sumConsumeLogs, type SummedRow } from '../support/log-sums.js';
 
 const HOUR = 3600;
 const DAY = 86_400;
@@ -13,13 +14,7 @@ const KEYS = ['id', 'user_id', 'username', 'model_name', 'created_at', 'token_us
 /** Names JSON must escape, non-ASCII ones, and capitals that sort before lower case by code point. */
 const NAMES = ['Zeta', 'alpha', 'quo"te', 'back\\slash', 'new\nline', 'tab\tbell\u0007', '中文模型', 'emoji-😀', 'slash/name'];
 
-interface Row {
-  created_at: number;
-  name: string;
-  count: number;
-  quota: number;
-  token_used: number;
-}
+type Row = SummedRow;
 
 /**
  * The dashboard's overviews are rendered as JSON text by the database for the hours the sums cover, and as
@@ -60,26 +55,8 @@ describe.each(testDatabases())('dashboard JSON rendered by the database on %s', 
 
   afterAll(async () => gw?.close());
 
-  async function fromLogs(column: 'model_name' | 'username', when: (hour: number) => number): Promise<Row[]> {
-    const from = base - 5 * HOUR;
-    const rows: Record<string, unknown>[] = await dataSource.query(
-      `SELECT ${column} AS name, created_at, quota, prompt_tokens, completion_tokens FROM logs WHERE type = 2`,
-    );
-    const sums = new Map<string, Row>();
-    for (const log of rows) {
-      const createdAt = Number(log.created_at);
-      const hour = createdAt - (createdAt % HOUR);
-      if (hour < from) continue;
-      const at = when(hour);
-      const key = `${at}|${log.name}`;
-      const row = sums.get(key) ?? { created_at: at, name: String(log.name), count: 0, quota: 0, token_used: 0 };
-      row.count++;
-      row.quota += Number(log.quota);
-      row.token_used += Number(log.prompt_tokens) + Number(log.completion_tokens);
-      sums.set(key, row);
-    }
-    return [...sums.values()].sort((a, b) => a.created_at - b.created_at || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  }
+  const fromLogs = (column: 'model_name' | 'username', when: (hour: number) => number) =>
+    sumConsumeLogs(dataSource, column, when, base - 5 * HOUR);
 
   /** new-api's rows for the sums, and the exact text its JSON encoder (and JSON.stringify) writes for them. */
   function expectedText(rows: Row[], column: 'model_name' | 'username'): string {
