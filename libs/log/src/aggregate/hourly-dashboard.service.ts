@@ -2,13 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { type JsonText, jsonText } from '@gw/core';
 import { QuotaDataRepository, type QuotaDataView } from '../quota-data.repository.js';
 import { HourlyReader } from './hourly-reader.service.js';
-import { HOUR, type HourlyBucket, sumIntoBuckets } from './hourly-buckets.js';
+import { HOUR, type HourlyBucket, type HourlyDim, sumIntoBuckets } from './hourly-buckets.js';
 import { LogDailyRepository } from './log-daily.repository.js';
 import { dayRowTime, splitIntoDays } from './log-daily.js';
 import { LogHourlyRepository, type SummedRow } from './log-hourly.repository.js';
 import { joinJson } from './series-json.js';
 
-type Dim = 'model' | 'username';
+/** The two dimensions the dashboard charts. */
+type Dim = Extract<HourlyDim, 'model' | 'username'>;
 /**
  * Above this many rows an hourly answer is given per day instead. 250 k rows are ~30 MB of JSON: a week per
  * user hour at 2,000 active users; 90 days of them would be ~3 M rows (~380 MB), more than a browser can chart
@@ -102,7 +103,7 @@ export class HourlyDashboardService {
  * The summed rows as new-api's answer rows, in one pass and one object each: a 90-day answer has up to a few
  * hundred thousand of them, so there is no intermediate shape. `when` dates a row (per day: the day's row time).
  */
-function toViews(dim: 'model' | 'username', rows: SummedRow[], when: (at: number) => number = (at) => at): QuotaDataView[] {
+function toViews(dim: Dim, rows: SummedRow[], when: (at: number) => number = (at) => at): QuotaDataView[] {
   const views: QuotaDataView[] = new Array(rows.length);
   for (let i = 0; i < rows.length; i++) {
     const row = rows[i] as SummedRow;
@@ -133,7 +134,7 @@ const byTimeThenName = (a: QuotaDataView, b: QuotaDataView) => {
  * summed rows are keyed uniquely already, so only the tail's few keys go through a map; the rows come in the
  * index's order, so the sort is a near-linear pass over runs that are already sorted.
  */
-function addTail(views: QuotaDataView[], dim: 'model' | 'username', tail: HourlyBucket[]): QuotaDataView[] {
+function addTail(views: QuotaDataView[], dim: Dim, tail: HourlyBucket[]): QuotaDataView[] {
   if (tail.length > 0) {
     const byKey = new Map<string, QuotaDataView>();
     for (const view of views) byKey.set(`${view.created_at}\u0000${nameOf(view)}`, view);
