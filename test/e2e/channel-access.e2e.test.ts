@@ -1,10 +1,11 @@
+import bcrypt from 'bcryptjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { DataSource } from 'typeorm';
 import { Redis } from 'ioredis';
 import { RedisService } from '@gw/core';
 import { ChannelMonitorService, ChannelRouter, ChannelUsageService } from '@gw/channel';
-import { hashPassword, UserEntity } from '@gw/user';
+import { UserEntity } from '@gw/user';
 import type { ApiClient } from '../support/api-client.js';
 import { testDatabases } from '../support/databases.js';
 import { setupRoot, startTestGateway, type TestGateway } from '../support/test-gateway.js';
@@ -30,7 +31,7 @@ describe.each(testDatabases())('channel access, scheduling and instances on %s',
     await repo.insert(
       repo.create({
         username,
-        password: await hashPassword('user-pass-123'),
+        password: bcrypt.hashSync('user-pass-123', 4),
         displayName: username,
         role,
         status: 1,

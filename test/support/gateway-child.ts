@@ -44,6 +44,7 @@ export async function startGatewayChild(
       SESSION_SECRET: 'child-session-secret-0123456789',
       GLOBAL_API_RATE_LIMIT: '1000000',
       CRITICAL_RATE_LIMIT: '1000000',
+      PASSWORD_HASH_COST: '4',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -24,6 +24,9 @@ const TEST_ENV: Record<string, string> = {
   CRITICAL_RATE_LIMIT: '1000000',
   SEARCH_RATE_LIMIT: '1000000',
   SYNC_FREQUENCY: '60',
+  // bcrypt's minimum cost: suites create and log in thousands of users, and cost 10 spends ~100 ms of CPU on
+  // each. The default cost is covered by password.spec.
+  PASSWORD_HASH_COST: '4',
 };
 
 /** Starts the real gateway (same bootstrap as main.ts) on a fresh database and a free port. */

@@ -1,9 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { DataSource } from 'typeorm';
-import type { RedisService } from '@gw/core';
+import type { AppConfig, RedisService } from '@gw/core';
 import type { OptionService } from '@gw/option';
 import { AccountService } from './account.service.js';
 import type { MailService } from './mail.service.js';
+import { PasswordHasher } from './password.js';
 import { KvStore } from './support/kv-store.js';
 import type { UserHooks } from './user-events.js';
 import type { UserEntity } from './user.entity.js';
@@ -35,6 +36,7 @@ function build() {
     mail as unknown as MailService,
     kv,
     hooks as unknown as UserHooks,
+    new PasswordHasher({ passwordHashCost: 4 } as AppConfig),
   );
   const lastCode = () => sent.at(-1)!.html.match(/<b>(\d{6})<\/b>/)![1]!;
   const lastResetToken = () => sent.at(-1)!.html.match(/token=([A-Za-z0-9_-]+)/)![1]!;

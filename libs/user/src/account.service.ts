@@ -5,7 +5,7 @@ import { BusinessError, Role, TooManyRequestsError, type Principal } from '@gw/c
 import type { RegisterRequest } from '@gw/contracts';
 import { OptionService } from '@gw/option';
 import { MailService } from './mail.service.js';
-import { hashPassword } from './password.js';
+import { PasswordHasher } from './password.js';
 import { KvStore } from './support/kv-store.js';
 import { randomAlnum, sixDigitCode } from './support/random.js';
 import { UserHooks } from './user-events.js';
@@ -37,6 +37,7 @@ export class AccountService {
     private readonly mail: MailService,
     private readonly kv: KvStore,
     private readonly hooks: UserHooks,
+    private readonly passwords: PasswordHasher,
   ) {}
 
   /** Format, domain whitelist and alias rules shared by verification, registration and binding. */
@@ -145,7 +146,7 @@ export class AccountService {
     const inviterId = input.inviterId ?? 0;
     const forInvitee = inviterId ? this.options.get('QuotaForInvitee') : 0;
     const forInviter = this.options.get('QuotaForInviter');
-    const passwordHash = await hashPassword(input.password);
+    const passwordHash = await this.passwords.hash(input.password);
     try {
       return await this.dataSource.transaction(async (manager) => {
         const user = await this.users.insert(
@@ -206,7 +207,7 @@ export class AccountService {
     const user = await this.users.findByEmail(email);
     if (!user) throw invalid;
     const password = randomAlnum(12);
-    await this.users.update(user.id, { password: await hashPassword(password), accessToken: null });
+    await this.users.update(user.id, { password: await this.passwords.hash(password), accessToken: null });
     await this.hooks.revokeSessions(user.id);
     return password;
   }

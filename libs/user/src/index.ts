@@ -5,7 +5,7 @@ import { UserEntity } from './user.entity.js';
 export { UserModule } from './user.module.js';
 export { UserService, type NewUser } from './user.service.js';
 export { UserEntity, UserStatus } from './user.entity.js';
-export { hashPassword, verifyPassword, DUMMY_HASH } from './password.js';
+export { PasswordHasher, verifyPassword } from './password.js';
 export { toSelfView, toAdminView, type SelfView } from './user.view.js';
 export { UserDetailController } from './user-admin.controller.js';
 export { UserAdminService } from './user-admin.service.js';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { BusinessError, ForbiddenError, NotFoundError, Role, toPage, type Page, type PageRequest, type Principal } from '@gw/core';
 import type { AdminUserView, CreateUserRequest, ManageUserRequest, UpdateUserRequest } from '@gw/contracts';
-import { hashPassword } from './password.js';
+import { PasswordHasher } from './password.js';
 import { UserStatus, type UserEntity } from './user.entity.js';
 import { BalanceEvents } from './balance/balance-events.js';
 import { UserHooks } from './user-events.js';
@@ -19,6 +19,7 @@ export class UserAdminService {
     private readonly userService: UserService,
     private readonly hooks: UserHooks,
     private readonly balances: BalanceEvents,
+    private readonly passwords: PasswordHasher,
   ) {}
 
   async list(request: PageRequest): Promise<Page<AdminUserView>> {
@@ -70,7 +71,7 @@ export class UserAdminService {
     const newPassword = input.password ?? '';
     if (newPassword) {
       if (newPassword.length < 8) throw new BusinessError(PASSWORD_TOO_SHORT);
-      changes.password = await hashPassword(newPassword);
+      changes.password = await this.passwords.hash(newPassword);
       // A token handed out under the old password goes with the old sessions.
       changes.accessToken = null;
     }

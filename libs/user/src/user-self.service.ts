@@ -3,7 +3,7 @@ import { assertOutboundUrl, BusinessError, ForbiddenError, NotFoundError, Role, 
 import type { UpdateSelfRequest, UserSettingRequest } from '@gw/contracts';
 import { OptionService } from '@gw/option';
 import { groupInfos, usableGroups, type GroupInfo } from './groups.js';
-import { hashPassword, verifyPassword } from './password.js';
+import { PasswordHasher, verifyPassword } from './password.js';
 import { newAccessToken, randomAlnum } from './support/random.js';
 import type { UserEntity } from './user.entity.js';
 import { BalanceEvents } from './balance/balance-events.js';
@@ -28,6 +28,7 @@ export class UserSelfService {
     private readonly options: OptionService,
     private readonly hooks: UserHooks,
     private readonly balances: BalanceEvents,
+    private readonly passwords: PasswordHasher,
   ) {}
 
   private async load(id: number): Promise<UserEntity> {
@@ -46,7 +47,7 @@ export class UserSelfService {
       if (!input.original_password || !(await verifyPassword(input.original_password, user.password))) {
         throw new BusinessError('the original password is wrong');
       }
-      changes.password = await hashPassword(password);
+      changes.password = await this.passwords.hash(password);
       // The access token is another way in: it ends with the other sessions, unless it is what the caller is using.
       if (caller.sessionId) changes.accessToken = null;
     }

@@ -18,12 +18,14 @@ import { UserEntity } from './user.entity.js';
 import { UserRepository } from './user.repository.js';
 import { UserService } from './user.service.js';
 import { MailTestController } from './mail-test.controller.js';
+import { PasswordHasher } from './password.js';
 
 @Module({
   imports: [TypeOrmModule.forFeature([UserEntity]), OptionModule],
   controllers: [UserSelfController, UserAdminController, GroupController, AccountController, MailTestController],
   providers: [
     UserRepository,
+    PasswordHasher,
     UserService,
     UserAdminService,
     UserSelfService,
@@ -37,6 +39,7 @@ import { MailTestController } from './mail-test.controller.js';
     UserBalance,
   ],
   exports: [
+    PasswordHasher,
     BalanceEvents,
     UserBalance,
     UserService,

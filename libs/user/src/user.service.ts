@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { NotFoundError } from '@gw/core';
 import { nowSeconds } from '@gw/database';
-import { hashPassword } from './password.js';
+import { PasswordHasher } from './password.js';
 import { UserEntity, UserStatus } from './user.entity.js';
 import { UserRepository, type BindingField } from './user.repository.js';
 import { toSelfView, type SelfView } from './user.view.js';
@@ -20,7 +20,10 @@ export interface NewUser {
 
 @Injectable()
 export class UserService {
-  constructor(private readonly users: UserRepository) {}
+  constructor(
+    private readonly users: UserRepository,
+    private readonly passwords: PasswordHasher,
+  ) {}
 
   findById(id: number): Promise<UserEntity | null> {
     return this.users.findById(id);
@@ -44,7 +47,7 @@ export class UserService {
     return this.users.insert(
       {
         username: input.username,
-        password: await hashPassword(input.password),
+        password: await this.passwords.hash(input.password),
         displayName: input.displayName ?? input.username,
         role: input.role ?? 1,
         status: UserStatus.Enabled,

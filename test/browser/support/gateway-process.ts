@@ -53,6 +53,8 @@ export async function startGatewayProcess(): Promise<GatewayProcess> {
       SESSION_SECRET: 'test-secret-0123456789',
       GLOBAL_API_RATE_LIMIT: '100000',
       CRITICAL_RATE_LIMIT: '100000',
+      // bcrypt's cheapest cost: the pages log in many users; the default cost is covered by password.spec.
+      PASSWORD_HASH_COST: '4',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

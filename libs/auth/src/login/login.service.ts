@@ -3,7 +3,7 @@ import type { Request, Response } from 'express';
 import { BusinessError, withMessage, type WithMessage } from '@gw/core';
 import type { LoginRequest, LoginResult } from '@gw/contracts';
 import { OptionService } from '@gw/option';
-import { DUMMY_HASH, TurnstileService, UserService, UserStatus, verifyPassword, type UserEntity } from '@gw/user';
+import { PasswordHasher, TurnstileService, UserService, UserStatus, type UserEntity } from '@gw/user';
 import { SessionService } from '../session/session.service.js';
 import { TwoFactorService } from '../two-factor/two-factor.service.js';
 import { LoginLimiter } from './login-limiter.js';
@@ -25,6 +25,7 @@ export class LoginService {
     private readonly turnstile: TurnstileService,
     private readonly twoFactor: TwoFactorService,
     private readonly pending: PendingLogins,
+    private readonly passwords: PasswordHasher,
   ) {}
 
   /**
@@ -45,8 +46,7 @@ export class LoginService {
     const account = user ? `id:${user.id}` : `name:${username.toLowerCase()}`;
     await this.limiter.reserve(account, ip);
 
-    // Compare against a dummy hash for unknown users, so "no such user" and "wrong password" take the same time.
-    const valid = await verifyPassword(request.password, user?.password ?? DUMMY_HASH);
+    const valid = await this.passwords.verifyOrDummy(request.password, user?.password);
     if (!user || !valid || user.status !== UserStatus.Enabled) throw new BusinessError(WRONG_CREDENTIALS);
     await this.limiter.release(account, ip);
     return user;

@@ -82,6 +82,8 @@ export interface AppConfig {
   errorLogEnabled: boolean;
   /** Cloudflare Turnstile siteverify endpoint (TURNSTILE_VERIFY_URL; tests point it at a local fake). */
   turnstileVerifyUrl: string;
+  /** PASSWORD_HASH_COST: bcrypt cost of new password hashes (new-api's 10; each step doubles the work). */
+  passwordHashCost: number;
   /** Operations: metrics, API docs, logging and shutdown. */
   ops: OpsConfig;
 }
@@ -187,6 +189,7 @@ export function loadConfig(env: RawEnv = process.env): AppConfig {
     errorLogEnabled: read.bool('ERROR_LOG_ENABLED', false),
     turnstileVerifyUrl:
       read.url('TURNSTILE_VERIFY_URL', ['https:', 'http:']) ?? 'https://challenges.cloudflare.com/turnstile/v0/siteverify',
+    passwordHashCost: read.int('PASSWORD_HASH_COST', 10, { min: 4, max: 16 }),
     ops: readOps(read),
   };
 }
