@@ -24,8 +24,8 @@ describe('log cleanup on SQLite gives the space back', () => {
   beforeAll(async () => {
     fx = await startRelayFixture('sqlite');
     file = String(fx.ds.options.database);
-    await fillLogs(fx.ds, { rows: OLD_ROWS, createdAt: (i) => now - 12 * DAY + Math.floor((i * 2 * DAY) / OLD_ROWS) });
-    await fillLogs(fx.ds, { rows: RECENT_ROWS, createdAt: (i) => now - DAY + i });
+    await fillLogs(fx.ds, { rows: OLD_ROWS, from: now - 12 * DAY, span: 2 * DAY });
+    await fillLogs(fx.ds, { rows: RECENT_ROWS, from: now - DAY, span: RECENT_ROWS });
     // The sums cover every row before measuring, so their own growth does not hide or fake the cleanup's.
     const [last] = await fx.ds.query('SELECT MAX(id) AS id FROM logs');
     await waitFor(

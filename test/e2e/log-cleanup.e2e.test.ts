@@ -7,7 +7,7 @@ import { CHAT, startRelayFixture, waitFor, type RelayFixture } from './relay-fix
 
 const DAY = 86_400;
 /** Old rows to delete: enough that the cleanup takes many batches on every database. */
-const OLD_ROWS: Record<TestDbKind, number> = { sqlite: 200_000, mysql: 60_000, postgres: 100_000 };
+const OLD_ROWS: Record<TestDbKind, number> = { sqlite: 200_000, mysql: 100_000, postgres: 200_000 };
 const RECENT_ROWS = 500;
 
 /**
@@ -24,8 +24,8 @@ describe.each(testDatabases())('log cleanup on %s', (kind) => {
     await fx.channel();
     key = (await fx.token()).key;
     const old = OLD_ROWS[kind];
-    await fillLogs(fx.ds, { rows: old, createdAt: (i) => now - 60 * DAY + Math.floor((i * 30 * DAY) / old) });
-    await fillLogs(fx.ds, { rows: RECENT_ROWS, createdAt: (i) => now - DAY + i });
+    await fillLogs(fx.ds, { rows: old, from: now - 60 * DAY, span: 30 * DAY });
+    await fillLogs(fx.ds, { rows: RECENT_ROWS, from: now - DAY, span: RECENT_ROWS });
   }, 240_000);
 
   afterAll(async () => {

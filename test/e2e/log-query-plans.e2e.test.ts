@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DataSource, type QueryRunner } from 'typeorm';
-import { LogAggregatorService, LogType } from '@gw/log';
+import { LogAggregatorService } from '@gw/log';
 import { IndexLogFilters1732262405300 } from '../../libs/log/src/migrations/1732262405300-index-log-filters.js';
 import type { ApiClient } from '../support/api-client.js';
 import { testDatabases, type TestDbKind } from '../support/databases.js';
+import { fillLogs } from '../support/log-fill.js';
 import { setupRoot, startTestGateway, type TestGateway } from '../support/test-gateway.js';
 
 const ROWS = 200_000;
@@ -27,7 +28,20 @@ describe.each(testDatabases())('log list query plans on %s', (kind) => {
   beforeAll(async () => {
     gw = await startTestGateway(kind);
     dataSource = gw.gateway.app.get(DataSource);
-    await fillLogs(dataSource, kind, ROWS, now - 90 * DAY);
+    // 200 users, 300 tokens, 40 models, 20 channels, 10 groups, one row in 50 a top-up, over 90 days.
+    await fillLogs(dataSource, {
+      rows: ROWS,
+      from: now - 90 * DAY,
+      span: 90 * DAY,
+      users: 200,
+      firstUserId: 2,
+      tokens: 300,
+      models: 40,
+      channels: 20,
+      groups: 10,
+      topUpEvery: 50,
+      requestPrefix: 'plan-',
+    });
     // The hourly and daily sums cover every row, and quota_data holds what the dashboard export would have gathered.
     await sumLogsInSql(gw, dataSource, kind);
     await dataSource.query(
@@ -202,37 +216,6 @@ function fullScan(kind: TestDbKind, plan: string): boolean {
   return plan
     .split('\n')
     .some((line) => /^SCAN (logs|log|log_hourly|log_daily|quota_data|q)\b/.test(line) && !/USING (COVERING )?INDEX/.test(line));
-}
-
-/**
- * Inserts `rows` logs in one INSERT ... SELECT over a generated sequence (a cross join of digit tables, which
- * every database runs without a recursion limit): 200 k rows in seconds instead of minutes of row batches.
- * Row i: 200 users, 300 tokens, 40 models, 20 channels, 10 groups, one in 50 a top-up, ids in time order
- * over 90 days from `from`.
- */
-async function fillLogs(dataSource: DataSource, kind: TestDbKind, rows: number, from: number): Promise<void> {
-  const digits = (n: number) => `(${Array.from({ length: n }, (_, d) => `SELECT ${d} AS d`).join(' UNION ALL ')})`;
-  const tables: string[] = [];
-  const terms: string[] = [];
-  for (let scale = 1; scale < rows; scale *= 10) {
-    const alias = `t${tables.length}`;
-    tables.push(`${digits(Math.min(10, Math.ceil(rows / scale)))} ${alias}`);
-    terms.push(`${scale} * ${alias}.d`);
-  }
-  const text = (prefix: string, expr: string) => (kind === 'mysql' ? `CONCAT('${prefix}', ${expr})` : `'${prefix}' || (${expr})`);
-  const div = kind === 'mysql' ? 'DIV' : '/';
-  // created_at = from + floor(i * 90 days / rows), as an integer ratio (the product stays within 32 bits).
-  const gcd = (a: number, b: number): number => (b ? gcd(b, a % b) : a);
-  const g = gcd(90 * DAY, rows);
-  const q = (name: string) => (kind === 'mysql' ? `\`${name}\`` : `"${name}"`);
-  await dataSource.query(
-    `INSERT INTO logs (user_id, username, token_name, token_id, model_name, channel_id, ${q('group')}, type, created_at, request_id, quota)
-     SELECT 2 + i % 200, ${text('user-', 'i % 200')}, ${text('token-', 'i % 300')}, 1 + i % 300, ${text('model-', 'i % 40')},
-            1 + i % 20, ${text('group-', 'i % 10')}, CASE WHEN i % 50 = 0 THEN ${LogType.TopUp} ELSE ${LogType.Consume} END,
-            ${from} + (i * ${(90 * DAY) / g}) ${div} ${rows / g}, ${text('plan-', 'i')}, 1
-     FROM (SELECT ${terms.join(' + ')} AS i FROM ${tables.join(' CROSS JOIN ')}) seq
-     WHERE i < ${rows} ORDER BY i`,
-  );
 }
 
 /**
