@@ -3,7 +3,7 @@
 // a plain "N passed, N failed" line. SQLite always; MariaDB, PostgreSQL and Redis when
 // TEST_MYSQL_URL, TEST_POSTGRES_URL and TEST_REDIS_URL are set (.ci/run sets them).
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { runPool } from './step-pool.mjs';
 
 const started = Date.now();
@@ -14,6 +14,11 @@ const run = (cmd, args) => spawnSync(cmd, args, { stdio: 'inherit', env: process
 // Longest first; a step waits for the steps it names. Every step must pass before any test runs.
 const steps = [];
 const step = (name, cmd, args, after = [], show = false) => steps.push({ name, cmd, args, after, show });
+// CI installs with --ignore-scripts and compiles the SQLite driver here, in a lane beside the builds: the
+// compile is one long single-threaded C file that otherwise ran alone at the end of `npm ci`.
+if (!existsSync('node_modules/better-sqlite3/build/Release/better_sqlite3.node')) {
+  step('compile the SQLite driver (better-sqlite3)', 'npm', ['rebuild', 'better-sqlite3']);
+}
 const web = (app) => ['npm', ['run', 'build', '-w', `@console/${app}`]];
 if (!process.env.SKIP_CHECKS) {
   step('type-check (backend, tests, scripts)', 'node_modules/.bin/tsc', ['-p', 'tsconfig.json', '--noEmit']);
