@@ -49,7 +49,15 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'browser', include: ['test/browser/**/*.browser.test.ts'], fileParallelism: false, testTimeout: 120_000 },
+        // After every other tier (a group of its own), two files at a time: each drives one Chromium against its
+        // own gateway, and two such pairs keep two cores busy without the load of the e2e tier around them.
+        test: {
+          name: 'browser',
+          include: ['test/browser/**/*.browser.test.ts'],
+          maxWorkers: 2,
+          sequence: { groupOrder: 1 },
+          testTimeout: 120_000,
+        },
       },
     ],
   },
