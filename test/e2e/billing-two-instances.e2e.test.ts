@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../fake-upstream/index.js';
 import { createTestDatabase, testDatabases, type TestDatabase } from '../support/databases.js';
+import { FREE_SLOT } from '@gw/token';
 import { openSqlProbe, type SqlProbe } from '../support/sql-probe.js';
 import { setupRoot, startTestGateway, type TestGateway } from '../support/test-gateway.js';
 import { waitFor } from './relay-fixture.js';
@@ -94,7 +95,9 @@ describe.each(testDatabases().filter((kind) => kind !== 'sqlite'))('money across
     expect(Number(user!.used_quota)).toBe(logged);
     await waitFor(
       async () => {
-        const [row] = await probe.query<{ n: number | string }>('SELECT COUNT(*) AS n FROM quota_reservations');
+        const [row] = await probe.query<{ n: number | string }>(
+          `SELECT COUNT(*) AS n FROM quota_reservations WHERE charged <> ${FREE_SLOT}`,
+        );
         return Number(row!.n) === 0 ? true : undefined;
       },
       'no reservation left',

@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import mysql from 'mysql2/promise';
 import pg from 'pg';
+import { FREE_SLOT } from '@gw/token';
 import type { TestDatabase } from './databases.js';
 
 /** Reads and writes a test database from outside the gateway (its process may be dead or restarting). */
@@ -69,7 +70,7 @@ export async function balancesOf(probe: SqlProbe, userId: number, tokenId: numbe
 export async function reservationsCleared(probe: SqlProbe, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const [row] = await probe.query<{ n: number | string }>('SELECT COUNT(*) AS n FROM quota_reservations');
+    const [row] = await probe.query<{ n: number | string }>(`SELECT COUNT(*) AS n FROM quota_reservations WHERE charged <> ${FREE_SLOT}`);
     if (Number(row!.n) === 0) return;
     if (Date.now() > deadline) throw new Error('timed out waiting for the recovery of every reservation');
     await new Promise((resolve) => setTimeout(resolve, 20));

@@ -17,6 +17,7 @@ export { maskKey } from './token-key.js';
 // Balance movements of a user and a token together (the relay's reserve/settle/refund, task adjustments).
 export {
   adjustPlan,
+  dropFreeSlotsPlan,
   forgetReservationsPlan,
   releasePlan,
   reservePlan,
@@ -28,7 +29,7 @@ export {
   type SettleOutcome,
 } from './balance/balance-plans.js';
 export { BalanceLedger } from './balance/balance-ledger.service.js';
-export { OPEN, REFUNDED } from './balance/mysql-balance.js';
+export { FREE_SLOT, OPEN, REFUNDED } from './balance/mysql-balance.js';
 
 export const tokenSchema = {
   entities: [TokenEntity],

@@ -7,7 +7,7 @@ import { APP_CONFIG, cancelScheduled, scheduleEvery, type AppConfig } from '@gw/
 import { JobLockService } from '@gw/database';
 import { LogService, LogType, type NewLog } from '@gw/log';
 import type { Plan } from '@gw/database';
-import { forgetReservationsPlan, OPEN, REFUNDED, releasePlan, TokenAuthService } from '@gw/token';
+import { dropFreeSlotsPlan, forgetReservationsPlan, OPEN, REFUNDED, releasePlan, TokenAuthService } from '@gw/token';
 import { QuotaLedger } from './quota-ledger.js';
 
 /** Every instance proves it is alive this often; one silent for OWNER_TTL_MS is taken for dead. */
@@ -127,6 +127,8 @@ export class ReservationRecovery implements OnApplicationBootstrap, OnModuleDest
     const summary: RecoverySummary = { refunded: 0, logged: 0 };
     this.nameCache.clear();
     for (const owner of await this.goneOwners()) {
+      // Its unused MySQL reservation slots hold no money: removed first, so the pages below are reservations.
+      await this.ledger.transact(() => dropFreeSlotsPlan(owner));
       for (;;) {
         const rows = await this.query<ReservationRow>(
           `SELECT request_id, user_id, token_id, amount, charged FROM quota_reservations WHERE owner = :o ORDER BY request_id LIMIT ${PAGE}`,

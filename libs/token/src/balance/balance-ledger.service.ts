@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { type BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { type BatchedTransactions, batchedTransactionsOf, mysqlPoolOf, type Plan, postgresPoolOf, Rollback } from '@gw/database';
@@ -25,9 +25,11 @@ import { PostgresLedger } from './postgres-balance.js';
  * retried on deadlock. Every committed movement is announced on BalanceEvents.
  */
 @Injectable()
-export class BalanceLedger {
+export class BalanceLedger implements BeforeApplicationShutdown {
+  private readonly logger = new Logger('BalanceLedger');
   private readonly transactions: BatchedTransactions;
   private readonly lean?: LeanLedger;
+  private readonly mysql?: MysqlLedger;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -36,10 +38,14 @@ export class BalanceLedger {
     this.transactions = batchedTransactionsOf(dataSource);
     // The pools exist once the data source is initialised (before any request): looked up per call.
     if (dataSource.options.type === 'mysql') {
-      this.lean = new MysqlLedger({
-        execute: (sql, values, callback) => mysqlPoolOf(dataSource)!.execute(sql, values, callback),
-        getConnection: (callback) => mysqlPoolOf(dataSource)!.getConnection(callback),
-      });
+      this.mysql = new MysqlLedger(
+        {
+          execute: (sql, values, callback) => mysqlPoolOf(dataSource)!.execute(sql, values, callback),
+          getConnection: (callback) => mysqlPoolOf(dataSource)!.getConnection(callback),
+        },
+        (message) => this.logger.warn(message),
+      );
+      this.lean = this.mysql;
     }
     if (dataSource.options.type === 'postgres') {
       this.lean = new PostgresLedger({
@@ -47,6 +53,14 @@ export class BalanceLedger {
         query: (config) => postgresPoolOf(dataSource)!.query(config),
       });
     }
+  }
+
+  /**
+   * After the relay drained (destroy hooks ran): MySQL's free reservation slots of this process go, so a
+   * stopped instance leaves only real reservations (a crash leaves them to the recovery job).
+   */
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.mysql?.dropFreeSlots().catch((error: Error) => this.logger.warn(`removing free reservation slots: ${error.message}`));
   }
 
   /** Takes `amount` from the user and the token (id 0: none); with a key, the reservation row too. */

@@ -6,6 +6,7 @@
  * read-then-write race. The billing policy these plans implement is written down in docs/billing.md.
  */
 import type { LedgerRow, Plan } from '@gw/database';
+import { FREE_SLOT } from './mysql-reservation-slots.js';
 
 export type ReserveOutcome = 'ok' | 'user_quota' | 'token_quota';
 
@@ -147,6 +148,18 @@ export function* forgetReservationsPlan(requestIds: string[]): Plan<number> {
       params: { r },
     }) as number;
   }
+  return { commit: true, value: removed };
+}
+
+/**
+ * The free reservation slots an instance left (MySQL/MariaDB, mysql-reservation-slots.ts: charged = -9,
+ * holding no money); the recovery removes a stopped instance's.
+ */
+export function* dropFreeSlotsPlan(owner: string): Plan<number> {
+  const removed = (yield {
+    sql: `DELETE FROM quota_reservations WHERE owner = :o AND charged = ${FREE_SLOT}`,
+    params: { o: owner },
+  }) as number;
   return { commit: true, value: removed };
 }
 

@@ -1,5 +1,6 @@
 import { GroupCommit, type MysqlConnection, type MysqlPool, type Transactions } from '@gw/database';
 import type { LeanLedger, ReserveOutcome, SettleOutcome } from './balance-plans.js';
+import { FREE_SLOT, ReservationSlots } from './mysql-reservation-slots.js';
 
 interface OkPacket {
   affectedRows: number;
@@ -23,6 +24,7 @@ interface Tx {
  */
 export const OPEN = -1;
 export const REFUNDED = -3;
+export { FREE_SLOT };
 
 const INSERT_OPEN =
   'INSERT INTO quota_reservations (request_id, user_id, token_id, amount, charged, owner, created_at) VALUES (?, ?, ?, ?, -1, ?, ?)';
@@ -32,6 +34,19 @@ const RESERVE_WITH_TOKEN = [
   ' WHERE u.id = ? AND t.id = ? AND u.quota >= ? AND (t.unlimited_quota = 1 OR t.remain_quota >= ?)',
 ].join('');
 const RESERVE_USER_ONLY = 'UPDATE users SET quota = quota - ? WHERE id = ? AND quota >= ?';
+/** The same debits, turning a free slot of this instance into the open reservation (mysql-reservation-slots.ts). */
+const RESERVE_SLOT_WITH_TOKEN = [
+  'UPDATE users u, tokens t, quota_reservations r SET u.quota = u.quota - ?, t.remain_quota = t.remain_quota - ?, t.used_quota = t.used_quota + ?,',
+  ` r.request_id = ?, r.user_id = ?, r.token_id = ?, r.amount = ?, r.charged = ${OPEN}, r.created_at = ?`,
+  ` WHERE u.id = ? AND t.id = ? AND r.request_id = ? AND r.charged = ${FREE_SLOT} AND u.quota >= ? AND (t.unlimited_quota = 1 OR t.remain_quota >= ?)`,
+].join('');
+const RESERVE_SLOT_USER_ONLY = [
+  `UPDATE users u, quota_reservations r SET u.quota = u.quota - ?, r.request_id = ?, r.user_id = ?, r.token_id = 0, r.amount = ?, r.charged = ${OPEN}, r.created_at = ?`,
+  ` WHERE u.id = ? AND r.request_id = ? AND r.charged = ${FREE_SLOT} AND u.quota >= ?`,
+].join('');
+
+/** A slot reserve's result before its answer: 'missed' (alone, nothing matched) is decided after the commit. */
+type SlotReserve = 'ok' | 'ok-without-slot' | 'refused' | 'missed';
 const SETTLE_WITH_TOKEN = [
   'UPDATE users u, tokens t, quota_reservations r SET u.quota = u.quota - ?, u.used_quota = u.used_quota + ?, u.request_count = u.request_count + 1,',
   ' t.remain_quota = t.remain_quota - ?, t.used_quota = t.used_quota + ?, r.charged = ? WHERE u.id = ? AND t.id = ? AND r.request_id = ? AND r.charged = -1',
@@ -47,36 +62,90 @@ const RELEASE_USER_ONLY =
  * The relay's ledger on MySQL/MariaDB in as few round trips as its guarantees allow: one multi-table
  * UPDATE moves the user, the token and the reservation row together, as prepared statements on the
  * driver's own pool (no TypeORM query runner), and the movements of concurrent requests share one
- * transaction and so one log flush (GroupCommit, libs/database). Reserve: the conditional UPDATE of user and token
- * and the INSERT of the open row; settle and refund: one UPDATE (plus one read after the commit when an
- * extra charge may have gone short); a settle or refund alone in its batch is that one UPDATE autocommitted
- * (no BEGIN/COMMIT round trips). Each UPDATE matches only a row in the expected state, so a settle,
+ * transaction and so one log flush (GroupCommit, libs/database). Reserve: one UPDATE that debits user and
+ * token and turns a free slot into the open row (mysql-reservation-slots.ts), or without a slot the
+ * conditional UPDATE of user and token and the INSERT of the open row; settle and refund: one UPDATE (plus
+ * one read after the commit when an extra charge may have gone short); a reserve, settle or refund alone in
+ * its batch is that one UPDATE autocommitted (no BEGIN/COMMIT round trips). Each UPDATE matches only a row in the expected state, so a settle,
  * a refund and the recovery job can never both apply. (mysql2's default FOUND_ROWS flag makes
  * affectedRows count matched rows, so a reserve of 0 still reports its match.)
  */
 export class MysqlLedger implements LeanLedger {
   private readonly commits: GroupCommit<Tx>;
+  private readonly slots: ReservationSlots;
 
-  constructor(private readonly pool: MysqlPool) {
+  constructor(
+    private readonly pool: MysqlPool,
+    warn: (message: string) => void = () => undefined,
+  ) {
     this.commits = new GroupCommit(mysqlTransactions(pool));
+    this.slots = new ReservationSlots(pool, warn);
   }
 
   reserve(userId: number, tokenId: number, amount: number, requestId: string, owner: string): Promise<ReserveOutcome> {
+    const slot = this.slots.take(owner);
+    if (slot === undefined) return this.reservePlain(userId, tokenId, amount, requestId, owner);
     const withToken = tokenId > 0;
-    const params = withToken ? [amount, amount, amount, userId, tokenId, amount, amount] : [amount, userId, amount];
+    const now = Math.floor(Date.now() / 1000);
+    const sql = withToken ? RESERVE_SLOT_WITH_TOKEN : RESERVE_SLOT_USER_ONLY;
+    const params = withToken
+      ? [amount, amount, amount, requestId, userId, tokenId, amount, now, userId, tokenId, slot, amount, amount]
+      : [amount, requestId, userId, amount, now, userId, slot, amount];
     return this.commits.submit({
-      run: async (tx) => {
-        if (((await tx.run(withToken ? RESERVE_WITH_TOKEN : RESERVE_USER_ONLY, params)) as OkPacket).affectedRows === 0) return false;
-        await tx.run(INSERT_OPEN, [requestId, userId, tokenId, amount, owner, Math.floor(Date.now() / 1000)]);
-        return true;
+      // In a batch: the slot statement, and when it matched nothing the plain statements in the same transaction.
+      run: async (tx): Promise<SlotReserve> => {
+        if (await matchedRow(tx.run(sql, params))) return 'ok';
+        return (await this.reservePlainIn(tx, userId, tokenId, amount, requestId, owner)) ? 'ok-without-slot' : 'refused';
       },
-      after: async (reserved: boolean): Promise<ReserveOutcome> => {
-        if (reserved) return 'ok';
-        // Refused: say which balance was short (the user first, as new-api does).
-        const [user] = (await this.exec('SELECT quota FROM users WHERE id = ?', [userId])) as Rows;
-        return Number(user?.quota ?? 0) < amount || !withToken ? 'user_quota' : 'token_quota';
+      alone: async (): Promise<SlotReserve> => ((await matchedRow(this.executeOnce(sql, params))) ? 'ok' : 'missed'),
+      after: async (result: SlotReserve): Promise<ReserveOutcome> => {
+        if (result === 'ok') return 'ok';
+        // Nothing matched: a balance was short (the slot is still free), or, rarely, the slot was gone.
+        // The plain path tells which: refused, the slot is reusable; served, it is left alone.
+        const outcome =
+          result === 'missed'
+            ? await this.reservePlain(userId, tokenId, amount, requestId, owner)
+            : result === 'refused'
+              ? await this.refusal(userId, tokenId, amount)
+              : 'ok';
+        if (outcome !== 'ok') this.slots.giveBack(owner, slot);
+        return outcome;
       },
     });
+  }
+
+  /** Removes this process's free reservation slots (a graceful shutdown). */
+  dropFreeSlots(): Promise<void> {
+    return this.slots.dropAll();
+  }
+
+  /** The reserve without a slot: the conditional UPDATE of user and token, then the INSERT of the open row. */
+  private reservePlain(userId: number, tokenId: number, amount: number, requestId: string, owner: string): Promise<ReserveOutcome> {
+    return this.commits.submit({
+      run: (tx) => this.reservePlainIn(tx, userId, tokenId, amount, requestId, owner),
+      after: async (reserved: boolean): Promise<ReserveOutcome> => (reserved ? 'ok' : this.refusal(userId, tokenId, amount)),
+    });
+  }
+
+  private async reservePlainIn(
+    tx: Tx,
+    userId: number,
+    tokenId: number,
+    amount: number,
+    requestId: string,
+    owner: string,
+  ): Promise<boolean> {
+    const withToken = tokenId > 0;
+    const params = withToken ? [amount, amount, amount, userId, tokenId, amount, amount] : [amount, userId, amount];
+    if (((await tx.run(withToken ? RESERVE_WITH_TOKEN : RESERVE_USER_ONLY, params)) as OkPacket).affectedRows === 0) return false;
+    await tx.run(INSERT_OPEN, [requestId, userId, tokenId, amount, owner, Math.floor(Date.now() / 1000)]);
+    return true;
+  }
+
+  /** A refused reserve: which balance was short (the user first, as new-api does). */
+  private async refusal(userId: number, tokenId: number, amount: number): Promise<ReserveOutcome> {
+    const [user] = (await this.exec('SELECT quota FROM users WHERE id = ?', [userId])) as Rows;
+    return Number(user?.quota ?? 0) < amount || tokenId <= 0 ? 'user_quota' : 'token_quota';
   }
 
   /** The full price (docs/billing.md); undefined when the reservation was no longer open. */
