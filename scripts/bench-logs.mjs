@@ -9,7 +9,8 @@
 //   BENCH_LOG_EXISTING=<SQLite file | server DSN with its database> measures a database filled by an earlier run
 //   (kept with BENCH_KEEP=1) as it is: no fill, no cleanup, nothing dropped; BENCH_LOG_ONLY=<regex> measures only
 //   the endpoints whose name matches; BENCH_ENTRY runs another build's main.js (A/B on the same rows);
-//   BENCH_LOG_CLEANUP=1 runs the cleanup phase on it too (it deletes the older two thirds of its rows).
+//   BENCH_LOG_CLEANUP=1 runs the cleanup phase on it too (it deletes the older two thirds of its rows);
+//   BENCH_LOG_CLEANUP=0 skips it after a fill (so a kept fill keeps all its rows).
 //   BENCH_LOG_BACKFILL=sql sums the filled rows with a few GROUP BYs in the database instead of waiting for the
 //   gateway's background aggregation (which yields to requests: ~2,000 ids/s at load 17 on 2 cores).
 import { execFileSync } from 'node:child_process';
@@ -243,7 +244,8 @@ async function fillAndMeasure() {
   console.log(`Background aggregation of ${ROWS.toLocaleString('en')} rows done ${backfill.toFixed(0)} s after start`);
 
   await measure(headers, now, ROWS);
-  await cleanupImpact(headers, key, now);
+  // BENCH_LOG_CLEANUP=0 keeps all the filled rows (a fill kept with BENCH_KEEP=1 for later measurements).
+  if (process.env.BENCH_LOG_CLEANUP !== '0') await cleanupImpact(headers, key, now);
 }
 
 /** p50/p95 of every log list, stat and dashboard call (BENCH_LOG_ONLY: those whose name matches). */
