@@ -9,7 +9,7 @@ import { setupRoot, startTestGateway, type TestGateway } from '../support/test-g
 const ROWS = 200_000;
 const DAY = 86_400;
 /** The tables whose reads must go through an index (the aggregate cursor is a one-row table). */
-const LOG_TABLES = /\b(logs|log_hourly|log_daily|quota_data)\b/;
+const LOG_TABLES = /\b(logs|log_hourly|log_daily|log_series_text|quota_data)\b/;
 
 /**
  * Every filter of the log list must reach its rows through an index, never a full scan of `logs`. The SQL the
@@ -198,10 +198,12 @@ function fullScan(kind: TestDbKind, plan: string): boolean {
       .some(
         (line) => !/table=(null|undefined|<derived\d+>)/.test(line) && (/type=ALL\b/.test(line) || /key=(null|undefined)\b/.test(line)),
       );
-  if (kind === 'postgres') return /Seq Scan on (logs|log_hourly|log_daily|quota_data)\b/.test(plan);
+  if (kind === 'postgres') return /Seq Scan on (logs|log_hourly|log_daily|log_series_text|quota_data)\b/.test(plan);
   return plan
     .split('\n')
-    .some((line) => /^SCAN (logs|log|log_hourly|log_daily|quota_data|q)\b/.test(line) && !/USING (COVERING )?INDEX/.test(line));
+    .some(
+      (line) => /^SCAN (logs|log|log_hourly|log_daily|log_series_text|quota_data|q)\b/.test(line) && !/USING (COVERING )?INDEX/.test(line),
+    );
 }
 
 /**
