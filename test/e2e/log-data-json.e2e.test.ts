@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DataSource, type QueryRunner } from 'typeorm';
 import { LogAggregatorService, LogService, LogType } from '@gw/log';
 import { HourlyDashboardService, MAX_HOURLY_ROWS } from '../../libs/log/src/aggregate/hourly-dashboard.service.js';
+import { HourTextsWarmer } from '../../libs/log/src/aggregate/hour-texts-warmer.service.js';
 import { SeriesTextRepository } from '../../libs/log/src/aggregate/series-text.repository.js';
 import type { ApiClient } from '../support/api-client.js';
 import { testDatabases } from '../support/databases.js';
@@ -176,6 +177,30 @@ describe.each(testDatabases())('dashboard JSON rendered by the database on %s', 
     // Restore the real text for the other tests: invalidate it as the aggregator would.
     await dataSource.transaction((manager) => texts.invalidate(manager.queryRunner as QueryRunner, [{ dim: 'model', hour }]));
     expect((await root.get(`/api/data/?${range}`)).text).toBe(expectedText(await fromLogs('model_name', (h) => h), 'model_name'));
+  });
+
+  it('the background pass renders the missing completed hours, and the answer read from them is the same', async () => {
+    const texts = gw.gateway.app.get(SeriesTextRepository);
+    const hours = [base + 2 * HOUR, base + 3 * HOUR, base + 30 * HOUR];
+    // Dropped as a summing of late logs drops them.
+    await dataSource.transaction((manager) =>
+      texts.invalidate(
+        manager.queryRunner as QueryRunner,
+        hours.flatMap((hour) => [
+          { dim: 'model' as const, hour },
+          { dim: 'username' as const, hour },
+        ]),
+      ),
+    );
+    for (const dim of ['model', 'username'] as const) for (const h of hours) expect((await storedHours(dim)).get(h)?.[1]).toBeNull();
+    // One clock for both passes: an hour ending in between would be new work for the second.
+    const at = Math.floor(Date.now() / 1000);
+    expect(await gw.gateway.app.get(HourTextsWarmer).tick(at)).toBeGreaterThanOrEqual(2 * hours.length);
+    for (const dim of ['model', 'username'] as const) for (const h of hours) expect((await storedHours(dim)).get(h)?.[1]).not.toBeNull();
+    expect((await root.get(`/api/data/?${range}`)).text).toBe(expectedText(await fromLogs('model_name', (h) => h), 'model_name'));
+    expect((await root.get(`/api/data/users?${range}`)).text).toBe(expectedText(await fromLogs('username', (h) => h), 'username'));
+    // Nothing is missing any more: a second pass renders nothing.
+    expect(await gw.gateway.app.get(HourTextsWarmer).tick(at)).toBe(0);
   });
 
   it('an empty range is an empty list', async () => {
