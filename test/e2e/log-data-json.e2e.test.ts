@@ -201,6 +201,12 @@ describe.each(testDatabases())('dashboard JSON rendered by the database on %s', 
     expect((await root.get(`/api/data/users?${range}`)).text).toBe(expectedText(await fromLogs('username', (h) => h), 'username'));
     // Nothing is missing any more: a second pass renders nothing.
     expect(await gw.gateway.app.get(HourTextsWarmer).tick(at)).toBe(0);
+    // A per-user text older than the kept week and a day is dropped by the pass (its row stays, its generation raised).
+    const old = Math.floor(at / HOUR) * HOUR - 9 * DAY;
+    await texts.store('username', [{ hour: old, rows: 0, text: '' }]);
+    expect((await storedHours('username')).get(old)).toEqual([0, '']);
+    await gw.gateway.app.get(HourTextsWarmer).tick(at);
+    expect((await storedHours('username')).get(old)).toEqual([1, null]);
   });
 
   it('an empty range is an empty list', async () => {

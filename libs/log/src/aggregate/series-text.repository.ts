@@ -65,6 +65,19 @@ export class SeriesTextRepository {
     }
   }
 
+  /**
+   * Drops the texts of the hours before `beforeHour` (the space of ranges no longer kept rendered). The rows
+   * stay and their generation is raised, as an invalidation does: a reader that rendered under the old
+   * generation must not store its text, and a deleted row would let a new one start at the same generation.
+   */
+  async dropBefore(dim: TextDim, beforeHour: number): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE log_series_text SET gen = gen + 1, body = NULL, row_count = 0
+       WHERE dim = ${this.p(1)} AND hour < ${this.p(2)} AND body IS NOT NULL`,
+      [dim, beforeHour],
+    );
+  }
+
   /** The row counts of the hours [fromHour, toHour) whose texts are current, and how many hours have none. */
   async currentRowCounts(dim: TextDim, fromHour: number, toHour: number): Promise<{ rows: number; missing: number }> {
     const [row] = await this.dataSource.query(
