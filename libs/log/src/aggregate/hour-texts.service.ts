@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { nowSeconds } from '@gw/database';
 import { HOUR, type HourlyBucket } from './hourly-buckets.js';
 import { LogHourlyRepository } from './log-hourly.repository.js';
@@ -15,6 +15,8 @@ import { type RenderedHour, SeriesTextRepository, type StoredHour, type TextDim 
  */
 @Injectable()
 export class HourTextsService {
+  private readonly logger = new Logger('DashboardTexts');
+
   constructor(
     private readonly texts: SeriesTextRepository,
     private readonly hourly: LogHourlyRepository,
@@ -56,7 +58,9 @@ export class HourTextsService {
     const completed: Array<{ hour: number; gen?: number; rows: number; text: string }> = [];
     for (const [hour, r] of rendered)
       if (hour < complete && r.text !== undefined) completed.push({ hour, gen: stored.get(hour)?.gen, rows: r.rows, text: r.text });
-    await this.texts.store(dim, completed);
+    // Keeping the texts only saves later calls work: a failure to store them (a lock wait or deadlock with the
+    // aggregator on MySQL) must not fail this answer, which has its texts already.
+    await this.texts.store(dim, completed).catch((error: Error) => this.logger.warn(`storing dashboard texts: ${error.message}`));
 
     const parts: string[] = [];
     for (let h = from; h < to; h += HOUR) {
