@@ -57,6 +57,7 @@ export class HourTextsWarmer implements OnApplicationBootstrap, OnModuleDestroy 
   async tick(now = nowSeconds()): Promise<number> {
     if (this.running || this.stopping) return 0;
     let rendered = 0;
+    const started = performance.now();
     const run = (async () => {
       if ((await this.hourly.maxLogId()) - (await this.hourly.coveredUpTo()) > MAX_BEHIND_IDS) return;
       const to = Math.floor(now / HOUR) * HOUR;
@@ -71,6 +72,8 @@ export class HourTextsWarmer implements OnApplicationBootstrap, OnModuleDestroy 
     });
     this.running = run;
     await run;
+    // Past a day of hours it was a first pass (a start, a backfill): how long it took is worth knowing.
+    if (rendered > 24) this.logger.log(`rendered ${rendered} dashboard hours in ${((performance.now() - started) / 1000).toFixed(1)} s`);
     return rendered;
   }
 
