@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { type JsonText, jsonText } from '@gw/core';
+import { type JsonText, jsonArray, jsonText } from '@gw/core';
 import { QuotaDataRepository, type QuotaDataView } from '../quota-data.repository.js';
 import { HourlyReader } from './hourly-reader.service.js';
 import { HOUR, type HourlyBucket, sumIntoBuckets } from './hourly-buckets.js';
@@ -67,7 +67,7 @@ export class HourlyDashboardService {
   }
 
   private async perHour(dim: Dim, from: number, to: number, tail: HourlyBucket[]): Promise<JsonText> {
-    return jsonText(joinJson(await this.hours.fragments(dim, from, to, tail)));
+    return jsonArray(await this.hours.fragments(dim, from, to, tail));
   }
 
   /**
