@@ -9,7 +9,8 @@
 //   BENCH_LOG_EXISTING=<SQLite file | server DSN with its database> measures a database filled by an earlier run
 //   (kept with BENCH_KEEP=1) as it is: no fill, no cleanup, nothing dropped; BENCH_LOG_ONLY=<regex> measures only
 //   the endpoints whose name matches; BENCH_ENTRY runs another build's main.js (A/B on the same rows);
-//   BENCH_LOG_CLEANUP=1 runs the cleanup phase on it too (it deletes the older two thirds of its rows).
+//   BENCH_LOG_CLEANUP=1 runs the cleanup phase on it too (it deletes the older two thirds of its rows);
+//   BENCH_LOG_CLEANUP=0 skips it after a fill (so a kept fill keeps all its rows).
 //   BENCH_LOG_BACKFILL=sql sums the filled rows with a few GROUP BYs in the database instead of waiting for the
 //   gateway's background aggregation (which yields to requests: ~2,000 ids/s at load 17 on 2 cores).
 import { execFileSync } from 'node:child_process';
@@ -123,13 +124,15 @@ async function login(url) {
   return { cookie: cookie.split(';')[0], 'New-Api-User': String(body.data.id) };
 }
 
+/** The time until the whole answer arrived (the client's own JSON.parse of a 30 MB answer is not the server's time). */
 async function timedGet(url, path, headers) {
   const started = performance.now();
   const res = await fetch(url + path, { headers });
   const text = await res.text();
+  const ms = performance.now() - started;
   const body = JSON.parse(text);
   if (!body.success) throw new Error(`${path}: ${text.slice(0, 300)}`);
-  return { ms: performance.now() - started, body, bytes: text.length };
+  return { ms, body, bytes: text.length };
 }
 
 /** Waits until the hourly sums cover every filled row (the background backfill), reading the gateway's cursor. */
@@ -243,7 +246,8 @@ async function fillAndMeasure() {
   console.log(`Background aggregation of ${ROWS.toLocaleString('en')} rows done ${backfill.toFixed(0)} s after start`);
 
   await measure(headers, now, ROWS);
-  await cleanupImpact(headers, key, now);
+  // BENCH_LOG_CLEANUP=0 keeps all the filled rows (a fill kept with BENCH_KEEP=1 for later measurements).
+  if (process.env.BENCH_LOG_CLEANUP !== '0') await cleanupImpact(headers, key, now);
 }
 
 /** p50/p95 of every log list, stat and dashboard call (BENCH_LOG_ONLY: those whose name matches). */
@@ -283,7 +287,8 @@ async function measure(headers, now, rows) {
       .map((x) => x.toFixed(2))
       .join(' ')}`,
   );
-  line(['endpoint', 'p50', 'p95', 'total']);
+  // `first` is the first call of each endpoint (cold: nothing of it read or stored yet by this gateway).
+  line(['endpoint', 'first', 'p50', 'p95', 'total']);
   for (const [name, path] of endpoints) {
     if (ONLY && !ONLY.test(name)) continue;
     const first = await timedGet(gateway.url, path, headers);
@@ -298,7 +303,14 @@ async function measure(headers, now, rows) {
     }
     // A dashboard answer is a list: its length and size say what the time goes into.
     if (Array.isArray(first.body.data)) total = `${first.body.data.length} rows, ${(first.bytes / 2 ** 20).toFixed(1)} MB`;
-    line([name, fmt(percentile(samples, 50)), fmt(percentile(samples, 95)), total, `n=${samples.length} load ${loadavg()[0].toFixed(1)}`]);
+    line([
+      name,
+      fmt(first.ms),
+      fmt(percentile(samples, 50)),
+      fmt(percentile(samples, 95)),
+      total,
+      `n=${samples.length} load ${loadavg()[0].toFixed(1)}`,
+    ]);
   }
 }
 

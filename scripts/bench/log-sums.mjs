@@ -64,14 +64,29 @@ export async function sumLogsInSql({ kind, sqlitePath, dsn }, dims, fromId) {
     if (upTo > after) {
       // InnoDB's default REPEATABLE READ locks every row an INSERT ... SELECT reads (10 M locks, minutes per statement).
       if (kind === 'mysql') await run('SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED');
+      const texts = await hasTable(run, kind, 'log_series_text');
       await run(kind === 'mysql' ? 'START TRANSACTION' : 'BEGIN');
       for (const sql of statements(kind, after, upTo, dims)) await run(sql);
+      // The dashboard's stored hour texts may hold any of the hours just summed into: all are invalidated, in
+      // the same transaction, as the gateway's aggregator does for the hours it touches.
+      if (texts) await run('UPDATE log_series_text SET gen = gen + 1, body = NULL');
       await run('COMMIT');
     }
     return { ids: upTo - after, seconds: (performance.now() - started) / 1000 };
   } finally {
     await run.close();
   }
+}
+
+/** Whether the database has this table (a database migrated by an older build may not). */
+async function hasTable(run, kind, name) {
+  const sql =
+    kind === 'sqlite'
+      ? `SELECT name FROM sqlite_master WHERE type = 'table' AND name = '${name}'`
+      : kind === 'mysql'
+        ? `SELECT table_name FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name = '${name}'`
+        : `SELECT tablename FROM pg_tables WHERE schemaname = current_schema() AND tablename = '${name}'`;
+  return (await run(sql)).length > 0;
 }
 
 async function connect(kind, sqlitePath, dsn) {

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DataSource } from 'typeorm';
+import { DataSource, type QueryRunner } from 'typeorm';
 import { LogAggregatorService, LogService, LogType } from '@gw/log';
 import { HourlyDashboardService, MAX_HOURLY_ROWS } from '../../libs/log/src/aggregate/hourly-dashboard.service.js';
+import { HourTextsWarmer } from '../../libs/log/src/aggregate/hour-texts-warmer.service.js';
+import { SeriesTextRepository } from '../../libs/log/src/aggregate/series-text.repository.js';
 import type { ApiClient } from '../support/api-client.js';
 import { testDatabases } from '../support/databases.js';
 import { setupRoot, startTestGateway, type TestGateway } from '../support/test-gateway.js';
@@ -110,6 +112,101 @@ describe.each(testDatabases())('dashboard JSON rendered by the database on %s', 
     } finally {
       dashboard.maxHourlyRows = MAX_HOURLY_ROWS;
     }
+  });
+
+  /** The stored texts of a dimension's completed hours: hour -> [gen, body or null]. */
+  async function storedHours(dim: 'model' | 'username'): Promise<Map<number, [number, string | null]>> {
+    const rows: Array<{ hour: unknown; gen: unknown; body: unknown }> = await dataSource.query(
+      `SELECT hour, gen, body FROM log_series_text WHERE dim = ${kind === 'postgres' ? '$1' : '?'}`,
+      [dim],
+    );
+    return new Map(rows.map((r) => [Number(r.hour), [Number(r.gen), r.body == null ? null : String(r.body)]]));
+  }
+
+  it.each([
+    ['/api/data/', 'model_name', 'model'],
+    ['/api/data/users', 'username', 'username'],
+  ] as const)('%s: completed hours are stored once and invalidated when late logs are summed into them', async (path, column, dim) => {
+    await gw.gateway.app.get(LogAggregatorService).aggregateUpTo();
+    const expected = async () => expectedText(await fromLogs(column, (hour) => hour), column);
+    const first = await root.get(`${path}?${range}`);
+    expect(first.text).toBe(await expected());
+    const stored = await storedHours(dim);
+    const currentHour = Math.floor(Date.now() / 1000 / HOUR) * HOUR;
+    // Every completed hour of the range has its text (empty hours too); the current hour is never stored.
+    for (let h = Math.ceil((base - 5 * HOUR) / HOUR) * HOUR; h < currentHour; h += HOUR) expect(stored.get(h)?.[1]).not.toBeNull();
+    expect(stored.get(currentHour)?.[1] ?? null).toBeNull();
+    // Read back from the stored texts: the same bytes.
+    expect((await root.get(`${path}?${range}`)).text).toBe(first.text);
+
+    // A late log (a task billed days after it ran) lands in a stored hour: while the sums do not cover it,
+    // the hour is built from rows with the log added; once summed, the hour's text is dropped and rendered again.
+    const late = base + 7 * HOUR;
+    expect(stored.get(late)?.[1]).not.toBeNull();
+    record(5, late + 123);
+    await logs.flush();
+    const withTail = await root.get(`${path}?${range}`);
+    expect(withTail.text).not.toBe(first.text);
+    expect(withTail.text).toBe(await expected());
+    await gw.gateway.app.get(LogAggregatorService).aggregateUpTo();
+    const invalidated = await storedHours(dim);
+    expect(invalidated.get(late)).toEqual([(stored.get(late)?.[0] ?? 0) + 1, null]);
+    // Only the hour the log went into.
+    expect(invalidated.get(late - HOUR)).toEqual(stored.get(late - HOUR));
+    expect((await root.get(`${path}?${range}`)).text).toBe(await expected());
+    expect((await storedHours(dim)).get(late)?.[1]).not.toBeNull();
+  });
+
+  it('a text rendered before the sums changed is not stored', async () => {
+    const texts = gw.gateway.app.get(SeriesTextRepository);
+    const hour = base + 9 * HOUR;
+    await root.get(`/api/data/?${range}`);
+    const before = (await texts.read('model', hour, hour + HOUR)).get(hour);
+    expect(before?.body).toBeDefined();
+    // Summed into after `before` was read: a text rendered under the old generation must not land.
+    record(1, hour + 5);
+    await logs.flush();
+    await gw.gateway.app.get(LogAggregatorService).aggregateUpTo();
+    await texts.store('model', [{ hour, gen: before?.gen, rows: 1, text: 'stale' }]);
+    const after = (await texts.read('model', hour, hour + HOUR)).get(hour);
+    expect(after?.gen).toBe((before?.gen ?? 0) + 1);
+    expect(after?.body).toBeUndefined();
+    // Under the current generation it is stored (the path a dashboard read takes).
+    await texts.store('model', [{ hour, gen: after?.gen, rows: 1, text: 'current' }]);
+    expect((await texts.read('model', hour, hour + HOUR)).get(hour)?.body).toBe('current');
+    // Restore the real text for the other tests: invalidate it as the aggregator would.
+    await dataSource.transaction((manager) => texts.invalidate(manager.queryRunner as QueryRunner, [{ dim: 'model', hour }]));
+    expect((await root.get(`/api/data/?${range}`)).text).toBe(expectedText(await fromLogs('model_name', (h) => h), 'model_name'));
+  });
+
+  it('the background pass renders the missing completed hours, and the answer read from them is the same', async () => {
+    const texts = gw.gateway.app.get(SeriesTextRepository);
+    const hours = [base + 2 * HOUR, base + 3 * HOUR, base + 30 * HOUR];
+    // Dropped as a summing of late logs drops them.
+    await dataSource.transaction((manager) =>
+      texts.invalidate(
+        manager.queryRunner as QueryRunner,
+        hours.flatMap((hour) => [
+          { dim: 'model' as const, hour },
+          { dim: 'username' as const, hour },
+        ]),
+      ),
+    );
+    for (const dim of ['model', 'username'] as const) for (const h of hours) expect((await storedHours(dim)).get(h)?.[1]).toBeNull();
+    // One clock for both passes: an hour ending in between would be new work for the second.
+    const at = Math.floor(Date.now() / 1000);
+    expect(await gw.gateway.app.get(HourTextsWarmer).tick(at)).toBeGreaterThanOrEqual(2 * hours.length);
+    for (const dim of ['model', 'username'] as const) for (const h of hours) expect((await storedHours(dim)).get(h)?.[1]).not.toBeNull();
+    expect((await root.get(`/api/data/?${range}`)).text).toBe(expectedText(await fromLogs('model_name', (h) => h), 'model_name'));
+    expect((await root.get(`/api/data/users?${range}`)).text).toBe(expectedText(await fromLogs('username', (h) => h), 'username'));
+    // Nothing is missing any more: a second pass renders nothing.
+    expect(await gw.gateway.app.get(HourTextsWarmer).tick(at)).toBe(0);
+    // A per-user text older than the kept week and a day is dropped by the pass (its row stays, its generation raised).
+    const old = Math.floor(at / HOUR) * HOUR - 9 * DAY;
+    await texts.store('username', [{ hour: old, rows: 0, text: '' }]);
+    expect((await storedHours('username')).get(old)).toEqual([0, '']);
+    await gw.gateway.app.get(HourTextsWarmer).tick(at);
+    expect((await storedHours('username')).get(old)).toEqual([1, null]);
   });
 
   it('an empty range is an empty list', async () => {

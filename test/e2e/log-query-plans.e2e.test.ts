@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DataSource, type QueryRunner } from 'typeorm';
+import { SchedulerRegistry } from '@nestjs/schedule';
+import { cancelScheduled } from '@gw/core';
 import { LogAggregatorService } from '@gw/log';
+import { HourTextsWarmer } from '../../libs/log/src/aggregate/hour-texts-warmer.service.js';
 import { IndexLogFilters1732262405300 } from '../../libs/log/src/migrations/1732262405300-index-log-filters.js';
 import type { ApiClient } from '../support/api-client.js';
 import { testDatabases, type TestDbKind } from '../support/databases.js';
@@ -10,7 +13,7 @@ import { setupRoot, startTestGateway, type TestGateway } from '../support/test-g
 const ROWS = 200_000;
 const DAY = 86_400;
 /** The tables whose reads must go through an index (the aggregate cursor is a one-row table). */
-const LOG_TABLES = /\b(logs|log_hourly|log_daily|quota_data)\b/;
+const LOG_TABLES = /\b(logs|log_hourly|log_daily|log_series_text|quota_data)\b/;
 
 /**
  * Every filter of the log list must reach its rows through an index, never a full scan of `logs`. The SQL the
@@ -27,6 +30,9 @@ describe.each(testDatabases())('log list query plans on %s', (kind) => {
 
   beforeAll(async () => {
     gw = await startTestGateway(kind);
+    // The background pass of dashboard texts runs every minute: its reads would land among a request's captured
+    // ones at any time. It is stopped here and its reads are checked on their own (below).
+    cancelScheduled(gw.gateway.app.get(SchedulerRegistry), 'dashboard-hour-texts');
     dataSource = gw.gateway.app.get(DataSource);
     // 200 users, 300 tokens, 40 models, 20 channels, 10 groups, one row in 50 a top-up, over 90 days.
     await fillLogs(dataSource, {
@@ -170,6 +176,22 @@ describe.each(testDatabases())('log list query plans on %s', (kind) => {
     await expectIndexed(path);
   });
 
+  it('the background pass of dashboard texts reads through an index', async () => {
+    // Every text dropped, so the pass renders every kept hour again.
+    await dataSource.query('UPDATE log_series_text SET gen = gen + 1, body = NULL');
+    captured.length = 0;
+    capturing = true;
+    const rendered = await gw.gateway.app.get(HourTextsWarmer).tick();
+    capturing = false;
+    expect(rendered).toBeGreaterThan(0);
+    const queries = [...captured];
+    expect(queries.some((q) => /FROM log_hourly/.test(q.sql))).toBe(true);
+    for (const query of queries) {
+      const plan = await explain(dataSource, kind, query.sql, query.params);
+      expect(fullScan(kind, plan), `${query.sql}\n${plan}`).toBe(false);
+    }
+  });
+
   it('the plan check itself sees a full scan when there is one', async () => {
     const plan = await explain(dataSource, kind, 'SELECT id FROM logs WHERE quota + 0 = 5', []);
     expect(fullScan(kind, plan), plan).toBe(true);
@@ -212,10 +234,12 @@ function fullScan(kind: TestDbKind, plan: string): boolean {
       .some(
         (line) => !/table=(null|undefined|<derived\d+>)/.test(line) && (/type=ALL\b/.test(line) || /key=(null|undefined)\b/.test(line)),
       );
-  if (kind === 'postgres') return /Seq Scan on (logs|log_hourly|log_daily|quota_data)\b/.test(plan);
+  if (kind === 'postgres') return /Seq Scan on (logs|log_hourly|log_daily|log_series_text|quota_data)\b/.test(plan);
   return plan
     .split('\n')
-    .some((line) => /^SCAN (logs|log|log_hourly|log_daily|quota_data|q)\b/.test(line) && !/USING (COVERING )?INDEX/.test(line));
+    .some(
+      (line) => /^SCAN (logs|log|log_hourly|log_daily|log_series_text|quota_data|q)\b/.test(line) && !/USING (COVERING )?INDEX/.test(line),
+    );
 }
 
 /**

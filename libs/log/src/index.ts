@@ -5,6 +5,7 @@ import { IndexAdoptedQuotaData1732262405200 } from './migrations/1732262405200-i
 import { IndexLogFilters1732262405300 } from './migrations/1732262405300-index-log-filters.js';
 import { CreateLogHourly1732262413000 } from './migrations/1732262413000-create-log-hourly.js';
 import { CreateLogDaily1732262460000 } from './migrations/1732262460000-create-log-daily.js';
+import { CreateLogSeriesText1732262550000 } from './migrations/1732262550000-create-log-series-text.js';
 import { QuotaDataEntity } from './quota-data.entity.js';
 
 export { LogModule } from './log.module.js';
@@ -22,8 +23,14 @@ export const logSchema = {
   migrations: [CreateQuotaData1732262405100, IndexAdoptedQuotaData1732262405200],
 };
 
-/** The log store's tables: `logs` and their hourly and daily sums, on the database LOG_SQL_DSN names (else the main one). */
+/** The log store's tables: `logs`, their hourly and daily sums and the dashboard's stored hour texts, on the database LOG_SQL_DSN names (else the main one). */
 export const logStoreSchema = {
   entities: [LogEntity],
-  migrations: [CreateLogs1732262405000, IndexLogFilters1732262405300, CreateLogHourly1732262413000, CreateLogDaily1732262460000],
+  migrations: [
+    CreateLogs1732262405000,
+    IndexLogFilters1732262405300,
+    CreateLogHourly1732262413000,
+    CreateLogDaily1732262460000,
+    CreateLogSeriesText1732262550000,
+  ],
 };

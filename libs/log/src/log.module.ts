@@ -9,6 +9,9 @@ import { LogAggregatorService } from './aggregate/log-aggregator.service.js';
 import { LogDailyRepository } from './aggregate/log-daily.repository.js';
 import { LogHourlyRepository } from './aggregate/log-hourly.repository.js';
 import { LogStatService } from './aggregate/log-stat.service.js';
+import { HourTextsService } from './aggregate/hour-texts.service.js';
+import { HourTextsWarmer } from './aggregate/hour-texts-warmer.service.js';
+import { SeriesTextRepository } from './aggregate/series-text.repository.js';
 import { LogController } from './log.controller.js';
 import { LogQueryService } from './log-query.service.js';
 import { LogRepository } from './log.repository.js';
@@ -44,6 +47,9 @@ import { SqlLogStore } from './store/sql-log-store.js';
     LogStatService,
     HourlyDashboardService,
     HourlyReader,
+    SeriesTextRepository,
+    HourTextsService,
+    HourTextsWarmer,
   ],
   exports: [LogStore, LogService, LogRetentionService, LogPurgeService, LogAggregatorService, QuotaDataService],
 })

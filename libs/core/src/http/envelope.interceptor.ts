@@ -1,5 +1,6 @@
-import { Injectable, SetMetadata, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
+import { Injectable, SetMetadata, StreamableFile, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
+import { Readable } from 'node:stream';
 import { map, type Observable } from 'rxjs';
 import { isJsonText, isRaw, isWithMessage, type Envelope } from './envelope.js';
 
@@ -22,6 +23,7 @@ export class EnvelopeInterceptor implements NestInterceptor {
         if (!isJsonText(value)) return wrap(value);
         // A string body is sent as it is; the type says it is JSON (Express would call it text/html).
         context.switchToHttp().getResponse<{ type(value: string): unknown }>().type('application/json');
+        if (value.parts) return new StreamableFile(Readable.from(envelopeChunks(value.parts)), { type: 'application/json' });
         return `{"success":true,"message":"","data":${value.text}}`;
       }),
     );
@@ -48,4 +50,29 @@ function wrap(value: unknown): unknown {
   const body: Envelope = { success: true, message: '' };
   if (value !== undefined) body.data = value;
   return body;
+}
+
+/** Writes at least this many characters at a time (a 90-day answer has thousands of small runs). */
+const CHUNK_CHARS = 256 * 1024;
+
+/**
+ * The envelope around an array given as runs, in chunks: the runs are written as they are, so a 30 MB answer
+ * is neither joined into one string nor converted to bytes and hashed (Express's ETag) in one piece.
+ */
+export function* envelopeChunks(parts: readonly string[]): Generator<string> {
+  let pending = ['{"success":true,"message":"","data":['];
+  let size = pending[0]?.length ?? 0;
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i] as string;
+    if (i > 0) pending.push(',');
+    pending.push(part);
+    size += part.length;
+    if (size >= CHUNK_CHARS) {
+      yield pending.join('');
+      pending = [];
+      size = 0;
+    }
+  }
+  pending.push(']}');
+  yield pending.join('');
 }

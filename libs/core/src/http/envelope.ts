@@ -47,10 +47,26 @@ const JSON_TEXT = Symbol('json-text');
 export interface JsonText {
   [JSON_TEXT]: true;
   text: string;
+  /**
+   * A JSON array given as runs of its elements (each run comma-separated objects, no brackets): the answer is
+   * written run by run (jsonArray), never joined into one string of tens of MB.
+   */
+  parts?: readonly string[];
 }
 
 export function jsonText(text: string): JsonText {
   return { [JSON_TEXT]: true, text };
+}
+
+/** The JSON array whose elements are the runs `parts` (empty runs left out by the caller). */
+export function jsonArray(parts: readonly string[]): JsonText {
+  return {
+    [JSON_TEXT]: true,
+    parts,
+    get text() {
+      return `[${parts.join(',')}]`;
+    },
+  };
 }
 
 export function isJsonText(value: unknown): value is JsonText {

@@ -6,6 +6,7 @@ import { sumIntoBuckets } from './hourly-buckets.js';
 import { LogDailyRepository } from './log-daily.repository.js';
 import { toDailyBuckets } from './log-daily.js';
 import { LogHourlyRepository } from './log-hourly.repository.js';
+import { SeriesTextRepository } from './series-text.repository.js';
 
 const TICK_MS = 5000;
 /** Log ids read per step: sized so that one step blocks SQLite's synchronous driver for about 20 ms. */
@@ -16,7 +17,7 @@ const MAX_STEP_IDS = 50_000;
 const BULK_IDS = 20_000;
 
 /**
- * Keeps `log_hourly` (and the dashboard's `log_daily`) summing every consume log up to a cursor. The same loop is the backfill: at start the
+ * Keeps `log_hourly` (and the dashboard's `log_daily`, and the validity of its stored hour texts) summing every consume log up to a cursor. The same loop is the backfill: at start the
  * cursor of a database upgraded from new-api (or bulk-loaded) is far behind, and the gateway catches up in
  * the background, step by step with a turn of the event loop between steps, resuming from the cursor after
  * a restart. Every instance may run it: the cursor moves by compare-and-set in the same transaction as the
@@ -38,6 +39,7 @@ export class LogAggregatorService implements OnApplicationBootstrap, OnModuleDes
   constructor(
     private readonly repo: LogHourlyRepository,
     private readonly daily: LogDailyRepository,
+    private readonly texts: SeriesTextRepository,
     private readonly scheduler: SchedulerRegistry,
   ) {
     this.sqlite = repo.isSqlite;
@@ -109,7 +111,11 @@ export class LogAggregatorService implements OnApplicationBootstrap, OnModuleDes
       const buckets = sumIntoBuckets(await this.repo.consumeRows(from, to));
       const days = toDailyBuckets(buckets);
       // Lost to another instance: it moved the cursor; continue from where it is now.
-      const committed = await this.repo.commit(from, to, buckets, (runner) => this.daily.add(runner, days));
+      // The dashboard's stored texts of the hours these logs add into are dropped in the same transaction.
+      const committed = await this.repo.commit(from, to, buckets, async (runner) => {
+        await this.texts.invalidate(runner, buckets);
+        await this.daily.add(runner, days);
+      });
       from = committed ? to : await this.repo.coveredUpTo();
       sizer.record(performance.now() - started);
       await yieldToEventLoop();

@@ -3,7 +3,6 @@ import { LOG_DATA_SOURCE } from '@gw/database';
 import type { DataSource, QueryRunner } from 'typeorm';
 import { withLargeSqliteCache } from '@gw/database';
 import type { ConsumeRow, HourlyBucket, HourlyDim } from './hourly-buckets.js';
-import { readSeriesJson } from './series-json.js';
 
 const CURSOR = 'hourly';
 const CONSUME = 2;
@@ -127,11 +126,6 @@ export class LogHourlyRepository {
       [dim, fromHour, toHour],
     );
     return Number(row?.n ?? 0) > limit;
-  }
-
-  /** The same rows as `series` as JSON text fragments, rendered by the database (see readSeriesJson). */
-  seriesJson(dim: HourlyDim, fromHour: number, toHour: number): Promise<string[] | undefined> {
-    return readSeriesJson(this.dataSource, this.kind, { table: 'log_hourly', column: 'hour', offset: 0 }, dim, fromHour, toHour);
   }
 
   private async upsert(runner: QueryRunner, buckets: HourlyBucket[]): Promise<void> {

@@ -1,4 +1,4 @@
-import type { DataSource } from 'typeorm';
+import type { DataSource, QueryRunner } from 'typeorm';
 import type { HourlyDim } from './hourly-buckets.js';
 
 const DAY = 86_400;
@@ -35,14 +35,7 @@ export async function readSeriesJson(
   const parts: string[] = [];
   const runner = dataSource.createQueryRunner();
   try {
-    let cap = Number.POSITIVE_INFINITY;
-    if (kind === 'mysql') {
-      // GROUP_CONCAT stops at group_concat_max_len (1 MB by default) with only a warning: lift it to the
-      // packet size, the most one value can be, and treat a value that long as cut.
-      await runner.query('SET SESSION group_concat_max_len = @@max_allowed_packet');
-      const [row] = await runner.query('SELECT @@group_concat_max_len AS n');
-      cap = Number(row?.n);
-    }
+    const cap = await liftConcatCap(runner, kind);
     for (let start = from; start < to; ) {
       const end = Math.min(to, (Math.floor(start / DAY) + 1) * DAY);
       const [row] = await runner.query(sql, [dim, start, end]);
@@ -66,14 +59,38 @@ export function joinJson(parts: string[], after: unknown[] = []): string {
 /** One statement: the rows with dim = $1 and $2 <= time < $3 as comma-separated JSON objects (NULL when none). */
 export function seriesJsonSql(kind: SqlKind, source: SeriesTable, dim: HourlyDim): string {
   const t = kind === 'mysql' ? `\`${source.column}\`` : `"${source.column}"`;
-  const at = source.offset ? `${t} + ${source.offset}` : t;
   const where = `FROM ${source.table} WHERE dim = ${p(kind, 1)} AND ${t} >= ${p(kind, 2)} AND ${t} < ${p(kind, 3)}`;
+  return `SELECT ${concatRows(kind, source, dim, `${t}, ${byName(kind)}`)} AS j ${where}`;
+}
+
+/**
+ * One statement: per hour of `log_hourly` with dim = $1 and $2 <= hour < $3, the hour (`at`), its number of
+ * rows (`n`) and its rows as comma-separated JSON objects ordered by name (`j`): each hour's text on its own.
+ */
+export function hourTextsSql(kind: SqlKind, dim: HourlyDim): string {
+  const source: SeriesTable = { table: 'log_hourly', column: 'hour', offset: 0 };
+  const at = kind === 'mysql' ? '`at`' : '"at"';
+  return `SELECT hour AS ${at}, COUNT(*) AS n, ${concatRows(kind, source, dim, byName(kind))} AS j FROM log_hourly
+    WHERE dim = ${p(kind, 1)} AND hour >= ${p(kind, 2)} AND hour < ${p(kind, 3)} GROUP BY hour`;
+}
+
+/** The name in code point order (UTF-8 byte order), as the rows path sorts names. */
+function byName(kind: SqlKind): string {
+  // SQLite's BINARY collation is code point order already.
+  if (kind === 'mysql') return 'CAST(name AS BINARY)';
+  return kind === 'postgres' ? 'name COLLATE "C"' : 'name';
+}
+
+/** The aggregate that joins the rows' JSON objects with commas, in `order`. */
+function concatRows(kind: SqlKind, source: SeriesTable, dim: HourlyDim, order: string): string {
+  const t = kind === 'mysql' ? `\`${source.column}\`` : `"${source.column}"`;
+  const at = source.offset ? `${t} + ${source.offset}` : t;
   const tokens = 'prompt_tokens + completion_tokens';
   const username = dim === 'username';
   if (kind === 'sqlite') {
-    // json_object keeps the keys in this order and escapes as JSON.stringify does; BINARY order is code point order.
+    // json_object keeps the keys in this order and escapes as JSON.stringify does.
     const object = `json_object('id', 0, 'user_id', 0, 'username', ${username ? 'name' : "''"}, 'model_name', ${username ? "''" : 'name'}, 'created_at', ${at}, 'token_used', ${tokens}, 'count', count, 'quota', quota)`;
-    return `SELECT group_concat(${object}, ',' ORDER BY ${t}, name) AS j ${where}`;
+    return `group_concat(${object}, ',' ORDER BY ${order})`;
   }
   const quoted = kind === 'mysql' ? 'JSON_QUOTE(name)' : 'to_json(name)::text';
   const pieces = [
@@ -91,11 +108,20 @@ export function seriesJsonSql(kind: SqlKind, source: SeriesTable, dim: HourlyDim
     'quota',
     `'}'`,
   ];
-  if (kind === 'mysql') {
-    // JSON_OBJECT would write `"key": value` with spaces; CONCAT writes the compact text new-api sends.
-    return `SELECT GROUP_CONCAT(CONCAT(${pieces.join(', ')}) ORDER BY ${t}, CAST(name AS BINARY) SEPARATOR ',') AS j ${where}`;
-  }
-  return `SELECT string_agg(${pieces.map((x) => `(${x})`).join(' || ')}, ',' ORDER BY ${t}, name COLLATE "C") AS j ${where}`;
+  // JSON_OBJECT would write `"key": value` with spaces; CONCAT writes the compact text new-api sends.
+  if (kind === 'mysql') return `GROUP_CONCAT(CONCAT(${pieces.join(', ')}) ORDER BY ${order} SEPARATOR ',')`;
+  return `string_agg(${pieces.map((x) => `(${x})`).join(' || ')}, ',' ORDER BY ${order})`;
+}
+
+/**
+ * On MySQL, lifts GROUP_CONCAT's cap (group_concat_max_len, 1 MB by default, beyond which it cuts with only
+ * a warning) to the packet size, the most one value can be, and returns that cap: a text that long was cut.
+ */
+export async function liftConcatCap(runner: QueryRunner, kind: SqlKind): Promise<number> {
+  if (kind !== 'mysql') return Number.POSITIVE_INFINITY;
+  await runner.query('SET SESSION group_concat_max_len = @@max_allowed_packet');
+  const [row] = await runner.query('SELECT @@group_concat_max_len AS n');
+  return Number(row?.n);
 }
 
 function p(kind: SqlKind, n: number): string {
