@@ -34,8 +34,9 @@ export function dataSourceOptions(database: AppConfig['database'], parts: Schema
         database: database.path!,
         enableWAL: true,
         timeout: 30_000,
-        prepareDatabase: (db: { pragma(sql: string): unknown }) => {
+        prepareDatabase: (db: { pragma(sql: string): unknown; prepare(sql: string): unknown }) => {
           db.pragma('busy_timeout = 30000');
+          beginImmediate(db);
           db.pragma('synchronous = NORMAL');
           // better-sqlite3 builds SQLite with a 16 MB page cache per connection, which a busy gateway fills with
           // log pages it never reads again (measured: +17 MB resident). The hot rows (users, tokens, the
@@ -77,4 +78,16 @@ export function dataSourceOptions(database: AppConfig['database'], parts: Schema
         parseInt8: true,
       };
   }
+}
+
+/**
+ * TypeORM opens every SQLite transaction with a deferred `BEGIN TRANSACTION`. With a second process on the file
+ * (WORKERS=2, or two instances), a transaction that reads, awaits, then writes fails at once with
+ * SQLITE_BUSY_SNAPSHOT when the other process committed in between: the busy timeout does not cover it. Taking
+ * the write lock at BEGIN makes the other process wait its busy timeout instead. In one process nothing changes:
+ * its single connection runs one transaction at a time anyway (serializeSqliteTransactions).
+ */
+function beginImmediate(db: { prepare(sql: string): unknown }): void {
+  const prepare = db.prepare.bind(db);
+  db.prepare = (sql: string) => prepare(sql === 'BEGIN TRANSACTION' ? 'BEGIN IMMEDIATE' : sql);
 }
