@@ -4,8 +4,8 @@ import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { extname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { CONSOLE_APPS } from './console-apps.mjs';
 
-const APPS = ['shell', 'admin', 'user', 'playground'];
 const FIRST_LOAD_BUDGET_KB = 300;
 const CHROMIUM = '/usr/bin/chromium';
 const kb = (bytes) => `${(bytes / 1024).toFixed(1)} kB`;
@@ -139,7 +139,7 @@ async function measureLoads() {
 }
 
 console.log('console bundles (all JS in dist)');
-for (const app of APPS) {
+for (const app of CONSOLE_APPS) {
   const size = appSizes(app);
   console.log(`  ${app.padEnd(11)} ${size ? `${kb(size.raw).padStart(10)} raw  ${kb(size.gzip).padStart(9)} gzip` : 'not built'}`);
 }

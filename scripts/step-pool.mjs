@@ -17,10 +17,15 @@ function runStep({ cmd, args }) {
   });
 }
 
-/** Resolves true when any step failed (a step whose dependency failed is skipped and counts as failed). */
-export async function runPool(steps, lanes) {
+/**
+ * Resolves true when any step failed (a step whose dependency failed is skipped and counts as failed). A lane
+ * with nothing ready waits until some running step ends, which is the only event that can make another ready.
+ */
+export async function runPool(steps, lanes, run = runStep) {
   const state = new Map(steps.map((s) => [s.name, 'waiting']));
   let failed = false;
+  let stepEnded = () => undefined;
+  let nextEnd = new Promise((resolve) => (stepEnded = resolve));
   const ready = () => steps.find((s) => state.get(s.name) === 'waiting' && s.after.every((name) => state.get(name) === 'passed'));
   const blocked = () => steps.filter((s) => state.get(s.name) === 'waiting' && s.after.some((name) => state.get(name) === 'failed'));
 
@@ -34,17 +39,20 @@ export async function runPool(steps, lanes) {
       const next = ready();
       if (!next) {
         if (![...state.values()].includes('running')) return;
-        await new Promise((resolve) => setTimeout(resolve, 100));
+        await nextEnd;
         continue;
       }
       state.set(next.name, 'running');
       const started = Date.now();
-      const { code, output } = await runStep(next);
+      const { code, output } = await run(next);
       const seconds = ((Date.now() - started) / 1000).toFixed(0);
       state.set(next.name, code === 0 ? 'passed' : 'failed');
       console.log(`${code === 0 ? 'ok  ' : 'FAIL'} ${next.name} (${seconds} s)`);
       if (code !== 0) failed = true;
       if (code !== 0 || next.show) console.log(output);
+      const wake = stepEnded;
+      nextEnd = new Promise((resolve) => (stepEnded = resolve));
+      wake();
     }
   }
   await Promise.all(Array.from({ length: lanes }, lane));

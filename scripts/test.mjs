@@ -4,6 +4,7 @@
 // TEST_MYSQL_URL, TEST_POSTGRES_URL and TEST_REDIS_URL are set (.ci/run sets them).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { CONSOLE_APPS } from './console-apps.mjs';
 import { runPool } from './step-pool.mjs';
 
 const started = Date.now();
@@ -25,7 +26,7 @@ if (!process.env.SKIP_CHECKS) {
 }
 if (!process.env.SKIP_BUILD) {
   step('build server', 'node', ['scripts/build-server.mjs']);
-  for (const app of ['shell', 'admin', 'user', 'playground']) step(`build console ${app}`, ...web(app));
+  for (const app of CONSOLE_APPS) step(`build console ${app}`, ...web(app));
   const consoles = steps.filter((s) => s.name.startsWith('build console')).map((s) => s.name);
   step('console bundle report', 'node', ['scripts/report-bundles.mjs'], consoles, true);
 }

@@ -3,6 +3,7 @@ export const UNIT_SPECS = [
   'libs/**/*.spec.ts',
   'apps/**/*.spec.ts',
   'test/fake-upstream/**/*.spec.ts',
+  'scripts/**/*.spec.ts',
   'test/support/**/*.spec.ts',
   'frontends/*/{src,mf}/**/*.spec.ts',
 ];
