@@ -1,7 +1,8 @@
 // `npm run bench:logs`: usage data at scale. Fills `logs` with BENCH_LOG_ROWS rows (default 10,000,000), generated
 // inside the database (INSERT ... SELECT over a number sequence, indexes built after; niced), restarts the gateway (which aggregates the new rows in the background, as after
 // an upgrade from new-api) and prints p50/p95 of the log list, stat and dashboard endpoints, then the relay's
-// and /api/status's p95 while a cleanup deletes the older two thirds of the rows.
+// and /api/status's p95 while a cleanup deletes the older two thirds of the rows. `quota_data` (the per-user
+// dashboard, /api/data/self) is summed from the filled logs, as the dashboard export would have gathered it.
 //   BENCH_LOG_DB=sqlite (default) | mysql | postgres; BENCH_SQL_DSN=mysql://root@127.0.0.1:3306 (a server: the
 //   bench creates and drops its own database); BENCH_LOG_SAMPLES (per endpoint, default 30);
 //   BENCH_LOG_MAX_SECONDS bounds the cleanup phase (default 1800); BENCH_LOG_SEPARATE=1 puts the logs on that
@@ -23,7 +24,7 @@ import { DAYS, fillLogs } from './bench/log-fill.mjs';
 import { percentile, target } from './bench/load.mjs';
 import { freePort, startFakeUpstream, startGateway, stop } from './bench/processes.mjs';
 import { benchKey, prepareGateway } from './bench/setup.mjs';
-import { sumLogsInSql } from './bench/log-sums.mjs';
+import { fillQuotaData, sumLogsInSql } from './bench/log-sums.mjs';
 import { GATEWAY_NODE_FLAGS, gatewayEnv } from './gateway-runtime.mjs';
 
 const require = createRequire(import.meta.url);
@@ -183,6 +184,7 @@ try {
     // A kept database whose background aggregation was cut short: the rest is summed in SQL first.
     const summed = await sumLogsInSql(db);
     if (summed.ids > 0) console.log(`Summed ${summed.ids.toLocaleString('en')} uncovered log ids in SQL in ${summed.seconds.toFixed(0)} s`);
+    await fillQuotaDataOnce();
     // The bench channel still names the fake provider of the run that filled the database: this run's one.
     await runSql(db, 'UPDATE channels SET base_url = ? WHERE name = ?', [upstream.url, 'bench']);
     gateway = await startGateway(ENTRY, env, GATEWAY_NODE_FLAGS);
@@ -199,6 +201,15 @@ try {
   if (gateway) await stop(gateway.child);
   await stop(upstream.child);
   if (!process.env.BENCH_KEEP || EXISTING) await db.drop();
+}
+
+/** quota_data as the dashboard export would have filled it from these logs (for /api/data/self). */
+async function fillQuotaDataOnce() {
+  // With BENCH_LOG_SEPARATE, quota_data stays on the main database (as in new-api), away from the logs.
+  if (SEPARATE) return console.log('  quota_data: not filled (it lives on the main database, apart from the logs)');
+  const filled = await fillQuotaData(db);
+  if (filled)
+    console.log(`  quota_data: ${filled.rows.toLocaleString('en')} hourly rows summed from the logs in ${filled.seconds.toFixed(0)} s`);
 }
 
 async function fillAndMeasure() {
@@ -227,6 +238,7 @@ async function fillAndMeasure() {
   }
   console.log(`  filled at ${Math.round(rate).toLocaleString('en')} rows/s`);
   if (db.sqlitePath) console.log(`  SQLite file: ${sqliteSpace(db.sqlitePath)}`);
+  await fillQuotaDataOnce();
 
   if (process.env.BENCH_LOG_BACKFILL === 'sql') {
     const summed = await sumLogsInSql(db);
@@ -275,6 +287,10 @@ async function measure(headers, now, rows) {
     ['dashboard /api/data/ 90 days', `/api/data/?start_timestamp=${t - DAYS * DAY}&end_timestamp=${t}`],
     ['dashboard /api/data/users 7 days', `/api/data/users?start_timestamp=${t - 7 * DAY}&end_timestamp=${t}`],
     ['dashboard /api/data/users 90 days', `/api/data/users?start_timestamp=${t - DAYS * DAY}&end_timestamp=${t}`],
+    // The root session is user id 1, the fill's heaviest user: its own quota_data rows (new-api allows 30 days).
+    ['dashboard /api/data/self 7 days', `/api/data/self?start_timestamp=${t - 7 * DAY}&end_timestamp=${t}`],
+    ['dashboard /api/data/self 30 days', `/api/data/self?start_timestamp=${t - 30 * DAY}&end_timestamp=${t}`],
+    ['dashboard /api/data/ one user 7 days', `/api/data/?username=user-1&start_timestamp=${t - 7 * DAY}&end_timestamp=${t}`],
     // What a console charting per day asks (new-api's default_time): whole days come from the daily sums.
     ['dashboard /api/data/ 7 days, per day', `/api/data/?start_timestamp=${t - 7 * DAY}&end_timestamp=${t}&default_time=day`],
     ['dashboard /api/data/ 90 days, per day', `/api/data/?start_timestamp=${t - DAYS * DAY}&end_timestamp=${t}&default_time=day`],
@@ -324,6 +340,9 @@ async function cleanupImpact(headers, key, t) {
     idle.status.push((await timedGet(gateway.url, '/api/status', {})).ms);
   }
   const cutoff = t - Math.round((DAYS * DAY) / 3);
+  // Counted apart from the call's answer, so a cleanup cut short by BENCH_LOG_MAX_SECONDS still reports its pace.
+  const olderRows = () => queryOne(db, `SELECT COUNT(*) AS n FROM logs WHERE created_at < ${cutoff}`).then(Number);
+  const toDelete = await olderRows();
   const busy = { relay: [], status: [] };
   const cleanupStarted = performance.now();
   let cleanup;
@@ -343,9 +362,9 @@ async function cleanupImpact(headers, key, t) {
   if (cleanup?.error) console.log(`(cleanup call failed: ${cleanup.error})`);
   await relay.close();
   console.log('');
-  const deleted = cleanup?.data ?? 0;
+  const deleted = cleanup && !cleanup.error ? cleanup.data : toDelete - (await olderRows());
   console.log(
-    `Cleanup: ${deleted.toLocaleString('en')} rows in ${cleanupSeconds.toFixed(1)} s (${Math.round(deleted / cleanupSeconds).toLocaleString('en')} rows/s)`,
+    `Cleanup: ${deleted.toLocaleString('en')} of ${toDelete.toLocaleString('en')} rows in ${cleanupSeconds.toFixed(1)} s (${Math.round(deleted / cleanupSeconds).toLocaleString('en')} rows/s)`,
   );
   line(['measure', 'idle p50', 'idle p95', 'during p50', 'during p95', 'p95 ratio']);
   for (const which of ['relay', 'status']) {
