@@ -173,7 +173,7 @@ describe.each(testDatabases())('dashboard JSON rendered by the database on %s', 
     expect(after?.body).toBeUndefined();
     // Under the current generation it is stored (the path a dashboard read takes).
     await texts.store('model', [{ hour, gen: after?.gen, rows: 1, text: 'current' }]);
-    expect((await texts.read('model', hour, hour + HOUR)).get(hour)?.body).toBe('current');
+    expect((await texts.read('model', hour, hour + HOUR)).get(hour)?.body?.toString('utf8')).toBe('current');
     // Restore the real text for the other tests: invalidate it as the aggregator would.
     await dataSource.transaction((manager) => texts.invalidate(manager.queryRunner as QueryRunner, [{ dim: 'model', hour }]));
     expect((await root.get(`/api/data/?${range}`)).text).toBe(expectedText(await fromLogs('model_name', (h) => h), 'model_name'));

@@ -4,7 +4,17 @@ export { ConfigError } from './config/env-reader.js';
 export type { DatabaseTarget, DatabaseType } from './config/database-dsn.js';
 export { CoreModule } from './core.module.js';
 export * from './errors/app-error.js';
-export { isJsonText, jsonArray, jsonText, raw, withMessage, type Envelope, type JsonText, type WithMessage } from './http/envelope.js';
+export {
+  isJsonText,
+  jsonArray,
+  jsonText,
+  raw,
+  withMessage,
+  type Envelope,
+  type JsonRun,
+  type JsonText,
+  type WithMessage,
+} from './http/envelope.js';
 export { NoEnvelope } from './http/envelope.interceptor.js';
 export { GatewayExceptionFilter, NOT_FOUND_FALLBACK, type NotFoundFallback } from './http/exception.filter.js';
 export { parsePage, toPage, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type Page, type PageRequest } from './http/pagination.js';

@@ -2,7 +2,7 @@ import { Injectable, SetMetadata, StreamableFile, type CallHandler, type Executi
 import { Reflector } from '@nestjs/core';
 import { Readable } from 'node:stream';
 import { map, type Observable } from 'rxjs';
-import { isJsonText, isRaw, isWithMessage, type Envelope } from './envelope.js';
+import { isJsonText, isRaw, isWithMessage, type Envelope, type JsonRun } from './envelope.js';
 
 const SKIP_ENVELOPE = 'gw:skip-envelope';
 
@@ -52,27 +52,46 @@ function wrap(value: unknown): unknown {
   return body;
 }
 
-/** Writes at least this many characters at a time (a 90-day answer has thousands of small runs). */
-const CHUNK_CHARS = 256 * 1024;
+/** Small runs are gathered into chunks of at least this many bytes (a 90-day answer has thousands of them). */
+const CHUNK_BYTES = 256 * 1024;
+/** A run of bytes this long is written as it is, not copied into a chunk. */
+const OWN_CHUNK_BYTES = 64 * 1024;
+const HEAD = Buffer.from('{"success":true,"message":"","data":[');
+const COMMA = Buffer.from(',');
+const TAIL = Buffer.from(']}');
 
 /**
- * The envelope around an array given as runs, in chunks: the runs are written as they are, so a 30 MB answer
- * is neither joined into one string nor converted to bytes and hashed (Express's ETag) in one piece.
+ * The envelope around an array given as runs, in chunks of bytes: the runs are written as they are, so a 30 MB
+ * answer is neither joined into one string nor hashed (Express's ETag) in one piece. A long run the database
+ * gave as bytes (a stored hour) goes to the socket as it is, without being decoded into a string, encoded back
+ * or copied.
  */
-export function* envelopeChunks(parts: readonly string[]): Generator<string> {
-  let pending = ['{"success":true,"message":"","data":['];
-  let size = pending[0]?.length ?? 0;
+export function* envelopeChunks(parts: readonly JsonRun[]): Generator<Uint8Array> {
+  let pending: Uint8Array[] = [HEAD];
+  let size = HEAD.length;
+  const flush = () => {
+    const chunk = Buffer.concat(pending, size);
+    pending = [];
+    size = 0;
+    return chunk;
+  };
   for (let i = 0; i < parts.length; i++) {
-    const part = parts[i] as string;
-    if (i > 0) pending.push(',');
-    pending.push(part);
-    size += part.length;
-    if (size >= CHUNK_CHARS) {
-      yield pending.join('');
-      pending = [];
-      size = 0;
+    const part = parts[i] as JsonRun;
+    if (i > 0) {
+      pending.push(COMMA);
+      size += 1;
     }
+    if (typeof part !== 'string' && part.length >= OWN_CHUNK_BYTES) {
+      yield flush();
+      yield part;
+      continue;
+    }
+    const bytes = typeof part === 'string' ? Buffer.from(part, 'utf8') : part;
+    pending.push(bytes);
+    size += bytes.length;
+    if (size >= CHUNK_BYTES) yield flush();
   }
-  pending.push(']}');
-  yield pending.join('');
+  pending.push(TAIL);
+  size += TAIL.length;
+  yield flush();
 }

@@ -49,22 +49,26 @@ export interface JsonText {
   text: string;
   /**
    * A JSON array given as runs of its elements (each run comma-separated objects, no brackets): the answer is
-   * written run by run (jsonArray), never joined into one string of tens of MB.
+   * written run by run (jsonArray), never joined into one string of tens of MB. A run may be UTF-8 bytes (a
+   * text stored by the database, read as a BLOB): it goes to the socket without being decoded and encoded again.
    */
-  parts?: readonly string[];
+  parts?: readonly JsonRun[];
 }
+
+/** One run of array elements: text, or the same text as UTF-8 bytes. */
+export type JsonRun = string | Uint8Array;
 
 export function jsonText(text: string): JsonText {
   return { [JSON_TEXT]: true, text };
 }
 
 /** The JSON array whose elements are the runs `parts` (empty runs left out by the caller). */
-export function jsonArray(parts: readonly string[]): JsonText {
+export function jsonArray(parts: readonly JsonRun[]): JsonText {
   return {
     [JSON_TEXT]: true,
     parts,
     get text() {
-      return `[${parts.join(',')}]`;
+      return `[${parts.map((part) => (typeof part === 'string' ? part : Buffer.from(part).toString('utf8'))).join(',')}]`;
     },
   };
 }

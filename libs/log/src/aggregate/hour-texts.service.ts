@@ -1,4 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
+import type { JsonRun } from '@gw/core';
 import { nowSeconds } from '@gw/database';
 import { HOUR, type HourlyBucket } from './hourly-buckets.js';
 import { LogHourlyRepository } from './log-hourly.repository.js';
@@ -40,7 +41,7 @@ export class HourTextsService {
    * The rows of the hours [from, to) as JSON text fragments in time order (each a run of comma-separated
    * objects ordered by name; hours without rows left out), with the tail's buckets added into their hours.
    */
-  async fragments(dim: TextDim, from: number, to: number, tail: HourlyBucket[], now = nowSeconds()): Promise<string[]> {
+  async fragments(dim: TextDim, from: number, to: number, tail: HourlyBucket[], now = nowSeconds()): Promise<JsonRun[]> {
     const complete = Math.max(from, Math.min(to, completedBefore(now)));
     const tailByHour = new Map<number, HourlyBucket[]>();
     for (const bucket of tail) {
@@ -62,10 +63,10 @@ export class HourTextsService {
     // aggregator on MySQL) must not fail this answer, which has its texts already.
     await this.texts.store(dim, completed).catch((error: Error) => this.logger.warn(`storing dashboard texts: ${error.message}`));
 
-    const parts: string[] = [];
+    const parts: JsonRun[] = [];
     for (let h = from; h < to; h += HOUR) {
       const hourTail = tailByHour.get(h);
-      let text = hourTail ? undefined : (stored.get(h)?.body ?? rendered.get(h)?.text);
+      let text: JsonRun | undefined = hourTail ? undefined : (stored.get(h)?.body ?? rendered.get(h)?.text);
       // The tail's hours, and an hour longer than MySQL's cap on one value, are built from rows.
       if (text === undefined) {
         const views = addTail(toViews(dim, await this.hourly.series(dim, h, h + HOUR)), dim, hourTail ?? []);

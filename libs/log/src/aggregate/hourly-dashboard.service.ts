@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { type JsonText, jsonArray, jsonText } from '@gw/core';
+import { type JsonText, jsonArray } from '@gw/core';
 import { QuotaDataRepository, type QuotaDataView } from '../quota-data.repository.js';
 import { HourlyReader } from './hourly-reader.service.js';
 import { HOUR, type HourlyBucket, sumIntoBuckets } from './hourly-buckets.js';
 import { HourTextsService } from './hour-texts.service.js';
 import { LogDailyRepository } from './log-daily.repository.js';
 import { dayRowTime, splitIntoDays } from './log-daily.js';
-import { joinJson } from './series-json.js';
+import { jsonRuns } from './series-json.js';
 import { addTail, byTimeThenName, toViews } from './series-rows.js';
 import type { TextDim as Dim } from './series-text.repository.js';
 
@@ -93,6 +93,6 @@ export class HourlyDashboardService {
     // The tail lies after the whole days (tailFrom >= endDay): it is added into the last partial day.
     const first = before.sort(byTimeThenName);
     const last = addTail(after, dim, tail);
-    return jsonText(joinJson([...(first.length ? [JSON.stringify(first).slice(1, -1)] : []), ...middle], last));
+    return jsonArray(jsonRuns(first, middle, last));
   }
 }

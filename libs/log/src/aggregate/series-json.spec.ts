@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { joinJson, seriesJsonSql } from './series-json.js';
+import { jsonArray } from '@gw/core';
+import { jsonRuns, seriesJsonSql } from './series-json.js';
 
 describe('dashboard rows rendered as JSON by SQLite', () => {
   const db = new Database(':memory:');
@@ -29,7 +30,7 @@ describe('dashboard rows rendered as JSON by SQLite', () => {
         count: i + 1,
         quota: 1000 * i,
       }));
-    expect(joinJson([j])).toBe(JSON.stringify(expected));
+    expect(jsonArray(jsonRuns([], [j])).text).toBe(JSON.stringify(expected));
   });
 
   it('dates per-day rows by the offset and keeps the time bounds', () => {
@@ -49,9 +50,11 @@ describe('dashboard rows rendered as JSON by SQLite', () => {
     expect((db.prepare(sql).get('username', 0, 3600) as { j: string | null }).j).toBeNull();
   });
 
-  it('joins rendered parts and rows built in JS into one array', () => {
-    expect(joinJson([])).toBe('[]');
-    expect(joinJson(['{"a":1}', '{"a":2}'], [{ a: 3 }])).toBe('[{"a":1},{"a":2},{"a":3}]');
-    expect(joinJson([], [{ a: 3 }])).toBe('[{"a":3}]');
+  it('puts rows built in JS before and after the rendered runs, leaving empty runs out', () => {
+    const array = (...args: Parameters<typeof jsonRuns>) => jsonArray(jsonRuns(...args)).text;
+    expect(array([], [])).toBe('[]');
+    expect(array([], ['{"a":1}', '{"a":2}'], [{ a: 3 }])).toBe('[{"a":1},{"a":2},{"a":3}]');
+    expect(array([{ a: 0 }], ['{"a":1}'], [{ a: 3 }])).toBe('[{"a":0},{"a":1},{"a":3}]');
+    expect(array([], [], [{ a: 3 }])).toBe('[{"a":3}]');
   });
 });

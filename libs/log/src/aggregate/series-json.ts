@@ -50,10 +50,13 @@ export async function readSeriesJson(
   }
 }
 
-/** The rendered rows and the rows built in JS (already in order after them) as one JSON array. */
-export function joinJson(parts: string[], after: unknown[] = []): string {
-  const all = after.length > 0 ? [...parts, JSON.stringify(after).slice(1, -1)] : parts;
-  return `[${all.join(',')}]`;
+/**
+ * Rows built in JS before, the rendered runs, then rows built in JS after (each list already in order), as the
+ * runs of one JSON array (jsonArray): streamed run by run, never joined into one string.
+ */
+export function jsonRuns(before: unknown[], parts: string[], after: unknown[] = []): string[] {
+  const run = (rows: unknown[]) => (rows.length > 0 ? [JSON.stringify(rows).slice(1, -1)] : []);
+  return [...run(before), ...parts, ...run(after)];
 }
 
 /** One statement: the rows with dim = $1 and $2 <= time < $3 as comma-separated JSON objects (NULL when none). */

@@ -12,6 +12,17 @@ const STORE_ROWS = 200;
 /** Hour keys (dimension, hour) per statement that raises their generation. */
 const INVALIDATE_ROWS = 500;
 
+/** The stored text as bytes, as each driver returns a binary value (Buffer): no string is made of it. */
+const BODY_AS_BYTES: Record<SqlKind, string> = {
+  sqlite: 'CAST(body AS BLOB)',
+  mysql: 'CAST(body AS BINARY)',
+  postgres: "convert_to(body, 'UTF8')",
+};
+
+function asBytes(value: unknown): Buffer {
+  return Buffer.isBuffer(value) ? value : Buffer.from(String(value), 'utf8');
+}
+
 /** The dashboard dimensions whose hours have stored texts. */
 export type TextDim = Extract<HourlyDim, 'model' | 'username'>;
 export const TEXT_DIMS: ReadonlySet<HourlyDim> = new Set<HourlyDim>(['model', 'username']);
@@ -20,8 +31,11 @@ export const TEXT_DIMS: ReadonlySet<HourlyDim> = new Set<HourlyDim>(['model', 'u
 export interface StoredHour {
   gen: number;
   rows: number;
-  /** Undefined when the sums changed since the text was rendered (or it never was). */
-  body?: string;
+  /**
+   * The text as UTF-8 bytes (read as a BLOB: a week of per-user hours is ~28 MB, which as strings was decoded
+   * here and encoded again on the way out); undefined when the sums changed since it was rendered (or never was).
+   */
+  body?: Buffer;
 }
 
 /** An hour rendered from the sums: its rows as JSON text, or undefined when MySQL's cap cut it. */
@@ -109,12 +123,13 @@ export class SeriesTextRepository {
   /** The stored hours in [fromHour, toHour), by hour. */
   async read(dim: TextDim, fromHour: number, toHour: number): Promise<Map<number, StoredHour>> {
     const rows: Array<{ hour: unknown; gen: unknown; row_count: unknown; body: unknown }> = await this.dataSource.query(
-      `SELECT hour, gen, row_count, body FROM log_series_text WHERE dim = ${this.p(1)} AND hour >= ${this.p(2)} AND hour < ${this.p(3)}`,
+      `SELECT hour, gen, row_count, ${BODY_AS_BYTES[this.kind]} AS body FROM log_series_text
+       WHERE dim = ${this.p(1)} AND hour >= ${this.p(2)} AND hour < ${this.p(3)}`,
       [dim, fromHour, toHour],
     );
     const hours = new Map<number, StoredHour>();
     for (const row of rows) {
-      const body = row.body == null ? undefined : String(row.body);
+      const body = row.body == null ? undefined : asBytes(row.body);
       hours.set(Number(row.hour), { gen: Number(row.gen), rows: Number(row.row_count), body });
     }
     return hours;
