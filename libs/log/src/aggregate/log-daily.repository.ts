@@ -40,7 +40,7 @@ export class LogDailyRepository {
   }
 
   /** The same rows as `series`, dated at each day's row time, as JSON text fragments (see readSeriesJson). */
-  seriesJson(dim: HourlyDim, fromDay: number, toDay: number): Promise<string[] | undefined> {
+  seriesJson(dim: HourlyDim, fromDay: number, toDay: number): Promise<Buffer[] | undefined> {
     return readSeriesJson(this.dataSource, this.kind, { table: 'log_daily', column: 'day', offset: DAY_ROW_OFFSET }, dim, fromDay, toDay);
   }
 

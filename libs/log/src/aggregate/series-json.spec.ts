@@ -31,6 +31,12 @@ describe('dashboard rows rendered as JSON by SQLite', () => {
         quota: 1000 * i,
       }));
     expect(jsonArray(jsonRuns([], [j])).text).toBe(JSON.stringify(expected));
+    // Read as bytes: a Buffer of exactly that text's UTF-8 (what goes to the socket unchanged).
+    const bytes = db
+      .prepare(seriesJsonSql('sqlite', { table: 'log_hourly', column: 'hour', offset: 0 }, 'model', true))
+      .get('model', 0, 10_800);
+    expect(Buffer.isBuffer((bytes as { j: unknown }).j)).toBe(true);
+    expect((bytes as { j: Buffer }).j.equals(Buffer.from(j, 'utf8'))).toBe(true);
   });
 
   it('dates per-day rows by the offset and keeps the time bounds', () => {

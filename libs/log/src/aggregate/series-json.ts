@@ -1,9 +1,24 @@
+import type { JsonRun } from '@gw/core';
 import type { DataSource, QueryRunner } from 'typeorm';
 import type { HourlyDim } from './hourly-buckets.js';
 
 const DAY = 86_400;
 
 export type SqlKind = 'sqlite' | 'mysql' | 'postgres';
+
+/**
+ * A text expression read as its UTF-8 bytes (each driver then returns a Buffer): dashboard texts of tens of MB go
+ * to the socket as they are, instead of being decoded into strings here and encoded back on the way out.
+ */
+export function utf8Bytes(kind: SqlKind, expression: string): string {
+  if (kind === 'postgres') return `convert_to(${expression}, 'UTF8')`;
+  return `CAST(${expression} AS ${kind === 'mysql' ? 'BINARY' : 'BLOB'})`;
+}
+
+/** A binary column value as a Buffer (a driver may still give a string: then its UTF-8 encoding). */
+export function asBytes(value: unknown): Buffer {
+  return Buffer.isBuffer(value) ? value : Buffer.from(String(value), 'utf8');
+}
 
 /** Which sums a dashboard series reads: the hourly ones, or the daily ones (dated at the day's row time). */
 export interface SeriesTable {
@@ -30,18 +45,18 @@ export async function readSeriesJson(
   dim: HourlyDim,
   from: number,
   to: number,
-): Promise<string[] | undefined> {
-  const sql = seriesJsonSql(kind, source, dim);
-  const parts: string[] = [];
+): Promise<Buffer[] | undefined> {
+  const sql = seriesJsonSql(kind, source, dim, true);
+  const parts: Buffer[] = [];
   const runner = dataSource.createQueryRunner();
   try {
     const cap = await liftConcatCap(runner, kind);
     for (let start = from; start < to; ) {
       const end = Math.min(to, (Math.floor(start / DAY) + 1) * DAY);
       const [row] = await runner.query(sql, [dim, start, end]);
-      const text = row?.j == null ? '' : String(row.j);
-      if (text.length > 0 && Buffer.byteLength(text) >= cap) return undefined;
-      if (text.length > 0) parts.push(text);
+      const text = row?.j == null ? undefined : asBytes(row.j);
+      if (text && text.length >= cap) return undefined;
+      if (text && text.length > 0) parts.push(text);
       start = end;
     }
     return parts;
@@ -54,16 +69,20 @@ export async function readSeriesJson(
  * Rows built in JS before, the rendered runs, then rows built in JS after (each list already in order), as the
  * runs of one JSON array (jsonArray): streamed run by run, never joined into one string.
  */
-export function jsonRuns(before: unknown[], parts: string[], after: unknown[] = []): string[] {
+export function jsonRuns(before: unknown[], parts: readonly JsonRun[], after: unknown[] = []): JsonRun[] {
   const run = (rows: unknown[]) => (rows.length > 0 ? [JSON.stringify(rows).slice(1, -1)] : []);
   return [...run(before), ...parts, ...run(after)];
 }
 
-/** One statement: the rows with dim = $1 and $2 <= time < $3 as comma-separated JSON objects (NULL when none). */
-export function seriesJsonSql(kind: SqlKind, source: SeriesTable, dim: HourlyDim): string {
+/**
+ * One statement: the rows with dim = $1 and $2 <= time < $3 as comma-separated JSON objects (NULL when none), as
+ * text or, with `bytes`, as its UTF-8 bytes.
+ */
+export function seriesJsonSql(kind: SqlKind, source: SeriesTable, dim: HourlyDim, bytes = false): string {
   const t = kind === 'mysql' ? `\`${source.column}\`` : `"${source.column}"`;
   const where = `FROM ${source.table} WHERE dim = ${p(kind, 1)} AND ${t} >= ${p(kind, 2)} AND ${t} < ${p(kind, 3)}`;
-  return `SELECT ${concatRows(kind, source, dim, `${t}, ${byName(kind)}`)} AS j ${where}`;
+  const rows = concatRows(kind, source, dim, `${t}, ${byName(kind)}`);
+  return `SELECT ${bytes ? utf8Bytes(kind, rows) : rows} AS j ${where}`;
 }
 
 /**

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { LOG_DATA_SOURCE } from '@gw/database';
 import type { DataSource, QueryRunner } from 'typeorm';
 import type { HourlyDim } from './hourly-buckets.js';
-import { hourTextsSql, liftConcatCap, type SqlKind } from './series-json.js';
+import { asBytes, hourTextsSql, liftConcatCap, type SqlKind, utf8Bytes } from './series-json.js';
 
 /** Hours rendered per statement, aligned to UTC (see render). */
 const RENDER_SPAN = 6 * 3600;
@@ -11,17 +11,6 @@ const STORE_BYTES = 2_000_000;
 const STORE_ROWS = 200;
 /** Hour keys (dimension, hour) per statement that raises their generation. */
 const INVALIDATE_ROWS = 500;
-
-/** The stored text as bytes, as each driver returns a binary value (Buffer): no string is made of it. */
-const BODY_AS_BYTES: Record<SqlKind, string> = {
-  sqlite: 'CAST(body AS BLOB)',
-  mysql: 'CAST(body AS BINARY)',
-  postgres: "convert_to(body, 'UTF8')",
-};
-
-function asBytes(value: unknown): Buffer {
-  return Buffer.isBuffer(value) ? value : Buffer.from(String(value), 'utf8');
-}
 
 /** The dashboard dimensions whose hours have stored texts. */
 export type TextDim = Extract<HourlyDim, 'model' | 'username'>;
@@ -123,7 +112,7 @@ export class SeriesTextRepository {
   /** The stored hours in [fromHour, toHour), by hour. */
   async read(dim: TextDim, fromHour: number, toHour: number): Promise<Map<number, StoredHour>> {
     const rows: Array<{ hour: unknown; gen: unknown; row_count: unknown; body: unknown }> = await this.dataSource.query(
-      `SELECT hour, gen, row_count, ${BODY_AS_BYTES[this.kind]} AS body FROM log_series_text
+      `SELECT hour, gen, row_count, ${utf8Bytes(this.kind, 'body')} AS body FROM log_series_text
        WHERE dim = ${this.p(1)} AND hour >= ${this.p(2)} AND hour < ${this.p(3)}`,
       [dim, fromHour, toHour],
     );
