@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { LOG_DATA_SOURCE } from '@gw/database';
 import type { DataSource, QueryRunner } from 'typeorm';
 import type { HourlyDim } from './hourly-buckets.js';
+import { StoredTextCache } from './stored-text-cache.js';
 import { asBytes, hourTextsSql, liftConcatCap, type SqlKind, utf8Bytes } from './series-json.js';
 
 /** Hours rendered per statement, aligned to UTC (see render). */
@@ -11,6 +12,20 @@ const STORE_BYTES = 2_000_000;
 const STORE_ROWS = 200;
 /** Hour keys (dimension, hour) per statement that raises their generation. */
 const INVALIDATE_ROWS = 500;
+
+/** Hours whose texts are read per statement (a parameter each). */
+const READ_HOURS = 500;
+/**
+ * Bytes of stored texts kept in memory (StoredTextCache): a week of 2,000 users' hours (~28 MB) and 90 days of
+ * 40 models' (~11 MB) with room to spare; only a gateway whose dashboard is used at that scale fills it.
+ */
+const CACHED_TEXT_BYTES = 48 * 2 ** 20;
+/** Whether an hour has a text, without reading the text (SQLite's typeof() reads only the record header). */
+const HAS_TEXT: Record<SqlKind, string> = {
+  sqlite: "typeof(body) <> 'null'",
+  mysql: 'body IS NOT NULL',
+  postgres: 'CASE WHEN body IS NULL THEN 0 ELSE 1 END',
+};
 
 /** The dashboard dimensions whose hours have stored texts. */
 export type TextDim = Extract<HourlyDim, 'model' | 'username'>;
@@ -41,6 +56,7 @@ export interface RenderedHour {
 @Injectable()
 export class SeriesTextRepository {
   private readonly kind: SqlKind;
+  private readonly cache = new StoredTextCache(CACHED_TEXT_BYTES);
 
   constructor(@Inject(LOG_DATA_SOURCE) private readonly dataSource: DataSource) {
     const type = dataSource.options.type;
@@ -109,17 +125,41 @@ export class SeriesTextRepository {
     return new Map(rows.map((r) => [Number(r.hour), Number(r.gen)]));
   }
 
-  /** The stored hours in [fromHour, toHour), by hour. */
+  /**
+   * The stored hours in [fromHour, toHour), by hour. Their generations are read first; a current text comes from
+   * memory when it was read before under that same generation, and only the others' texts are read (as bytes).
+   */
   async read(dim: TextDim, fromHour: number, toHour: number): Promise<Map<number, StoredHour>> {
-    const rows: Array<{ hour: unknown; gen: unknown; row_count: unknown; body: unknown }> = await this.dataSource.query(
-      `SELECT hour, gen, row_count, ${utf8Bytes(this.kind, 'body')} AS body FROM log_series_text
+    const rows: Array<{ hour: unknown; gen: unknown; row_count: unknown; has_text: unknown }> = await this.dataSource.query(
+      `SELECT hour, gen, row_count, ${HAS_TEXT[this.kind]} AS has_text FROM log_series_text
        WHERE dim = ${this.p(1)} AND hour >= ${this.p(2)} AND hour < ${this.p(3)}`,
       [dim, fromHour, toHour],
     );
     const hours = new Map<number, StoredHour>();
+    const unread: number[] = [];
     for (const row of rows) {
-      const body = row.body == null ? undefined : asBytes(row.body);
-      hours.set(Number(row.hour), { gen: Number(row.gen), rows: Number(row.row_count), body });
+      const hour = Number(row.hour);
+      const gen = Number(row.gen);
+      const body = Number(row.has_text) ? this.cache.get(dim, hour, gen) : undefined;
+      if (Number(row.has_text) && !body) unread.push(hour);
+      hours.set(hour, { gen, rows: Number(row.row_count), body });
+    }
+    for (let i = 0; i < unread.length; i += READ_HOURS) {
+      const chunk = unread.slice(i, i + READ_HOURS);
+      const texts: Array<{ hour: unknown; gen: unknown; row_count: unknown; body: unknown }> = await this.dataSource.query(
+        `SELECT hour, gen, row_count, ${utf8Bytes(this.kind, 'body')} AS body FROM log_series_text
+         WHERE dim = ${this.p(1)} AND hour IN (${chunk.map((_, j) => this.p(j + 2)).join(', ')}) AND body IS NOT NULL`,
+        [dim, ...chunk],
+      );
+      // Each text with the generation read beside it: a text stored or dropped in between is taken as it is now
+      // (a dropped one stays missing and is rendered; its old generation then keeps the render from being stored).
+      for (const row of texts) {
+        const hour = Number(row.hour);
+        const gen = Number(row.gen);
+        const body = asBytes(row.body);
+        this.cache.set(dim, hour, gen, body);
+        hours.set(hour, { gen, rows: Number(row.row_count), body });
+      }
     }
     return hours;
   }
