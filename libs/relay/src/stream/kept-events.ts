@@ -19,7 +19,8 @@ export class KeptEvents {
 
   /** Whole canonical events (`data: <payload>\n\n` ...), as relayed. */
   addEvents(chunk: Buffer): void {
-    chunk.copy(this.room(chunk.length), this.length);
+    // TypedArray set: the same copy as Buffer.copy without its JavaScript argument handling.
+    this.room(chunk.length).set(chunk, this.length);
     this.length += chunk.length;
   }
 
@@ -53,7 +54,7 @@ export class KeptEvents {
     while (capacity < needed) capacity *= 2;
     // Its own memory, not a slice of Node's shared pool (which a long stream would pin).
     const grown = Buffer.allocUnsafeSlow(capacity);
-    if (current) current.copy(grown, 0, 0, this.length);
+    if (current) grown.set(current.subarray(0, this.length));
     this.bytes = grown;
     return grown;
   }

@@ -81,6 +81,25 @@ describe('SseTracker', () => {
     expect(tracker.finalUsage()).toEqual({ usage: { promptTokens: 7, completionTokens: 3, cachedTokens: 0 }, local: false });
   });
 
+  it('passes through only whole plain events: a CR, usage, [DONE] or a payload that is not an object takes the decoding way', () => {
+    const tracker = new SseTracker(true, countWords, 5, true);
+    const passes = (input: string) => {
+      const bytes = Buffer.from(input);
+      return tracker.push(bytes) === bytes;
+    };
+    // "[DONE]" or "usage" as words of the text are ordinary content.
+    expect(passes(chunk('say [DONE] and usage '))).toBe(true);
+    expect(passes(chunk('a') + chunk('b'))).toBe(true);
+    expect(passes(`${chunk('a')}data: [DONE]\n\n`)).toBe(false);
+    expect(passes(chunk('c').replace('"content"', '"usage":null,"content"'))).toBe(false);
+    expect(passes(chunk('d').replace('"d"', '"d\r"'))).toBe(false);
+    expect(passes('data: 42\n\n')).toBe(false);
+    expect(passes(chunk('e').replace('\n\n', '\n'))).toBe(false);
+    expect(passes(`${chunk('f')}data: {"x":1}\n`)).toBe(false);
+    expect(passes('data: {\n\n')).toBe(true);
+    expect(tracker.sawDone).toBe(true);
+  });
+
   it('clamps negative or huge upstream usage (never a negative charge)', () => {
     const tracker = new SseTracker(false, countWords, 1, true);
     run(tracker, 'data: {"choices":[],"usage":{"prompt_tokens":-1000,"completion_tokens":1e300}}\n\ndata: [DONE]\n\n');

@@ -99,6 +99,7 @@ export function relayStream(
       pending.length = 0;
       clearTimeout(stallTimer);
       out.offDrain(resume);
+      out.release();
       if (error !== undefined) {
         outcome.error = error;
         body.destroy();
