@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { SseTracker } from './sse-tracker.js';
 
@@ -109,18 +110,25 @@ describe('SseTracker', () => {
   });
 
   it('counts a long stream without usage exactly as a short one would, folding what it keeps as it goes', () => {
+    // Each event differs from the one before by more than its word (a per-event fingerprint), so what is kept grows past the fold size.
+    const fingerprint = (word: string) => createHash('sha1').update(word).digest('hex');
+    const chunk = (word: string) =>
+      `data: {"id":"c1","object":"chat.completion.chunk","created":1,"model":"m","system_fingerprint":"${fingerprint(word)}","choices":[{"index":0,"delta":{"content":"${word}"}}]}\n\n`;
     const words = Array.from({ length: 2000 }, (_, i) => `w${i} `);
     const whole = new SseTracker(false, countWords, 1, true);
     const out = run(whole, `${words.map(chunk).join('')}data: [DONE]\n\n`, 4096);
     expect(out).toBe(`${words.map(chunk).join('')}data: [DONE]\n\n`);
     expect(whole.finalUsage()).toEqual({ usage: { promptTokens: 1, completionTokens: 2000, cachedTokens: 0 }, local: true });
     // Event by event (the pass-through path), with a split event (the decoding path) in between.
-    const byEvent = new SseTracker(true, countWords, 1, true);
+    let folds = 0;
+    const byEvent = new SseTracker(true, (text) => (folds++, countWords(text)), 1, true);
     for (const word of words.slice(0, 1000)) byEvent.push(Buffer.from(chunk(word)));
     const split = Buffer.from(chunk(words[1000]!));
     byEvent.push(split.subarray(0, 11));
     byEvent.push(split.subarray(11));
     for (const word of words.slice(1001)) byEvent.push(Buffer.from(chunk(word)));
+    // Kept events were folded (counted) before the end, not all held until it.
+    expect(folds).toBeGreaterThan(1);
     const synthetic = JSON.parse(byEvent.end().split('\n\n')[0]!.slice(6));
     expect(synthetic).toMatchObject({ id: 'c1', model: 'm', usage: { completion_tokens: 2000 } });
   });

@@ -9,6 +9,9 @@ const MAX_LINE_CHARS = 16 * 1024 * 1024;
  * Delivered events kept for a local token count are folded before they pass this many bytes: parsed,
  * their text counted, then dropped. Bounds what a stream holds (5,000 streams, or a flood to a client
  * that stopped reading) and spreads the counting over the stream instead of doing it all at its end.
+ * KeptEvents stores each event as its difference from the one before (about 25 bytes for an ordinary
+ * chunk), so an answer of a thousand chunks is usually over, its usage read and the kept events dropped
+ * unparsed, before the first fold.
  */
 const MAX_KEPT_BYTES = 32 * 1024;
 
