@@ -121,7 +121,15 @@ describe('SseTracker', () => {
     expect(whole.finalUsage()).toEqual({ usage: { promptTokens: 1, completionTokens: 2000, cachedTokens: 0 }, local: true });
     // Event by event (the pass-through path), with a split event (the decoding path) in between.
     let folds = 0;
-    const byEvent = new SseTracker(true, (text) => (folds++, countWords(text)), 1, true);
+    const byEvent = new SseTracker(
+      true,
+      (text) => {
+        folds++;
+        return countWords(text);
+      },
+      1,
+      true,
+    );
     for (const word of words.slice(0, 1000)) byEvent.push(Buffer.from(chunk(word)));
     const split = Buffer.from(chunk(words[1000]!));
     byEvent.push(split.subarray(0, 11));
