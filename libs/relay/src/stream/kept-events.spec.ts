@@ -52,7 +52,9 @@ describe('KeptEvents', () => {
       return seed % n;
     };
     const alphabet = ['a', 'b', 'é', 'ü', '{', '"', '€'];
-    const payloads: string[] = ['aaa', 'aa', 'aaaa', '', 'a', 'éa', 'aé', 'éé'];
+    const long = `{"${'x'.repeat(300)}é"}`;
+    const huge = `{"${'y'.repeat(70_000)}"}`;
+    const payloads: string[] = ['aaa', 'aa', 'aaaa', '', 'a', 'éa', 'aé', 'éé', long, long, huge, huge, `${huge}z`, 'b'];
     for (let i = 0; i < 2000; i++) {
       const base = payloads[payloads.length - 1]!;
       const cut = next(base.length + 1);

@@ -6,6 +6,8 @@ const EVENT_END_BYTES = 2;
 /** A record's head: bytes shared with the previous payload's start (uint16) and end (uint16), new bytes (uint32). */
 const HEAD_BYTES = 8;
 const MAX_SHARED = 0xffff;
+/** A payload longer than this that equals the one before is recognised in one native comparison. */
+const LONG_PAYLOAD_BYTES = 256;
 
 /**
  * The delivered `data:` payloads a stream keeps for a local token count (used only when the upstream sends
@@ -53,16 +55,30 @@ export class KeptEvents {
   take(): string[] {
     const payloads: string[] = [];
     const bytes = this.bytes;
-    let base = Buffer.alloc(0);
+    // Each payload is rebuilt in place over the one before it, as remember() does.
+    let base = Buffer.allocUnsafe(256);
+    let baseLength = 0;
     for (let at = 0; bytes && at < this.length; ) {
-      const shared = bytes.readUInt16LE(at);
-      const sharedEnd = bytes.readUInt16LE(at + 2);
-      const fresh = bytes.readUInt32LE(at + 4);
+      const shared = bytes[at]! | (bytes[at + 1]! << 8);
+      const sharedEnd = bytes[at + 2]! | (bytes[at + 3]! << 8);
+      const fresh = (bytes[at + 4]! | (bytes[at + 5]! << 8) | (bytes[at + 6]! << 16)) + bytes[at + 7]! * 0x1000000;
       at += HEAD_BYTES;
-      const payload = Buffer.concat([base.subarray(0, shared), bytes.subarray(at, at + fresh), base.subarray(base.length - sharedEnd)]);
+      const size = shared + fresh + sharedEnd;
+      if (fresh === 0 && size === baseLength && payloads.length > 0) {
+        // The same payload again (a repeated event): its string once more, not decoded again.
+        payloads.push(payloads[payloads.length - 1]!);
+        continue;
+      }
+      if (base.length < size) {
+        const grown = Buffer.allocUnsafe(Math.max(size, base.length * 2));
+        grown.set(base.subarray(0, baseLength));
+        base = grown;
+      }
+      if (sharedEnd > 0 && size !== baseLength) base.copyWithin(size - sharedEnd, baseLength - sharedEnd, baseLength);
+      copyBytes(bytes, at, fresh, base, shared);
       at += fresh;
-      payloads.push(payload.toString('utf8'));
-      base = payload;
+      payloads.push(base.toString('utf8', 0, size));
+      baseLength = size;
     }
     this.length = 0;
     this.lastLength = 0;
@@ -76,26 +92,37 @@ export class KeptEvents {
     const lastLength = this.lastLength;
     const most = Math.min(size, lastLength, MAX_SHARED);
     let shared = 0;
-    if (last) while (shared < most && source[start + shared] === last[shared]) shared++;
-    const mostEnd = Math.min(most - shared, MAX_SHARED);
     let sharedEnd = 0;
-    if (last) while (sharedEnd < mostEnd && source[end - 1 - sharedEnd] === last[lastLength - 1 - sharedEnd]) sharedEnd++;
-    const fresh = source.subarray(start + shared, end - sharedEnd);
+    if (last && size === lastLength && size > LONG_PAYLOAD_BYTES && source.compare(last, 0, size, start, end) === 0) {
+      // A long payload repeated as it was: one native comparison instead of a loop over every byte.
+      shared = Math.min(size, MAX_SHARED);
+    } else if (last) {
+      while (shared < most && source[start + shared] === last[shared]) shared++;
+      const mostEnd = most - shared;
+      while (sharedEnd < mostEnd && source[end - 1 - sharedEnd] === last[lastLength - 1 - sharedEnd]) sharedEnd++;
+    }
+    const freshStart = start + shared;
+    const freshLength = size - shared - sharedEnd;
 
-    const into = this.room(HEAD_BYTES + fresh.length);
-    let at = this.length;
-    into.writeUInt16LE(shared, at);
-    into.writeUInt16LE(sharedEnd, at + 2);
-    into.writeUInt32LE(fresh.length, at + 4);
-    at += HEAD_BYTES;
-    into.set(fresh, at);
-    this.length = at + fresh.length;
-    this.remember(source, start, end, shared, sharedEnd);
+    const into = this.room(HEAD_BYTES + freshLength);
+    // The head by hand: Buffer.writeUInt16LE/32LE check their arguments on every call.
+    const at = this.length;
+    into[at] = shared & 0xff;
+    into[at + 1] = shared >>> 8;
+    into[at + 2] = sharedEnd & 0xff;
+    into[at + 3] = sharedEnd >>> 8;
+    into[at + 4] = freshLength & 0xff;
+    into[at + 5] = (freshLength >>> 8) & 0xff;
+    into[at + 6] = (freshLength >>> 16) & 0xff;
+    into[at + 7] = freshLength >>> 24;
+    copyBytes(source, freshStart, freshLength, into, at + HEAD_BYTES);
+    this.length = at + HEAD_BYTES + freshLength;
+    this.remember(source, freshStart, freshLength, shared, sharedEnd);
   }
 
-  /** Makes `source[start, end)` the last payload, rewriting only what differs from the one before. */
-  private remember(source: Buffer, start: number, end: number, shared: number, sharedEnd: number): void {
-    const size = end - start;
+  /** Makes the last payload its start (`shared` bytes), `source[freshStart, +freshLength)`, then its end (`sharedEnd` bytes). */
+  private remember(source: Buffer, freshStart: number, freshLength: number, shared: number, sharedEnd: number): void {
+    const size = shared + freshLength + sharedEnd;
     let last = this.last;
     if (!last || last.length < size) {
       const grown = Buffer.allocUnsafeSlow(Math.max(size, last ? last.length * 2 : 256));
@@ -103,8 +130,8 @@ export class KeptEvents {
       last = this.last = grown;
     }
     // The shared end moves to its new place first (it may overlap where the new middle goes).
-    last.copyWithin(size - sharedEnd, this.lastLength - sharedEnd, this.lastLength);
-    last.set(source.subarray(start + shared, end - sharedEnd), shared);
+    if (sharedEnd > 0 && size !== this.lastLength) last.copyWithin(size - sharedEnd, this.lastLength - sharedEnd, this.lastLength);
+    copyBytes(source, freshStart, freshLength, last, shared);
     this.lastLength = size;
   }
 
@@ -121,4 +148,16 @@ export class KeptEvents {
     this.bytes = grown;
     return grown;
   }
+}
+
+/**
+ * Copies `length` bytes of `source` from `from` into `target` at `to`: a few bytes (the usual middle of a
+ * chunk) in a loop, more with TypedArray set, whose subarray costs more than a short loop.
+ */
+function copyBytes(source: Buffer, from: number, length: number, target: Buffer, to: number): void {
+  if (length > 64) {
+    target.set(source.subarray(from, from + length), to);
+    return;
+  }
+  for (let i = 0; i < length; i++) target[to + i] = source[from + i]!;
 }

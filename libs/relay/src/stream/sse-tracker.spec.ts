@@ -98,6 +98,15 @@ describe('SseTracker', () => {
     expect(passes(chunk('e').replace('\n\n', '\n'))).toBe(false);
     expect(passes(`${chunk('f')}data: {"x":1}\n`)).toBe(false);
     expect(passes('data: {\n\n')).toBe(true);
+    // The same rules for a long chunk (another scan).
+    const long = chunk('x'.repeat(600));
+    expect(passes(long + chunk('a'))).toBe(true);
+    expect(passes(`${long}data: [DONE]\n\n`)).toBe(false);
+    expect(passes(long + chunk('c').replace('"content"', '"usage":null,"content"'))).toBe(false);
+    expect(passes(long + chunk('d').replace('"d"', '"d\r"'))).toBe(false);
+    expect(passes(`${long}data: 42\n\n`)).toBe(false);
+    expect(passes(`${long}${chunk('f')}data: {"x":1}\n`)).toBe(false);
+    expect(passes(long.replace('\n\n', '\n') + chunk('g'))).toBe(false);
     expect(tracker.sawDone).toBe(true);
   });
 

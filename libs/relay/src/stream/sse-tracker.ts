@@ -29,17 +29,28 @@ function bytesAt(chunk: Buffer, at: number, bytes: Buffer): boolean {
   return true;
 }
 
+/** Past this many bytes a chunk is scanned with Buffer.indexOf (memchr speed), below it in plain JS. */
+const SHORT_CHUNK_BYTES = 512;
+
 /**
  * True when `chunk` is nothing but whole ordinary `data: {...}\n\n` events, exactly the form push()
  * re-emits, none of which mentions usage: such a chunk is forwarded as the same bytes, without decoding
- * or rebuilding it. One pass in plain JS over the bytes: the Buffer compare and indexOf calls it replaces
- * (four or more per chunk, each with its argument checks) were a measurable part of the CPU per relayed
- * chunk with thousands of streams. A payload not starting with `{` ([DONE] among others) and a CR anywhere
- * (an SSE line end too) leave the chunk to the general path.
+ * or rebuilding it. A payload not starting with `{` ([DONE] among others) or a CR anywhere (an SSE line
+ * end too) leaves the chunk to the general path.
  */
 function isPlainEvents(chunk: Buffer): boolean {
   const length = chunk.length;
   if (length < 8 || chunk[length - 1] !== LF || chunk[length - 2] !== LF) return false;
+  return length > SHORT_CHUNK_BYTES ? isPlainLongChunk(chunk) : isPlainShortChunk(chunk);
+}
+
+/**
+ * One pass in plain JS over the bytes: for the usual chunk of one or two events the Buffer compare and
+ * indexOf calls it replaces (four or more per chunk, each with its argument checks in JavaScript) were a
+ * measurable part of the CPU per relayed chunk with thousands of streams.
+ */
+function isPlainShortChunk(chunk: Buffer): boolean {
+  const length = chunk.length;
   let at = 0;
   while (at < length) {
     if (!bytesAt(chunk, at, DATA_PREFIX) || chunk[at + 6] !== OPEN_BRACE) return false;
@@ -52,6 +63,20 @@ function isPlainEvents(chunk: Buffer): boolean {
     // One data line, then the blank line that ends the event (the chunk ends with LF LF, so `at` < length).
     if (chunk[at + 1] !== LF) return false;
     at += 2;
+  }
+  return true;
+}
+
+/** The same test for a long chunk (a fast upstream's read of many events): native searches, a few per event. */
+function isPlainLongChunk(chunk: Buffer): boolean {
+  if (chunk.indexOf(CR) >= 0 || chunk.indexOf(USAGE_KEY) >= 0) return false;
+  const length = chunk.length;
+  let at = 0;
+  while (at < length) {
+    if (!bytesAt(chunk, at, DATA_PREFIX) || chunk[at + 6] !== OPEN_BRACE) return false;
+    const newline = chunk.indexOf(LF, at + 7);
+    if (chunk[newline + 1] !== LF) return false;
+    at = newline + 2;
   }
   return true;
 }
