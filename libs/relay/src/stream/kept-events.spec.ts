@@ -41,7 +41,9 @@ describe('KeptEvents', () => {
       relayed += event(n).length;
     }
     expect(kept.size).toBeLessThan(relayed / 8);
+    expect(kept.relayed).toBe(relayed);
     expect(kept.take()).toEqual(Array.from({ length: 200 }, (_, n) => event(n).slice(6, -2)));
+    expect(kept.relayed).toBe(0);
   });
 
   it('gives back payloads that share starts and ends in every overlap (shorter, longer, empty, inside UTF-8 characters)', () => {

@@ -25,13 +25,19 @@ const LONG_PAYLOAD_BYTES = 256;
 export class KeptEvents {
   private bytes?: Buffer;
   private length = 0;
+  private relayedBytes = 0;
   /** The last payload kept, whole (the base of the next record); its bytes are `last[0, lastLength)`. */
   private last?: Buffer;
   private lastLength = 0;
 
-  /** Bytes kept so far (never more than the events added took as `data: ...\n\n`). */
+  /** Bytes kept so far (never more than `relayed`). */
   get size(): number {
     return this.length;
+  }
+
+  /** Bytes the kept events took as relayed (`data: ...\n\n`): what take() gives back, and what folding them will parse. */
+  get relayed(): number {
+    return this.relayedBytes;
   }
 
   /** Whole canonical events (`data: <payload>\n\n` ...), as relayed. */
@@ -81,6 +87,7 @@ export class KeptEvents {
       baseLength = size;
     }
     this.length = 0;
+    this.relayedBytes = 0;
     this.lastLength = 0;
     return payloads;
   }
@@ -101,6 +108,7 @@ export class KeptEvents {
       const mostEnd = most - shared;
       while (sharedEnd < mostEnd && source[end - 1 - sharedEnd] === last[lastLength - 1 - sharedEnd]) sharedEnd++;
     }
+    this.relayedBytes += size + PREFIX_BYTES + EVENT_END_BYTES;
     const freshStart = start + shared;
     const freshLength = size - shared - sharedEnd;
 

@@ -150,6 +150,20 @@ describe('SseTracker', () => {
     expect(synthetic).toMatchObject({ id: 'c1', model: 'm', usage: { completion_tokens: 2000 } });
   });
 
+  it('folds repeated events, which take little memory, once 64 KB of them wait to be counted (a short count at the end)', () => {
+    const tracker = new SseTracker(false, countWords, 1, true);
+    const flood = Buffer.from(chunk('flood '.repeat(100)).repeat(16));
+    let mostWaiting = 0;
+    for (let i = 0; i < 64; i++) {
+      tracker.push(flood);
+      mostWaiting = Math.max(mostWaiting, tracker['kept'].relayed);
+    }
+    // 64 reads of 16 events of ~720 bytes (720 KB): never more than 64 KB of them wait to be parsed.
+    expect(mostWaiting).toBeGreaterThan(32 * 1024);
+    expect(mostWaiting).toBeLessThanOrEqual(64 * 1024);
+    expect(tracker.finalUsage().usage.completionTokens).toBeGreaterThan(64 * 16 * 100);
+  });
+
   it('bills from usage in the last event even after thousands of events were kept for a local count', () => {
     const tracker = new SseTracker(false, countWords, 5, true);
     for (let i = 0; i < 3000; i++) tracker.push(Buffer.from(chunk(`t${i} `)));

@@ -6,14 +6,17 @@ import { readUsage, toOpenAiUsage, type Usage } from './usage.js';
 /** A line longer than this (no newline in sight) is a broken upstream, not a stream. */
 const MAX_LINE_CHARS = 16 * 1024 * 1024;
 /**
- * Delivered events kept for a local token count are folded before they pass this many bytes: parsed,
- * their text counted, then dropped. Bounds what a stream holds (5,000 streams, or a flood to a client
- * that stopped reading) and spreads the counting over the stream instead of doing it all at its end.
- * KeptEvents stores each event as its difference from the one before (about 25 bytes for an ordinary
- * chunk), so an answer of a thousand chunks is usually over, its usage read and the kept events dropped
- * unparsed, before the first fold.
+ * Delivered events kept for a local token count are folded before they pass either limit: parsed, their
+ * text counted, then dropped. MAX_KEPT_BYTES bounds the memory a stream holds (5,000 streams, or a flood to
+ * a client that stopped reading); MAX_UNCOUNTED_BYTES bounds the events (as relayed) that wait to be
+ * parsed, so that the count at a stream's end stays short (1,000 flooded clients leaving at once) and the
+ * counting is spread over the stream. KeptEvents stores each event as its difference from the one before
+ * (about 25 bytes for an ordinary 170-byte chunk), so the memory limit is rarely the one reached, and an
+ * answer of ~380 such chunks ends (usage read, kept events dropped unparsed) before its first fold, where
+ * a 32 KB limit on the events as relayed folded from the ~190th.
  */
 const MAX_KEPT_BYTES = 32 * 1024;
+const MAX_UNCOUNTED_BYTES = 64 * 1024;
 
 const LF = 0x0a;
 const CR = 0x0d;
@@ -126,7 +129,7 @@ export class SseTracker {
     // An empty tail means no partial line (nor a partial character: a chunk starting with `data: ` cannot continue one).
     if (!this.tail && isPlainEvents(chunk)) {
       if (!this.usage) {
-        if (this.kept.size + chunk.length > MAX_KEPT_BYTES) this.fold();
+        this.makeRoom(chunk.length);
         this.kept.addEvents(chunk);
       }
       return chunk;
@@ -178,7 +181,7 @@ export class SseTracker {
       }
     }
     if (!this.usage) {
-      if (this.kept.size + payload.length > MAX_KEPT_BYTES) this.fold();
+      this.makeRoom(payload.length + 8);
       this.kept.addPayload(payload);
     }
     return `data: ${payload}\n\n`;
@@ -198,6 +201,11 @@ export class SseTracker {
       usage: toOpenAiUsage(usage),
     };
     return `data: ${JSON.stringify(chunk)}\n\ndata: [DONE]\n\n`;
+  }
+
+  /** Folds what is kept when `bytes` more (as relayed) would pass a limit on what a stream keeps. */
+  private makeRoom(bytes: number): void {
+    if (this.kept.size + bytes > MAX_KEPT_BYTES || this.kept.relayed + bytes > MAX_UNCOUNTED_BYTES) this.fold();
   }
 
   /** Parses kept chunks, counts their text (and keeps the ids a synthetic chunk needs), then drops them. */
