@@ -27,7 +27,49 @@ describe('KeptEvents', () => {
       if (i % 2) kept.addPayload(payload);
       else kept.addEvents(Buffer.from(`data: ${payload}\n\n`));
     }
-    expect(kept.size).toBe(payloads.reduce((sum, p) => sum + Buffer.byteLength(p) + 8, 0));
+    expect(kept.size).toBeLessThanOrEqual(payloads.reduce((sum, p) => sum + Buffer.byteLength(p) + 8, 0));
     expect(kept.take()).toEqual(payloads);
+  });
+
+  it('keeps the chunks of one answer in a fraction of their size (only what differs from the chunk before)', () => {
+    const kept = new KeptEvents();
+    const event = (n: number) =>
+      `data: {"id":"chatcmpl-123","object":"chat.completion.chunk","created":1764000000,"model":"gpt-4o","choices":[{"index":0,"delta":{"content":" word${n}"},"finish_reason":null}]}\n\n`;
+    let relayed = 0;
+    for (let n = 0; n < 200; n++) {
+      kept.addEvents(Buffer.from(event(n)));
+      relayed += event(n).length;
+    }
+    expect(kept.size).toBeLessThan(relayed / 8);
+    expect(kept.relayed).toBe(relayed);
+    expect(kept.take()).toEqual(Array.from({ length: 200 }, (_, n) => event(n).slice(6, -2)));
+    expect(kept.relayed).toBe(0);
+  });
+
+  it('gives back payloads that share starts and ends in every overlap (shorter, longer, empty, inside UTF-8 characters)', () => {
+    // A fixed pseudo-random sequence over a small alphabet, so that payloads share much with each other.
+    let seed = 7;
+    const next = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    const alphabet = ['a', 'b', 'é', 'ü', '{', '"', '€'];
+    const long = `{"${'x'.repeat(300)}é"}`;
+    const huge = `{"${'y'.repeat(70_000)}"}`;
+    const payloads: string[] = ['aaa', 'aa', 'aaaa', '', 'a', 'éa', 'aé', 'éé', long, long, huge, huge, `${huge}z`, 'b'];
+    for (let i = 0; i < 2000; i++) {
+      const base = payloads[payloads.length - 1]!;
+      const cut = next(base.length + 1);
+      const middle = Array.from({ length: next(4) }, () => alphabet[next(alphabet.length)]).join('');
+      payloads.push(next(3) === 0 ? middle : base.slice(0, cut) + middle + base.slice(cut + next(3)));
+    }
+    const kept = new KeptEvents();
+    for (const [i, payload] of payloads.entries()) {
+      if (i % 3 === 0) kept.addPayload(payload);
+      else if (payload.startsWith('{') || payload === '') kept.addPayload(payload);
+      else kept.addEvents(Buffer.from(`data: ${payload}\n\n`));
+      if (i === 1000) expect(kept.take()).toEqual(payloads.slice(0, 1001));
+    }
+    expect(kept.take()).toEqual(payloads.slice(1001));
   });
 });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { SseTracker } from './sse-tracker.js';
 
@@ -81,6 +82,34 @@ describe('SseTracker', () => {
     expect(tracker.finalUsage()).toEqual({ usage: { promptTokens: 7, completionTokens: 3, cachedTokens: 0 }, local: false });
   });
 
+  it('passes through only whole plain events: a CR, usage, [DONE] or a payload that is not an object takes the decoding way', () => {
+    const tracker = new SseTracker(true, countWords, 5, true);
+    const passes = (input: string) => {
+      const bytes = Buffer.from(input);
+      return tracker.push(bytes) === bytes;
+    };
+    // "[DONE]" or "usage" as words of the text are ordinary content.
+    expect(passes(chunk('say [DONE] and usage '))).toBe(true);
+    expect(passes(chunk('a') + chunk('b'))).toBe(true);
+    expect(passes(`${chunk('a')}data: [DONE]\n\n`)).toBe(false);
+    expect(passes(chunk('c').replace('"content"', '"usage":null,"content"'))).toBe(false);
+    expect(passes(chunk('d').replace('"d"', '"d\r"'))).toBe(false);
+    expect(passes('data: 42\n\n')).toBe(false);
+    expect(passes(chunk('e').replace('\n\n', '\n'))).toBe(false);
+    expect(passes(`${chunk('f')}data: {"x":1}\n`)).toBe(false);
+    expect(passes('data: {\n\n')).toBe(true);
+    // The same rules for a long chunk (another scan).
+    const long = chunk('x'.repeat(600));
+    expect(passes(long + chunk('a'))).toBe(true);
+    expect(passes(`${long}data: [DONE]\n\n`)).toBe(false);
+    expect(passes(long + chunk('c').replace('"content"', '"usage":null,"content"'))).toBe(false);
+    expect(passes(long + chunk('d').replace('"d"', '"d\r"'))).toBe(false);
+    expect(passes(`${long}data: 42\n\n`)).toBe(false);
+    expect(passes(`${long}${chunk('f')}data: {"x":1}\n`)).toBe(false);
+    expect(passes(long.replace('\n\n', '\n') + chunk('g'))).toBe(false);
+    expect(tracker.sawDone).toBe(true);
+  });
+
   it('clamps negative or huge upstream usage (never a negative charge)', () => {
     const tracker = new SseTracker(false, countWords, 1, true);
     run(tracker, 'data: {"choices":[],"usage":{"prompt_tokens":-1000,"completion_tokens":1e300}}\n\ndata: [DONE]\n\n');
@@ -90,20 +119,49 @@ describe('SseTracker', () => {
   });
 
   it('counts a long stream without usage exactly as a short one would, folding what it keeps as it goes', () => {
+    // Each event differs from the one before by more than its word (a per-event fingerprint), so what is kept grows past the fold size.
+    const fingerprint = (word: string) => createHash('sha1').update(word).digest('hex');
+    const chunk = (word: string) =>
+      `data: {"id":"c1","object":"chat.completion.chunk","created":1,"model":"m","system_fingerprint":"${fingerprint(word)}","choices":[{"index":0,"delta":{"content":"${word}"}}]}\n\n`;
     const words = Array.from({ length: 2000 }, (_, i) => `w${i} `);
     const whole = new SseTracker(false, countWords, 1, true);
     const out = run(whole, `${words.map(chunk).join('')}data: [DONE]\n\n`, 4096);
     expect(out).toBe(`${words.map(chunk).join('')}data: [DONE]\n\n`);
     expect(whole.finalUsage()).toEqual({ usage: { promptTokens: 1, completionTokens: 2000, cachedTokens: 0 }, local: true });
     // Event by event (the pass-through path), with a split event (the decoding path) in between.
-    const byEvent = new SseTracker(true, countWords, 1, true);
+    let folds = 0;
+    const byEvent = new SseTracker(
+      true,
+      (text) => {
+        folds++;
+        return countWords(text);
+      },
+      1,
+      true,
+    );
     for (const word of words.slice(0, 1000)) byEvent.push(Buffer.from(chunk(word)));
     const split = Buffer.from(chunk(words[1000]!));
     byEvent.push(split.subarray(0, 11));
     byEvent.push(split.subarray(11));
     for (const word of words.slice(1001)) byEvent.push(Buffer.from(chunk(word)));
+    // Kept events were folded (counted) before the end, not all held until it.
+    expect(folds).toBeGreaterThan(1);
     const synthetic = JSON.parse(byEvent.end().split('\n\n')[0]!.slice(6));
     expect(synthetic).toMatchObject({ id: 'c1', model: 'm', usage: { completion_tokens: 2000 } });
+  });
+
+  it('folds repeated events, which take little memory, once 64 KB of them wait to be counted (a short count at the end)', () => {
+    const tracker = new SseTracker(false, countWords, 1, true);
+    const flood = Buffer.from(chunk('flood '.repeat(100)).repeat(16));
+    let mostWaiting = 0;
+    for (let i = 0; i < 64; i++) {
+      tracker.push(flood);
+      mostWaiting = Math.max(mostWaiting, tracker['kept'].relayed);
+    }
+    // 64 reads of 16 events of ~720 bytes (720 KB): never more than 64 KB of them wait to be parsed.
+    expect(mostWaiting).toBeGreaterThan(32 * 1024);
+    expect(mostWaiting).toBeLessThanOrEqual(64 * 1024);
+    expect(tracker.finalUsage().usage.completionTokens).toBeGreaterThan(64 * 16 * 100);
   });
 
   it('bills from usage in the last event even after thousands of events were kept for a local count', () => {

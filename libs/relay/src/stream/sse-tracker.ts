@@ -6,32 +6,80 @@ import { readUsage, toOpenAiUsage, type Usage } from './usage.js';
 /** A line longer than this (no newline in sight) is a broken upstream, not a stream. */
 const MAX_LINE_CHARS = 16 * 1024 * 1024;
 /**
- * Delivered events kept for a local token count are folded before they pass this many bytes: parsed,
- * their text counted, then dropped. Bounds what a stream holds (5,000 streams, or a flood to a client
- * that stopped reading) and spreads the counting over the stream instead of doing it all at its end.
+ * Delivered events kept for a local token count are folded before they pass either limit: parsed, their
+ * text counted, then dropped. MAX_KEPT_BYTES bounds the memory a stream holds (5,000 streams, or a flood to
+ * a client that stopped reading); MAX_UNCOUNTED_BYTES bounds the events (as relayed) that wait to be
+ * parsed, so that the count at a stream's end stays short (1,000 flooded clients leaving at once) and the
+ * counting is spread over the stream. KeptEvents stores each event as its difference from the one before
+ * (about 25 bytes for an ordinary 170-byte chunk), so the memory limit is rarely the one reached, and an
+ * answer of ~380 such chunks ends (usage read, kept events dropped unparsed) before its first fold, where
+ * a 32 KB limit on the events as relayed folded from the ~190th.
  */
 const MAX_KEPT_BYTES = 32 * 1024;
+const MAX_UNCOUNTED_BYTES = 64 * 1024;
 
 const LF = 0x0a;
 const CR = 0x0d;
+const QUOTE = 0x22;
+const OPEN_BRACE = 0x7b;
+/** `data: ` and `"usage"` as bytes, for the scan of a passed-through chunk. */
 const DATA_PREFIX = Buffer.from('data: ');
 const USAGE_KEY = Buffer.from('"usage"');
-const DONE_MARK = Buffer.from('[DONE]');
+
+/** True when `chunk` holds `bytes` at `at` (compared in JS: a Buffer method call costs more than 6 bytes). */
+function bytesAt(chunk: Buffer, at: number, bytes: Buffer): boolean {
+  for (let i = 0; i < bytes.length; i++) if (chunk[at + i] !== bytes[i]) return false;
+  return true;
+}
+
+/** Past this many bytes a chunk is scanned with Buffer.indexOf (memchr speed), below it in plain JS. */
+const SHORT_CHUNK_BYTES = 512;
 
 /**
- * True when `chunk` is nothing but whole `data: <payload>\n\n` events, exactly the form push() re-emits:
- * such a chunk can be forwarded as the same bytes, without decoding or rebuilding it.
+ * True when `chunk` is nothing but whole ordinary `data: {...}\n\n` events, exactly the form push()
+ * re-emits, none of which mentions usage: such a chunk is forwarded as the same bytes, without decoding
+ * or rebuilding it. A payload not starting with `{` ([DONE] among others) or a CR anywhere (an SSE line
+ * end too) leaves the chunk to the general path.
  */
-function isCanonicalEvents(chunk: Buffer): boolean {
+function isPlainEvents(chunk: Buffer): boolean {
   const length = chunk.length;
   if (length < 8 || chunk[length - 1] !== LF || chunk[length - 2] !== LF) return false;
-  let start = 0;
-  while (start < length) {
-    if (chunk.compare(DATA_PREFIX, 0, 6, start, start + 6) !== 0) return false;
-    const newline = chunk.indexOf(LF, start + 6);
-    // One data line, no CR, then the blank line that ends the event.
-    if (chunk[newline - 1] === CR || chunk[newline + 1] !== LF) return false;
-    start = newline + 2;
+  return length > SHORT_CHUNK_BYTES ? isPlainLongChunk(chunk) : isPlainShortChunk(chunk);
+}
+
+/**
+ * One pass in plain JS over the bytes: for the usual chunk of one or two events the Buffer compare and
+ * indexOf calls it replaces (four or more per chunk, each with its argument checks in JavaScript) were a
+ * measurable part of the CPU per relayed chunk with thousands of streams.
+ */
+function isPlainShortChunk(chunk: Buffer): boolean {
+  const length = chunk.length;
+  let at = 0;
+  while (at < length) {
+    if (!bytesAt(chunk, at, DATA_PREFIX) || chunk[at + 6] !== OPEN_BRACE) return false;
+    at += 7;
+    let byte = chunk[at];
+    while (byte !== LF) {
+      if (byte === CR || (byte === QUOTE && chunk[at + 1] === 0x75 && bytesAt(chunk, at, USAGE_KEY))) return false;
+      byte = chunk[++at];
+    }
+    // One data line, then the blank line that ends the event (the chunk ends with LF LF, so `at` < length).
+    if (chunk[at + 1] !== LF) return false;
+    at += 2;
+  }
+  return true;
+}
+
+/** The same test for a long chunk (a fast upstream's read of many events): native searches, a few per event. */
+function isPlainLongChunk(chunk: Buffer): boolean {
+  if (chunk.indexOf(CR) >= 0 || chunk.indexOf(USAGE_KEY) >= 0) return false;
+  const length = chunk.length;
+  let at = 0;
+  while (at < length) {
+    if (!bytesAt(chunk, at, DATA_PREFIX) || chunk[at + 6] !== OPEN_BRACE) return false;
+    const newline = chunk.indexOf(LF, at + 7);
+    if (chunk[newline + 1] !== LF) return false;
+    at = newline + 2;
   }
   return true;
 }
@@ -79,9 +127,9 @@ export class SseTracker {
    */
   push(chunk: Buffer): string | Buffer {
     // An empty tail means no partial line (nor a partial character: a chunk starting with `data: ` cannot continue one).
-    if (!this.tail && isCanonicalEvents(chunk) && chunk.indexOf(USAGE_KEY) < 0 && chunk.indexOf(DONE_MARK) < 0) {
+    if (!this.tail && isPlainEvents(chunk)) {
       if (!this.usage) {
-        if (this.kept.size + chunk.length > MAX_KEPT_BYTES) this.fold();
+        this.makeRoom(chunk.length);
         this.kept.addEvents(chunk);
       }
       return chunk;
@@ -133,7 +181,7 @@ export class SseTracker {
       }
     }
     if (!this.usage) {
-      if (this.kept.size + payload.length > MAX_KEPT_BYTES) this.fold();
+      this.makeRoom(payload.length + 8);
       this.kept.addPayload(payload);
     }
     return `data: ${payload}\n\n`;
@@ -153,6 +201,11 @@ export class SseTracker {
       usage: toOpenAiUsage(usage),
     };
     return `data: ${JSON.stringify(chunk)}\n\ndata: [DONE]\n\n`;
+  }
+
+  /** Folds what is kept when `bytes` more (as relayed) would pass a limit on what a stream keeps. */
+  private makeRoom(bytes: number): void {
+    if (this.kept.size + bytes > MAX_KEPT_BYTES || this.kept.relayed + bytes > MAX_UNCOUNTED_BYTES) this.fold();
   }
 
   /** Parses kept chunks, counts their text (and keeps the ids a synthetic chunk needs), then drops them. */

@@ -4,7 +4,7 @@ import { PassThrough } from 'node:stream';
 import type { BodyChunks, BodySink } from '@gw/upstream';
 import { describe, expect, it } from 'vitest';
 import { SseTracker } from './sse-tracker.js';
-import { ClientStalledError, relayStream } from './stream-responder.js';
+import { ClientStalledError, FLUSHES_PER_TURN, relayStream } from './stream-responder.js';
 
 /** A client socket whose buffer is "full" until drain() is called. */
 class SlowClient extends EventEmitter {
@@ -132,6 +132,28 @@ describe('relayStream', () => {
       body.end();
       await done;
       expect(client.written.map(String)).toEqual([event(1) + event(2) + event(3), event(4), 'data: [DONE]\n\n']);
+    });
+
+    it("runs at most FLUSHES_PER_TURN streams' writes in one check phase, the rest in the next iterations, each stream in order", async () => {
+      const streams = Array.from({ length: FLUSHES_PER_TURN * 2 + 10 }, () => {
+        const body = manualBody();
+        const client = readingClient();
+        const done = relayStream(body.chunks, client as unknown as ServerResponse, new SseTracker(false, (t) => t.length, 1, true));
+        return { body, client, done };
+      });
+      for (const { body } of streams) body.deliver(event(1));
+      const writers = () => streams.filter(({ client }) => client.written.length > 0).length;
+      await nextIteration();
+      expect(writers()).toBe(FLUSHES_PER_TURN);
+      // A stream waiting for its turn gathers what comes meanwhile into the same write.
+      streams.at(-1)!.body.deliver(event(2));
+      await nextIteration();
+      expect(writers()).toBe(FLUSHES_PER_TURN * 2);
+      await nextIteration();
+      expect(writers()).toBe(streams.length);
+      expect(streams.at(-1)!.client.written.map(String)).toEqual([event(1) + event(2)]);
+      for (const { body } of streams) body.end();
+      await Promise.all(streams.map(({ done }) => done));
     });
 
     it('writes at once (and pauses the upstream when the client is full) once a turn gathers 16 KB', () => {

@@ -65,7 +65,8 @@ export class ClientStalledError extends Error {
  * onData, or several reads) is written as one HTTP chunk in that iteration's check phase: one socket
  * write, which is most of the CPU per relayed chunk, instead of one per upstream chunk. All streams share
  * one setImmediate per iteration (see flushSoon) rather than a queued microtask per chunk, whose
- * AsyncResource and bound callback were a measurable part of the per-chunk cost with thousands of streams.
+ * AsyncResource and bound callback were a measurable part of the per-chunk cost with thousands of streams;
+ * a check phase runs a bounded number of them (FLUSHES_PER_TURN), the rest in the next iteration.
  */
 export function relayStream(
   upstream: BodyChunks | Readable,
@@ -99,6 +100,7 @@ export function relayStream(
       pending.length = 0;
       clearTimeout(stallTimer);
       out.offDrain(resume);
+      out.release();
       if (error !== undefined) {
         outcome.error = error;
         body.destroy();
@@ -182,25 +184,50 @@ export function relayStream(
 /** Output (characters or bytes) a stream gathers in one iteration before it is written without waiting for the flush. */
 const FLUSH_NOW_LENGTH = 16 * 1024;
 
-/** Flushes of streams that gathered output in this event-loop iteration; `spare` is the other array, reused. */
-let due: (() => void)[] = [];
-let spare: (() => void)[] = [];
+/**
+ * Streams' flushes waiting to run, in the order their streams gathered output; `due[next]` runs next. At
+ * most FLUSHES_PER_TURN run in one check phase: with thousands of streams, flushing all that a burst of
+ * upstream reads gathered (a few ms of socket writes) in one macrotask held up everything else on the
+ * loop, and a normal request waits through such a run at each of its steps. The rest run in the next
+ * iteration's check phase, after its I/O.
+ */
+let due: ((() => void) | undefined)[] = [];
+let next = 0;
+let scheduled = false;
+/** About half a millisecond of socket writes on a 2020s core. */
+export const FLUSHES_PER_TURN = 64;
 
 /**
- * Runs `flush` in this iteration's check phase, with every other stream's: one Immediate per iteration for
- * all streams instead of a microtask per chunk. A stream is registered at most once per iteration (its
- * first pending output); a flush of an ended stream finds nothing pending and does nothing.
+ * Runs `flush` in a check phase of the event loop, with other streams' flushes: one Immediate per
+ * iteration for all streams instead of a microtask per chunk. A stream is registered by its first pending
+ * output, so at most once until its flush runs; a flush of an ended stream finds nothing pending.
  */
 function flushSoon(flush: () => void): void {
-  if (due.push(flush) === 1) setImmediate(flushDue);
+  due.push(flush);
+  if (scheduled) return;
+  scheduled = true;
+  setImmediate(flushDue);
 }
 
 function flushDue(): void {
-  const flushes = due;
-  due = spare;
-  spare = flushes;
-  for (let i = 0; i < flushes.length; i++) flushes[i]!();
-  flushes.length = 0;
+  const end = Math.min(due.length, next + FLUSHES_PER_TURN);
+  while (next < end) {
+    const flush = due[next]!;
+    due[next++] = undefined;
+    flush();
+  }
+  if (next < due.length) {
+    // Drop what already ran once it is most of the array (a queue that is never empty does not grow for ever).
+    if (next > 1024 && next * 2 > due.length) {
+      due = due.slice(next);
+      next = 0;
+    }
+    setImmediate(flushDue);
+    return;
+  }
+  due.length = 0;
+  next = 0;
+  scheduled = false;
 }
 
 /** Several outputs of one iteration as one piece of bytes (text as UTF-8). */
