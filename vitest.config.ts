@@ -45,7 +45,7 @@ export default defineConfig({
         // The suites share nothing at module level (each starts its own gateways and databases), so a worker
         // keeps its imported modules from one file to the next instead of importing the whole app again:
         // about half the CPU of the e2e tier went to those imports.
-        test: { name: 'e2e', include: ['test/e2e/**/*.e2e.test.ts'], isolate: false },
+        test: { name: 'e2e', include: ['test/e2e/**/*.e2e.test.ts'], isolate: false, globalSetup: ['test/support/build-once.ts'] },
       },
       {
         extends: true,
