@@ -1,5 +1,6 @@
 import { GroupCommit, type MysqlConnection, type MysqlPool, type Transactions } from '@gw/database';
 import type { LeanLedger, ReserveOutcome, SettleOutcome } from './balance-plans.js';
+import { type MysqlTrip, planMysqlBatch } from './mysql-combined-batch.js';
 import { FREE_SLOT, ReservationSlots } from './mysql-reservation-slots.js';
 
 interface OkPacket {
@@ -77,8 +78,16 @@ export class MysqlLedger implements LeanLedger {
   constructor(
     private readonly pool: MysqlPool,
     warn: (message: string) => void = () => undefined,
+    /** A batch as one multi-statement round trip (MysqlOneTrip of libs/database); without it, statement by statement. */
+    oneTrip?: (statements: string[]) => Promise<unknown[] | undefined>,
   ) {
-    this.commits = new GroupCommit(mysqlTransactions(pool));
+    this.commits = new GroupCommit(
+      mysqlTransactions(pool),
+      oneTrip && {
+        plan: (trips) => planMysqlBatch(trips as MysqlTrip[], Math.floor(Date.now() / 1000)),
+        run: oneTrip,
+      },
+    );
     this.slots = new ReservationSlots(pool, warn);
   }
 
@@ -98,6 +107,7 @@ export class MysqlLedger implements LeanLedger {
         return (await this.reservePlainIn(tx, userId, tokenId, amount, requestId, owner)) ? 'ok-without-slot' : 'refused';
       },
       alone: async (): Promise<SlotReserve> => ((await matchedRow(this.executeOnce(sql, params))) ? 'ok' : 'missed'),
+      trip: { kind: 'reserve', userId, tokenId, amount, requestId, slot, createdAt: now } satisfies MysqlTrip,
       after: async (result: SlotReserve): Promise<ReserveOutcome> => {
         if (result === 'ok') return 'ok';
         // Nothing matched: a balance was short (the slot is still free), or, rarely, the slot was gone.
@@ -159,6 +169,7 @@ export class MysqlLedger implements LeanLedger {
     return this.commits.submit({
       run: (tx) => matchedRow(tx.run(sql, params)),
       alone: () => matchedRow(this.executeOnce(sql, params)),
+      trip: { kind: 'settle', userId, tokenId, delta, actual, requestId } satisfies MysqlTrip,
       after: async (settled: boolean): Promise<SettleOutcome | undefined> => {
         if (!settled) return undefined;
         if (delta <= 0) return { charged: actual, shortfall: 0 };
@@ -185,6 +196,7 @@ export class MysqlLedger implements LeanLedger {
     return this.commits.submit({
       run: (tx) => matchedRow(tx.run(sql, params)),
       alone: () => matchedRow(this.executeOnce(sql, params)),
+      trip: { kind: 'release', userId, tokenId, amount, requestId } satisfies MysqlTrip,
       after: (released: boolean) => released,
     });
   }

@@ -1,0 +1,103 @@
+import { createPool, type Pool, type PoolConnection } from 'mysql2';
+import type { DataSource } from 'typeorm';
+import type { MysqlDataSourceOptions } from 'typeorm/driver/mysql/MysqlDataSourceOptions.js';
+import { OneTripError } from './group-commit.js';
+
+/**
+ * What a one-trip statement may carry as a literal: integers, and identifiers such as request ids
+ * (letters, digits, `_ : . -`). Nothing here needs escaping, so the text is safe whatever the server's
+ * sql_mode (NO_BACKSLASH_ESCAPES changes what an escaped quote means; an unescaped id cannot break out).
+ * Anything else makes the movement take the prepared, statement-by-statement path.
+ */
+const PLAIN_ID = /^[A-Za-z0-9_:.-]{1,191}$/;
+
+export function sqlLiteral(value: unknown): string | undefined {
+  // A negative number in parentheses: `x - -5` must never read as `x --5` (a comment in MySQL).
+  if (typeof value === 'number') return Number.isSafeInteger(value) ? (value < 0 ? `(${value})` : String(value)) : undefined;
+  if (typeof value === 'string') return PLAIN_ID.test(value) ? `'${value}'` : undefined;
+  return undefined;
+}
+
+/**
+ * A small pool of its own, with multi-statement text on, for the group commit's one-trip batches: the
+ * TypeORM pool keeps multipleStatements off, so no other query of the gateway can carry a second statement.
+ * The group commit runs one batch at a time, so one connection is busy at most (the second replaces a
+ * lost one without waiting).
+ */
+export class MysqlOneTrip {
+  private pool?: Pool;
+  private closed = false;
+
+  constructor(private readonly dataSource: DataSource) {}
+
+  /**
+   * `START TRANSACTION; …statements…; COMMIT` in one round trip; the statements' results in order. A
+   * server error (the server stops at the failing statement, so the COMMIT never ran) is rolled back and
+   * thrown as OneTripError 'no'; a lost connection as 'unknown'. undefined once closed.
+   */
+  async run(statements: string[]): Promise<unknown[] | undefined> {
+    const pool = this.openPool();
+    if (!pool) return undefined;
+    let connection: PoolConnection;
+    try {
+      connection = await new Promise<PoolConnection>((resolve, reject) => pool.getConnection((e, c) => (e ? reject(e) : resolve(c))));
+    } catch (error) {
+      // Nothing was sent.
+      throw new OneTripError(error, 'no');
+    }
+    try {
+      const results = await query(connection, `START TRANSACTION;\n${statements.join(';\n')};\nCOMMIT`);
+      connection.release();
+      return (results as unknown[]).slice(1, 1 + statements.length);
+    } catch (error) {
+      if ((error as { fatal?: boolean }).fatal) {
+        connection.destroy();
+        throw new OneTripError(error, 'unknown');
+      }
+      try {
+        await query(connection, 'ROLLBACK');
+        connection.release();
+      } catch {
+        // The server rolls back a transaction whose connection goes away.
+        connection.destroy();
+      }
+      throw new OneTripError(error, 'no');
+    }
+  }
+
+  /** Closes the pool (a graceful shutdown); later batches go statement by statement on TypeORM's pool. */
+  async close(): Promise<void> {
+    this.closed = true;
+    const pool = this.pool;
+    this.pool = undefined;
+    if (pool) await new Promise<void>((resolve) => pool.end(() => resolve()));
+  }
+
+  private openPool(): Pool | undefined {
+    if (this.closed) return undefined;
+    if (!this.pool) {
+      const options = this.dataSource.options as MysqlDataSourceOptions;
+      this.pool = createPool({
+        host: options.host,
+        port: options.port,
+        user: options.username,
+        password: options.password,
+        database: options.database,
+        socketPath: options.socketPath,
+        ssl: options.ssl as never,
+        charset: options.charset,
+        timezone: options.timezone,
+        supportBigNumbers: options.supportBigNumbers,
+        bigNumberStrings: options.bigNumberStrings,
+        enableKeepAlive: true,
+        multipleStatements: true,
+        connectionLimit: 2,
+      });
+    }
+    return this.pool;
+  }
+}
+
+function query(connection: PoolConnection, sql: string): Promise<unknown> {
+  return new Promise((resolve, reject) => connection.query(sql, (error, result) => (error ? reject(error) : resolve(result))));
+}
