@@ -11,6 +11,17 @@ import { OneTripError } from './group-commit.js';
  */
 const PLAIN_ID = /^[A-Za-z0-9_:.-]{1,191}$/;
 
+/**
+ * The trip's transaction reads in READ COMMITTED (this transaction only). Its statements are UPDATEs, which
+ * lock and check the latest committed rows in any isolation level, so no condition changes; but under
+ * REPEATABLE READ an UPDATE whose `request_id IN (…)` the optimizer answers by scanning the (small) table
+ * keeps a next-key lock on every row it looked at, and a trip holding dozens of those deadlocked with the
+ * cleanup DELETE and the slot refills (measured in the bench: a settle failed after its retries). In READ
+ * COMMITTED the rows that do not match are unlocked at once and no gaps are locked. (A server that refuses
+ * it — binlog_format=STATEMENT — fails the trip, and the batch goes statement by statement.)
+ */
+const READ_COMMITTED = 'SET TRANSACTION ISOLATION LEVEL READ COMMITTED';
+
 export function sqlLiteral(value: unknown): string | undefined {
   // A negative number in parentheses: `x - -5` must never read as `x --5` (a comment in MySQL).
   if (typeof value === 'number') return Number.isSafeInteger(value) ? (value < 0 ? `(${value})` : String(value)) : undefined;
@@ -31,7 +42,7 @@ export class MysqlOneTrip {
   constructor(private readonly dataSource: DataSource) {}
 
   /**
-   * `START TRANSACTION; …statements…; COMMIT` in one round trip; the statements' results in order. A
+   * `START TRANSACTION; …statements…; COMMIT` (READ COMMITTED) in one round trip; the statements' results in order. A
    * server error (the server stops at the failing statement, so the COMMIT never ran) is rolled back and
    * thrown as OneTripError 'no'; a lost connection as 'unknown'. undefined once closed.
    */
@@ -46,9 +57,9 @@ export class MysqlOneTrip {
       throw new OneTripError(error, 'no');
     }
     try {
-      const results = await query(connection, `START TRANSACTION;\n${statements.join(';\n')};\nCOMMIT`);
+      const results = await query(connection, `${READ_COMMITTED};\nSTART TRANSACTION;\n${statements.join(';\n')};\nCOMMIT`);
       connection.release();
-      return (results as unknown[]).slice(1, 1 + statements.length);
+      return (results as unknown[]).slice(2, 2 + statements.length);
     } catch (error) {
       if ((error as { fatal?: boolean }).fatal) {
         connection.destroy();
