@@ -38,6 +38,8 @@ export function sqlLiteral(value: unknown): string | undefined {
 export class MysqlOneTrip {
   private pool?: Pool;
   private closed = false;
+  /** Trips under way: close() lets them finish (ending the pool under one would make its outcome unknown). */
+  private readonly running = new Set<Promise<unknown>>();
 
   constructor(private readonly dataSource: DataSource) {}
 
@@ -46,7 +48,14 @@ export class MysqlOneTrip {
    * server error (the server stops at the failing statement, so the COMMIT never ran) is rolled back and
    * thrown as OneTripError 'no'; a lost connection as 'unknown'. undefined once closed.
    */
-  async run(statements: string[]): Promise<unknown[] | undefined> {
+  run(statements: string[]): Promise<unknown[] | undefined> {
+    const trip = this.trip(statements);
+    this.running.add(trip);
+    void trip.catch(() => undefined).finally(() => this.running.delete(trip));
+    return trip;
+  }
+
+  private async trip(statements: string[]): Promise<unknown[] | undefined> {
     const pool = this.openPool();
     if (!pool) return undefined;
     let connection: PoolConnection;
@@ -79,6 +88,7 @@ export class MysqlOneTrip {
   /** Closes the pool (a graceful shutdown); later batches go statement by statement on TypeORM's pool. */
   async close(): Promise<void> {
     this.closed = true;
+    await Promise.allSettled([...this.running]);
     const pool = this.pool;
     this.pool = undefined;
     if (pool) await new Promise<void>((resolve) => pool.end(() => resolve()));

@@ -67,7 +67,8 @@ const RELEASE_USER_ONLY =
  * token and turns a free slot into the open row (mysql-reservation-slots.ts), or without a slot the
  * conditional UPDATE of user and token and the INSERT of the open row; settle and refund: one UPDATE (plus
  * one read after the commit when an extra charge may have gone short); a reserve, settle or refund alone in
- * its batch is that one UPDATE autocommitted (no BEGIN/COMMIT round trips). Each UPDATE matches only a row in the expected state, so a settle,
+ * its batch is that one UPDATE autocommitted (no BEGIN/COMMIT round trips); a batch of several goes as one
+ * round trip of combined statements (mysql-combined-batch.ts) when a one-trip runner is given. Each UPDATE matches only a row in the expected state, so a settle,
  * a refund and the recovery job can never both apply. (mysql2's default FOUND_ROWS flag makes
  * affectedRows count matched rows, so a reserve of 0 still reports its match.)
  */

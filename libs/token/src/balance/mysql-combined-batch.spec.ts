@@ -68,14 +68,20 @@ describe.skipIf(!url)('MysqlLedger batches in one trip (MySQL/MariaDB)', () => {
       admin.query(sql, (error, rows) => (error ? reject(error) : resolve(rows as Record<string, unknown>[]))),
     );
 
-  beforeAll(async () => {
+  const connection = () => {
     const server = new URL(url!);
-    const options = {
+    const user = decodeURIComponent(server.username);
+    return {
       host: server.hostname,
       port: Number(server.port || 3306),
-      user: decodeURIComponent(server.username),
+      user,
+      username: user,
       password: decodeURIComponent(server.password),
     };
+  };
+
+  beforeAll(async () => {
+    const { username: _, ...options } = connection();
     admin = mysql.createPool({ ...options, multipleStatements: true, connectionLimit: 1 });
     await query(`CREATE DATABASE ${name}`);
     await query(
@@ -182,5 +188,15 @@ describe.skipIf(!url)('MysqlLedger batches in one trip (MySQL/MariaDB)', () => {
     expect(outcomes).toEqual([{ charged: 10, shortfall: 0 }, undefined, { charged: 30, shortfall: 0 }]);
     expect(trips.length).toBe(before + 1);
     expect(await balances()).toMatchObject({ quota: 1000 - 10 - 10 - 30, used_quota: 40, request_count: 2 });
+  });
+
+  it('close() lets a trip under way finish, then sends nothing more', async () => {
+    const own = new MysqlOneTrip({ options: { type: 'mysql', ...connection(), database: name } } as unknown as DataSource);
+    const trip = own.run(['UPDATE users SET request_count = request_count + 1 WHERE id = 1']);
+    const closed = own.close();
+    expect(((await trip) as { affectedRows: number }[])[0]!.affectedRows).toBe(1);
+    await closed;
+    expect(await own.run(['UPDATE users SET request_count = request_count + 1 WHERE id = 1'])).toBeUndefined();
+    expect((await balances())!.request_count).toBe(1);
   });
 });
