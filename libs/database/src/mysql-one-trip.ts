@@ -32,8 +32,8 @@ export function sqlLiteral(value: unknown): string | undefined {
 /**
  * A small pool of its own, with multi-statement text on, for the group commit's one-trip batches: the
  * TypeORM pool keeps multipleStatements off, so no other query of the gateway can carry a second statement.
- * The group commit runs one batch at a time, so one connection is busy at most (the second replaces a
- * lost one without waiting).
+ * The group commit runs one batch at a time, so one connection is all it uses (every gateway process holds
+ * it on top of TypeORM's pool: keep the server's max_connections in mind when running many processes).
  */
 export class MysqlOneTrip {
   private pool?: Pool;
@@ -112,7 +112,7 @@ export class MysqlOneTrip {
         bigNumberStrings: options.bigNumberStrings,
         enableKeepAlive: true,
         multipleStatements: true,
-        connectionLimit: 2,
+        connectionLimit: 1,
       });
     }
     return this.pool;
