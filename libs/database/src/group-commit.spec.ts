@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GroupCommit, type Transactions } from './group-commit.js';
+import { GroupCommit, OneTripError, type OneTripPlanner, type Transactions } from './group-commit.js';
 
 /**
  * An in-memory "database" with transactions: a balance, a log of what each transaction did, and the
@@ -154,5 +154,117 @@ describe('GroupCommit', () => {
     const broken = { ...refused, refusal: () => undefined };
     await expect(commits.submit(broken)).rejects.toThrow('division by zero');
     expect(state.begins).toBe(0);
+  });
+});
+
+/**
+ * The one-trip path with an in-memory planner: each movement is `{ amount }` debited from one balance, the
+ * planner combines the whole batch into one "statement" that debits the sum and fails (like the SQL guard)
+ * when the balance does not cover it. `trips` records what went in one trip.
+ */
+function oneTripDatabase(initial: number) {
+  const db = fakeDatabase(initial);
+  const trips: number[][] = [];
+  let failNext: OneTripError | undefined;
+  const planner: OneTripPlanner = {
+    plan: (movements) => {
+      const amounts = movements.map((m) => (m as { amount: number }).amount);
+      return { statements: amounts.map(String), values: () => amounts.map(() => true) };
+    },
+    run: async (statements) => {
+      const amounts = statements.map(Number);
+      trips.push(amounts);
+      if (failNext) {
+        const error = failNext;
+        failNext = undefined;
+        throw error;
+      }
+      const total = amounts.reduce((a, b) => a + b, 0);
+      // The guard: nothing is kept when the sum is not covered.
+      if (db.state.committed < total) throw new OneTripError(new Error('BIGINT UNSIGNED value is out of range'), 'no');
+      db.state.committed -= total;
+      return amounts.map(() => ({ affectedRows: 1 }));
+    },
+  };
+  const commits = new GroupCommit(
+    {
+      begin: async () => {
+        db.state.begins++;
+        return { balance: db.state.committed };
+      },
+      commit: async (tx: { balance: number }) => {
+        db.state.committed = tx.balance;
+        db.state.commits++;
+      },
+      rollback: async () => {
+        db.state.rollbacks++;
+      },
+      release: () => undefined,
+    },
+    planner,
+  );
+  const debit = (amount: number) => ({ ...db.debit(amount), trip: { amount } });
+  return { state: db.state, commits, debit, trips, failNextTrip: (e: OneTripError) => (failNext = e) };
+}
+
+describe('GroupCommit in one trip', () => {
+  it('a batch whose movements all describe themselves goes as one trip; a lone movement does not', async () => {
+    const { state, commits, debit, trips } = oneTripDatabase(1000);
+    const outcomes = await Promise.all([10, 20, 30, 40].map((n) => commits.submit(debit(n))));
+    expect(outcomes).toEqual(['ok', 'ok', 'ok', 'ok']);
+    // The first went alone (statement by statement: one BEGIN … COMMIT), the other three in one trip.
+    expect(trips).toEqual([[20, 30, 40]]);
+    expect(state.begins).toBe(1);
+    expect(state.committed).toBe(900);
+  });
+
+  it('a movement refused inside a combined batch: the trip is rolled back and the batch runs statement by statement', async () => {
+    const { state, commits, debit, trips } = oneTripDatabase(100);
+    const outcomes = await Promise.all([10, 50, 60, 30].map((n) => commits.submit(debit(n))));
+    // 50 + 60 + 30 > 90 left: the combined trip fails its guard; one by one, 60 is refused and 30 fits.
+    expect(trips).toEqual([[50, 60, 30]]);
+    expect(outcomes).toEqual(['ok', 'ok', 'refused', 'ok']);
+    expect(state.committed).toBe(10);
+    expect(state.begins).toBe(2);
+  });
+
+  it('a deadlock runs the same trip again', async () => {
+    const { state, commits, debit, trips, failNextTrip } = oneTripDatabase(100);
+    const first = commits.submit(debit(1));
+    failNextTrip(new OneTripError(Object.assign(new Error('Deadlock found'), { code: 'ER_LOCK_DEADLOCK' }), 'no'));
+    const rest = Promise.all([commits.submit(debit(2)), commits.submit(debit(3))]);
+    expect(await first).toBe('ok');
+    expect(await rest).toEqual(['ok', 'ok']);
+    expect(trips).toEqual([
+      [2, 3],
+      [2, 3],
+    ]);
+    expect(state.committed).toBe(94);
+  });
+
+  it('a trip lost mid-way (maybe committed) is reported to every movement and never run again', async () => {
+    const { state, commits, debit, trips, failNextTrip } = oneTripDatabase(100);
+    const first = commits.submit(debit(1));
+    failNextTrip(new OneTripError(new Error('Connection lost: The server closed the connection.'), 'unknown'));
+    const rest = Promise.allSettled([commits.submit(debit(2)), commits.submit(debit(3))]);
+    expect(await first).toBe('ok');
+    expect((await rest).map((r) => (r.status === 'rejected' ? (r.reason as Error).message : r.value))).toEqual([
+      'Connection lost: The server closed the connection.',
+      'Connection lost: The server closed the connection.',
+    ]);
+    expect(trips).toHaveLength(1);
+    // Only the lone movement's transaction ran statement by statement.
+    expect(state.begins).toBe(1);
+    expect(await Promise.all([commits.submit(debit(4)), commits.submit(debit(5))])).toEqual(['ok', 'ok']);
+  });
+
+  it('a batch holding a movement without a trip goes statement by statement', async () => {
+    const { state, commits, debit, trips } = oneTripDatabase(100);
+    const plain = fakeDatabase(0).debit(5);
+    const outcomes = await Promise.all([commits.submit(debit(1)), commits.submit(debit(2)), commits.submit(plain)]);
+    expect(outcomes).toEqual(['ok', 'ok', 'ok']);
+    expect(trips).toEqual([]);
+    expect(state.begins).toBe(2);
+    expect(state.committed).toBe(92);
   });
 });

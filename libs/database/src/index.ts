@@ -22,7 +22,8 @@ export {
   type PgPool,
   type PgClient,
 } from './raw-handles.js';
-export { GroupCommit, type BatchedMovement, type Transactions } from './group-commit.js';
+export { MysqlOneTrip, sqlLiteral } from './mysql-one-trip.js';
+export { GroupCommit, OneTripError, type BatchedMovement, type OneTripPlanner, type TripPlan, type Transactions } from './group-commit.js';
 export { BatchedTransactions, batchedTransactionsOf } from './batched-transactions.js';
 export { Rollback, type LedgerRow, type LedgerStep, type Plan, type PlanResult, type StepResult } from './plan.js';
 export { JobLockService } from './job-lock.service.js';

@@ -104,7 +104,14 @@ export class QuotaLedger implements OnModuleInit, BeforeApplicationShutdown {
       `DELETE FROM quota_reservations WHERE request_id IN (:...ids) AND ${RESERVATION_FORGET_WHERE}`,
       { ids },
     );
-    return this.dataSource.query(sql, params);
+    // READ COMMITTED: on a small table MySQL answers the IN list by a scan, and under REPEATABLE READ the scan
+    // keeps a next-key lock on every row it read, open reservations included, deadlocking with the settles
+    // and reserves of the requests in flight. Where the server refuses it (binlog_format=STATEMENT), the
+    // plain DELETE.
+    if (this.dataSource.options.type !== 'mysql') return this.dataSource.query(sql, params);
+    return this.dataSource
+      .transaction('READ COMMITTED', (manager) => manager.query(sql, params))
+      .catch(() => this.dataSource.query(sql, params));
   }
 
   /**

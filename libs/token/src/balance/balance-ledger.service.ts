@@ -1,7 +1,15 @@
 import { type BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
-import { type BatchedTransactions, batchedTransactionsOf, mysqlPoolOf, type Plan, postgresPoolOf, Rollback } from '@gw/database';
+import {
+  type BatchedTransactions,
+  batchedTransactionsOf,
+  MysqlOneTrip,
+  mysqlPoolOf,
+  type Plan,
+  postgresPoolOf,
+  Rollback,
+} from '@gw/database';
 import { BalanceEvents, type BalanceChanged } from '@gw/user';
 import {
   type LeanLedger,
@@ -30,6 +38,8 @@ export class BalanceLedger implements BeforeApplicationShutdown {
   private readonly transactions: BatchedTransactions;
   private readonly lean?: LeanLedger;
   private readonly mysql?: MysqlLedger;
+  /** MySQL: the group commit's batches as one multi-statement round trip, on a small pool of its own. */
+  private readonly oneTrip?: MysqlOneTrip;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -38,12 +48,15 @@ export class BalanceLedger implements BeforeApplicationShutdown {
     this.transactions = batchedTransactionsOf(dataSource);
     // The pools exist once the data source is initialised (before any request): looked up per call.
     if (dataSource.options.type === 'mysql') {
+      const oneTrip = new MysqlOneTrip(dataSource);
+      this.oneTrip = oneTrip;
       this.mysql = new MysqlLedger(
         {
           execute: (sql, values, callback) => mysqlPoolOf(dataSource)!.execute(sql, values, callback),
           getConnection: (callback) => mysqlPoolOf(dataSource)!.getConnection(callback),
         },
         (message) => this.logger.warn(message),
+        (statements) => oneTrip.run(statements),
       );
       this.lean = this.mysql;
     }
@@ -61,6 +74,8 @@ export class BalanceLedger implements BeforeApplicationShutdown {
    */
   async beforeApplicationShutdown(): Promise<void> {
     await this.mysql?.dropFreeSlots().catch((error: Error) => this.logger.warn(`removing free reservation slots: ${error.message}`));
+    // Anything still moving after this goes statement by statement on TypeORM's pool.
+    await this.oneTrip?.close();
   }
 
   /** Takes `amount` from the user and the token (id 0: none); with a key, the reservation row too. */

@@ -1,5 +1,6 @@
 import { GroupCommit, type MysqlConnection, type MysqlPool, type Transactions } from '@gw/database';
 import type { LeanLedger, ReserveOutcome, SettleOutcome } from './balance-plans.js';
+import { type MysqlTrip, planMysqlBatch } from './mysql-combined-batch.js';
 import { FREE_SLOT, ReservationSlots } from './mysql-reservation-slots.js';
 
 interface OkPacket {
@@ -66,7 +67,8 @@ const RELEASE_USER_ONLY =
  * token and turns a free slot into the open row (mysql-reservation-slots.ts), or without a slot the
  * conditional UPDATE of user and token and the INSERT of the open row; settle and refund: one UPDATE (plus
  * one read after the commit when an extra charge may have gone short); a reserve, settle or refund alone in
- * its batch is that one UPDATE autocommitted (no BEGIN/COMMIT round trips). Each UPDATE matches only a row in the expected state, so a settle,
+ * its batch is that one UPDATE autocommitted (no BEGIN/COMMIT round trips); a batch of several goes as one
+ * round trip of combined statements (mysql-combined-batch.ts) when a one-trip runner is given. Each UPDATE matches only a row in the expected state, so a settle,
  * a refund and the recovery job can never both apply. (mysql2's default FOUND_ROWS flag makes
  * affectedRows count matched rows, so a reserve of 0 still reports its match.)
  */
@@ -77,8 +79,16 @@ export class MysqlLedger implements LeanLedger {
   constructor(
     private readonly pool: MysqlPool,
     warn: (message: string) => void = () => undefined,
+    /** A batch as one multi-statement round trip (MysqlOneTrip of libs/database); without it, statement by statement. */
+    oneTrip?: (statements: string[]) => Promise<unknown[] | undefined>,
   ) {
-    this.commits = new GroupCommit(mysqlTransactions(pool));
+    this.commits = new GroupCommit(
+      mysqlTransactions(pool),
+      oneTrip && {
+        plan: (trips) => planMysqlBatch(trips as MysqlTrip[], Math.floor(Date.now() / 1000)),
+        run: oneTrip,
+      },
+    );
     this.slots = new ReservationSlots(pool, warn);
   }
 
@@ -98,6 +108,7 @@ export class MysqlLedger implements LeanLedger {
         return (await this.reservePlainIn(tx, userId, tokenId, amount, requestId, owner)) ? 'ok-without-slot' : 'refused';
       },
       alone: async (): Promise<SlotReserve> => ((await matchedRow(this.executeOnce(sql, params))) ? 'ok' : 'missed'),
+      trip: { kind: 'reserve', userId, tokenId, amount, requestId, slot, createdAt: now } satisfies MysqlTrip,
       after: async (result: SlotReserve): Promise<ReserveOutcome> => {
         if (result === 'ok') return 'ok';
         // Nothing matched: a balance was short (the slot is still free), or, rarely, the slot was gone.
@@ -159,6 +170,7 @@ export class MysqlLedger implements LeanLedger {
     return this.commits.submit({
       run: (tx) => matchedRow(tx.run(sql, params)),
       alone: () => matchedRow(this.executeOnce(sql, params)),
+      trip: { kind: 'settle', userId, tokenId, delta, actual, requestId } satisfies MysqlTrip,
       after: async (settled: boolean): Promise<SettleOutcome | undefined> => {
         if (!settled) return undefined;
         if (delta <= 0) return { charged: actual, shortfall: 0 };
@@ -185,6 +197,7 @@ export class MysqlLedger implements LeanLedger {
     return this.commits.submit({
       run: (tx) => matchedRow(tx.run(sql, params)),
       alone: () => matchedRow(this.executeOnce(sql, params)),
+      trip: { kind: 'release', userId, tokenId, amount, requestId } satisfies MysqlTrip,
       after: (released: boolean) => released,
     });
   }

@@ -1,0 +1,154 @@
+import { sqlLiteral, type TripPlan } from '@gw/database';
+import { FREE_SLOT } from './mysql-reservation-slots.js';
+
+/** A MySQL ledger movement as the one-trip planner sees it (mysql-balance.ts attaches one to each movement). */
+export type MysqlTrip =
+  | { kind: 'reserve'; userId: number; tokenId: number; amount: number; requestId: string; slot: string; createdAt: number }
+  | { kind: 'settle'; userId: number; tokenId: number; delta: number; actual: number; requestId: string }
+  | { kind: 'release'; userId: number; tokenId: number; amount: number; requestId: string };
+
+/** What each movement's `run` would have returned: a slot reserve that matched, a settle or refund that applied. */
+export const RESERVED = 'ok';
+
+/**
+ * Fails the trip unless the statement before it matched exactly `rows` rows: 18446744073709551615 is the
+ * largest BIGINT UNSIGNED, and adding 1 to it is an out-of-range error (1690) on MySQL and MariaDB in every
+ * sql_mode. The error rolls the whole trip back and the group commit runs the batch statement by statement.
+ * (The driver's FOUND_ROWS flag makes ROW_COUNT() count matched rows, changed or not.)
+ */
+function expectRows(rows: number): string {
+  return `SELECT 18446744073709551615 + (ROW_COUNT() <> ${rows}) AS guard`;
+}
+
+/**
+ * One group commit batch of the MySQL ledger as a few statements instead of one or two per movement: the
+ * batch's movements of one kind for one user and token become one statement on the reservation rows and
+ * one on the balances, each followed by a guard. Under load one user's requests fill whole batches, and
+ * the server ran their ~50 multi-table UPDATEs one after another while holding that user's row locks.
+ *
+ * Why the outcome is one the movements could have had one by one: none of them has been answered (nothing
+ * is answered before its commit), so any order is a valid one; the plan applies every refund and settle
+ * first, then the reserves. Refunds and settles only need their reservation row to be open: the marking
+ * statement matches only open rows and the guard demands all k of them. Reserves need each balance to
+ * cover each amount after the ones before it: a balance that covers the SUM covers every prefix, and the
+ * guard demands the debit matched; when it does not (some reserve would be refused), the trip fails and
+ * the statement-by-statement path decides each reserve alone. Each free slot must still be free (k rows).
+ * undefined: a value that cannot be a plain literal (the batch goes statement by statement).
+ */
+export function planMysqlBatch(trips: MysqlTrip[], now: number): TripPlan | undefined {
+  const groups = new Map<string, MysqlTrip[]>();
+  for (const trip of trips) {
+    const key = `${trip.kind === 'reserve' ? 1 : 0}:${trip.kind}:${trip.userId}:${trip.tokenId}`;
+    const group = groups.get(key);
+    if (group) group.push(trip);
+    else groups.set(key, [trip]);
+  }
+  const statements: string[] = [];
+  // Refunds and settles before reserves (a valid order, see above), otherwise in order of arrival.
+  const ordered = [...groups.entries()].sort(([a], [b]) => a.charCodeAt(0) - b.charCodeAt(0)).map(([, group]) => group);
+  for (const group of ordered) {
+    const text = groupStatements(group, now);
+    if (!text) return undefined;
+    statements.push(...text);
+  }
+  return {
+    statements,
+    values: () => trips.map((trip) => (trip.kind === 'reserve' ? RESERVED : true)),
+  };
+}
+
+function groupStatements(group: MysqlTrip[], now: number): string[] | undefined {
+  const first = group[0]!;
+  const user = literal(first.userId);
+  const token = literal(first.tokenId);
+  const ids = group.map((trip) => literal(trip.requestId));
+  if (user === undefined || token === undefined || ids.includes(undefined)) return undefined;
+  const withToken = first.tokenId > 0;
+  const balanceRows = withToken ? 2 : 1;
+  const inIds = `request_id IN (${ids.join(', ')})`;
+
+  if (first.kind === 'settle') {
+    const settles = group as Extract<MysqlTrip, { kind: 'settle' }>[];
+    const delta = sum(settles.map((s) => s.delta));
+    const actual = sum(settles.map((s) => s.actual));
+    const charged = caseOf(
+      settles.map((s) => s.requestId),
+      settles.map((s) => s.actual),
+    );
+    if (delta === undefined || actual === undefined || charged === undefined) return undefined;
+    return [
+      `UPDATE quota_reservations SET charged = ${charged} WHERE ${inIds} AND charged = -1`,
+      expectRows(group.length),
+      withToken
+        ? `UPDATE users u, tokens t SET u.quota = u.quota - ${delta}, u.used_quota = u.used_quota + ${actual}, u.request_count = u.request_count + ${group.length}, t.remain_quota = t.remain_quota - ${delta}, t.used_quota = t.used_quota + ${delta} WHERE u.id = ${user} AND t.id = ${token}`
+        : `UPDATE users SET quota = quota - ${delta}, used_quota = used_quota + ${actual}, request_count = request_count + ${group.length} WHERE id = ${user}`,
+      expectRows(balanceRows),
+    ];
+  }
+
+  if (first.kind === 'release') {
+    const amount = sum((group as Extract<MysqlTrip, { kind: 'release' }>[]).map((r) => r.amount));
+    if (amount === undefined) return undefined;
+    return [
+      `UPDATE quota_reservations SET charged = -3 WHERE ${inIds} AND charged = -1`,
+      expectRows(group.length),
+      withToken
+        ? `UPDATE users u, tokens t SET u.quota = u.quota + ${amount}, t.remain_quota = t.remain_quota + ${amount}, t.used_quota = t.used_quota - ${amount} WHERE u.id = ${user} AND t.id = ${token}`
+        : `UPDATE users SET quota = quota + ${amount} WHERE id = ${user}`,
+      expectRows(balanceRows),
+    ];
+  }
+
+  const reserves = group as Extract<MysqlTrip, { kind: 'reserve' }>[];
+  const amount = sum(reserves.map((r) => r.amount));
+  const slots = reserves.map((r) => literal(r.slot));
+  const amounts = caseOf(
+    reserves.map((r) => r.slot),
+    reserves.map((r) => r.amount),
+  );
+  const requestIds = caseOf(
+    reserves.map((r) => r.slot),
+    reserves.map((r) => r.requestId),
+  );
+  const created = literal(now);
+  if (amount === undefined || slots.includes(undefined) || !amounts || !requestIds || created === undefined) return undefined;
+  return [
+    withToken
+      ? `UPDATE users u, tokens t SET u.quota = u.quota - ${amount}, t.remain_quota = t.remain_quota - ${amount}, t.used_quota = t.used_quota + ${amount} WHERE u.id = ${user} AND t.id = ${token} AND u.quota >= ${amount} AND (t.unlimited_quota = 1 OR t.remain_quota >= ${amount})`
+      : `UPDATE users SET quota = quota - ${amount} WHERE id = ${user} AND quota >= ${amount}`,
+    expectRows(balanceRows),
+    // request_id is assigned last: MySQL evaluates a single-table UPDATE's assignments left to right, and
+    // the CASEs before it still need to find each row by its slot id.
+    `UPDATE quota_reservations SET amount = ${amounts}, user_id = ${user}, token_id = ${withToken ? token : 0}, charged = -1, created_at = ${created}, request_id = ${requestIds} WHERE request_id IN (${slots.join(', ')}) AND charged = ${FREE_SLOT}`,
+    expectRows(group.length),
+  ];
+}
+
+function literal(value: unknown): string | undefined {
+  return sqlLiteral(value);
+}
+
+/** `CASE request_id WHEN 'a' THEN x … END`; undefined when a value cannot be a plain literal. */
+function caseOf(keys: string[], values: (number | string)[]): string | undefined {
+  const arms: string[] = [];
+  for (const [i, key] of keys.entries()) {
+    const k = literal(key);
+    const v = literal(values[i]);
+    if (k === undefined || v === undefined) return undefined;
+    arms.push(`WHEN ${k} THEN ${v}`);
+  }
+  return `CASE request_id ${arms.join(' ')} END`;
+}
+
+/**
+ * A sum as a literal (negative ones in parentheses), exact: undefined beyond 2^53 or for a value that is not
+ * an integer, and the batch goes statement by statement.
+ */
+function sum(values: number[]): string | undefined {
+  let total = 0;
+  for (const value of values) {
+    if (!Number.isSafeInteger(value)) return undefined;
+    total += value;
+  }
+  return literal(total);
+}
