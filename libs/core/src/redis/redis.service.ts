@@ -4,6 +4,9 @@ import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import { clusterBus } from './cluster-bus.js';
 
+/** Distinct messages kept per channel while Redis is away (see RedisService.unsent). */
+const MAX_UNSENT_PER_CHANNEL = 100;
+
 /**
  * The optional shared Redis. Without REDIS_CONN_STRING every cache and limiter stays in memory;
  * with it, `client` is set and a second connection carries pub/sub invalidations.
@@ -17,6 +20,12 @@ export class RedisService implements OnModuleDestroy {
   private subscriber?: Redis;
   private readonly handlers = new Map<string, Set<(message: string) => void>>();
   private readonly resubscribedListeners = new Set<() => void>();
+  /**
+   * Messages published while this instance's connection was down, sent once it is back. The other instances'
+   * subscribers may already have reconnected (and done their catch-up reload) by then: without this, a change
+   * made here in that window reached them only at the next SYNC_FREQUENCY reload. Distinct messages only.
+   */
+  private readonly unsent = new Map<string, Set<string>>();
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
     this.prefix = config.redis?.prefix ?? 'gw:';
@@ -42,9 +51,10 @@ export class RedisService implements OnModuleDestroy {
   /** Sends a message to every instance (including this one) listening on `channel`. */
   async publish(channel: string, message: string): Promise<void> {
     if (this.client?.status !== 'ready') {
-      // Without Redis (or while it is down) this instance and its sibling workers hear it; other instances
-      // catch up at the next SYNC_FREQUENCY reload.
+      // Without Redis, this instance and its sibling workers hear it. While Redis is down, the other instances
+      // hear it when this connection is back (or reload at SYNC_FREQUENCY, whichever comes first).
       this.deliverHere(channel, message);
+      if (this.client) this.keepUnsent(channel, message);
       return;
     }
     try {
@@ -52,7 +62,27 @@ export class RedisService implements OnModuleDestroy {
     } catch (error) {
       this.logger.warn(`publish ${channel}: ${(error as Error).message}`);
       this.deliverHere(channel, message);
+      this.keepUnsent(channel, message);
     }
+  }
+
+  private keepUnsent(channel: string, message: string): void {
+    const messages = this.unsent.get(channel) ?? new Set<string>();
+    // Bounded: a long outage with many distinct messages keeps the latest; SYNC_FREQUENCY covers the rest.
+    if (messages.size >= MAX_UNSENT_PER_CHANNEL) messages.delete(messages.values().next().value as string);
+    messages.add(message);
+    this.unsent.set(channel, messages);
+  }
+
+  /** Publishes what was kept during an outage (the connection is ready again). */
+  private sendUnsent(client: Redis): void {
+    const pending = [...this.unsent].flatMap(([channel, messages]) => [...messages].map((message) => [channel, message] as const));
+    this.unsent.clear();
+    for (const [channel, message] of pending)
+      client.publish(this.key(channel), message).catch((error: Error) => {
+        this.logger.warn(`publish ${channel} after reconnecting: ${error.message}`);
+        this.keepUnsent(channel, message);
+      });
   }
 
   private deliverHere(channel: string, message: string): void {
@@ -119,6 +149,7 @@ export class RedisService implements OnModuleDestroy {
     // A short connect timeout and bounded retries keep a Redis outage from stalling requests.
     const client = new Redis(url, { connectTimeout: 2000, maxRetriesPerRequest: 2, enableOfflineQueue: true });
     client.on('error', (error: Error) => this.logger.warn(error.message));
+    client.on('ready', () => this.sendUnsent(client));
     return client;
   }
 }
