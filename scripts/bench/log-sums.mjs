@@ -81,19 +81,20 @@ export async function sumLogsInSql({ kind, sqlitePath, dsn }, dims, fromId) {
 /**
  * Fills an empty `quota_data` with what the dashboard export (DataExportEnabled) would have gathered from the
  * consume logs: per user, username, model and hour. `/api/data/self` and the admin's per-user view read it.
- * Returns { rows, seconds }, or undefined when the table already holds rows (a kept database).
+ * Returns { rows, seconds }, or undefined when it already holds the fill's rows (a kept database).
  */
 export async function fillQuotaData({ kind, sqlitePath, dsn }) {
   const started = performance.now();
   const run = await connect(kind, sqlitePath, dsn);
   try {
-    if ((await run('SELECT id FROM quota_data LIMIT 1')).length) return undefined;
+    // The fill's users are user-1 … user-N; rows of the bench's own relay calls (another user) do not count.
+    if ((await run("SELECT id FROM quota_data WHERE username LIKE 'user-%' LIMIT 1")).length) return undefined;
     if (kind === 'mysql') await run('SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED');
     const hour = 'created_at - created_at % 3600';
     await run(
       `INSERT INTO quota_data (user_id, username, model_name, created_at, token_used, count, quota)
        SELECT user_id, username, model_name, ${hour}, SUM(prompt_tokens + completion_tokens), COUNT(*), SUM(quota)
-       FROM logs WHERE type = 2 GROUP BY user_id, username, model_name, ${hour}`,
+       FROM logs WHERE type = 2 AND username LIKE 'user-%' GROUP BY user_id, username, model_name, ${hour}`,
     );
     const [{ n }] = await run('SELECT COUNT(*) AS n FROM quota_data');
     return { rows: Number(n), seconds: (performance.now() - started) / 1000 };
