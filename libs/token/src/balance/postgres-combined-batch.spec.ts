@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { type PgClient, PostgresOneTrip } from '@gw/database';
+import { OneTripError, type PgClient, PostgresOneTrip } from '@gw/database';
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PostgresLedger } from './postgres-balance.js';
@@ -227,6 +227,23 @@ describe.skipIf(!url)('PostgresLedger batches in one trip (PostgreSQL)', () => {
     expect(((await trip) as { rowCount: number }[])[0]!.rowCount).toBe(1);
     await closed;
     expect(await own.run(['UPDATE users SET request_count = request_count + 1 WHERE id = 1'])).toBeUndefined();
+    expect((await balances())!.request_count).toBe(1);
+  });
+
+  it('a statement error rolls the whole trip back (not committed); a lost connection leaves its outcome unknown', async () => {
+    const failed = await oneTrip
+      .run(['UPDATE users SET request_count = request_count + 1 WHERE id = 1', 'SELECT 1 / 0'])
+      .catch((error: unknown) => error);
+    expect(failed).toBeInstanceOf(OneTripError);
+    expect((failed as OneTripError).committed).toBe('no');
+    // The server ends this very connection: the text may have been cut anywhere, so nobody is told it committed.
+    const lost = await oneTrip
+      .run(['UPDATE users SET request_count = request_count + 1 WHERE id = 1', 'SELECT pg_terminate_backend(pg_backend_pid())'])
+      .catch((error: unknown) => error);
+    expect((lost as OneTripError).committed).toBe('unknown');
+    expect((await balances())!.request_count).toBe(0);
+    // The pool still serves trips (the dead client was dropped, the rolled-back one is clean).
+    expect(await oneTrip.run(['UPDATE users SET request_count = request_count + 1 WHERE id = 1'])).toHaveLength(1);
     expect((await balances())!.request_count).toBe(1);
   });
 });
