@@ -23,6 +23,7 @@ export {
   type PgClient,
 } from './raw-handles.js';
 export { MysqlOneTrip, sqlLiteral } from './mysql-one-trip.js';
+export { PostgresOneTrip } from './postgres-one-trip.js';
 export { GroupCommit, OneTripError, type BatchedMovement, type OneTripPlanner, type TripPlan, type Transactions } from './group-commit.js';
 export { BatchedTransactions, batchedTransactionsOf } from './batched-transactions.js';
 export { Rollback, type LedgerRow, type LedgerStep, type Plan, type PlanResult, type StepResult } from './plan.js';

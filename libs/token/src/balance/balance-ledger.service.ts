@@ -7,6 +7,7 @@ import {
   MysqlOneTrip,
   mysqlPoolOf,
   type Plan,
+  PostgresOneTrip,
   postgresPoolOf,
   Rollback,
 } from '@gw/database';
@@ -38,8 +39,11 @@ export class BalanceLedger implements BeforeApplicationShutdown {
   private readonly transactions: BatchedTransactions;
   private readonly lean?: LeanLedger;
   private readonly mysql?: MysqlLedger;
-  /** MySQL: the group commit's batches as one multi-statement round trip, on a small pool of its own. */
-  private readonly oneTrip?: MysqlOneTrip;
+  /**
+   * The group commit's batches as one multi-statement round trip: on MySQL on a small pool of its own, on
+   * PostgreSQL on a client of the driver's pool (simple query protocol).
+   */
+  private readonly oneTrip?: MysqlOneTrip | PostgresOneTrip;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -61,10 +65,15 @@ export class BalanceLedger implements BeforeApplicationShutdown {
       this.lean = this.mysql;
     }
     if (dataSource.options.type === 'postgres') {
-      this.lean = new PostgresLedger({
-        connect: () => postgresPoolOf(dataSource)!.connect(),
-        query: (config) => postgresPoolOf(dataSource)!.query(config),
-      });
+      const oneTrip = new PostgresOneTrip(() => postgresPoolOf(dataSource)!.connect());
+      this.oneTrip = oneTrip;
+      this.lean = new PostgresLedger(
+        {
+          connect: () => postgresPoolOf(dataSource)!.connect(),
+          query: (config) => postgresPoolOf(dataSource)!.query(config),
+        },
+        (statements) => oneTrip.run(statements),
+      );
     }
   }
 

@@ -1,5 +1,6 @@
 import { GroupCommit, type PgClient, type PgPool, type Transactions } from '@gw/database';
 import type { LeanLedger, ReserveOutcome, SettleOutcome } from './balance-plans.js';
+import { type PostgresTrip, planPostgresBatch } from './postgres-combined-batch.js';
 
 type Rows = Record<string, unknown>[];
 
@@ -51,13 +52,21 @@ SELECT (SELECT count(*) FROM r) AS released, (SELECT count(*) FROM u) + (SELECT 
  * one transaction and so one WAL flush (GroupCommit in libs/database). When the user's debit succeeds but the token is
  * short, the reserve statement divides by zero on purpose: the batch is rolled back and run again without
  * it, so its user debit is undone too (alone in its batch, the statement autocommits on the pool and the
- * failed statement undoes itself). The reservation states are mysql-balance.ts's.
+ * failed statement undoes itself). A batch of several goes as one round trip of combined statements
+ * (postgres-combined-batch.ts) when a one-trip runner is given. The reservation states are mysql-balance.ts's.
  */
 export class PostgresLedger implements LeanLedger {
   private readonly commits: GroupCommit<PgClient>;
 
-  constructor(private readonly pool: Pick<PgPool, 'connect' | 'query'>) {
-    this.commits = new GroupCommit(postgresTransactions(pool));
+  constructor(
+    private readonly pool: Pick<PgPool, 'connect' | 'query'>,
+    /** A batch as one multi-statement round trip (PostgresOneTrip of libs/database); without it, statement by statement. */
+    oneTrip?: (statements: string[]) => Promise<unknown[] | undefined>,
+  ) {
+    this.commits = new GroupCommit(
+      postgresTransactions(pool),
+      oneTrip && { plan: (trips) => planPostgresBatch(trips as PostgresTrip[]), run: oneTrip },
+    );
   }
 
   reserve(userId: number, tokenId: number, amount: number, requestId: string, owner: string): Promise<ReserveOutcome> {
@@ -78,6 +87,7 @@ export class PostgresLedger implements LeanLedger {
       // In a batch the reserve shares the batch's durable commit (settles may be in it).
       run: (tx) => reserveOn(tx, false),
       alone: () => reserveOn(this.pool, true),
+      trip: { kind: 'reserve', userId, tokenId, amount, requestId, owner, createdAt: now } satisfies PostgresTrip,
       refusal: (error): ReserveOutcome | undefined =>
         TOKEN_SHORT.test(String((error as Error).message ?? error)) ? 'token_quota' : undefined,
       after: (reserved: boolean): ReserveOutcome => (reserved ? 'ok' : 'user_quota'),
@@ -91,6 +101,7 @@ export class PostgresLedger implements LeanLedger {
     return this.commits.submit({
       run: (tx) => settleOn(tx),
       alone: () => settleOn(this.pool),
+      trip: { kind: 'settle', userId, tokenId, delta, actual, requestId } satisfies PostgresTrip,
       after: (row: Record<string, unknown> | undefined): SettleOutcome | undefined => {
         if (Number(row?.settled) !== 1) return undefined;
         if (delta <= 0) return { charged: actual, shortfall: 0 };
@@ -110,6 +121,7 @@ export class PostgresLedger implements LeanLedger {
     return this.commits.submit({
       run: (tx) => releaseOn(tx),
       alone: () => releaseOn(this.pool),
+      trip: { kind: 'release', userId, tokenId, amount, requestId } satisfies PostgresTrip,
       after: (released: boolean) => released,
     });
   }
