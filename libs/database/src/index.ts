@@ -22,7 +22,8 @@ export {
   type PgPool,
   type PgClient,
 } from './raw-handles.js';
-export { MysqlOneTrip, sqlLiteral } from './mysql-one-trip.js';
+export { MysqlOneTrip } from './mysql-one-trip.js';
+export { sqlCase, sqlLiteral, sqlSum } from './sql-literals.js';
 export { PostgresOneTrip } from './postgres-one-trip.js';
 export { GroupCommit, OneTripError, type BatchedMovement, type OneTripPlanner, type TripPlan, type Transactions } from './group-commit.js';
 export { BatchedTransactions, batchedTransactionsOf } from './batched-transactions.js';

@@ -4,14 +4,6 @@ import type { MysqlDataSourceOptions } from 'typeorm/driver/mysql/MysqlDataSourc
 import { OneTripError } from './group-commit.js';
 
 /**
- * What a one-trip statement may carry as a literal: integers, and identifiers such as request ids
- * (letters, digits, `_ : . -`). Nothing here needs escaping, so the text is safe whatever the server's
- * sql_mode (NO_BACKSLASH_ESCAPES changes what an escaped quote means; an unescaped id cannot break out).
- * Anything else makes the movement take the prepared, statement-by-statement path.
- */
-const PLAIN_ID = /^[A-Za-z0-9_:.-]{1,191}$/;
-
-/**
  * The trip's transaction reads in READ COMMITTED (this transaction only). Its statements are UPDATEs, which
  * lock and check the latest committed rows in any isolation level, so no condition changes; but under
  * REPEATABLE READ an UPDATE whose `request_id IN (…)` the optimizer answers by scanning the (small) table
@@ -21,13 +13,6 @@ const PLAIN_ID = /^[A-Za-z0-9_:.-]{1,191}$/;
  * it — binlog_format=STATEMENT — fails the trip, and the batch goes statement by statement.)
  */
 const READ_COMMITTED = 'SET TRANSACTION ISOLATION LEVEL READ COMMITTED';
-
-export function sqlLiteral(value: unknown): string | undefined {
-  // A negative number in parentheses: `x - -5` must never read as `x --5` (a comment in MySQL).
-  if (typeof value === 'number') return Number.isSafeInteger(value) ? (value < 0 ? `(${value})` : String(value)) : undefined;
-  if (typeof value === 'string') return PLAIN_ID.test(value) ? `'${value}'` : undefined;
-  return undefined;
-}
 
 /**
  * A small pool of its own, with multi-statement text on, for the group commit's one-trip batches: the

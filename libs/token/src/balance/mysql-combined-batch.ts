@@ -1,4 +1,4 @@
-import { sqlLiteral, type TripPlan } from '@gw/database';
+import { sqlCase, sqlLiteral as literal, sqlSum as sum, type TripPlan } from '@gw/database';
 import { FREE_SLOT } from './mysql-reservation-slots.js';
 
 /** A MySQL ledger movement as the one-trip planner sees it (mysql-balance.ts attaches one to each movement). */
@@ -71,7 +71,8 @@ function groupStatements(group: MysqlTrip[], now: number): string[] | undefined 
     const settles = group as Extract<MysqlTrip, { kind: 'settle' }>[];
     const delta = sum(settles.map((s) => s.delta));
     const actual = sum(settles.map((s) => s.actual));
-    const charged = caseOf(
+    const charged = sqlCase(
+      'request_id',
       settles.map((s) => s.requestId),
       settles.map((s) => s.actual),
     );
@@ -102,11 +103,13 @@ function groupStatements(group: MysqlTrip[], now: number): string[] | undefined 
   const reserves = group as Extract<MysqlTrip, { kind: 'reserve' }>[];
   const amount = sum(reserves.map((r) => r.amount));
   const slots = reserves.map((r) => literal(r.slot));
-  const amounts = caseOf(
+  const amounts = sqlCase(
+    'request_id',
     reserves.map((r) => r.slot),
     reserves.map((r) => r.amount),
   );
-  const requestIds = caseOf(
+  const requestIds = sqlCase(
+    'request_id',
     reserves.map((r) => r.slot),
     reserves.map((r) => r.requestId),
   );
@@ -122,33 +125,4 @@ function groupStatements(group: MysqlTrip[], now: number): string[] | undefined 
     `UPDATE quota_reservations SET amount = ${amounts}, user_id = ${user}, token_id = ${withToken ? token : 0}, charged = -1, created_at = ${created}, request_id = ${requestIds} WHERE request_id IN (${slots.join(', ')}) AND charged = ${FREE_SLOT}`,
     expectRows(group.length),
   ];
-}
-
-function literal(value: unknown): string | undefined {
-  return sqlLiteral(value);
-}
-
-/** `CASE request_id WHEN 'a' THEN x … END`; undefined when a value cannot be a plain literal. */
-function caseOf(keys: string[], values: (number | string)[]): string | undefined {
-  const arms: string[] = [];
-  for (const [i, key] of keys.entries()) {
-    const k = literal(key);
-    const v = literal(values[i]);
-    if (k === undefined || v === undefined) return undefined;
-    arms.push(`WHEN ${k} THEN ${v}`);
-  }
-  return `CASE request_id ${arms.join(' ')} END`;
-}
-
-/**
- * A sum as a literal (negative ones in parentheses), exact: undefined beyond 2^53 or for a value that is not
- * an integer, and the batch goes statement by statement.
- */
-function sum(values: number[]): string | undefined {
-  let total = 0;
-  for (const value of values) {
-    if (!Number.isSafeInteger(value)) return undefined;
-    total += value;
-  }
-  return literal(total);
 }

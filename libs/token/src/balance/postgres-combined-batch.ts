@@ -1,4 +1,4 @@
-import { sqlLiteral, type TripPlan } from '@gw/database';
+import { sqlCase, sqlLiteral, sqlSum as sum, type TripPlan } from '@gw/database';
 
 /** A PostgreSQL ledger movement as the one-trip planner sees it (postgres-balance.ts attaches one to each). */
 export type PostgresTrip =
@@ -96,7 +96,8 @@ function groupStatement(group: PostgresTrip[]): string | undefined {
     const settles = group as Extract<PostgresTrip, { kind: 'settle' }>[];
     const delta = sum(settles.map((s) => s.delta));
     const actual = sum(settles.map((s) => s.actual));
-    const charged = caseOf(
+    const charged = sqlCase(
+      'request_id',
       settles.map((s) => s.requestId),
       settles.map((s) => s.actual),
     );
@@ -141,26 +142,4 @@ function groupStatement(group: PostgresTrip[]): string | undefined {
     `, r AS (INSERT INTO quota_reservations (request_id, user_id, token_id, amount, charged, owner, created_at) VALUES ${rows.join(', ')} RETURNING 1)`,
     ` SELECT ${guard([...balancesMoved, `(SELECT count(*) FROM r) = ${n}`])}`,
   ].join('');
-}
-
-/** `CASE request_id WHEN 'a' THEN x … END`; undefined when a value cannot be a plain literal. */
-function caseOf(keys: string[], values: number[]): string | undefined {
-  const arms: string[] = [];
-  for (const [i, key] of keys.entries()) {
-    const k = sqlLiteral(key);
-    const v = sqlLiteral(values[i]);
-    if (k === undefined || v === undefined) return undefined;
-    arms.push(`WHEN ${k} THEN ${v}`);
-  }
-  return `CASE request_id ${arms.join(' ')} END`;
-}
-
-/** A sum as a literal, exact: undefined beyond 2^53 or for a value that is not an integer. */
-function sum(values: number[]): string | undefined {
-  let total = 0;
-  for (const value of values) {
-    if (!Number.isSafeInteger(value)) return undefined;
-    total += value;
-  }
-  return sqlLiteral(total);
 }
