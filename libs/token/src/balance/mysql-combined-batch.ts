@@ -1,4 +1,5 @@
 import { sqlCase, sqlLiteral as literal, sqlSum as sum, type TripPlan } from '@gw/database';
+import { groupLiterals, groupsInTripOrder, settleSums } from './combined-batch.js';
 import { FREE_SLOT } from './mysql-reservation-slots.js';
 
 /** A MySQL ledger movement as the one-trip planner sees it (mysql-balance.ts attaches one to each movement). */
@@ -36,16 +37,9 @@ function expectRows(rows: number): string {
  * undefined: a value that cannot be a plain literal (the batch goes statement by statement).
  */
 export function planMysqlBatch(trips: MysqlTrip[], now: number): TripPlan | undefined {
-  const groups = new Map<string, MysqlTrip[]>();
-  for (const trip of trips) {
-    const key = `${trip.kind === 'reserve' ? 1 : 0}:${trip.kind}:${trip.userId}:${trip.tokenId}`;
-    const group = groups.get(key);
-    if (group) group.push(trip);
-    else groups.set(key, [trip]);
-  }
   const statements: string[] = [];
   // Refunds and settles before reserves (a valid order, see above), otherwise in order of arrival.
-  const ordered = [...groups.entries()].sort(([a], [b]) => a.charCodeAt(0) - b.charCodeAt(0)).map(([, group]) => group);
+  const ordered = groupsInTripOrder(trips);
   for (const group of ordered) {
     const text = groupStatements(group, now);
     if (!text) return undefined;
@@ -59,24 +53,15 @@ export function planMysqlBatch(trips: MysqlTrip[], now: number): TripPlan | unde
 
 function groupStatements(group: MysqlTrip[], now: number): string[] | undefined {
   const first = group[0]!;
-  const user = literal(first.userId);
-  const token = literal(first.tokenId);
-  const ids = group.map((trip) => literal(trip.requestId));
-  if (user === undefined || token === undefined || ids.includes(undefined)) return undefined;
-  const withToken = first.tokenId > 0;
+  const literals = groupLiterals(group);
+  if (!literals) return undefined;
+  const { user, token, withToken, inIds } = literals;
   const balanceRows = withToken ? 2 : 1;
-  const inIds = `request_id IN (${ids.join(', ')})`;
 
   if (first.kind === 'settle') {
-    const settles = group as Extract<MysqlTrip, { kind: 'settle' }>[];
-    const delta = sum(settles.map((s) => s.delta));
-    const actual = sum(settles.map((s) => s.actual));
-    const charged = sqlCase(
-      'request_id',
-      settles.map((s) => s.requestId),
-      settles.map((s) => s.actual),
-    );
-    if (delta === undefined || actual === undefined || charged === undefined) return undefined;
+    const sums = settleSums(group as Extract<MysqlTrip, { kind: 'settle' }>[]);
+    if (!sums) return undefined;
+    const { delta, actual, charged } = sums;
     return [
       `UPDATE quota_reservations SET charged = ${charged} WHERE ${inIds} AND charged = -1`,
       expectRows(group.length),

@@ -1,4 +1,5 @@
-import { sqlCase, sqlLiteral, sqlSum as sum, type TripPlan } from '@gw/database';
+import { sqlLiteral, sqlSum as sum, type TripPlan } from '@gw/database';
+import { groupLiterals, groupsInTripOrder, settleSums } from './combined-batch.js';
 
 /** A PostgreSQL ledger movement as the one-trip planner sees it (postgres-balance.ts attaches one to each). */
 export type PostgresTrip =
@@ -39,14 +40,7 @@ function guard(conditions: string[]): string {
  * undefined: a value that cannot be a plain literal (the batch goes statement by statement).
  */
 export function planPostgresBatch(trips: PostgresTrip[]): TripPlan | undefined {
-  const groups = new Map<string, PostgresTrip[]>();
-  for (const trip of trips) {
-    const key = `${trip.kind === 'reserve' ? 1 : 0}:${trip.kind}:${trip.userId}:${trip.tokenId}`;
-    const group = groups.get(key);
-    if (group) group.push(trip);
-    else groups.set(key, [trip]);
-  }
-  const ordered = [...groups.entries()].sort(([a], [b]) => a.charCodeAt(0) - b.charCodeAt(0)).map(([, group]) => group);
+  const ordered = groupsInTripOrder(trips);
   const statements: string[] = [];
   for (const group of ordered) {
     const text = groupStatement(group);
@@ -83,25 +77,16 @@ function settledRows(group: Extract<PostgresTrip, { kind: 'settle' }>[], after: 
 
 function groupStatement(group: PostgresTrip[]): string | undefined {
   const first = group[0]!;
-  const user = sqlLiteral(first.userId);
-  const token = sqlLiteral(first.tokenId);
-  const ids = group.map((trip) => sqlLiteral(trip.requestId));
-  if (user === undefined || token === undefined || ids.includes(undefined)) return undefined;
-  const withToken = first.tokenId > 0;
-  const inIds = `request_id IN (${ids.join(', ')})`;
+  const literals = groupLiterals(group);
+  if (!literals) return undefined;
+  const { user, token, withToken, inIds } = literals;
   const n = group.length;
   const balancesMoved = withToken ? ['(SELECT count(*) FROM u) = 1', '(SELECT count(*) FROM t) = 1'] : ['(SELECT count(*) FROM u) = 1'];
 
   if (first.kind === 'settle') {
-    const settles = group as Extract<PostgresTrip, { kind: 'settle' }>[];
-    const delta = sum(settles.map((s) => s.delta));
-    const actual = sum(settles.map((s) => s.actual));
-    const charged = sqlCase(
-      'request_id',
-      settles.map((s) => s.requestId),
-      settles.map((s) => s.actual),
-    );
-    if (delta === undefined || actual === undefined || charged === undefined) return undefined;
+    const sums = settleSums(group as Extract<PostgresTrip, { kind: 'settle' }>[]);
+    if (!sums) return undefined;
+    const { delta, actual, charged } = sums;
     return [
       `WITH r AS (UPDATE quota_reservations SET charged = ${charged} WHERE ${inIds} AND charged = -1 RETURNING 1),`,
       `u AS (UPDATE users SET quota = quota - ${delta}, used_quota = used_quota + ${actual}, request_count = request_count + ${n} WHERE id = ${user} RETURNING quota)`,
