@@ -206,7 +206,10 @@ try {
 /** quota_data as the dashboard export would have filled it from these logs (for /api/data/self). */
 async function fillQuotaDataOnce() {
   // With BENCH_LOG_SEPARATE, quota_data stays on the main database (as in new-api), away from the logs.
-  if (SEPARATE) return console.log('  quota_data: not filled (it lives on the main database, apart from the logs)');
+  if (SEPARATE) {
+    console.log('  quota_data: not filled (it lives on the main database, apart from the logs)');
+    return;
+  }
   const filled = await fillQuotaData(db);
   if (filled)
     console.log(`  quota_data: ${filled.rows.toLocaleString('en')} hourly rows summed from the logs in ${filled.seconds.toFixed(0)} s`);

@@ -140,8 +140,9 @@ export class SeriesTextRepository {
     for (const row of rows) {
       const hour = Number(row.hour);
       const gen = Number(row.gen);
-      const body = Number(row.has_text) ? this.cache.get(dim, hour, gen) : undefined;
-      if (Number(row.has_text) && !body) unread.push(hour);
+      const hasText = Number(row.has_text) === 1;
+      const body = hasText ? this.cache.get(dim, hour, gen) : undefined;
+      if (hasText && !body) unread.push(hour);
       hours.set(hour, { gen, rows: Number(row.row_count), body });
     }
     for (let i = 0; i < unread.length; i += READ_HOURS) {
