@@ -7,6 +7,12 @@ export interface LogBatcherOptions<T> {
   maxPending: number;
   /** Told about a failed write (after its retry) or dropped rows; must not throw. */
   onLoss: (count: number, reason: string) => void;
+  /**
+   * Whether a write of these rows that failed anyway committed (a connection dropped after the server
+   * took it), so trying again would write them twice; may throw while the database is down. Without it
+   * a failed write is tried again as it is.
+   */
+  committed?: (rows: T[]) => Promise<boolean>;
 }
 
 /**
@@ -50,19 +56,25 @@ export class LogBatcher<T> {
     }
   }
 
-  private async writeWithRetry(rows: T[]): Promise<void> {
-    try {
-      await this.options.write(rows);
-      return;
-    } catch {
-      // A transient failure (lock timeout, dropped connection) usually passes on a second try.
+  /**
+   * Writes rows, trying a failed write once more. After a failure the outcome is uncertain (the server may
+   * have committed what it never answered), so each later try first asks whether the rows are there.
+   */
+  private async writeWithRetry(rows: T[], uncertain = false): Promise<void> {
+    let failure: unknown;
+    for (let attempt = 0; attempt < 2; attempt++) {
+      try {
+        if (uncertain && (await this.options.committed?.(rows))) return;
+        await this.options.write(rows);
+        return;
+      } catch (error) {
+        // A transient failure (lock timeout, dropped connection) usually passes on a second try.
+        failure = error;
+        uncertain = true;
+      }
     }
-    try {
-      await this.options.write(rows);
-    } catch (error) {
-      if (rows.length === 1) this.options.onLoss(1, (error as Error)?.message ?? String(error));
-      // One bad row must not cost the whole batch: write them one by one, losing only the bad ones.
-      else for (const row of rows) await this.writeWithRetry([row]);
-    }
+    if (rows.length === 1) this.options.onLoss(1, (failure as Error)?.message ?? String(failure));
+    // One bad row must not cost the whole batch: write them one by one, losing only the bad ones.
+    else for (const row of rows) await this.writeWithRetry([row], true);
   }
 }

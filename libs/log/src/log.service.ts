@@ -38,6 +38,7 @@ export class LogService implements OnModuleInit, BeforeApplicationShutdown {
       maxRows: BATCH_ROWS,
       maxPending: MAX_PENDING,
       onLoss: (count, reason) => this.logger.error(`${count} log row(s) lost: ${reason}`),
+      committed: (rows) => this.store.appended(rows),
     });
   }
 
