@@ -58,7 +58,7 @@ describe('LogBatcher', () => {
       },
     });
     batcher.push(1);
-    await expect(batcher.flush()).resolves.toBeUndefined();
+    await expect(batcher.flush()).resolves.toBe(true);
     expect(losses).toEqual([[1, 'db down']]);
     batcher.push(2);
     await batcher.flush();
@@ -143,5 +143,29 @@ describe('LogBatcher', () => {
     for (const n of [1, 2]) batcher.push(n);
     await batcher.flush();
     expect(table).toEqual([1, 2]);
+  });
+
+  it('keeps rows, in order, while the database does not answer, and writes them at a later flush', async () => {
+    let down = true;
+    const table: number[] = [];
+    const { batcher, losses } = make({
+      maxRows: 2,
+      write: async (rows) => {
+        if (down) throw new Error('connect ECONNREFUSED');
+        table.push(...rows);
+      },
+      committed: async (rows) => {
+        if (down) throw new Error('connect ECONNREFUSED');
+        return rows.every((row) => table.includes(row));
+      },
+    });
+    for (const n of [1, 2, 3]) batcher.push(n);
+    expect(await batcher.flush()).toBe(false);
+    expect(batcher.size).toBe(3);
+    batcher.push(4);
+    down = false;
+    expect(await batcher.flush()).toBe(true);
+    expect(table).toEqual([1, 2, 3, 4]);
+    expect(losses).toEqual([]);
   });
 });

@@ -55,7 +55,8 @@ export class LogService implements OnModuleInit, BeforeApplicationShutdown {
 
   async beforeApplicationShutdown(): Promise<void> {
     cancelScheduled(this.scheduler, 'log-flush');
-    await this.batcher.flush();
+    if (!(await this.batcher.flush()))
+      this.logger.error(`${this.batcher.size} log row(s) lost: the database did not answer before shutdown`);
   }
 
   /**
@@ -95,7 +96,8 @@ export class LogService implements OnModuleInit, BeforeApplicationShutdown {
   }
 
   /** Writes every buffered row. */
-  flush(): Promise<void> {
+  /** Writes the buffered rows now: false when some wait because the database did not answer (see LogBatcher). */
+  flush(): Promise<boolean> {
     return this.batcher.flush();
   }
 

@@ -44,7 +44,7 @@ export abstract class LogStore {
   /**
    * Whether an append of these rows that failed anyway committed (the connection dropped after the server
    * took the insert): an append is atomic, so one row that carries a request id tells for all. false when
-   * none carries one (such a retry may write those rows twice).
+   * none carries one (such a retry may write those rows twice). Throws when the database does not answer.
    */
   abstract appended(rows: LogRecord[]): Promise<boolean>;
 

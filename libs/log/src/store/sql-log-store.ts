@@ -44,7 +44,11 @@ export class SqlLogStore extends LogStore {
 
   async appended(rows: LogRecord[]): Promise<boolean> {
     const marked = rows.find((row) => row.requestId);
-    if (!marked) return false;
+    if (!marked) {
+      // Nothing tells; still asked, so that a database that does not answer throws (the rows then wait).
+      await this.dataSource.query('SELECT 1');
+      return false;
+    }
     const { requestId, type, createdAt } = marked;
     const where = createdAt === undefined ? { requestId, type } : { requestId, type, createdAt };
     return (await this.dataSource.getRepository(LogEntity).count({ where, take: 1 })) > 0;

@@ -17,7 +17,7 @@ function sqliteLedger(userQuota: number, tokenQuota: number) {
     'CREATE TABLE quota_reservations (request_id TEXT PRIMARY KEY, user_id INTEGER, token_id INTEGER, amount INTEGER, charged INTEGER, owner TEXT, created_at INTEGER)',
   );
   const dataSource = { options: { type: 'better-sqlite3' }, driver: { databaseConnection: db } } as unknown as DataSource;
-  const logs = { flush: () => Promise.resolve() } as unknown as LogService;
+  const logs = { flush: () => Promise.resolve(true) } as unknown as LogService;
   const balances = () => ({
     user: db.prepare('SELECT quota, used_quota, request_count FROM users WHERE id = 1').get(),
     token: db.prepare('SELECT remain_quota, used_quota FROM tokens WHERE id = 2').get(),

@@ -181,7 +181,11 @@ export class QuotaLedger implements OnModuleInit, BeforeApplicationShutdown {
       if (this.settledIds.length === 0) return;
       const ids = this.settledIds;
       this.settledIds = [];
-      await this.logs.flush();
+      // A log row still waiting for the database: its reservation stays until it is written.
+      if (!(await this.logs.flush())) {
+        this.settledIds = ids.concat(this.settledIds);
+        return;
+      }
       for (let i = 0; i < ids.length; i += FORGET_BATCH) {
         const batch = ids.slice(i, i + FORGET_BATCH);
         await this.forget(batch).catch((e: Error) => this.logger.warn(`removing ${batch.length} settled reservation(s): ${e.message}`));
