@@ -7,15 +7,15 @@ import { JobLockEntity } from './job-lock.entity.js';
 import { JobLockService } from './job-lock.service.js';
 import { LOG_DATA_SOURCE, LOG_JOB_LOCKS, logDataSourceProviders } from './log-data-source.js';
 import { SqliteCheckpointService } from './sqlite-checkpoint.service.js';
-import { serializeSqliteTransactions } from './sqlite-transactions.js';
+import { prepareDriver } from './prepare-driver.js';
 
-/** Applies the SQLite transaction queue before any module writes. */
+/** Applies the SQLite transaction queue and the PostgreSQL client error listener before any module queries. */
 @Injectable()
-class SqliteTransactionQueue implements OnModuleInit {
+class DriverSetUp implements OnModuleInit {
   constructor(private readonly dataSource: DataSource) {}
 
   onModuleInit(): void {
-    serializeSqliteTransactions(this.dataSource);
+    prepareDriver(this.dataSource);
   }
 }
 
@@ -37,7 +37,7 @@ export class DatabaseModule {
         }),
         TypeOrmModule.forFeature([JobLockEntity]),
       ],
-      providers: [SqliteTransactionQueue, JobLockService, ...logDataSourceProviders(logs), SqliteCheckpointService],
+      providers: [DriverSetUp, JobLockService, ...logDataSourceProviders(logs), SqliteCheckpointService],
       // Every module's scheduled jobs take the same leader lock (one instance at a time, with or without Redis).
       exports: [JobLockService, LOG_DATA_SOURCE, LOG_JOB_LOCKS, SqliteCheckpointService],
     };

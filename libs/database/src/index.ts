@@ -15,6 +15,7 @@ export {
   sqliteHandleOf,
   mysqlPoolOf,
   postgresPoolOf,
+  reportPostgresClientErrors,
   poolUsageOf,
   type SqliteHandle,
   type MysqlConnection,

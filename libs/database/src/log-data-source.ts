@@ -4,7 +4,7 @@ import { APP_CONFIG, RedisService, type AppConfig } from '@gw/core';
 import { dataSourceOptions, type SchemaParts } from './data-source-options.js';
 import { JobLockEntity } from './job-lock.entity.js';
 import { JobLockService } from './job-lock.service.js';
-import { serializeSqliteTransactions } from './sqlite-transactions.js';
+import { prepareDriver } from './prepare-driver.js';
 
 /**
  * The data source holding `logs` and their hourly sums: a second database when LOG_SQL_DSN names one
@@ -30,7 +30,7 @@ export async function openLogDataSource(config: AppConfig, parts: SchemaParts): 
     const where = target.type === 'sqlite' ? target.path : `${target.host}:${target.port}/${target.database}`;
     throw new Error(`the log database (LOG_SQL_DSN, ${target.type} ${where}) could not be opened: ${(error as Error).message}`);
   }
-  serializeSqliteTransactions(dataSource);
+  prepareDriver(dataSource);
   return dataSource;
 }
 

@@ -33,10 +33,15 @@ export interface PgPool extends PgQueryable {
  * The only place outside TypeORM that knows where its drivers keep their connections (an architecture
  * test keeps it so): the relay's ledger, the log writer and the metrics go through these functions.
  */
+interface ErrorEmitter {
+  on(event: 'error', listener: (error: Error) => void): unknown;
+}
 interface DriverInternals {
   databaseConnection?: SqliteHandle;
   pool?: MysqlPool & { _allConnections?: unknown[]; _freeConnections?: unknown[]; _connectionQueue?: unknown[] };
-  master?: PgPool & { totalCount?: number; idleCount?: number; waitingCount?: number };
+  master?: PgPool & { totalCount?: number; idleCount?: number; waitingCount?: number } & {
+    on(event: 'acquire', listener: (client: ErrorEmitter) => void): unknown;
+  };
 }
 
 function internals(dataSource: DataSource): DriverInternals {
@@ -76,4 +81,25 @@ export function poolUsageOf(dataSource: DataSource): { total: number; idle: numb
   // SQLite: one connection, shared by every query.
   if (d.databaseConnection) return { total: 1, idle: 0, waiting: 0 };
   return undefined;
+}
+
+/** Clients that already carry the listener below. */
+const guardedPgClients = new WeakSet<object>();
+
+/**
+ * pg's pool listens for a client's errors only while the client is idle, and a holder (TypeORM's query
+ * runner, the ledger's transactions) attaches its own listener only once its checkout promise resolved. A
+ * server that ends the connection in between, or while the holder has none (an administrator's
+ * pg_terminate_backend, a failover, an idle-in-transaction timeout), makes the client emit 'error' with no
+ * listener, and Node ends the process. So every client gets one when it is checked out, in the pool's
+ * synchronous 'acquire' event: the error is reported, the client's next query fails (its caller handles
+ * that), and the pool drops the dead client when it is released. A no-op on other databases.
+ */
+export function reportPostgresClientErrors(dataSource: DataSource, report: (error: Error) => void): void {
+  if (dataSource.options.type !== 'postgres') return;
+  internals(dataSource).master?.on('acquire', (client) => {
+    if (guardedPgClients.has(client)) return;
+    guardedPgClients.add(client);
+    client.on('error', report);
+  });
 }

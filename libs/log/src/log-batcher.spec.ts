@@ -58,7 +58,7 @@ describe('LogBatcher', () => {
       },
     });
     batcher.push(1);
-    await expect(batcher.flush()).resolves.toBeUndefined();
+    await expect(batcher.flush()).resolves.toBe(true);
     expect(losses).toEqual([[1, 'db down']]);
     batcher.push(2);
     await batcher.flush();
@@ -105,5 +105,67 @@ describe('LogBatcher', () => {
     for (const n of [1, 2, 3]) batcher.push(n);
     expect(batcher.size).toBe(2);
     expect(losses).toEqual([[1, 'buffer full']]);
+  });
+
+  it('does not write again what a failed write committed (its answer was lost), nor each row of it', async () => {
+    const table: number[] = [];
+    let calls = 0;
+    let checks = 0;
+    const { batcher, losses } = make({
+      write: async (rows) => {
+        calls++;
+        table.push(...rows);
+        if (calls === 1) throw new Error('Connection lost: The server closed the connection.');
+      },
+      committed: async (rows) => {
+        checks++;
+        // The database is still away for the first check: the rows are then checked one by one.
+        if (checks === 1) throw new Error('connect ECONNREFUSED');
+        return rows.every((row) => table.includes(row));
+      },
+    });
+    for (const n of [1, 2, 3]) batcher.push(n);
+    await batcher.flush();
+    expect(table).toEqual([1, 2, 3]);
+    expect(losses).toEqual([]);
+  });
+
+  it('writes again a failed write that did not commit', async () => {
+    const table: number[] = [];
+    let calls = 0;
+    const { batcher } = make({
+      write: async (rows) => {
+        if (++calls === 1) throw new Error('Connection lost');
+        table.push(...rows);
+      },
+      committed: async (rows) => rows.every((row) => table.includes(row)),
+    });
+    for (const n of [1, 2]) batcher.push(n);
+    await batcher.flush();
+    expect(table).toEqual([1, 2]);
+  });
+
+  it('keeps rows, in order, while the database does not answer, and writes them at a later flush', async () => {
+    let down = true;
+    const table: number[] = [];
+    const { batcher, losses } = make({
+      maxRows: 2,
+      write: async (rows) => {
+        if (down) throw new Error('connect ECONNREFUSED');
+        table.push(...rows);
+      },
+      committed: async (rows) => {
+        if (down) throw new Error('connect ECONNREFUSED');
+        return rows.every((row) => table.includes(row));
+      },
+    });
+    for (const n of [1, 2, 3]) batcher.push(n);
+    expect(await batcher.flush()).toBe(false);
+    expect(batcher.size).toBe(3);
+    batcher.push(4);
+    down = false;
+    expect(await batcher.flush()).toBe(true);
+    expect(table).toEqual([1, 2, 3, 4]);
+    expect(losses).toEqual([]);
   });
 });

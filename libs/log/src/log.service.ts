@@ -38,6 +38,7 @@ export class LogService implements OnModuleInit, BeforeApplicationShutdown {
       maxRows: BATCH_ROWS,
       maxPending: MAX_PENDING,
       onLoss: (count, reason) => this.logger.error(`${count} log row(s) lost: ${reason}`),
+      committed: (rows) => this.store.appended(rows),
     });
   }
 
@@ -54,7 +55,8 @@ export class LogService implements OnModuleInit, BeforeApplicationShutdown {
 
   async beforeApplicationShutdown(): Promise<void> {
     cancelScheduled(this.scheduler, 'log-flush');
-    await this.batcher.flush();
+    if (!(await this.batcher.flush()))
+      this.logger.error(`${this.batcher.size} log row(s) lost: the database did not answer before shutdown`);
   }
 
   /**
@@ -94,7 +96,8 @@ export class LogService implements OnModuleInit, BeforeApplicationShutdown {
   }
 
   /** Writes every buffered row. */
-  flush(): Promise<void> {
+  /** Writes the buffered rows now: false when some wait because the database did not answer (see LogBatcher). */
+  flush(): Promise<boolean> {
     return this.batcher.flush();
   }
 

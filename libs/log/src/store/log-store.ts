@@ -41,6 +41,13 @@ export abstract class LogStore {
    */
   abstract append(rows: LogRecord[], transaction?: EntityManager): Promise<void>;
 
+  /**
+   * Whether an append of these rows that failed anyway committed (the connection dropped after the server
+   * took the insert): an append is atomic, so one row that carries a request id tells for all. false when
+   * none carries one (such a retry may write those rows twice). Throws when the database does not answer.
+   */
+  abstract appended(rows: LogRecord[]): Promise<boolean>;
+
   /** Whether a consume row carries this request id (the ledger's crash recovery writes a missing one, once). */
   abstract hasConsumeLog(requestId: string): Promise<boolean>;
 

@@ -42,6 +42,18 @@ export class SqlLogStore extends LogStore {
     return this.inserter.insert(manager, rows, !manager.queryRunner);
   }
 
+  async appended(rows: LogRecord[]): Promise<boolean> {
+    const marked = rows.find((row) => row.requestId);
+    if (!marked) {
+      // Nothing tells; still asked, so that a database that does not answer throws (the rows then wait).
+      await this.dataSource.query('SELECT 1');
+      return false;
+    }
+    const { requestId, type, createdAt } = marked;
+    const where = createdAt === undefined ? { requestId, type } : { requestId, type, createdAt };
+    return (await this.dataSource.getRepository(LogEntity).count({ where, take: 1 })) > 0;
+  }
+
   async hasConsumeLog(requestId: string): Promise<boolean> {
     const rows = this.dataSource.getRepository(LogEntity);
     return (await rows.count({ where: { requestId, type: LogType.Consume }, take: 1 })) > 0;

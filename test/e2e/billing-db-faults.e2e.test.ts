@@ -1,0 +1,140 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeUpstream, type FakeUpstream } from '../fake-upstream/index.js';
+import { ensureServerBuilt } from '../support/built-server.js';
+import { createTestDatabase, testDatabases, type TestDatabase } from '../support/databases.js';
+import { startGatewayChild, type GatewayChild } from '../support/gateway-child.js';
+import { balancesOf, openSqlProbe, reservationsCleared, type SqlProbe } from '../support/sql-probe.js';
+
+const MODEL = 'fault-model';
+const REQUESTS = 300;
+const CONCURRENCY = 30;
+const KILL_ROUNDS = 6;
+const USER_QUOTA = 5_000_000;
+const TOKEN_QUOTA = 3_000_000;
+
+/** Every connection the gateway holds to its database is cut, from the server's side (the probe's own excepted). */
+async function cutGatewayConnections(probe: SqlProbe, kind: TestDatabase['kind']): Promise<number> {
+  if (kind === 'postgres') {
+    const rows = await probe.query(
+      'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+    );
+    return rows.length;
+  }
+  const ids = await probe.query<{ id: number | string }>(
+    'SELECT id FROM information_schema.processlist WHERE db = DATABASE() AND id <> CONNECTION_ID()',
+  );
+  for (const { id } of ids) await probe.query(`KILL ${Number(id)}`).catch(() => undefined);
+  return ids.length;
+}
+
+/**
+ * Fault: the database drops the gateway's connections while requests are reserved, settled and logged (a
+ * failover, a restart, an idle-connection reaper). Every request is answered, and once the gateway has
+ * caught up, without a restart: no reservation is left open, and initial = final balance + Σ logged charges,
+ * for the user and for the token, with each charge logged once.
+ */
+describe.each(testDatabases().filter((kind) => kind !== 'sqlite'))('billing when %s drops the connections under load', (kind) => {
+  let up: FakeUpstream;
+  let db: TestDatabase;
+  let probe: SqlProbe;
+  let gw: GatewayChild | undefined;
+
+  beforeAll(async () => {
+    ensureServerBuilt();
+    up = await startFakeUpstream();
+    up.script({ when: () => true, delayMs: 5 });
+    db = await createTestDatabase(kind);
+    const redis: Record<string, string> = process.env.TEST_REDIS_URL ? { REDIS_CONN_STRING: process.env.TEST_REDIS_URL } : {};
+    gw = await startGatewayChild({ ...db.env, ...redis, REDIS_KEY_PREFIX: `gwfault:${Date.now()}:`, SYNC_FREQUENCY: '60' });
+    probe = await openSqlProbe(db);
+  }, 120_000);
+  afterAll(async () => {
+    if (gw && gw.child.exitCode === null) {
+      gw.child.kill('SIGKILL');
+      await gw.exited;
+    }
+    await probe?.close();
+    await up?.close();
+    await db?.drop();
+  });
+
+  it('answers every request and, without a restart, leaves no reservation open and 0 drift', async () => {
+    const root = await gw!.setupRoot();
+    for (const [key, value] of [
+      ['ModelRatio', { [MODEL]: 1 }],
+      ['CompletionRatio', { [MODEL]: 1 }],
+    ] as const) {
+      expect((await root.put('/api/option/', { key, value: JSON.stringify(value) })).body.success).toBe(true);
+    }
+    const channel = await root.post('/api/channel/', {
+      mode: 'single',
+      channel: { type: 1, name: 'fault', key: 'sk-up-fault', models: MODEL, group: 'default', base_url: up.url },
+    });
+    expect(channel.body.success, channel.text).toBe(true);
+    expect((await root.post('/api/token/', { name: 'fault', remain_quota: TOKEN_QUOTA, expired_time: -1 })).body.success).toBe(true);
+    const tokenId = (await root.get('/api/token/search?keyword=fault')).body.data.items[0].id as number;
+    const key = (await root.post(`/api/token/${tokenId}/key`)).body.data.key as string;
+    const userId = root.userId!;
+    await probe.query(`UPDATE users SET quota = ${USER_QUOTA}, used_quota = 0 WHERE id = ${userId}`);
+
+    const chat = async (): Promise<number> => {
+      // 0: no answer at all (the gateway died or dropped the connection).
+      const res = await fetch(`${gw!.url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model: MODEL, messages: [{ role: 'user', content: 'hello' }] }),
+      }).catch(() => undefined);
+      if (!res) return 0;
+      const body = await res.json();
+      // An error is the gateway's JSON error, never a hang or a crash.
+      if (res.status !== 200) expect(body.error?.message, JSON.stringify(body)).toBeTruthy();
+      return res.status;
+    };
+    const statuses: number[] = [];
+    let next = 0;
+    const load = Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        while (next < REQUESTS) {
+          next++;
+          statuses.push(await chat());
+        }
+      }),
+    );
+    let cut = 0;
+    // The cuts land while the load runs: wait for its first answers, then cut a round per 20 answers.
+    for (let round = 0; round < KILL_ROUNDS; round++) {
+      const answered = 20 * (round + 1);
+      while (statuses.length < answered && next < REQUESTS) await new Promise((resolve) => setImmediate(resolve));
+      cut += await cutGatewayConnections(probe, kind);
+    }
+    await load;
+    expect(cut).toBeGreaterThan(0);
+    expect(gw!.child.exitCode, gw!.output().slice(-12000)).toBeNull();
+    expect(statuses).toHaveLength(REQUESTS);
+    expect(statuses.filter((s) => s === 0)).toEqual([]);
+    expect(statuses.filter((s) => s === 200).length).toBeGreaterThan(REQUESTS / 2);
+    // Still serving once the connections are back.
+    expect(await chat()).toBe(200);
+
+    // Settled reservations are removed once their log rows are written; none may stay open.
+    await reservationsCleared(probe, 90_000);
+    const [dupes] = await probe.query<{ n: number | string }>(
+      `SELECT COUNT(*) AS n FROM (SELECT request_id FROM logs WHERE type = 2 GROUP BY request_id HAVING COUNT(*) > 1) d`,
+    );
+    expect(Number(dupes!.n)).toBe(0);
+    const balances = await balancesOf(probe, userId, tokenId);
+    const [userLogs] = await probe.query<{ total: number | string | null }>(
+      `SELECT SUM(quota) AS total FROM logs WHERE user_id = ${userId} AND type = 2`,
+    );
+    const [tokenLogs] = await probe.query<{ total: number | string | null }>(
+      `SELECT SUM(quota) AS total FROM logs WHERE token_id = ${tokenId} AND type = 2`,
+    );
+    const userCharged = Number(userLogs!.total ?? 0);
+    const tokenCharged = Number(tokenLogs!.total ?? 0);
+    expect(userCharged).toBeGreaterThan(0);
+    expect(balances.userQuota + userCharged).toBe(USER_QUOTA);
+    expect(balances.userUsed).toBe(userCharged);
+    expect(balances.tokenRemain + tokenCharged).toBe(TOKEN_QUOTA);
+    expect(balances.tokenUsed).toBe(tokenCharged);
+  }, 240_000);
+});
