@@ -46,8 +46,8 @@ const RESERVE_SLOT_USER_ONLY = [
   ` WHERE u.id = ? AND r.request_id = ? AND r.charged = ${FREE_SLOT} AND u.quota >= ?`,
 ].join('');
 
-/** A slot reserve's result before its answer: 'missed' (alone, nothing matched) is decided after the commit. */
-type SlotReserve = 'ok' | 'ok-without-slot' | 'refused' | 'missed';
+/** A reserve's result before its answer: a slot that matched nothing (alone) is decided after the commit. */
+type ReserveValue = 'ok' | 'refused' | { missedSlot: string };
 const SETTLE_WITH_TOKEN = [
   'UPDATE users u, tokens t, quota_reservations r SET u.quota = u.quota - ?, u.used_quota = u.used_quota + ?, u.request_count = u.request_count + 1,',
   ' t.remain_quota = t.remain_quota - ?, t.used_quota = t.used_quota + ?, r.charged = ? WHERE u.id = ? AND t.id = ? AND r.request_id = ? AND r.charged = -1',
@@ -63,9 +63,10 @@ const RELEASE_USER_ONLY =
  * The relay's ledger on MySQL/MariaDB in as few round trips as its guarantees allow: one multi-table
  * UPDATE moves the user, the token and the reservation row together, as prepared statements on the
  * driver's own pool (no TypeORM query runner), and the movements of concurrent requests share one
- * transaction and so one log flush (GroupCommit, libs/database). Reserve: one UPDATE that debits user and
- * token and turns a free slot into the open row (mysql-reservation-slots.ts), or without a slot the
- * conditional UPDATE of user and token and the INSERT of the open row; settle and refund: one UPDATE (plus
+ * transaction and so one log flush (GroupCommit, libs/database). Reserve alone in its batch: one UPDATE that
+ * debits user and token and turns a free slot into the open row (mysql-reservation-slots.ts); in a batch of
+ * several, or without a free slot, the conditional UPDATE of user and token and the INSERT of the open row
+ * (a batch's reserves share one UPDATE and one multi-row INSERT in its trip); settle and refund: one UPDATE (plus
  * one read after the commit when an extra charge may have gone short); a reserve, settle or refund alone in
  * its batch is that one UPDATE autocommitted (no BEGIN/COMMIT round trips); a batch of several goes as one
  * round trip of combined statements (mysql-combined-batch.ts) when a one-trip runner is given. Each UPDATE matches only a row in the expected state, so a settle,
@@ -75,6 +76,7 @@ const RELEASE_USER_ONLY =
 export class MysqlLedger implements LeanLedger {
   private readonly commits: GroupCommit<Tx>;
   private readonly slots: ReservationSlots;
+  private readonly transactions: Transactions<Tx>;
 
   constructor(
     private readonly pool: MysqlPool,
@@ -82,8 +84,9 @@ export class MysqlLedger implements LeanLedger {
     /** A batch as one multi-statement round trip (MysqlOneTrip of libs/database); without it, statement by statement. */
     oneTrip?: (statements: string[]) => Promise<unknown[] | undefined>,
   ) {
+    this.transactions = mysqlTransactions(pool);
     this.commits = new GroupCommit(
-      mysqlTransactions(pool),
+      this.transactions,
       oneTrip && {
         plan: (trips) => planMysqlBatch(trips as MysqlTrip[], Math.floor(Date.now() / 1000)),
         run: oneTrip,
@@ -93,36 +96,66 @@ export class MysqlLedger implements LeanLedger {
   }
 
   reserve(userId: number, tokenId: number, amount: number, requestId: string, owner: string): Promise<ReserveOutcome> {
+    return this.commits.submit({
+      // In a batch of several, statement by statement: the plain UPDATE and INSERT in the batch's transaction.
+      run: async (tx): Promise<ReserveValue> =>
+        (await this.reservePlainIn(tx, userId, tokenId, amount, requestId, owner)) ? 'ok' : 'refused',
+      // Alone in its batch: a free slot, taken only now (a batched reserve needs none), makes it one statement.
+      alone: () => this.reserveAlone(userId, tokenId, amount, requestId, owner),
+      trip: { kind: 'reserve', userId, tokenId, amount, requestId, owner, createdAt: Math.floor(Date.now() / 1000) } satisfies MysqlTrip,
+      after: async (value: ReserveValue): Promise<ReserveOutcome> => {
+        if (value === 'ok') return 'ok';
+        if (value === 'refused') return this.refusal(userId, tokenId, amount);
+        // The slot statement matched nothing: a balance was short (the slot is still free), or, rarely, the
+        // slot was gone. The plain path tells which: refused, the slot is reusable; served, it is left alone.
+        const outcome = await this.reservePlain(userId, tokenId, amount, requestId, owner);
+        if (outcome !== 'ok') this.slots.giveBack(owner, value.missedSlot);
+        return outcome;
+      },
+    });
+  }
+
+  /**
+   * A reserve alone in its batch: one autocommitted UPDATE that turns a free slot into the open row, or
+   * without a free slot the plain UPDATE and INSERT in a transaction of its own.
+   */
+  private async reserveAlone(userId: number, tokenId: number, amount: number, requestId: string, owner: string): Promise<ReserveValue> {
     const slot = this.slots.take(owner);
-    if (slot === undefined) return this.reservePlain(userId, tokenId, amount, requestId, owner);
+    if (slot === undefined)
+      return this.inTransaction(async (tx) =>
+        (await this.reservePlainIn(tx, userId, tokenId, amount, requestId, owner)) ? 'ok' : 'refused',
+      );
     const withToken = tokenId > 0;
     const now = Math.floor(Date.now() / 1000);
     const sql = withToken ? RESERVE_SLOT_WITH_TOKEN : RESERVE_SLOT_USER_ONLY;
     const params = withToken
       ? [amount, amount, amount, requestId, userId, tokenId, amount, now, userId, tokenId, slot, amount, amount]
       : [amount, requestId, userId, amount, now, userId, slot, amount];
-    return this.commits.submit({
-      // In a batch: the slot statement, and when it matched nothing the plain statements in the same transaction.
-      run: async (tx): Promise<SlotReserve> => {
-        if (await matchedRow(tx.run(sql, params))) return 'ok';
-        return (await this.reservePlainIn(tx, userId, tokenId, amount, requestId, owner)) ? 'ok-without-slot' : 'refused';
-      },
-      alone: async (): Promise<SlotReserve> => ((await matchedRow(this.executeOnce(sql, params))) ? 'ok' : 'missed'),
-      trip: { kind: 'reserve', userId, tokenId, amount, requestId, slot, createdAt: now } satisfies MysqlTrip,
-      after: async (result: SlotReserve): Promise<ReserveOutcome> => {
-        if (result === 'ok') return 'ok';
-        // Nothing matched: a balance was short (the slot is still free), or, rarely, the slot was gone.
-        // The plain path tells which: refused, the slot is reusable; served, it is left alone.
-        const outcome =
-          result === 'missed'
-            ? await this.reservePlain(userId, tokenId, amount, requestId, owner)
-            : result === 'refused'
-              ? await this.refusal(userId, tokenId, amount)
-              : 'ok';
-        if (outcome !== 'ok') this.slots.giveBack(owner, slot);
-        return outcome;
-      },
-    });
+    let matched: boolean;
+    try {
+      matched = await matchedRow(this.executeOnce(sql, params));
+    } catch (error) {
+      // Rolled back whole (or lost with its connection: then a later reserve that finds the slot taken
+      // just takes the plain path). A retry takes a slot again.
+      this.slots.giveBack(owner, slot);
+      throw error;
+    }
+    return matched ? 'ok' : { missedSlot: slot };
+  }
+
+  /** One transaction of its own on the pool (a reserve alone without a free slot). */
+  private async inTransaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+    const tx = await this.transactions.begin();
+    let value: T;
+    try {
+      value = await work(tx);
+      await this.transactions.commit(tx);
+    } catch (error) {
+      await this.transactions.rollback(tx);
+      throw error;
+    }
+    this.transactions.release(tx);
+    return value;
   }
 
   /** Removes this process's free reservation slots (a graceful shutdown). */

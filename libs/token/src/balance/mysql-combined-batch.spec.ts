@@ -19,14 +19,15 @@ describe('planMysqlBatch (text)', () => {
   it('one statement per kind, user and token for the balances and one for the rows, each with its guard; settles before reserves', () => {
     const plan = planMysqlBatch(
       [
-        { kind: 'reserve', userId: 1, tokenId: 2, amount: 30, requestId: 'r-3', slot: 'slot:a', createdAt: 5 },
+        { kind: 'reserve', userId: 1, tokenId: 2, amount: 30, requestId: 'r-3', owner: 'own-1', createdAt: 5 },
+        { kind: 'reserve', userId: 1, tokenId: 2, amount: 12, requestId: 'r-5', owner: 'own-1', createdAt: 5 },
         settle('r-1', -4),
         settle('r-2', 6),
         { kind: 'release', userId: 1, tokenId: 0, amount: 7, requestId: 'r-4' },
       ],
       100,
     )!;
-    expect(plan.statements).toHaveLength(12);
+    expect(plan.statements).toHaveLength(11);
     expect(plan.statements[0]).toBe(
       "UPDATE quota_reservations SET charged = CASE request_id WHEN 'r-1' THEN 6 WHEN 'r-2' THEN 16 END WHERE request_id IN ('r-1', 'r-2') AND charged = -1",
     );
@@ -35,11 +36,12 @@ describe('planMysqlBatch (text)', () => {
     expect(plan.statements[2]).toContain('u.quota = u.quota - 2, u.used_quota = u.used_quota + 22, u.request_count = u.request_count + 2');
     expect(plan.statements[4]).toContain("charged = -3 WHERE request_id IN ('r-4')");
     expect(plan.statements[6]).toBe('UPDATE users SET quota = quota + 7 WHERE id = 1');
-    expect(plan.statements[8]).toContain('u.quota >= 30 AND (t.unlimited_quota = 1 OR t.remain_quota >= 30)');
-    expect(plan.statements[10]).toMatch(
-      /request_id = CASE request_id WHEN 'slot:a' THEN 'r-3' END WHERE request_id IN \('slot:a'\) AND charged = -9$/,
+    // The reserves' sum is debited once, and their open rows are one multi-row INSERT (no free slot).
+    expect(plan.statements[8]).toContain('u.quota >= 42 AND (t.unlimited_quota = 1 OR t.remain_quota >= 42)');
+    expect(plan.statements[10]).toBe(
+      "INSERT INTO quota_reservations (request_id, user_id, token_id, amount, charged, owner, created_at) VALUES ('r-3', 1, 2, 30, -1, 'own-1', 100), ('r-5', 1, 2, 12, -1, 'own-1', 100)",
     );
-    expect(plan.values([])).toEqual(['ok', true, true, true]);
+    expect(plan.values([])).toEqual(['ok', 'ok', true, true, true]);
   });
 
   it('a negative sum is written in parentheses, and a value that is not a plain literal keeps the batch out of one trip', () => {
@@ -153,6 +155,41 @@ describe.skipIf(!url)('MysqlLedger batches in one trip (MySQL/MariaDB)', () => {
     // Charged 100 + 40 + 130, r-d (100) and r-e (50) still reserved.
     expect(await balances()).toEqual({ quota: 1000 - 270 - 150, used_quota: 270, request_count: 3, remain_quota: 580, token_used: 420 });
     expect(await openRows()).toBe(2);
+  });
+
+  it('batched reserves write their open rows in the trip and take no free slot; only a reserve alone does', async () => {
+    expect(await ledger.reserve(1, 2, 10, 'warm', 'o')).toBe('ok');
+    await slotsReady();
+    const free = async () => Number((await query(`SELECT COUNT(*) AS n FROM ${name}.quota_reservations WHERE charged = -9`))[0]!.n);
+    const before = await free();
+    // The first goes alone (one slot); the other three wait for it and go together in one trip.
+    const outcomes = await Promise.all(['a', 'b', 'c', 'd'].map((id) => ledger.reserve(1, 2, 10, `r-${id}`, 'o')));
+    expect(outcomes).toEqual(['ok', 'ok', 'ok', 'ok']);
+    expect(await free()).toBe(before - 1);
+    expect(trips.at(-1)!.some((statement) => statement.startsWith('INSERT INTO quota_reservations') && statement.includes("'r-d'"))).toBe(
+      true,
+    );
+    expect(
+      await query(
+        `SELECT request_id, user_id, token_id, amount, owner FROM ${name}.quota_reservations WHERE charged = -1 ORDER BY request_id`,
+      ),
+    ).toEqual(['r-a', 'r-b', 'r-c', 'r-d', 'warm'].map((id) => ({ request_id: id, user_id: 1, token_id: 2, amount: 10, owner: 'o' })));
+    expect(await balances()).toMatchObject({ quota: 950, remain_quota: 950, token_used: 50 });
+  });
+
+  it('a batched reserve whose request id is already taken fails the trip; one by one answers just that one with the error', async () => {
+    expect(await ledger.reserve(1, 2, 10, 'r-a', 'o')).toBe('ok');
+    const outcomes = await Promise.allSettled([
+      ledger.reserve(1, 2, 10, 'r-b', 'o'),
+      ledger.reserve(1, 2, 10, 'r-c', 'o'),
+      ledger.reserve(1, 2, 10, 'r-a', 'o'),
+      ledger.reserve(1, 2, 10, 'r-d', 'o'),
+    ]);
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+    expect(String((outcomes[2] as PromiseRejectedResult).reason)).toMatch(/Duplicate/i);
+    // r-a, r-b, r-c and r-d debited once each; the duplicate moved nothing.
+    expect(await balances()).toMatchObject({ quota: 960, remain_quota: 960 });
+    expect(await openRows()).toBe(4);
   });
 
   it('a reserve the balance cannot cover inside a combined batch: the trip is undone, one by one refuses just that one', async () => {

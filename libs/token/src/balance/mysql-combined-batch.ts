@@ -1,14 +1,16 @@
-import { sqlCase, sqlLiteral as literal, sqlSum as sum, type TripPlan } from '@gw/database';
+import { sqlLiteral as literal, sqlSum as sum, type TripPlan } from '@gw/database';
 import { groupLiterals, groupsInTripOrder, settleSums } from './combined-batch.js';
-import { FREE_SLOT } from './mysql-reservation-slots.js';
 
 /** A MySQL ledger movement as the one-trip planner sees it (mysql-balance.ts attaches one to each movement). */
 export type MysqlTrip =
-  | { kind: 'reserve'; userId: number; tokenId: number; amount: number; requestId: string; slot: string; createdAt: number }
+  | { kind: 'reserve'; userId: number; tokenId: number; amount: number; requestId: string; owner: string; createdAt: number }
   | { kind: 'settle'; userId: number; tokenId: number; delta: number; actual: number; requestId: string }
   | { kind: 'release'; userId: number; tokenId: number; amount: number; requestId: string };
 
-/** What each movement's `run` would have returned: a slot reserve that matched, a settle or refund that applied. */
+/** quota_reservations.charged of an open reservation (mysql-balance.ts). */
+const OPEN = -1;
+
+/** What each movement's `run` would have returned: a reserve that was made, a settle or refund that applied. */
 export const RESERVED = 'ok';
 
 /**
@@ -33,7 +35,10 @@ function expectRows(rows: number): string {
  * statement matches only open rows and the guard demands all k of them. Reserves need each balance to
  * cover each amount after the ones before it: a balance that covers the SUM covers every prefix, and the
  * guard demands the debit matched; when it does not (some reserve would be refused), the trip fails and
- * the statement-by-statement path decides each reserve alone. Each free slot must still be free (k rows).
+ * the statement-by-statement path decides each reserve alone. The reserves' open rows are one multi-row
+ * INSERT (no free slot: a slot saves round trips only to a reserve alone, and turning it into the open row
+ * rewrites its primary key, a delete and an insert in the index on top of the slot's own insert); a
+ * request id already in the table is a duplicate-key error, which fails the trip like a guard.
  * undefined: a value that cannot be a plain literal (the batch goes statement by statement).
  */
 export function planMysqlBatch(trips: MysqlTrip[], now: number): TripPlan | undefined {
@@ -87,27 +92,17 @@ function groupStatements(group: MysqlTrip[], now: number): string[] | undefined 
 
   const reserves = group as Extract<MysqlTrip, { kind: 'reserve' }>[];
   const amount = sum(reserves.map((r) => r.amount));
-  const slots = reserves.map((r) => literal(r.slot));
-  const amounts = sqlCase(
-    'request_id',
-    reserves.map((r) => r.slot),
-    reserves.map((r) => r.amount),
-  );
-  const requestIds = sqlCase(
-    'request_id',
-    reserves.map((r) => r.slot),
-    reserves.map((r) => r.requestId),
-  );
   const created = literal(now);
-  if (amount === undefined || slots.includes(undefined) || !amounts || !requestIds || created === undefined) return undefined;
+  const rows = reserves.map((r) => {
+    const values = [literal(r.requestId), user, withToken ? token : '0', literal(r.amount), String(OPEN), literal(r.owner), created];
+    return values.includes(undefined) ? undefined : `(${values.join(', ')})`;
+  });
+  if (amount === undefined || rows.includes(undefined)) return undefined;
   return [
     withToken
       ? `UPDATE users u, tokens t SET u.quota = u.quota - ${amount}, t.remain_quota = t.remain_quota - ${amount}, t.used_quota = t.used_quota + ${amount} WHERE u.id = ${user} AND t.id = ${token} AND u.quota >= ${amount} AND (t.unlimited_quota = 1 OR t.remain_quota >= ${amount})`
       : `UPDATE users SET quota = quota - ${amount} WHERE id = ${user} AND quota >= ${amount}`,
     expectRows(balanceRows),
-    // request_id is assigned last: MySQL evaluates a single-table UPDATE's assignments left to right, and
-    // the CASEs before it still need to find each row by its slot id.
-    `UPDATE quota_reservations SET amount = ${amounts}, user_id = ${user}, token_id = ${withToken ? token : 0}, charged = -1, created_at = ${created}, request_id = ${requestIds} WHERE request_id IN (${slots.join(', ')}) AND charged = ${FREE_SLOT}`,
-    expectRows(group.length),
+    `INSERT INTO quota_reservations (request_id, user_id, token_id, amount, charged, owner, created_at) VALUES ${rows.join(', ')}`,
   ];
 }

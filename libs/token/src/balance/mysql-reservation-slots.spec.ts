@@ -13,7 +13,7 @@ type Callback = (error: Error | null, result: unknown) => void;
  * A mysql2-like pool that records every statement. `short` makes the conditional debits match nothing (a
  * balance too low); `slotGone` makes only the slot UPDATE match nothing.
  */
-function recordingPool(state: { short?: boolean; slotGone?: boolean } = {}) {
+function recordingPool(state: { short?: boolean; slotGone?: boolean; slotDeadlocks?: number } = {}) {
   const sent: Sent[] = [];
   const answer = (sql: string): unknown => {
     if (sql.startsWith('SELECT quota')) return [{ quota: 0 }];
@@ -27,6 +27,11 @@ function recordingPool(state: { short?: boolean; slotGone?: boolean } = {}) {
   const pool = {
     execute: (sql: string, values: unknown[], callback: Callback) => {
       sent.push({ on: 'pool', sql, values });
+      if (state.slotDeadlocks && sql.includes(`r.charged = ${FREE_SLOT}`)) {
+        state.slotDeadlocks--;
+        queueMicrotask(() => callback(new Error('Deadlock found when trying to get lock; try restarting transaction'), undefined));
+        return;
+      }
       queueMicrotask(() => callback(null, answer(sql)));
     },
     getConnection: (callback: (error: Error | null, connection: never) => void) => {
@@ -118,6 +123,20 @@ describe('MysqlLedger reservation slots', () => {
     sent.length = 0;
     await ledger.reserve(1, 0, 10, 'req-3', 'owner-a');
     expect(sent.find(isSlotReserve)!.values![6]).not.toBe(missed);
+  });
+
+  it('a slot reserve rolled back by a deadlock gives its slot back, and the retry uses it', async () => {
+    const state = { slotDeadlocks: 0 };
+    const { pool, sent } = recordingPool(state);
+    const ledger = new MysqlLedger(pool);
+    await ledger.reserve(1, 2, 100, 'req-1', 'owner-a');
+    await settled();
+    state.slotDeadlocks = 1;
+    sent.length = 0;
+    expect(await ledger.reserve(1, 2, 100, 'req-2', 'owner-a')).toBe('ok');
+    const tries = sent.filter(isSlotReserve).map((s) => s.values![10]);
+    expect(tries).toHaveLength(2);
+    expect(tries[1]).toBe(tries[0]);
   });
 
   it('removes its free slots at shutdown and stops adding more', async () => {
