@@ -38,3 +38,4 @@ export const databaseSchema = {
   entities: [JobLockEntity],
   migrations: [CreateJobLocks1732262403200],
 };
+export { isRefusedStatement } from './refused-statement.js';

@@ -107,27 +107,56 @@ describe('LogBatcher', () => {
     expect(losses).toEqual([[1, 'buffer full']]);
   });
 
-  it('does not write again what a failed write committed (its answer was lost), nor each row of it', async () => {
+  it('does not write again what a failed write committed (its answer was lost)', async () => {
     const table: number[] = [];
     let calls = 0;
     let checks = 0;
     const { batcher, losses } = make({
+      maxRows: 10,
       write: async (rows) => {
         calls++;
         table.push(...rows);
         if (calls === 1) throw new Error('Connection lost: The server closed the connection.');
       },
       committed: async (rows) => {
-        checks++;
-        // The database is still away for the first check: the rows are then checked one by one.
-        if (checks === 1) throw new Error('connect ECONNREFUSED');
+        // The database is still away for the first check: the rows wait for the next flush.
+        if (++checks === 1) throw new Error('connect ECONNREFUSED');
         return rows.every((row) => table.includes(row));
       },
     });
     for (const n of [1, 2, 3]) batcher.push(n);
-    await batcher.flush();
+    expect(await batcher.flush()).toBe(false);
+    expect(batcher.size).toBe(3);
+    expect(await batcher.flush()).toBe(true);
     expect(table).toEqual([1, 2, 3]);
+    expect(calls).toBe(1);
     expect(losses).toEqual([]);
+  });
+
+  it('writes row by row only what the database refused, and keeps the rest waiting when it stops answering midway', async () => {
+    let down = false;
+    const table: number[] = [];
+    const { batcher, losses } = make({
+      maxRows: 10,
+      write: async (rows) => {
+        if (rows.includes(2)) throw Object.assign(new Error('Data too long'), { bad: true });
+        if (down) throw new Error('Connection lost');
+        table.push(...rows);
+        if (rows.includes(1)) down = true;
+      },
+      committed: async (rows) => {
+        if (down) throw new Error('connect ECONNREFUSED');
+        return rows.every((row) => table.includes(row));
+      },
+      refused: (error) => (error as { bad?: boolean }).bad === true,
+    });
+    for (const n of [1, 2, 3, 4]) batcher.push(n);
+    expect(await batcher.flush()).toBe(false);
+    expect(table).toEqual([1]);
+    expect(losses).toEqual([[1, 'Data too long']]);
+    down = false;
+    expect(await batcher.flush()).toBe(true);
+    expect(table).toEqual([1, 3, 4]);
   });
 
   it('writes again a failed write that did not commit', async () => {

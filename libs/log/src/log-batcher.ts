@@ -1,3 +1,5 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+
 export interface LogBatcherOptions<T> {
   /** Writes one batch; may throw. */
   write: (rows: T[]) => Promise<void>;
@@ -13,27 +15,41 @@ export interface LogBatcherOptions<T> {
    * it a failed write is tried again as it is, and rows are never kept for a later flush.
    */
   committed?: (rows: T[]) => Promise<boolean>;
+  /**
+   * Whether the database refused the rows themselves (a data or constraint error): trying again cannot
+   * help, so the batch is written row by row and only the refused rows are lost. Without it every
+   * failure after a retry counts as such.
+   */
+  refused?: (error: unknown) => boolean;
+  /**
+   * Pause before a failed write is checked and tried again. A server that lost the connection may still be
+   * finishing (or rolling back) the statement it had in hand; the check should come after it.
+   */
+  retryPauseMs?: number;
 }
 
 /**
  * Buffers rows off the request path and writes them in batches: when its owner calls `flush()`
- * (periodically) or as soon as maxRows are waiting. Flushes run one after another. A row the database
- * refuses (after a retry, on its own) is reported lost; rows the database cannot take at all (it does not
- * answer) stay buffered, in order, for the next flush, up to maxPending. Never throws.
+ * (periodically) or as soon as maxRows are waiting. Flushes run one after another. Rows the database
+ * refuses (see `refused`) are written one by one and only the refused ones are reported lost; rows the
+ * database could not take (a dropped connection, a failover) stay buffered, in order, up to maxPending, and
+ * are written by a later flush once it is known whether the failed write committed. Never throws.
  */
 export class LogBatcher<T> {
   private pending: T[] = [];
+  /** Rows whose last write failed without a clear answer: written again only once `committed` says it did not commit. */
+  private unsure: T[] = [];
   private chain: Promise<boolean> = Promise.resolve(true);
   private kicked = false;
 
   constructor(private readonly options: LogBatcherOptions<T>) {}
 
   get size(): number {
-    return this.pending.length;
+    return this.unsure.length + this.pending.length;
   }
 
   push(row: T): void {
-    if (this.pending.length >= this.options.maxPending) {
+    if (this.size >= this.options.maxPending) {
       this.options.onLoss(1, 'buffer full');
       return;
     }
@@ -55,49 +71,55 @@ export class LogBatcher<T> {
   }
 
   private async drain(): Promise<boolean> {
+    if (this.unsure.length > 0) {
+      const rows = this.unsure;
+      this.unsure = [];
+      if (!(await this.retry(rows))) return false;
+    }
     while (this.pending.length > 0) {
-      const rows = this.pending.splice(0, this.options.maxRows);
-      const left = await this.writeRows(rows);
-      if (left.length > 0) {
-        this.pending.unshift(...left);
-        return false;
-      }
+      if (!(await this.write(this.pending.splice(0, this.options.maxRows)))) return false;
     }
     return true;
   }
 
-  /**
-   * Writes rows, trying a failed write once more; returns the ones left for a later flush because the
-   * database did not answer. After a failure the outcome is uncertain (the server may have committed what
-   * it never answered), so each later try first asks whether the rows are there.
-   */
-  private async writeRows(rows: T[], uncertain = false): Promise<T[]> {
-    let failure: unknown;
-    for (let attempt = 0; attempt < 2; attempt++) {
-      try {
-        if (uncertain && (await this.options.committed?.(rows))) return [];
-        await this.options.write(rows);
-        return [];
-      } catch (error) {
-        // A transient failure (lock timeout, dropped connection) usually passes on a second try.
-        failure = error;
-        uncertain = true;
+  /** Writes rows not tried before; false when they wait for the database (kept as unsure). */
+  private async write(rows: T[]): Promise<boolean> {
+    try {
+      await this.options.write(rows);
+      return true;
+    } catch (error) {
+      if (this.options.refused?.(error)) return this.oneByOne(rows, error);
+      // A transient failure (lock timeout, dropped connection) usually passes on a second try.
+      return this.retry(rows);
+    }
+  }
+
+  /** Writes rows whose earlier write failed: first asks whether that write committed after all. */
+  private async retry(rows: T[]): Promise<boolean> {
+    if (this.options.retryPauseMs) await sleep(this.options.retryPauseMs);
+    try {
+      if (await this.options.committed?.(rows)) return true;
+      await this.options.write(rows);
+      return true;
+    } catch (error) {
+      if (!this.options.committed || this.options.refused?.(error)) return this.oneByOne(rows, error);
+      this.unsure = rows;
+      return false;
+    }
+  }
+
+  /** One bad row must not cost the whole batch: row by row, losing only the rows the database refuses. */
+  private async oneByOne(rows: T[], error: unknown): Promise<boolean> {
+    if (rows.length === 1) {
+      this.options.onLoss(1, (error as Error)?.message ?? String(error));
+      return true;
+    }
+    for (let i = 0; i < rows.length; i++) {
+      if (!(await this.write([rows[i]!]))) {
+        this.pending.unshift(...rows.slice(i + 1));
+        return false;
       }
     }
-    // Both tries failed: when the database does not answer even the check, the rows wait for it.
-    try {
-      if (await this.options.committed?.(rows)) return [];
-    } catch {
-      return rows;
-    }
-    if (rows.length === 1) {
-      this.options.onLoss(1, (failure as Error)?.message ?? String(failure));
-      return [];
-    }
-    // One bad row must not cost the whole batch: write them one by one, losing only the bad ones.
-    for (let i = 0; i < rows.length; i++) {
-      if ((await this.writeRows([rows[i]!], true)).length > 0) return rows.slice(i);
-    }
-    return [];
+    return true;
   }
 }

@@ -17,6 +17,8 @@ import { type LogRecord, LogStore } from './store/log-store.js';
 const BATCH_ROWS = 64;
 const BATCH_INTERVAL_MS = 1000;
 const MAX_PENDING = 100_000;
+/** Before a failed batch is checked and written again (see LogBatcherOptions.retryPauseMs). */
+const RETRY_PAUSE_MS = 200;
 
 /**
  * The write side of the logs. `record` keeps the relay's hot path free of database work: rows are
@@ -39,6 +41,8 @@ export class LogService implements OnModuleInit, BeforeApplicationShutdown {
       maxPending: MAX_PENDING,
       onLoss: (count, reason) => this.logger.error(`${count} log row(s) lost: ${reason}`),
       committed: (rows) => this.store.appended(rows),
+      refused: (error) => this.store.refuses(error),
+      retryPauseMs: RETRY_PAUSE_MS,
     });
   }
 

@@ -48,6 +48,9 @@ export abstract class LogStore {
    */
   abstract appended(rows: LogRecord[]): Promise<boolean>;
 
+  /** Whether an append failed because the store refused the rows themselves (sent again, they fail again). */
+  abstract refuses(error: unknown): boolean;
+
   /** Whether a consume row carries this request id (the ledger's crash recovery writes a missing one, once). */
   abstract hasConsumeLog(requestId: string): Promise<boolean>;
 

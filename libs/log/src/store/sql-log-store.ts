@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { DataSource, EntityManager } from 'typeorm';
-import { JobLockService, LOG_DATA_SOURCE, LOG_JOB_LOCKS } from '@gw/database';
+import { isRefusedStatement, JobLockService, LOG_DATA_SOURCE, LOG_JOB_LOCKS } from '@gw/database';
 import type { JsonText } from '@gw/core';
 import { HourlyDashboardService } from '../aggregate/hourly-dashboard.service.js';
 import { LogStatService } from '../aggregate/log-stat.service.js';
@@ -49,9 +49,24 @@ export class SqlLogStore extends LogStore {
       await this.dataSource.query('SELECT 1');
       return false;
     }
-    const { requestId, type, createdAt } = marked;
-    const where = createdAt === undefined ? { requestId, type } : { requestId, type, createdAt };
-    return (await this.dataSource.getRepository(LogEntity).count({ where, take: 1 })) > 0;
+    const params: Record<string, unknown> = { r: marked.requestId, t: marked.type };
+    let where = 'request_id = :r AND type = :t';
+    if (marked.createdAt !== undefined) {
+      where += ' AND created_at = :c';
+      params.c = marked.createdAt;
+    }
+    // On MySQL/MariaDB a locking read waits for an insert still in flight on a dropped connection's thread
+    // (the row is there, uncommitted) instead of missing it.
+    const lock = this.dataSource.options.type === 'mysql' || this.dataSource.options.type === 'mariadb' ? ' LOCK IN SHARE MODE' : '';
+    const [sql, values] = this.dataSource.driver.escapeQueryWithParameters(
+      `SELECT 1 AS found FROM logs WHERE ${where} LIMIT 1${lock}`,
+      params,
+    );
+    return ((await this.dataSource.query(sql, values)) as unknown[]).length > 0;
+  }
+
+  refuses(error: unknown): boolean {
+    return isRefusedStatement(error);
   }
 
   async hasConsumeLog(requestId: string): Promise<boolean> {
