@@ -10,9 +10,9 @@ export function redactKey(message: string, key: string): string {
 }
 
 /** A run this long copied from a key is treated as a piece of it (OpenAI quotes `sk-proj-abc1…wxyz`). */
-const FRAGMENT_CHARS = 8;
+export const FRAGMENT_CHARS = 8;
 /** Shorter secrets are too likely to be ordinary words; they are only hidden when the message quotes them whole. */
-const MIN_SECRET_CHARS = 6;
+export const MIN_SECRET_CHARS = 6;
 
 /**
  * Every piece of a channel's keys removed from a message that goes to a relay client or a log: each key
@@ -46,7 +46,7 @@ function markAll(message: string, secret: string, hidden: Uint8Array): void {
 }
 
 /** The secret strings of one stored key: its parts (`a|b`, one per line) or a JSON key's long string values. */
-function secretsOf(key: string): string[] {
+export function secretsOf(key: string): string[] {
   const trimmed = key.trim();
   if (trimmed.startsWith('{')) {
     try {
