@@ -79,3 +79,14 @@ describe('KeyRedactor', () => {
     }
   });
 });
+
+describe('KeyRedactor.mayHold', () => {
+  it('is false for text that shares only short pieces with a key (a model named like it), true for a run of it', () => {
+    const redactor = KeyRedactor.of(['sk-bench-upstream'])!;
+    for (let pad = 0; pad < 4; pad++) {
+      const text = `${' '.repeat(pad)}data: {"model":"bench-model","content":"upstairs"}\n\n`;
+      expect(redactor.mayHold(Buffer.from(text)), `pad ${pad}`).toBe(false);
+      expect(redactor.mayHold(Buffer.from(`${' '.repeat(pad)}"x":"h-upstre"`)), `pad ${pad}`).toBe(true);
+    }
+  });
+});

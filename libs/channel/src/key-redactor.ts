@@ -84,10 +84,30 @@ export class KeyRedactor {
     for (let at = 0; at <= end; at += 4) {
       const quad = quadAt(bytes, at);
       const bit = filterIndex(quad);
-      if ((filter[bit >>> 5]! >>> (bit & 31)) & 1 && this.quads.has(quad)) return true;
+      if ((filter[bit >>> 5]! >>> (bit & 31)) & 1 && this.quads.has(quad) && this.gramAround(bytes, at)) return true;
     }
     for (const secret of this.shortSecrets) if (bytes.indexOf(secret) >= 0) return true;
     return false;
+  }
+
+  /**
+   * Whether a key's run covers the 4-byte window at `at`: one of the (at most 5) runs that contain it is a
+   * secret's. A window shared with ordinary text (a model name like a key's word) then costs a few lookups,
+   * not a search of the whole output.
+   */
+  private gramAround(bytes: Buffer, at: number): boolean {
+    const last = Math.min(at, bytes.length - FRAGMENT_CHARS);
+    for (let from = Math.max(0, at + 4 - FRAGMENT_CHARS); from <= last; from++) if (this.isGram(bytes, from)) return true;
+    return false;
+  }
+
+  /** The FRAGMENT_CHARS bytes at `from` are a secret's run (both halves are key windows before the exact lookup). */
+  private isGram(bytes: Buffer, from: number): boolean {
+    return (
+      this.quads.has(quadAt(bytes, from)) &&
+      this.quads.has(quadAt(bytes, from + 4)) &&
+      this.grams.has(bytes.toString('latin1', from, from + FRAGMENT_CHARS))
+    );
   }
 
   /** Sets `hidden[i]` for every byte of `bytes` that belongs to a secret (whole or a FRAGMENT_CHARS run). */
@@ -95,8 +115,7 @@ export class KeyRedactor {
     for (const secret of this.shortSecrets)
       for (let at = bytes.indexOf(secret); at >= 0; at = bytes.indexOf(secret, at + 1)) hidden.fill(1, at, at + secret.length);
     for (let at = 0; at + FRAGMENT_CHARS <= bytes.length; at++) {
-      if (this.quads.has(quadAt(bytes, at)) && this.grams.has(bytes.toString('latin1', at, at + FRAGMENT_CHARS)))
-        hidden.fill(1, at, at + FRAGMENT_CHARS);
+      if (this.isGram(bytes, at)) hidden.fill(1, at, at + FRAGMENT_CHARS);
     }
   }
 }
