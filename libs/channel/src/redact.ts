@@ -45,6 +45,14 @@ function markAll(message: string, secret: string, hidden: Uint8Array): void {
   for (let at = message.indexOf(secret); at >= 0; at = message.indexOf(secret, at + 1)) hidden.fill(1, at, at + secret.length);
 }
 
+/**
+ * A value of a JSON key that is no secret and reads like ordinary text: a URL (token_uri, auth_uri; their
+ * runs such as `https://` would be masked in every answer that quotes a link) or a PEM armour line.
+ */
+function isPublicPart(part: string): boolean {
+  return /^https?:\/\//.test(part) || part.startsWith('-----');
+}
+
 /** The secret strings of one stored key: its parts (`a|b`, one per line) or a JSON key's long string values. */
 export function secretsOf(key: string): string[] {
   const trimmed = key.trim();
@@ -53,7 +61,10 @@ export function secretsOf(key: string): string[] {
       const values = Object.values(JSON.parse(trimmed) as Record<string, unknown>).filter(
         (v): v is string => typeof v === 'string' && v.length >= 16,
       );
-      return values.flatMap((v) => v.split('\n')).map((p) => p.trim());
+      return values
+        .flatMap((v) => v.split('\n'))
+        .map((p) => p.trim())
+        .filter((p) => !isPublicPart(p));
     } catch {
       // not JSON after all: treated as text below
     }
