@@ -81,9 +81,18 @@ describe('KeyRedactor', () => {
 });
 
 describe('KeyRedactor.mayHold', () => {
+  it('finds every 8-byte run of a key at every offset in a chunk (the sampling never skips one)', () => {
+    const redactor = KeyRedactor.of([KEY])!;
+    for (let from = 0; from + 8 <= KEY.length; from++)
+      for (let pad = 0; pad < 12; pad++) {
+        const text = `${'.'.repeat(pad)}${KEY.slice(from, from + 8)}.`;
+        expect(redactor.mayHold(Buffer.from(text)), `run ${from} at ${pad}`).toBe(true);
+      }
+  });
+
   it('is false for text that shares only short pieces with a key (a model named like it), true for a run of it', () => {
     const redactor = KeyRedactor.of(['sk-bench-upstream'])!;
-    for (let pad = 0; pad < 4; pad++) {
+    for (let pad = 0; pad < 5; pad++) {
       const text = `${' '.repeat(pad)}data: {"model":"bench-model","content":"upstairs"}\n\n`;
       expect(redactor.mayHold(Buffer.from(text)), `pad ${pad}`).toBe(false);
       expect(redactor.mayHold(Buffer.from(`${' '.repeat(pad)}"x":"h-upstre"`)), `pad ${pad}`).toBe(true);
