@@ -138,6 +138,45 @@ describe.each(testDatabases())('hardening: no channel key in an upstream error, 
     expect(text).toContain('Incorrect API key provided: ***');
     expectNoKeyIn(text);
   });
+  it('redacts a key echoed in ordinary streamed content, split across upstream chunks, and in a non-stream answer', async () => {
+    const key = OPENAI_KEYS[1]!;
+    const delta = (content: string) =>
+      `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content } }] })}\n\n`;
+    const event = delta(`your key is ${key} ok`);
+    const cut = event.indexOf(key) + 5;
+    f.up.script({
+      path: '/v1/chat/completions',
+      times: 1,
+      raw: { contentType: 'text/event-stream', body: [delta('hello '), event.slice(0, cut), event.slice(cut), 'data: [DONE]\n\n'] },
+    });
+    const streamed = await fetch(`${f.gw.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: CHAT, stream: true, messages: [{ role: 'user', content: 'hi' }] }),
+    });
+    expect(streamed.status).toBe(200);
+    const text = await streamed.text();
+    expect(text).toContain('hello ');
+    expect(text).toContain('your key is *** ok');
+    expectNoKeyIn(text);
+
+    const answer = {
+      id: 'c2',
+      object: 'chat.completion',
+      choices: [{ index: 0, message: { role: 'assistant', content: `echo ${OPENAI_KEYS[0]}` } }],
+    };
+    f.up.script({ path: '/v1/chat/completions', times: 1, raw: { contentType: 'application/json', body: JSON.stringify(answer) } });
+    const whole = await fetch(`${f.gw.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: CHAT, messages: [{ role: 'user', content: 'hi' }] }),
+    });
+    expect(whole.status).toBe(200);
+    const body = await whole.text();
+    expect(JSON.parse(body).choices[0].message.content).toBe('echo ***');
+    expectNoKeyIn(body);
+  });
+
   it("never answers a user's webhook secret, not even to its owner; saving the form without one keeps it", async () => {
     const me = f.user.client;
     const savedSecret = async () =>

@@ -97,7 +97,12 @@ export async function startFakeUpstream(options: FakeUpstreamOptions = {}): Prom
     }
     if (rule?.raw) {
       res.writeHead(rule.raw.status ?? 200, { 'content-type': rule.raw.contentType });
-      res.end(rule.raw.body);
+      const pieces = Array.isArray(rule.raw.body) ? rule.raw.body : [rule.raw.body];
+      for (const [i, piece] of pieces.entries()) {
+        if (i > 0) await new Promise((resolve) => setTimeout(resolve, rule.chunkDelayMs ?? 20));
+        res.write(piece);
+      }
+      res.end();
       return;
     }
     if (rule?.status && rule.status !== 200) {

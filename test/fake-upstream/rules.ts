@@ -27,8 +27,11 @@ export interface FakeRule {
   redirectTo?: string;
   /** Pads the JSON answer with this many bytes (size-cap tests). */
   padBytes?: number;
-  /** Replays a recorded provider answer verbatim (wire fixtures: test/fixtures/relay-formats/). */
-  raw?: { status?: number; contentType: string; body: string | Buffer };
+  /**
+   * Replays a recorded provider answer verbatim (wire fixtures: test/fixtures/relay-formats/). A list is
+   * written piece by piece, `chunkDelayMs` (20) apart, so each piece reaches the gateway as its own read.
+   */
+  raw?: { status?: number; contentType: string; body: string | Buffer | (string | Buffer)[] };
 }
 
 export interface RecordedRequest {

@@ -22,3 +22,4 @@ export { ChannelTestService, mapModel, type ChannelTestResult } from './channel-
 export type { AdaptorProbe, ProbeAnswer, ProbeLimits } from './channel-probe.js';
 export { ChannelNotifyService, type ChannelNotice } from './channel-notify.service.js';
 export { redactKeys } from './redact.js';
+export { KeyRedactor, KeyRedactingStream } from './key-redactor.js';

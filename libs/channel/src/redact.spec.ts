@@ -32,4 +32,17 @@ describe('redactKeys', () => {
     const out = redactKeys('service_account a1b2c3d4e5f6a7b8c9d0 is disabled', [key]);
     expect(out).toBe('service_account *** is disabled');
   });
+
+  it("leaves a JSON key's URLs and PEM armour alone (answers quote links) and hides its private key lines", () => {
+    const keyLine = 'MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7';
+    const key = JSON.stringify({
+      type: 'service_account',
+      private_key: `-----BEGIN PRIVATE KEY-----\n${keyLine}\n-----END PRIVATE KEY-----\n`,
+      token_uri: 'https://oauth2.googleapis.com/token',
+    });
+    const message = `see https://example.com and https://oauth2.googleapis.com/token; -----BEGIN PRIVATE KEY----- ${keyLine}`;
+    expect(redactKeys(message, [key])).toBe(
+      'see https://example.com and https://oauth2.googleapis.com/token; -----BEGIN PRIVATE KEY----- ***',
+    );
+  });
 });

@@ -10,9 +10,9 @@ export function redactKey(message: string, key: string): string {
 }
 
 /** A run this long copied from a key is treated as a piece of it (OpenAI quotes `sk-proj-abc1…wxyz`). */
-const FRAGMENT_CHARS = 8;
+export const FRAGMENT_CHARS = 8;
 /** Shorter secrets are too likely to be ordinary words; they are only hidden when the message quotes them whole. */
-const MIN_SECRET_CHARS = 6;
+export const MIN_SECRET_CHARS = 6;
 
 /**
  * Every piece of a channel's keys removed from a message that goes to a relay client or a log: each key
@@ -45,15 +45,26 @@ function markAll(message: string, secret: string, hidden: Uint8Array): void {
   for (let at = message.indexOf(secret); at >= 0; at = message.indexOf(secret, at + 1)) hidden.fill(1, at, at + secret.length);
 }
 
+/**
+ * A value of a JSON key that is no secret and reads like ordinary text: a URL (token_uri, auth_uri; their
+ * runs such as `https://` would be masked in every answer that quotes a link) or a PEM armour line.
+ */
+function isPublicPart(part: string): boolean {
+  return /^https?:\/\//.test(part) || part.startsWith('-----');
+}
+
 /** The secret strings of one stored key: its parts (`a|b`, one per line) or a JSON key's long string values. */
-function secretsOf(key: string): string[] {
+export function secretsOf(key: string): string[] {
   const trimmed = key.trim();
   if (trimmed.startsWith('{')) {
     try {
       const values = Object.values(JSON.parse(trimmed) as Record<string, unknown>).filter(
         (v): v is string => typeof v === 'string' && v.length >= 16,
       );
-      return values.flatMap((v) => v.split('\n')).map((p) => p.trim());
+      return values
+        .flatMap((v) => v.split('\n'))
+        .map((p) => p.trim())
+        .filter((p) => !isPublicPart(p));
     } catch {
       // not JSON after all: treated as text below
     }

@@ -18,11 +18,13 @@ import {
 } from '../providers/types.js';
 import { nativeEmbeddingAttempt } from './native-embeddings.js';
 import { FormatStream, hubAnswerText } from '../stream/format-stream.js';
+import { sendAnswer } from '../stream/json-responder.js';
 import { relayStream, type StreamLimits, streamLimitsOf } from '../stream/stream-responder.js';
 import { toOpenAiUsage, type Usage } from '../stream/usage.js';
 import { RelayError } from './relay-error.js';
 import { RetryPolicy } from './retry-policy.js';
 import {
+  redactAnswer,
   redactChannelKeys,
   redactingStream,
   statusFailure,
@@ -191,8 +193,7 @@ export class FormatCall {
     };
     // Same format: the provider's answer as sent (no lossy round trip); otherwise the hub answer in the client's format.
     const out = passThrough && reported ? text : JSON.stringify(inbound.responseFromHub(hub, usage, request.model));
-    input.res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(out) });
-    input.res.end(out);
+    sendAnswer(input.res, redactAnswer(out, channel));
     return {
       ok: true,
       upstreamModel,
@@ -252,8 +253,7 @@ export class FormatCall {
     // No token count from the provider (Cohere bills search units, images are billed per call): the local estimate.
     const usage: Usage = reported ?? { promptTokens: input.promptTokens, completionTokens: 0, cachedTokens: 0 };
     const out = JSON.stringify({ ...answer, usage: toOpenAiUsage(usage) });
-    input.res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(out) });
-    input.res.end(out);
+    sendAnswer(input.res, redactAnswer(out, channel));
     return { ok: true, upstreamModel, usage, localCount: !reported, frtMs: Math.round(headersAt - input.startedAt), retryable: false };
   }
 
@@ -285,8 +285,7 @@ export class FormatCall {
       cachedTokens: 0,
     };
     const out = JSON.stringify(inbound.responseFromHub(whole.response, usage, request.model));
-    input.res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(out) });
-    input.res.end(out);
+    sendAnswer(input.res, redactAnswer(out, channel));
     return {
       ok: true,
       upstreamModel,

@@ -1,9 +1,10 @@
 import type { BuiltRequest, UpstreamRequestInit, UpstreamResponse } from '@gw/upstream';
 import { parseJsonObject } from '../providers/sse-events.js';
 import type { AdaptorCall, EmbeddingAdaptor, ProviderCodec } from '../providers/types.js';
+import { sendAnswer } from '../stream/json-responder.js';
 import type { Usage } from '../stream/usage.js';
 import { RelayError } from './relay-error.js';
-import { statusFailure, transportError, transportFailure, upstreamStatusError } from './upstream-error.js';
+import { redactAnswer, statusFailure, transportError, transportFailure, upstreamStatusError } from './upstream-error.js';
 import type { Attempt, ForwardInput } from './upstream-call.js';
 
 export interface NativeEmbeddingCall {
@@ -70,7 +71,6 @@ export async function nativeEmbeddingAttempt(job: NativeEmbeddingCall): Promise<
     model: input.request.model,
     usage: { prompt_tokens: usage.promptTokens, total_tokens: usage.promptTokens + usage.completionTokens },
   });
-  input.res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(out) });
-  input.res.end(out);
+  sendAnswer(input.res, redactAnswer(out, channel));
   return { ok: true, upstreamModel, usage, localCount: !reported, frtMs: Math.round(headersAt - input.startedAt), retryable: false };
 }

@@ -19,6 +19,7 @@ import { RelayError } from './relay-error.js';
 import type { RelayRequest } from './relay-request.js';
 import { RetryPolicy } from './retry-policy.js';
 import {
+  redactAnswer,
   redactingStream,
   statusFailure,
   streamInterruption,
@@ -227,6 +228,8 @@ export class UpstreamCall {
       const relayError = transportError(error, channel);
       return failed(relayError, !aborted, aborted ? undefined : { message: relayError.message });
     }
+    // Every byte the client gets is free of the channel's keys (a proxy may echo them in an answer).
+    text = redactAnswer(text, channel);
     const audio = request.kind === 'audio_transcriptions' || request.kind === 'audio_translations';
     const outcome = audio
       ? relayAudioText(text, input.res, String(response.headers['content-type'] ?? ''), input.countText)

@@ -3,7 +3,7 @@ import type { RelayChannel } from '@gw/channel';
 import type { OptionService } from '@gw/option';
 import { UpstreamError } from '@gw/upstream';
 import { RetryPolicy } from './retry-policy.js';
-import { mapStatus, redactingStream, transportError, upstreamStatusError } from './upstream-error.js';
+import { mapStatus, redactAnswer, redactingStream, transportError, upstreamStatusError } from './upstream-error.js';
 
 const channel = (statusCodeMapping: Record<string, string> = {}) => ({ statusCodeMapping }) as RelayChannel;
 
@@ -86,21 +86,35 @@ describe('upstream errors never carry the channel key', () => {
     expect(error.message).not.toContain('0123456789');
   });
 
-  it('redacts the channel key from stream output passed through as bytes, and leaves other bytes untouched', () => {
+  it('redacts the channel key from every stream output (errors and ordinary content, split across outputs), leaving clean bytes as they are', () => {
     const key = 'sk-proj-STREAMkey0123456789abcdef';
-    const outputs: Buffer[] = [
+    const content = `data: {"choices":[{"delta":{"content":"the key is ${key}, done"}}]}\n\n`;
+    const cut = content.indexOf(key) + 11;
+    const outputs: (string | Buffer)[] = [
       Buffer.from(`data: {"error":{"message":"Incorrect API key provided: ${key}"}}\n\n`),
       Buffer.from('data: {"choices":[{"delta":{"content":"hi"}}]}\n\n'),
+      content.slice(0, cut),
+      Buffer.from(content.slice(cut)),
     ];
     const stream = redactingStream({ push: () => outputs.shift()!, end: () => '' }, {
       key,
       statusCodeMapping: {},
     } as unknown as RelayChannel);
-    const redacted = stream.push(Buffer.alloc(0));
-    expect(typeof redacted).toBe('string');
+    const redacted = String(stream.push(Buffer.alloc(0)));
     expect(redacted).toContain('Incorrect API key provided: ***');
-    expect(String(redacted)).not.toContain('STREAMkey');
+    expect(redacted).not.toContain('STREAMkey');
     const plain = outputs[0]!;
     expect(stream.push(Buffer.alloc(0))).toBe(plain);
+    const split = String(stream.push(Buffer.alloc(0))) + String(stream.push(Buffer.alloc(0))) + String(stream.end());
+    expect(split).toBe('data: {"choices":[{"delta":{"content":"the key is ***, done"}}]}\n\n');
+  });
+
+  it('redacts a whole answer and returns a clean one unchanged', () => {
+    const key = 'sk-live-ANSWERkey0123456789abcdef';
+    const channel = { key: 'other-key-0000|sk-x', keys: ['other-key-0000', key] } as unknown as RelayChannel;
+    const answer = JSON.stringify({ choices: [{ message: { content: `echo ${key}` } }] });
+    expect(redactAnswer(answer, channel)).toBe(JSON.stringify({ choices: [{ message: { content: 'echo ***' } }] }));
+    const clean = JSON.stringify({ choices: [{ message: { content: 'hello' } }] });
+    expect(redactAnswer(clean, channel)).toBe(clean);
   });
 });

@@ -1,4 +1,4 @@
-import { type RelayChannel, redactKeys } from '@gw/channel';
+import { KeyRedactor, type RelayChannel, redactKeys } from '@gw/channel';
 import { UpstreamError, type UpstreamResponse } from '@gw/upstream';
 import type { StreamRewriter } from '../stream/stream-responder.js';
 import { RelayError } from './relay-error.js';
@@ -79,20 +79,34 @@ export function transportError(error: unknown, channel?: RelayChannel): RelayErr
   }
 }
 
-const ERROR_BYTES = Buffer.from('error');
+/** The redactor of every key the channel holds (each key of a multi-key channel and the one this call used). */
+function channelRedactor(channel: RelayChannel): KeyRedactor | undefined {
+  const keys = [channel.key, channel.upstream?.key, ...(channel.keys ?? [])].filter((k): k is string => typeof k === 'string');
+  return KeyRedactor.of(keys);
+}
 
 /**
- * A stream rewriter whose error events never carry the channel's keys (an upstream can answer 200 and
- * report a rejected key inside the stream). Only text that mentions an error is scanned, so ordinary
- * chunks cost one substring search.
+ * A stream rewriter whose every output byte is scanned for the channel's keys, whole or in pieces, a key
+ * split across two outputs included (an upstream can echo a key in ordinary content as well as in an error
+ * event). A clean output passes as the same bytes (see KeyRedactor for the cost).
  */
 export function redactingStream(rewriter: StreamRewriter, channel: RelayChannel): StreamRewriter {
-  const clean = (text: string) => (text.includes('error') ? redactChannelKeys(text, channel) : text);
-  // Bytes passed through unchanged are searched as bytes (a string needle is converted on every call), and
-  // decoded only when they mention an error.
-  const cleanBytes = (out: string | Buffer) =>
-    typeof out === 'string' ? clean(out) : out.indexOf(ERROR_BYTES) >= 0 ? redactChannelKeys(out.toString('utf8'), channel) : out;
-  return { push: (chunk) => cleanBytes(rewriter.push(chunk)), end: () => clean(rewriter.end()) };
+  const redactor = channelRedactor(channel);
+  if (!redactor) return rewriter;
+  const stream = redactor.stream();
+  return {
+    push: (chunk) => stream.push(asBytes(rewriter.push(chunk))),
+    end: () => stream.end(asBytes(rewriter.end())),
+  };
+}
+
+/** A whole (non-stream) answer without the channel's keys; the same string when it holds none. */
+export function redactAnswer(text: string, channel: RelayChannel): string {
+  return channelRedactor(channel)?.redactText(text) ?? text;
+}
+
+function asBytes(output: string | Buffer): Buffer {
+  return typeof output === 'string' ? Buffer.from(output, 'utf8') : output;
 }
 
 /** Why an attempt failed, as the attempt runners record it: the error, whether another channel may retry, the health fault. */

@@ -43,9 +43,14 @@ export function relayJson(
       body = JSON.stringify(parsed);
     }
   }
+  sendAnswer(res, body);
+  return outcome;
+}
+
+/** A whole 200 JSON answer. */
+export function sendAnswer(res: ServerResponse, body: string): void {
   res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
   res.end(body);
-  return outcome;
 }
 
 function answerText(body: Record<string, unknown>): string {

@@ -18,7 +18,7 @@ const SSE_HEADERS = {
  */
 export interface StreamRewriter {
   push(chunk: Buffer): string | Buffer;
-  end(): string;
+  end(): string | Buffer;
 }
 
 export interface StreamOutcome {
