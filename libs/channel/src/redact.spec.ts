@@ -45,4 +45,12 @@ describe('redactKeys', () => {
       'see https://example.com and https://oauth2.googleapis.com/token; -----BEGIN PRIVATE KEY----- ***',
     );
   });
+
+  it('hides each secret part of a multi-part key, not its region or API version (answers mention them)', () => {
+    const key = 'AKIAIOSFODNN7EXAMPLE|wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY|us-east-1';
+    const message = 'AKIAIOSFODNN7EXAMPLE may not call bedrock in us-east-1 (api-version 2024-02-01)';
+    expect(redactKeys(message, [key, 'azure-secret-0123456789|2024-02-01'])).toBe(
+      '*** may not call bedrock in us-east-1 (api-version 2024-02-01)',
+    );
+  });
 });

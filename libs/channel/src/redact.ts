@@ -46,11 +46,17 @@ function markAll(message: string, secret: string, hidden: Uint8Array): void {
 }
 
 /**
- * A value of a JSON key that is no secret and reads like ordinary text: a URL (token_uri, auth_uri; their
- * runs such as `https://` would be masked in every answer that quotes a link) or a PEM armour line.
+ * A part of a key that is no secret and reads like ordinary text: a URL (token_uri, auth_uri; their runs
+ * such as `https://` would be masked in every answer that quotes a link), a PEM armour line, a cloud region
+ * (AWS `AK|SK|us-east-1`) or an API version date (`2024-02-01`).
  */
 function isPublicPart(part: string): boolean {
-  return /^https?:\/\//.test(part) || part.startsWith('-----');
+  return (
+    /^https?:\/\//.test(part) ||
+    part.startsWith('-----') ||
+    /^[a-z]{2}(-gov)?-[a-z]+-\d{1,2}$/.test(part) ||
+    /^\d{4}-\d{2}-\d{2}(-preview)?$/.test(part)
+  );
 }
 
 /** The secret strings of one stored key: its parts (`a|b`, one per line) or a JSON key's long string values. */
@@ -69,5 +75,7 @@ export function secretsOf(key: string): string[] {
       // not JSON after all: treated as text below
     }
   }
-  return [trimmed, ...trimmed.split(/[|\n]/)].map((p) => p.trim());
+  const parts = trimmed.split(/[|\n]/).map((p) => p.trim());
+  // A key of several parts is as secret as its secret parts: the whole's runs would span a public one.
+  return parts.length === 1 ? parts : parts.filter((p) => !isPublicPart(p));
 }
