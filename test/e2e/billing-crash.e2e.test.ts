@@ -4,7 +4,8 @@ import { ensureServerBuilt } from '../support/built-server.js';
 import { createTestDatabase, testDatabases, type TestDatabase } from '../support/databases.js';
 import { startGatewayChild, type GatewayChild } from '../support/gateway-child.js';
 import { FREE_SLOT } from '@gw/token';
-import { balancesOf, openSqlProbe, reservationsCleared, type SqlProbe } from '../support/sql-probe.js';
+import { expectNoDrift, killChild, setUpBilledCaller } from '../support/billed-caller.js';
+import { openSqlProbe, reservationsCleared, type SqlProbe } from '../support/sql-probe.js';
 import { waitFor } from './relay-fixture.js';
 
 const MODEL = 'crash-model';
@@ -42,10 +43,7 @@ describe.each(testDatabases())('billing survives kill -9 with %s', (kind) => {
     probe = await openSqlProbe(db);
   }, 120_000);
   afterAll(async () => {
-    if (gw && gw.child.exitCode === null) {
-      gw.child.kill('SIGKILL');
-      await gw.exited;
-    }
+    await killChild(gw);
     await probe?.close();
     await up?.close();
     await db?.drop();
@@ -54,22 +52,14 @@ describe.each(testDatabases())('billing survives kill -9 with %s', (kind) => {
   it('restarts with every reservation settled or refunded exactly once and 0 drift', async () => {
     gw = await startGatewayChild(env);
     const root = await gw.setupRoot();
-    for (const [key, value] of [
-      ['ModelRatio', { [MODEL]: 1 }],
-      ['CompletionRatio', { [MODEL]: 1 }],
-    ] as const) {
-      expect((await root.put('/api/option/', { key, value: JSON.stringify(value) })).body.success).toBe(true);
-    }
-    const channel = await root.post('/api/channel/', {
-      mode: 'single',
-      channel: { type: 1, name: 'crash', key: 'sk-up-crash', models: MODEL, group: 'default', base_url: up.url },
+    const caller = await setUpBilledCaller(root, probe, {
+      model: MODEL,
+      name: 'crash',
+      upstreamUrl: up.url,
+      userQuota: USER_QUOTA,
+      tokenQuota: TOKEN_QUOTA,
     });
-    expect(channel.body.success, channel.text).toBe(true);
-    expect((await root.post('/api/token/', { name: 'crash', remain_quota: TOKEN_QUOTA, expired_time: -1 })).body.success).toBe(true);
-    const tokenId = (await root.get('/api/token/search?keyword=crash')).body.data.items[0].id as number;
-    const key = (await root.post(`/api/token/${tokenId}/key`)).body.data.key as string;
-    const userId = root.userId!;
-    await probe.query(`UPDATE users SET quota = ${USER_QUOTA}, used_quota = 0 WHERE id = ${userId}`);
+    const { key, userId } = caller;
 
     const url = gw.url;
     const fastDone: Promise<unknown>[] = [];
@@ -102,29 +92,12 @@ describe.each(testDatabases())('billing survives kill -9 with %s', (kind) => {
     gw = await startGatewayChild(env);
     await reservationsCleared(probe);
 
-    const balances = await balancesOf(probe, userId, tokenId);
-    const [userLogs] = await probe.query<{ total: number | string | null; n: number | string }>(
-      `SELECT SUM(quota) AS total, COUNT(*) AS n FROM logs WHERE user_id = ${userId} AND type = 2`,
-    );
-    const [tokenLogs] = await probe.query<{ total: number | string | null }>(
-      `SELECT SUM(quota) AS total FROM logs WHERE token_id = ${tokenId} AND type = 2`,
-    );
+    const logged = await expectNoDrift(probe, caller, { user: USER_QUOTA, token: TOKEN_QUOTA });
     const [refunds] = await probe.query<{ n: number | string }>(
       `SELECT COUNT(*) AS n FROM logs WHERE user_id = ${userId} AND type = 4 AND content LIKE '%refunded%'`,
     );
-    const userCharged = Number(userLogs!.total ?? 0);
-    const tokenCharged = Number(tokenLogs!.total ?? 0);
-    expect(balances.userQuota + userCharged).toBe(USER_QUOTA);
-    expect(balances.userUsed).toBe(userCharged);
-    expect(balances.tokenRemain + tokenCharged).toBe(TOKEN_QUOTA);
-    expect(balances.tokenUsed).toBe(tokenCharged);
     // Answered requests settle just after their answer: those the kill caught before the settle are refunded.
-    expect(Number(userLogs!.n) + Number(refunds!.n)).toBeGreaterThanOrEqual(IN_FLIGHT - 1);
+    expect(logged + Number(refunds!.n)).toBeGreaterThanOrEqual(IN_FLIGHT - 1);
     expect(Number(refunds!.n)).toBeGreaterThan(0);
-    // Each request's charge is logged once.
-    const [dupes] = await probe.query<{ n: number | string }>(
-      `SELECT COUNT(*) AS n FROM (SELECT request_id FROM logs WHERE type = 2 GROUP BY request_id HAVING COUNT(*) > 1) d`,
-    );
-    expect(Number(dupes!.n)).toBe(0);
   }, 180_000);
 });

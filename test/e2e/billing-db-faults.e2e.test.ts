@@ -3,7 +3,8 @@ import { startFakeUpstream, type FakeUpstream } from '../fake-upstream/index.js'
 import { ensureServerBuilt } from '../support/built-server.js';
 import { createTestDatabase, testDatabases, type TestDatabase } from '../support/databases.js';
 import { startGatewayChild, type GatewayChild } from '../support/gateway-child.js';
-import { balancesOf, openSqlProbe, reservationsCleared, type SqlProbe } from '../support/sql-probe.js';
+import { expectNoDrift, killChild, setUpBilledCaller } from '../support/billed-caller.js';
+import { openSqlProbe, reservationsCleared, type SqlProbe } from '../support/sql-probe.js';
 
 const MODEL = 'fault-model';
 const REQUESTS = 300;
@@ -49,10 +50,7 @@ describe.each(testDatabases().filter((kind) => kind !== 'sqlite'))('billing when
     probe = await openSqlProbe(db);
   }, 120_000);
   afterAll(async () => {
-    if (gw && gw.child.exitCode === null) {
-      gw.child.kill('SIGKILL');
-      await gw.exited;
-    }
+    await killChild(gw);
     await probe?.close();
     await up?.close();
     await db?.drop();
@@ -60,22 +58,14 @@ describe.each(testDatabases().filter((kind) => kind !== 'sqlite'))('billing when
 
   it('answers every request and, without a restart, leaves no reservation open and 0 drift', async () => {
     const root = await gw!.setupRoot();
-    for (const [key, value] of [
-      ['ModelRatio', { [MODEL]: 1 }],
-      ['CompletionRatio', { [MODEL]: 1 }],
-    ] as const) {
-      expect((await root.put('/api/option/', { key, value: JSON.stringify(value) })).body.success).toBe(true);
-    }
-    const channel = await root.post('/api/channel/', {
-      mode: 'single',
-      channel: { type: 1, name: 'fault', key: 'sk-up-fault', models: MODEL, group: 'default', base_url: up.url },
+    const caller = await setUpBilledCaller(root, probe, {
+      model: MODEL,
+      name: 'fault',
+      upstreamUrl: up.url,
+      userQuota: USER_QUOTA,
+      tokenQuota: TOKEN_QUOTA,
     });
-    expect(channel.body.success, channel.text).toBe(true);
-    expect((await root.post('/api/token/', { name: 'fault', remain_quota: TOKEN_QUOTA, expired_time: -1 })).body.success).toBe(true);
-    const tokenId = (await root.get('/api/token/search?keyword=fault')).body.data.items[0].id as number;
-    const key = (await root.post(`/api/token/${tokenId}/key`)).body.data.key as string;
-    const userId = root.userId!;
-    await probe.query(`UPDATE users SET quota = ${USER_QUOTA}, used_quota = 0 WHERE id = ${userId}`);
+    const { key } = caller;
 
     const chat = async (): Promise<number> => {
       // 0: no answer at all (the gateway died or dropped the connection).
@@ -91,20 +81,23 @@ describe.each(testDatabases().filter((kind) => kind !== 'sqlite'))('billing when
       return res.status;
     };
     const statuses: number[] = [];
+    const waiting: { count: number; resolve: () => void }[] = [];
+    const answered = (count: number) =>
+      new Promise<void>((resolve) => (statuses.length >= count ? resolve() : waiting.push({ count, resolve })));
     let next = 0;
     const load = Promise.all(
       Array.from({ length: CONCURRENCY }, async () => {
         while (next < REQUESTS) {
           next++;
           statuses.push(await chat());
+          for (const w of waiting) if (statuses.length >= w.count) w.resolve();
         }
       }),
     );
     let cut = 0;
-    // The cuts land while the load runs: wait for its first answers, then cut a round per 20 answers.
-    for (let round = 0; round < KILL_ROUNDS; round++) {
-      const answered = 20 * (round + 1);
-      while (statuses.length < answered && next < REQUESTS) await new Promise((resolve) => setImmediate(resolve));
+    // The cuts land while the load runs: a round after every 20 answers.
+    for (let round = 1; round <= KILL_ROUNDS; round++) {
+      await answered(20 * round);
       cut += await cutGatewayConnections(probe, kind);
     }
     await load;
@@ -118,23 +111,6 @@ describe.each(testDatabases().filter((kind) => kind !== 'sqlite'))('billing when
 
     // Settled reservations are removed once their log rows are written; none may stay open.
     await reservationsCleared(probe, 90_000);
-    const [dupes] = await probe.query<{ n: number | string }>(
-      `SELECT COUNT(*) AS n FROM (SELECT request_id FROM logs WHERE type = 2 GROUP BY request_id HAVING COUNT(*) > 1) d`,
-    );
-    expect(Number(dupes!.n)).toBe(0);
-    const balances = await balancesOf(probe, userId, tokenId);
-    const [userLogs] = await probe.query<{ total: number | string | null }>(
-      `SELECT SUM(quota) AS total FROM logs WHERE user_id = ${userId} AND type = 2`,
-    );
-    const [tokenLogs] = await probe.query<{ total: number | string | null }>(
-      `SELECT SUM(quota) AS total FROM logs WHERE token_id = ${tokenId} AND type = 2`,
-    );
-    const userCharged = Number(userLogs!.total ?? 0);
-    const tokenCharged = Number(tokenLogs!.total ?? 0);
-    expect(userCharged).toBeGreaterThan(0);
-    expect(balances.userQuota + userCharged).toBe(USER_QUOTA);
-    expect(balances.userUsed).toBe(userCharged);
-    expect(balances.tokenRemain + tokenCharged).toBe(TOKEN_QUOTA);
-    expect(balances.tokenUsed).toBe(tokenCharged);
+    expect(await expectNoDrift(probe, caller, { user: USER_QUOTA, token: TOKEN_QUOTA })).toBeGreaterThan(0);
   }, 240_000);
 });

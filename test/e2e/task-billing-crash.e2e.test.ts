@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureServerBuilt } from '../support/built-server.js';
 import { createTestDatabase, testDatabases, type TestDatabase } from '../support/databases.js';
+import { killChild } from '../support/billed-caller.js';
 import { startGatewayChild, type GatewayChild } from '../support/gateway-child.js';
 import { balancesOf, openSqlProbe, reservationsCleared, type SqlProbe } from '../support/sql-probe.js';
 import { waitFor } from './relay-fixture.js';
@@ -72,10 +73,7 @@ describe.each(testDatabases())('task submits survive kill -9 with %s', (kind) =>
     probe = await openSqlProbe(db);
   }, 120_000);
   afterAll(async () => {
-    if (gw && gw.child.exitCode === null) {
-      gw.child.kill('SIGKILL');
-      await gw.exited;
-    }
+    await killChild(gw);
     await probe?.close();
     await proxy?.close();
     await db?.drop();
