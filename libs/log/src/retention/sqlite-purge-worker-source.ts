@@ -29,6 +29,8 @@ parentPort.on('message', (message) => {
   if (message === 'stop') stopped = true;
 });
 const rest = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const MAX_BUSY_TRIES = 5;
+const BUSY_REST_MS = 1000;
 
 /**
  * One write transaction, and how long it held the write lock (from BEGIN IMMEDIATE's return to COMMIT's: what a
@@ -57,6 +59,7 @@ async function deleteOldRows(db, state) {
   const byRange = db.prepare('DELETE FROM logs WHERE id >= ? AND id <= ? AND created_at < ?');
   const byList = db.prepare('DELETE FROM logs WHERE id IN (SELECT value FROM json_each(?)) AND created_at < ?');
   const sizer = new BatchSizer(w.targetMs, w.minRows, w.maxRows);
+  let busyTries = 0;
   while (!stopped) {
     const limit = sizer.current;
     const ids = oldest.all(w.before, limit);
@@ -67,9 +70,19 @@ async function deleteOldRows(db, state) {
       if (id < low) low = id;
       if (id > high) high = id;
     }
-    const { result: count, heldMs } = inWriteLock(db, () =>
-      high - low < 2 * ids.length ? byRange.run(low, high, w.before).changes : byList.run(JSON.stringify(ids), w.before).changes,
-    );
+    let locked;
+    try {
+      locked = inWriteLock(db, () =>
+        high - low < 2 * ids.length ? byRange.run(low, high, w.before).changes : byList.run(JSON.stringify(ids), w.before).changes,
+      );
+    } catch (error) {
+      // A transaction of the gateway held the lock past the busy timeout: try again later, a few times.
+      if (!error || error.code !== 'SQLITE_BUSY' || ++busyTries > MAX_BUSY_TRIES) throw error;
+      await rest(BUSY_REST_MS);
+      continue;
+    }
+    busyTries = 0;
+    const { result: count, heldMs } = locked;
     state.deleted += count;
     sizer.record(heldMs);
     parentPort.postMessage({ kind: 'progress', deleted: state.deleted });

@@ -101,6 +101,20 @@ describe('SqlitePurgeWorker', () => {
     expect(db.prepare('SELECT COUNT(*) AS n FROM logs').get()).toEqual({ n: 50_010 - deleted });
   });
 
+  it('waits out a gateway transaction that holds the write lock past its busy timeout', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'gw-purge-worker-'));
+    ({ db } = logFile(dir, 1_000, 10));
+    db.prepare('BEGIN IMMEDIATE').run();
+    const worker = new SqlitePurgeWorker(join(dir, 'logs.db'), 5_000_000, () => {}, { busyTimeoutMs: 50 });
+    let done = false;
+    const finished = worker.finished.finally(() => (done = true));
+    // Past several busy timeouts of the worker, the lock is let go.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(done).toBe(false);
+    db.prepare('COMMIT').run();
+    expect(await finished).toBe(1_000);
+  });
+
   it('fails with the rows it had deleted when the file has no logs table', async () => {
     dir = mkdtempSync(join(tmpdir(), 'gw-purge-worker-'));
     db = new Database(join(dir, 'logs.db'));

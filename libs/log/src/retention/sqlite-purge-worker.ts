@@ -10,6 +10,11 @@ export interface SqlitePurgePacing {
   maxRows: number;
   vacuumMinPages: number;
   vacuumMaxPages: number;
+  /**
+   * How long the worker's connection waits for the write lock (only the worker thread sleeps on it); past it the
+   * batch is tried again a second later, a few times.
+   */
+  busyTimeoutMs: number;
 }
 
 export const DEFAULT_SQLITE_PURGE_PACING: SqlitePurgePacing = {
@@ -18,10 +23,9 @@ export const DEFAULT_SQLITE_PURGE_PACING: SqlitePurgePacing = {
   maxRows: 50_000,
   vacuumMinPages: 16,
   vacuumMaxPages: 4096,
+  busyTimeoutMs: 10_000,
 };
 
-/** The worker's connection waits this long for the write lock: only the worker thread sleeps on it. */
-const WORKER_BUSY_TIMEOUT_MS = 10_000;
 /** Page cache of the worker's connection, in KiB (negative: a size): the index pages a batch touches. */
 const WORKER_CACHE_KIB = -65_536;
 /** Bytes of the file the worker reads through a memory map (a 10 M-row file is ~2 GB; the rest by read()). */
@@ -60,7 +64,6 @@ export class SqlitePurgeWorker {
         file,
         driverPath,
         before,
-        busyTimeoutMs: WORKER_BUSY_TIMEOUT_MS,
         cacheKib: WORKER_CACHE_KIB,
         mmapBytes: WORKER_MMAP_BYTES,
         ...DEFAULT_SQLITE_PURGE_PACING,
