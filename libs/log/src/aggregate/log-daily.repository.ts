@@ -3,7 +3,7 @@ import { LOG_DATA_SOURCE } from '@gw/database';
 import type { DataSource, QueryRunner } from 'typeorm';
 import type { HourlyDim } from './hourly-buckets.js';
 import type { SummedRow } from './log-hourly.repository.js';
-import { DAY_ROW_OFFSET, type DailyBucket } from './log-daily.js';
+import type { DailyBucket } from './log-daily.js';
 
 const COLUMNS = ['dim', 'user_id', 'name', 'day', 'count', 'quota', 'prompt_tokens', 'completion_tokens'];
 const SUMMED = ['count', 'quota', 'prompt_tokens', 'completion_tokens'];

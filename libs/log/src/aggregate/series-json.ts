@@ -1,9 +1,7 @@
 import type { JsonRun } from '@gw/core';
-import type { DataSource, QueryRunner } from 'typeorm';
+import type { QueryRunner } from 'typeorm';
 import type { HourlyDim } from './hourly-buckets.js';
 import { DAY_ROW_OFFSET } from './log-daily.js';
-
-const DAY = 86_400;
 
 export type SqlKind = 'sqlite' | 'mysql' | 'postgres';
 
