@@ -114,8 +114,8 @@ describe.each(testDatabases())('dashboard JSON rendered by the database on %s', 
     }
   });
 
-  /** The stored texts of a dimension's completed hours: hour -> [gen, body or null]. */
-  async function storedHours(dim: 'model' | 'username'): Promise<Map<number, [number, string | null]>> {
+  /** The stored texts of a dimension's completed hours (or days, under its day key): hour -> [gen, body or null]. */
+  async function storedHours(dim: 'model' | 'username' | 'model-day' | 'username-day'): Promise<Map<number, [number, string | null]>> {
     const rows: Array<{ hour: unknown; gen: unknown; body: unknown }> = await dataSource.query(
       `SELECT hour, gen, body FROM log_series_text WHERE dim = ${kind === 'postgres' ? '$1' : '?'}`,
       [dim],
@@ -155,6 +155,39 @@ describe.each(testDatabases())('dashboard JSON rendered by the database on %s', 
     expect(invalidated.get(late - HOUR)).toEqual(stored.get(late - HOUR));
     expect((await root.get(`${path}?${range}`)).text).toBe(await expected());
     expect((await storedHours(dim)).get(late)?.[1]).not.toBeNull();
+  });
+
+  it.each([
+    ['/api/data/', 'model_name', 'model'],
+    ['/api/data/users', 'username', 'username'],
+  ] as const)('%s per day: whole days are stored once and invalidated when late logs are summed into them', async (path, column, dim) => {
+    await gw.gateway.app.get(LogAggregatorService).aggregateUpTo();
+    const expected = async () => expectedText(await fromLogs(column, perDay), column);
+    const url = `${path}?${range}&default_time=day`;
+    const first = await root.get(url);
+    expect(first.text).toBe(await expected());
+    // The range starts at 19:00 the day before `base` and ends now: the three days from `base` are whole.
+    const stored = await storedHours(`${dim}-day`);
+    for (const day of [base, base + DAY, base + 2 * DAY]) expect(stored.get(day)?.[1]).toMatch(/^\{"id":0/);
+    // The partial days at the edges come from the hourly sums: their keys exist (the aggregator raised their
+    // generations) but hold no text.
+    const edges = [...stored].filter(([day]) => day < base || day > base + 2 * DAY);
+    expect(edges.map(([, [, body]]) => body)).toEqual(edges.map(() => null));
+    // Read back from the stored texts: the same bytes.
+    expect((await root.get(url)).text).toBe(first.text);
+
+    // A late log lands in a stored day: once summed, that day's text is dropped and rendered again.
+    record(7, base + DAY + 5 * HOUR);
+    await logs.flush();
+    await gw.gateway.app.get(LogAggregatorService).aggregateUpTo();
+    const invalidated = await storedHours(`${dim}-day`);
+    expect(invalidated.get(base + DAY)).toEqual([(stored.get(base + DAY)?.[0] ?? 0) + 1, null]);
+    // Only the day the log went into.
+    expect(invalidated.get(base)).toEqual(stored.get(base));
+    const again = await root.get(url);
+    expect(again.text).not.toBe(first.text);
+    expect(again.text).toBe(await expected());
+    expect((await storedHours(`${dim}-day`)).get(base + DAY)?.[1]).not.toBeNull();
   });
 
   it('a text rendered before the sums changed is not stored', async () => {

@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { ChannelModule } from '@gw/channel';
 import { OptionModule } from '@gw/option';
 import { TokenModule } from '@gw/token';
+import { DayTextsService } from './aggregate/day-texts.service.js';
 import { HourlyDashboardService } from './aggregate/hourly-dashboard.service.js';
 import { HourlyReader } from './aggregate/hourly-reader.service.js';
 import { LogAggregatorService } from './aggregate/log-aggregator.service.js';
@@ -49,6 +50,7 @@ import { SqlLogStore } from './store/sql-log-store.js';
     HourlyReader,
     SeriesTextRepository,
     HourTextsService,
+    DayTextsService,
     HourTextsWarmer,
   ],
   exports: [LogStore, LogService, LogRetentionService, LogPurgeService, LogAggregatorService, QuotaDataService],

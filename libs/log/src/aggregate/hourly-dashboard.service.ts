@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { type JsonText, jsonArray } from '@gw/core';
 import { QuotaDataRepository, type QuotaDataView } from '../quota-data.repository.js';
+import { DayTextsService } from './day-texts.service.js';
 import { HourlyReader } from './hourly-reader.service.js';
 import { HOUR, type HourlyBucket, sumIntoBuckets } from './hourly-buckets.js';
 import { HourTextsService } from './hour-texts.service.js';
@@ -33,6 +34,7 @@ export class HourlyDashboardService {
     private readonly daily: LogDailyRepository,
     private readonly reader: HourlyReader,
     private readonly hours: HourTextsService,
+    private readonly days: DayTextsService,
     /** While a backfill is far behind, the export's own table answers. */
     private readonly quotaData: QuotaDataRepository,
   ) {}
@@ -47,8 +49,8 @@ export class HourlyDashboardService {
 
   /**
    * Hour buckets h with start <= h <= end, as the quota_data queries select them. Per hour, each hour's rows
-   * are a text stored once the hour is complete (HourTextsService); per day, the whole days are rendered by
-   * the database from the daily sums and the rest read as rows, the tail added into them.
+   * are a text stored once the hour is complete (HourTextsService); per day, each whole day's rows are a text
+   * stored once rendered from the daily sums (DayTextsService) and the rest read as rows, the tail added in.
    */
   private async series(dim: Dim, start: number, end: number, days: boolean): Promise<QuotaDataView[] | JsonText> {
     const from = Math.ceil(start / HOUR) * HOUR;
@@ -72,14 +74,14 @@ export class HourlyDashboardService {
 
   /**
    * Every row a key's UTC day: the partial first and last day summed from the hourly sums, the whole days
-   * between from the daily ones (rendered by the database unless the tail falls inside them).
+   * between from the daily ones (their stored texts unless the tail falls inside them).
    */
   private async perDay(dim: Dim, from: number, to: number, tail: HourlyBucket[], tailFrom: number): Promise<QuotaDataView[] | JsonText> {
     const split = splitIntoDays(from, to);
     for (const bucket of tail) bucket.hour = dayRowTime(bucket.hour);
     const edge = async (a: number, b: number) => toViews(dim, await this.daily.hoursSummed(dim, a, b), dayRowTime);
     const whole = split.firstDay < split.endDay && tailFrom >= split.endDay;
-    const middle = whole ? await this.daily.seriesJson(dim, split.firstDay, split.endDay) : undefined;
+    const middle = whole ? await this.days.fragments(dim, split.firstDay, split.endDay) : undefined;
     if (!middle) {
       const summed: QuotaDataView[] = [];
       for (const [a, b] of split.hours) summed.push(...(await edge(a, b)));

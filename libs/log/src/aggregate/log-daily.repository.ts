@@ -3,8 +3,7 @@ import { LOG_DATA_SOURCE } from '@gw/database';
 import type { DataSource, QueryRunner } from 'typeorm';
 import type { HourlyDim } from './hourly-buckets.js';
 import type { SummedRow } from './log-hourly.repository.js';
-import { DAY_ROW_OFFSET, type DailyBucket } from './log-daily.js';
-import { readSeriesJson } from './series-json.js';
+import type { DailyBucket } from './log-daily.js';
 
 const COLUMNS = ['dim', 'user_id', 'name', 'day', 'count', 'quota', 'prompt_tokens', 'completion_tokens'];
 const SUMMED = ['count', 'quota', 'prompt_tokens', 'completion_tokens'];
@@ -37,11 +36,6 @@ export class LogDailyRepository {
        WHERE dim = ${this.p(1)} AND ${day} >= ${this.p(2)} AND ${day} < ${this.p(3)} ORDER BY ${day}, name`,
       [dim, fromDay, toDay],
     );
-  }
-
-  /** The same rows as `series`, dated at each day's row time, as JSON text fragments (see readSeriesJson). */
-  seriesJson(dim: HourlyDim, fromDay: number, toDay: number): Promise<Buffer[] | undefined> {
-    return readSeriesJson(this.dataSource, this.kind, { table: 'log_daily', column: 'day', offset: DAY_ROW_OFFSET }, dim, fromDay, toDay);
   }
 
   /**

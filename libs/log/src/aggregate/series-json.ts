@@ -1,8 +1,7 @@
 import type { JsonRun } from '@gw/core';
-import type { DataSource, QueryRunner } from 'typeorm';
+import type { QueryRunner } from 'typeorm';
 import type { HourlyDim } from './hourly-buckets.js';
-
-const DAY = 86_400;
+import { DAY_ROW_OFFSET } from './log-daily.js';
 
 export type SqlKind = 'sqlite' | 'mysql' | 'postgres';
 
@@ -27,42 +26,6 @@ export interface SeriesTable {
   column: 'hour' | 'day';
   /** Added to the column's value to give the row's created_at (a day's row is dated at its 12:00 UTC). */
   offset: number;
-}
-
-/**
- * The dashboard rows of one dimension over [from, to) of `source`, as the JSON text new-api's answer holds
- * (`{"id":0,"user_id":0,"username":…,"model_name":…,"created_at":…,"token_used":…,"count":…,"quota":…}`,
- * ordered by time, then name by code point, as the rows path sorts them), rendered by the database: a 90-day
- * hourly answer is ~90 k rows at 40 models, and building and serialising one object per row in JS cost
- * seconds of mostly garbage collection. Read one UTC day per statement, so each string stays small (MySQL
- * caps one value at max_allowed_packet) and SQLite's synchronous driver gives the event loop a turn between
- * days. Undefined when a day's text hit the server's cap (the caller reads rows instead).
- */
-export async function readSeriesJson(
-  dataSource: DataSource,
-  kind: SqlKind,
-  source: SeriesTable,
-  dim: HourlyDim,
-  from: number,
-  to: number,
-): Promise<Buffer[] | undefined> {
-  const sql = seriesJsonSql(kind, source, dim, true);
-  const parts: Buffer[] = [];
-  const runner = dataSource.createQueryRunner();
-  try {
-    const cap = await liftConcatCap(runner, kind);
-    for (let start = from; start < to; ) {
-      const end = Math.min(to, (Math.floor(start / DAY) + 1) * DAY);
-      const [row] = await runner.query(sql, [dim, start, end]);
-      const text = row?.j == null ? undefined : asBytes(row.j);
-      if (text && text.length >= cap) return undefined;
-      if (text && text.length > 0) parts.push(text);
-      start = end;
-    }
-    return parts;
-  } finally {
-    await runner.release();
-  }
 }
 
 /**
@@ -94,6 +57,19 @@ export function hourTextsSql(kind: SqlKind, dim: HourlyDim): string {
   const at = kind === 'mysql' ? '`at`' : '"at"';
   return `SELECT hour AS ${at}, COUNT(*) AS n, ${concatRows(kind, source, dim, byName(kind))} AS j FROM log_hourly
     WHERE dim = ${p(kind, 1)} AND hour >= ${p(kind, 2)} AND hour < ${p(kind, 3)} GROUP BY hour`;
+}
+
+/**
+ * One statement: the rows of `log_daily` with dim = $1 and $2 <= day < $3 (one UTC day), their number (`n`) and
+ * their JSON objects dated at the day's row time, ordered by name (`j`), in new-api's row shape. Rendered by the
+ * database: building and serialising one object per row in JS cost seconds of mostly garbage collection at
+ * 90 days of 2,000 users, and one day per statement keeps each string under MySQL's cap on one value.
+ */
+export function dayTextSql(kind: SqlKind, dim: HourlyDim): string {
+  const source: SeriesTable = { table: 'log_daily', column: 'day', offset: DAY_ROW_OFFSET };
+  const day = kind === 'mysql' ? '`day`' : '"day"';
+  return `SELECT COUNT(*) AS n, ${concatRows(kind, source, dim, byName(kind))} AS j FROM log_daily
+    WHERE dim = ${p(kind, 1)} AND ${day} >= ${p(kind, 2)} AND ${day} < ${p(kind, 3)}`;
 }
 
 /** The name in code point order (UTF-8 byte order), as the rows path sorts names. */

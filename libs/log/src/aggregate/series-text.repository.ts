@@ -3,7 +3,8 @@ import { LOG_DATA_SOURCE } from '@gw/database';
 import type { DataSource, QueryRunner } from 'typeorm';
 import type { HourlyDim } from './hourly-buckets.js';
 import { StoredTextCache } from './stored-text-cache.js';
-import { asBytes, hourTextsSql, liftConcatCap, type SqlKind, utf8Bytes } from './series-json.js';
+import { DAY } from './log-daily.js';
+import { asBytes, dayTextSql, hourTextsSql, liftConcatCap, type SqlKind, utf8Bytes } from './series-json.js';
 
 /** Hours rendered per statement, aligned to UTC (see render). */
 const RENDER_SPAN = 6 * 3600;
@@ -16,10 +17,11 @@ const INVALIDATE_ROWS = 500;
 /** Hours whose texts are read per statement (a parameter each). */
 const READ_HOURS = 500;
 /**
- * Bytes of stored texts kept in memory (StoredTextCache): a week of 2,000 users' hours (~28 MB) and 90 days of
- * 40 models' (~11 MB) with room to spare; only a gateway whose dashboard is used at that scale fills it.
+ * Bytes of stored texts kept in memory (StoredTextCache): a week of 2,000 users' hours (~28 MB), 90 days of their
+ * days (~22 MB) and 90 days of 40 models' hours (~11 MB); only a gateway whose dashboard is used at that scale
+ * fills it.
  */
-const CACHED_TEXT_BYTES = 48 * 2 ** 20;
+const CACHED_TEXT_BYTES = 64 * 2 ** 20;
 /** Whether an hour has a text, without reading the text (SQLite's typeof() reads only the record header). */
 const HAS_TEXT: Record<SqlKind, string> = {
   sqlite: "typeof(body) <> 'null'",
@@ -30,6 +32,13 @@ const HAS_TEXT: Record<SqlKind, string> = {
 /** The dashboard dimensions whose hours have stored texts. */
 export type TextDim = Extract<HourlyDim, 'model' | 'username'>;
 export const TEXT_DIMS: ReadonlySet<HourlyDim> = new Set<HourlyDim>(['model', 'username']);
+/**
+ * The key of a dimension's per-day texts (the whole UTC days of a per-day answer, from `log_daily`), stored in
+ * the same table with the day's start in `hour`: a day's text changes whenever one of its hours does.
+ */
+export type DayTextDim = `${TextDim}-day`;
+export type StoredDim = TextDim | DayTextDim;
+export const dayTextDim = (dim: TextDim): DayTextDim => `${dim}-day`;
 
 /** One stored hour: its generation, and its text and row count when the text is current. */
 export interface StoredHour {
@@ -69,8 +78,15 @@ export class SeriesTextRepository {
    * Keys in one order, so two transactions lock them in the same order.
    */
   async invalidate(runner: QueryRunner, keys: Array<{ dim: HourlyDim; hour: number }>): Promise<void> {
-    const unique = new Map<string, { dim: HourlyDim; hour: number }>();
-    for (const key of keys) if (TEXT_DIMS.has(key.dim)) unique.set(`${key.dim}\u0000${key.hour}`, key);
+    const unique = new Map<string, { dim: StoredDim; hour: number }>();
+    for (const key of keys) {
+      if (!TEXT_DIMS.has(key.dim)) continue;
+      const dim = key.dim as TextDim;
+      const day = key.hour - (key.hour % DAY);
+      unique.set(`${dim}\u0000${key.hour}`, { dim, hour: key.hour });
+      // The daily sums of the hour's day change in the same transaction (LogDailyRepository.add).
+      unique.set(`${dayTextDim(dim)}\u0000${day}`, { dim: dayTextDim(dim), hour: day });
+    }
     const sorted = [...unique.values()].sort((a, b) => (a.dim < b.dim ? -1 : a.dim > b.dim ? 1 : a.hour - b.hour));
     const conflict =
       this.kind === 'mysql'
@@ -129,7 +145,7 @@ export class SeriesTextRepository {
    * The stored hours in [fromHour, toHour), by hour. Their generations are read first; a current text comes from
    * memory when it was read before under that same generation, and only the others' texts are read (as bytes).
    */
-  async read(dim: TextDim, fromHour: number, toHour: number): Promise<Map<number, StoredHour>> {
+  async read(dim: StoredDim, fromHour: number, toHour: number): Promise<Map<number, StoredHour>> {
     const rows: Array<{ hour: unknown; gen: unknown; row_count: unknown; has_text: unknown }> = await this.dataSource.query(
       `SELECT hour, gen, row_count, ${HAS_TEXT[this.kind]} AS has_text FROM log_series_text
        WHERE dim = ${this.p(1)} AND hour >= ${this.p(2)} AND hour < ${this.p(3)}`,
@@ -194,11 +210,32 @@ export class SeriesTextRepository {
   }
 
   /**
+   * The rows of every UTC day in [fromDay, toDay) rendered from the daily sums, one statement per day (dated at
+   * the day's row time, ordered by name). Days without rows are rendered too (as no rows).
+   */
+  async renderDays(dim: TextDim, fromDay: number, toDay: number): Promise<Map<number, RenderedHour>> {
+    const sql = dayTextSql(this.kind, dim);
+    const days = new Map<number, RenderedHour>();
+    const runner = this.dataSource.createQueryRunner();
+    try {
+      const cap = await liftConcatCap(runner, this.kind);
+      for (let day = fromDay; day < toDay; day += DAY) {
+        const [row]: Array<{ n: unknown; j: unknown }> = await runner.query(sql, [dim, day, day + DAY]);
+        const text = row?.j == null ? '' : String(row.j);
+        days.set(day, { rows: Number(row?.n ?? 0), text: Buffer.byteLength(text) >= cap ? undefined : text });
+      }
+      return days;
+    } finally {
+      await runner.release();
+    }
+  }
+
+  /**
    * Stores the hours' texts that are still current: an hour with a row is updated only if its generation is
    * still the one read before rendering (`gen`); an hour that had no row (`gen` undefined) gets one unless the
    * aggregator created it meanwhile. A text that lost such a race is not stored.
    */
-  async store(dim: TextDim, hours: Array<{ hour: number; gen?: number; rows: number; text: string }>): Promise<void> {
+  async store(dim: StoredDim, hours: Array<{ hour: number; gen?: number; rows: number; text: string }>): Promise<void> {
     const fresh = hours.filter((h) => h.gen === undefined);
     for (const h of hours)
       if (h.gen !== undefined)

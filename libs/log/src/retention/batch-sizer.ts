@@ -29,3 +29,13 @@ export class BatchSizer {
 export function yieldToEventLoop(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
+
+/**
+ * How long the cleanup worker rests after a batch that held SQLite's write lock `heldMs`: at least as long as it
+ * held it, so the lock is free at least half the time, and never under 4 ms. A relay commit that found the lock
+ * taken sleeps in SQLite's busy handler (1, 2, 5, 10 ms ... between tries) and must find it free at its next
+ * try, or it waits a further, longer sleep. Self-contained: the worker runs this function's source text.
+ */
+export function restAfterBatch(heldMs: number): number {
+  return Math.max(4, Math.ceil(heldMs));
+}

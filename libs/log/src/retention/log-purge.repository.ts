@@ -52,6 +52,15 @@ export class LogPurgeRepository {
     }
   }
 
+  /**
+   * The SQLite file holding the logs, for a cleanup on a connection of its own (SqlitePurgeWorker); undefined on
+   * another database or an in-memory one, which only this connection can reach.
+   */
+  sqliteFile(): string | undefined {
+    const db = sqliteHandleOf(this.dataSource);
+    return db && !db.memory && db.name ? db.name : undefined;
+  }
+
   /** Runs `work` with a larger SQLite page cache (see withLargeSqliteCache). */
   withLargeSqliteCache<T>(work: () => Promise<T>): Promise<T> {
     return withLargeSqliteCache(this.dataSource, work);

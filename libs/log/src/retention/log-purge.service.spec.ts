@@ -2,12 +2,16 @@ import { describe, expect, it, vi } from 'vitest';
 import type { LogPurgeRepository } from './log-purge.repository.js';
 import { LogPurgeService } from './log-purge.service.js';
 
-/** A SQLite log store holding `rows` old rows (ids 1..rows), whose WAL cut answers `cuts` in turn. */
+/**
+ * An in-memory SQLite log store (cleaned on the main connection: no file for a worker) holding `rows` old rows
+ * (ids 1..rows), whose WAL cut answers `cuts` in turn.
+ */
 function fakeSqlite(rows: number, cuts: Array<boolean | undefined>) {
   let left = Array.from({ length: rows }, (_, i) => i + 1);
   let free = 0;
   const repo = {
     isSqlite: true,
+    sqliteFile: () => undefined,
     oldestIds: vi.fn(async (_before: number, limit: number) => left.slice(0, limit)),
     deleteIds: vi.fn(async (ids: number[]) => {
       left = left.filter((id) => !ids.includes(id));

@@ -1,8 +1,12 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { BatchSizer, yieldToEventLoop } from './batch-sizer.js';
 import { LogPurgeRepository } from './log-purge.repository.js';
+import { SqlitePurgeError, SqlitePurgeWorker } from './sqlite-purge-worker.js';
 
-/** One batch should block SQLite's synchronous driver (and so every request) for about this long. */
+/**
+ * On the main connection (an in-memory SQLite database, which no other connection can open), one batch should
+ * block SQLite's synchronous driver (and so every request) for about this long.
+ */
 const SQLITE_BATCHES = { targetMs: 5, min: 50, max: 5000 };
 /**
  * MySQL and PostgreSQL drivers do not block the event loop, and each batch is its own commit (a log flush on
@@ -31,18 +35,22 @@ export interface PurgeProgress {
 
 /**
  * Deletes old log rows without blocking the gateway: bounded batches found through the created_at index and
- * deleted by id, with a turn of the event loop between batches, so a relay request or a console call waits
- * at most one batch (about 5 ms on SQLite) even while millions of rows go. On SQLite the freed pages are
- * then returned to the file system a few at a time when the file allows it (auto_vacuum = INCREMENTAL, the
- * default of databases the gateway creates); otherwise SQLite reuses them for new rows, so the file stops
- * growing instead of shrinking. Last, the WAL file, which a busy gateway keeps at journal_size_limit
- * (48 MB) for good, is cut to zero bytes by the checkpoint worker, so the space comes back from it too.
+ * deleted by id. On a SQLite file the batches run on a worker thread with its own connection
+ * (SqlitePurgeWorker), so the event loop never waits for them; a relay commit waits at most for one batch's
+ * write lock (a few milliseconds). Elsewhere (MySQL, PostgreSQL, whose drivers do not block the loop, and an
+ * in-memory SQLite database) they run here with a turn of the event loop between batches. On SQLite the freed
+ * pages are then returned to the file system a few at a time when the file allows it (auto_vacuum =
+ * INCREMENTAL, the default of databases the gateway creates); otherwise SQLite reuses them for new rows, so
+ * the file stops growing instead of shrinking. Last, the WAL file, which a busy gateway keeps at
+ * journal_size_limit (48 MB) for good, is cut to zero bytes by the checkpoint worker, so the space comes back
+ * from it too.
  */
 @Injectable()
-export class LogPurgeService {
+export class LogPurgeService implements OnModuleDestroy {
   private readonly logger = new Logger('LogPurge');
   private readonly state: PurgeProgress = { running: 0, deleted: 0 };
   private vacuumHintGiven = false;
+  private readonly workers = new Set<SqlitePurgeWorker>();
 
   constructor(private readonly repo: LogPurgeRepository) {}
 
@@ -55,11 +63,40 @@ export class LogPurgeService {
     this.state.running++;
     if (this.state.running === 1) this.state.deleted = 0;
     try {
+      const file = this.repo.sqliteFile();
+      if (file) return await this.purgeInWorker(file, before);
       const deleted = await this.repo.withLargeSqliteCache(() => this.deleteInBatches(before));
       if (deleted > 0) await this.reclaimSqliteSpace();
       return deleted;
     } finally {
       this.state.running--;
+    }
+  }
+
+  /** Ends running cleanups after their current batch, so the app closes without waiting for millions of rows. */
+  onModuleDestroy(): void {
+    for (const worker of this.workers) worker.stop();
+  }
+
+  /** The deletes and the incremental vacuum on a worker thread; the WAL cut (a checkpoint) from here after. */
+  private async purgeInWorker(file: string, before: number): Promise<number> {
+    let counted = 0;
+    const worker = new SqlitePurgeWorker(file, before, (deleted) => {
+      this.state.deleted += deleted - counted;
+      counted = deleted;
+    });
+    this.workers.add(worker);
+    try {
+      const deleted = await worker.finished;
+      this.state.deleted += deleted - counted;
+      if (deleted > 0) await this.truncateWal();
+      return deleted;
+    } catch (error) {
+      const deleted = error instanceof SqlitePurgeError ? error.deleted : counted;
+      this.logger.warn(`log cleanup stopped after ${deleted} row(s): ${(error as Error).message}`);
+      throw error;
+    } finally {
+      this.workers.delete(worker);
     }
   }
 
