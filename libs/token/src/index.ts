@@ -29,7 +29,8 @@ export {
   type SettleOutcome,
 } from './balance/balance-plans.js';
 export { BalanceLedger } from './balance/balance-ledger.service.js';
-export { FREE_SLOT, OPEN, REFUNDED } from './balance/mysql-balance.js';
+export { FREE_SLOT } from './balance/mysql-balance.js';
+export { OPEN, REFUNDED } from './balance/reservation-states.js';
 
 export const tokenSchema = {
   entities: [TokenEntity],

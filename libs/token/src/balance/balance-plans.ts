@@ -63,7 +63,7 @@ export const RESERVATION_INSERT =
   'INSERT INTO quota_reservations (request_id, user_id, token_id, amount, charged, owner, created_at) VALUES (:r, :uid, :tid, :n, -1, :o, :t)';
 /**
  * Only an open reservation (charged = -1) is settled or refunded: the one that matches wins, the other
- * finds it gone. (-3 is the server databases' refunded state, see mysql-balance.ts.)
+ * finds it gone. (-3 is the server databases' refunded state, see reservation-states.ts.)
  */
 const RESERVATION_SETTLE = 'UPDATE quota_reservations SET charged = :c WHERE request_id = :r AND charged = -1';
 const RESERVATION_REFUND = 'DELETE FROM quota_reservations WHERE request_id = :r AND charged = -1';

@@ -2,6 +2,7 @@ import { GroupCommit, type MysqlConnection, type MysqlPool, type Transactions } 
 import type { LeanLedger, ReserveOutcome, SettleOutcome } from './balance-plans.js';
 import { type MysqlTrip, planMysqlBatch } from './mysql-combined-batch.js';
 import { FREE_SLOT, ReservationSlots } from './mysql-reservation-slots.js';
+import { OPEN } from './reservation-states.js';
 
 interface OkPacket {
   affectedRows: number;
@@ -18,13 +19,6 @@ interface Tx {
   query(sql: string): Promise<unknown>;
 }
 
-/**
- * A reservation row's states (quota_reservations.charged): -1 open (debited), -3 refunded (the server
- * paths mark instead of deleting, and the row goes with the next batch), ≥ 0 settled with that charge.
- * The ReservationRecovery finishes each state.
- */
-export const OPEN = -1;
-export const REFUNDED = -3;
 export { FREE_SLOT };
 
 const INSERT_OPEN =

@@ -1,14 +1,12 @@
 import { sqlLiteral as literal, sqlSum as sum, type TripPlan } from '@gw/database';
 import { groupLiterals, groupsInTripOrder, settleSums } from './combined-batch.js';
+import { OPEN, REFUNDED } from './reservation-states.js';
 
 /** A MySQL ledger movement as the one-trip planner sees it (mysql-balance.ts attaches one to each movement). */
 export type MysqlTrip =
   | { kind: 'reserve'; userId: number; tokenId: number; amount: number; requestId: string; owner: string; createdAt: number }
   | { kind: 'settle'; userId: number; tokenId: number; delta: number; actual: number; requestId: string }
   | { kind: 'release'; userId: number; tokenId: number; amount: number; requestId: string };
-
-/** quota_reservations.charged of an open reservation (mysql-balance.ts). */
-const OPEN = -1;
 
 /** What each movement's `run` would have returned: a reserve that was made, a settle or refund that applied. */
 export const RESERVED = 'ok';
@@ -68,7 +66,7 @@ function groupStatements(group: MysqlTrip[], now: number): string[] | undefined 
     if (!sums) return undefined;
     const { delta, actual, charged } = sums;
     return [
-      `UPDATE quota_reservations SET charged = ${charged} WHERE ${inIds} AND charged = -1`,
+      `UPDATE quota_reservations SET charged = ${charged} WHERE ${inIds} AND charged = ${OPEN}`,
       expectRows(group.length),
       withToken
         ? `UPDATE users u, tokens t SET u.quota = u.quota - ${delta}, u.used_quota = u.used_quota + ${actual}, u.request_count = u.request_count + ${group.length}, t.remain_quota = t.remain_quota - ${delta}, t.used_quota = t.used_quota + ${delta} WHERE u.id = ${user} AND t.id = ${token}`
@@ -81,7 +79,7 @@ function groupStatements(group: MysqlTrip[], now: number): string[] | undefined 
     const amount = sum((group as Extract<MysqlTrip, { kind: 'release' }>[]).map((r) => r.amount));
     if (amount === undefined) return undefined;
     return [
-      `UPDATE quota_reservations SET charged = -3 WHERE ${inIds} AND charged = -1`,
+      `UPDATE quota_reservations SET charged = ${REFUNDED} WHERE ${inIds} AND charged = ${OPEN}`,
       expectRows(group.length),
       withToken
         ? `UPDATE users u, tokens t SET u.quota = u.quota + ${amount}, t.remain_quota = t.remain_quota + ${amount}, t.used_quota = t.used_quota - ${amount} WHERE u.id = ${user} AND t.id = ${token}`

@@ -53,7 +53,7 @@ SELECT (SELECT count(*) FROM r) AS released, (SELECT count(*) FROM u) + (SELECT 
  * short, the reserve statement divides by zero on purpose: the batch is rolled back and run again without
  * it, so its user debit is undone too (alone in its batch, the statement autocommits on the pool and the
  * failed statement undoes itself). A batch of several goes as one round trip of combined statements
- * (postgres-combined-batch.ts) when a one-trip runner is given. The reservation states are mysql-balance.ts's.
+ * (postgres-combined-batch.ts) when a one-trip runner is given. The reservation states are reservation-states.ts's.
  */
 export class PostgresLedger implements LeanLedger {
   private readonly commits: GroupCommit<PgClient>;
