@@ -4,7 +4,7 @@ import { ensureServerBuilt } from '../support/built-server.js';
 import { createTestDatabase, testDatabases, type TestDatabase } from '../support/databases.js';
 import { startGatewayChild, type GatewayChild } from '../support/gateway-child.js';
 import { FREE_SLOT } from '@gw/token';
-import { expectNoDrift, killChild, setUpBilledCaller } from '../support/billed-caller.js';
+import { expectNoDrift, killChild, moneySuiteEnv, setUpBilledCaller } from '../support/billed-caller.js';
 import { openSqlProbe, reservationsCleared, type SqlProbe } from '../support/sql-probe.js';
 import { waitFor } from './relay-fixture.js';
 
@@ -37,9 +37,7 @@ describe.each(testDatabases())('billing survives kill -9 with %s', (kind) => {
     up.script({ when: (_req, body) => body?.messages?.[0]?.content === 'hang', hang: true });
     up.script({ when: (_req, body) => body?.stream === true, chunkDelayMs: 100, reply: LONG_REPLY });
     db = await createTestDatabase(kind);
-    const redis: Record<string, string> =
-      kind !== 'sqlite' && process.env.TEST_REDIS_URL ? { REDIS_CONN_STRING: process.env.TEST_REDIS_URL } : {};
-    env = { ...db.env, ...redis, REDIS_KEY_PREFIX: `gwcrash:${Date.now()}:`, SYNC_FREQUENCY: '60' };
+    env = moneySuiteEnv(db, 'gwcrash');
     probe = await openSqlProbe(db);
   }, 120_000);
   afterAll(async () => {

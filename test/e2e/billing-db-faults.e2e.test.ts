@@ -3,7 +3,7 @@ import { startFakeUpstream, type FakeUpstream } from '../fake-upstream/index.js'
 import { ensureServerBuilt } from '../support/built-server.js';
 import { createTestDatabase, testDatabases, type TestDatabase } from '../support/databases.js';
 import { startGatewayChild, type GatewayChild } from '../support/gateway-child.js';
-import { expectNoDrift, killChild, setUpBilledCaller } from '../support/billed-caller.js';
+import { expectNoDrift, killChild, moneySuiteEnv, setUpBilledCaller } from '../support/billed-caller.js';
 import { openSqlProbe, reservationsCleared, type SqlProbe } from '../support/sql-probe.js';
 
 const MODEL = 'fault-model';
@@ -45,8 +45,7 @@ describe.each(testDatabases().filter((kind) => kind !== 'sqlite'))('billing when
     up = await startFakeUpstream();
     up.script({ when: () => true, delayMs: 5 });
     db = await createTestDatabase(kind);
-    const redis: Record<string, string> = process.env.TEST_REDIS_URL ? { REDIS_CONN_STRING: process.env.TEST_REDIS_URL } : {};
-    gw = await startGatewayChild({ ...db.env, ...redis, REDIS_KEY_PREFIX: `gwfault:${Date.now()}:`, SYNC_FREQUENCY: '60' });
+    gw = await startGatewayChild(moneySuiteEnv(db, 'gwfault'));
     probe = await openSqlProbe(db);
   }, 120_000);
   afterAll(async () => {

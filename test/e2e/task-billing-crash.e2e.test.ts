@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureServerBuilt } from '../support/built-server.js';
 import { createTestDatabase, testDatabases, type TestDatabase } from '../support/databases.js';
-import { killChild } from '../support/billed-caller.js';
+import { killChild, moneySuiteEnv } from '../support/billed-caller.js';
 import { startGatewayChild, type GatewayChild } from '../support/gateway-child.js';
 import { balancesOf, openSqlProbe, reservationsCleared, type SqlProbe } from '../support/sql-probe.js';
 import { waitFor } from './relay-fixture.js';
@@ -67,9 +67,7 @@ describe.each(testDatabases())('task submits survive kill -9 with %s', (kind) =>
     ensureServerBuilt();
     proxy = await startProxy();
     db = await createTestDatabase(kind);
-    const redis: Record<string, string> =
-      kind !== 'sqlite' && process.env.TEST_REDIS_URL ? { REDIS_CONN_STRING: process.env.TEST_REDIS_URL } : {};
-    env = { ...db.env, ...redis, REDIS_KEY_PREFIX: `gwtaskcrash:${Date.now()}:`, SYNC_FREQUENCY: '60', TASK_POLL_INTERVAL: '3600' };
+    env = moneySuiteEnv(db, 'gwtaskcrash', { TASK_POLL_INTERVAL: '3600' });
     probe = await openSqlProbe(db);
   }, 120_000);
   afterAll(async () => {

@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import type { ApiClient } from './api-client.js';
+import type { TestDatabase } from './databases.js';
 import type { GatewayChild } from './gateway-child.js';
 import { balancesOf, type SqlProbe } from './sql-probe.js';
 
@@ -66,4 +67,14 @@ export async function killChild(gw: GatewayChild | undefined): Promise<void> {
     gw.child.kill('SIGKILL');
     await gw.exited;
   }
+}
+
+/**
+ * A money suite's child gateway environment: its database, Redis on the server databases when TEST_REDIS_URL is
+ * set (under a key prefix of its own), and a slow periodic sync (the suites wait for conditions, not timers).
+ */
+export function moneySuiteEnv(db: TestDatabase, prefix: string, extra: Record<string, string> = {}): Record<string, string> {
+  const redis: Record<string, string> =
+    db.kind !== 'sqlite' && process.env.TEST_REDIS_URL ? { REDIS_CONN_STRING: process.env.TEST_REDIS_URL } : {};
+  return { ...db.env, ...redis, REDIS_KEY_PREFIX: `${prefix}:${Date.now()}:`, SYNC_FREQUENCY: '60', ...extra };
 }
