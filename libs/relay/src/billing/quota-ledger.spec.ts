@@ -17,7 +17,9 @@ function sqliteLedger(userQuota: number, tokenQuota: number) {
     'CREATE TABLE quota_reservations (request_id TEXT PRIMARY KEY, user_id INTEGER, token_id INTEGER, amount INTEGER, charged INTEGER, owner TEXT, created_at INTEGER)',
   );
   const dataSource = { options: { type: 'better-sqlite3' }, driver: { databaseConnection: db } } as unknown as DataSource;
-  const logs = { flush: () => Promise.resolve(true) } as unknown as LogService;
+  // Whether the next log flush wrote every row (false: the database did not answer, rows wait).
+  const logState = { written: true };
+  const logs = { flush: () => Promise.resolve(logState.written) } as unknown as LogService;
   const balances = () => ({
     user: db.prepare('SELECT quota, used_quota, request_count FROM users WHERE id = 1').get(),
     token: db.prepare('SELECT remain_quota, used_quota FROM tokens WHERE id = 2').get(),
@@ -35,6 +37,7 @@ function sqliteLedger(userQuota: number, tokenQuota: number) {
     balances,
     reservations,
     changes,
+    logState,
   };
 }
 
@@ -80,6 +83,18 @@ describe('QuotaLedger on SQLite', () => {
     expect(await ledger.release(1, 2, 100, 'a')).toBe(false);
     expect(await ledger.settle(1, 2, 100, 30, 'a')).toBeUndefined();
     expect(balances().user).toEqual({ quota: 970, used_quota: 30, request_count: 1 });
+    await ledger.forgetSettled();
+    expect(reservations()).toEqual([]);
+  });
+
+  it('keeps a settled reservation while its log row waits for the database, and removes it after a flush that wrote it', async () => {
+    const { ledger, reservations, logState } = sqliteLedger(1000, 1000);
+    expect(await ledger.reserve(1, 2, 100, 'a')).toBe('ok');
+    await ledger.settle(1, 2, 100, 30, 'a');
+    logState.written = false;
+    await ledger.forgetSettled();
+    expect(reservations()).toEqual([{ request_id: 'a', amount: 100, charged: 30 }]);
+    logState.written = true;
     await ledger.forgetSettled();
     expect(reservations()).toEqual([]);
   });
