@@ -193,6 +193,17 @@ describe.each(testDatabases())('redemption codes and top-up by code on %s', (kin
     expect((await clients.alice!.post('/api/user/topup', { key })).body).toEqual({ success: false, message: 'invalid redemption code' });
   });
 
+  it("redeems a code only in its exact letter case (MySQL's default collation would match another)", async () => {
+    const [key] = await createCodes({ name: 'cased', quota: 5 });
+    const swapped = [...key!].map((c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase())).join('');
+    expect(swapped).not.toBe(key);
+    expect((await clients.alice!.post('/api/user/topup', { key: swapped })).body).toEqual({
+      success: false,
+      message: 'invalid redemption code',
+    });
+    expect((await clients.alice!.post('/api/user/topup', { key })).body).toMatchObject({ success: true, data: 5 });
+  });
+
   it('deletes invalid codes (used, disabled, expired) and keeps usable ones', async () => {
     const [used, disabled, expired, usable] = await Promise.all(
       ['used', 'disabled', 'expired', 'usable'].map(async (name) => (await createCodes({ name: `inv-${name}`, quota: 1 }))[0]!),

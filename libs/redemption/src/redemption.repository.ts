@@ -35,8 +35,10 @@ export class RedemptionRepository {
     return this.rows.findOne({ where: { id } });
   }
 
-  findByKey(key: string): Promise<RedemptionEntity | null> {
-    return this.rows.findOne({ where: { key } });
+  /** The code of exactly this key (MySQL's default collation would also match it in another letter case). */
+  async findByKey(key: string): Promise<RedemptionEntity | null> {
+    const row = await this.rows.findOne({ where: { key } });
+    return row?.key === key ? row : null;
   }
 
   async insertMany(rows: Partial<RedemptionEntity>[]): Promise<void> {

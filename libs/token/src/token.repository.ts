@@ -25,8 +25,10 @@ export class TokenRepository {
     return this.rows.findOne({ where: { id } });
   }
 
-  findByKey(key: string): Promise<TokenEntity | null> {
-    return this.rows.findOne({ where: { key } });
+  /** The token of exactly this key (MySQL's default collation would also match it in another letter case). */
+  async findByKey(key: string): Promise<TokenEntity | null> {
+    const row = await this.rows.findOne({ where: { key } });
+    return row?.key === key ? row : null;
   }
 
   /** Only the owner's token: another user's id reads as missing. */
