@@ -117,6 +117,11 @@ describe.each(testDatabases())('accounts: self service on %s', (kind) => {
     const byToken = gw.client();
     byToken.headers = { Authorization: `Bearer ${first}`, 'New-Api-User': String(aliceId) };
     expect((await byToken.get('/api/user/self')).body.data.username).toBe('alice');
+    // Only the exact token: MySQL's default collation would match it in another letter case.
+    const swapped = [...first].map((c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase())).join('');
+    const byCase = gw.client();
+    byCase.headers = { Authorization: `Bearer ${swapped}`, 'New-Api-User': String(aliceId) };
+    expect((await byCase.get('/api/user/self')).status).toBe(401);
     const second = (await alice.get('/api/user/token')).body.data as string;
     expect(second).not.toBe(first);
     expect((await byToken.get('/api/user/self')).status).toBe(401);

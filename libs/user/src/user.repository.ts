@@ -32,8 +32,10 @@ export class UserRepository {
     return this.rows.findOne({ where: [{ username: name }, { email: name }] });
   }
 
-  findByAccessToken(token: string): Promise<UserEntity | null> {
-    return this.rows.findOne({ where: { accessToken: token } });
+  /** The user of exactly this access token (MySQL's default collation would also match it in another letter case). */
+  async findByAccessToken(token: string): Promise<UserEntity | null> {
+    const row = await this.rows.findOne({ where: { accessToken: token } });
+    return row?.accessToken === token ? row : null;
   }
 
   findByEmail(email: string): Promise<UserEntity | null> {
