@@ -6,6 +6,7 @@ import { UserNotifyService } from '@gw/user';
 import type { ApiClient } from '../support/api-client.js';
 import { testDatabases } from '../support/databases.js';
 import { setupRoot, startTestGateway, type TestGateway } from '../support/test-gateway.js';
+import { swapLetterCase } from '../support/letter-case.js';
 
 interface Mail {
   to: string[];
@@ -178,6 +179,12 @@ describe.each(testDatabases())('accounts: registration, email and password reset
       (await fromNewIp().post('/api/user/register', { username: 'badcode', password: 'password-123', aff_code: 'nope' })).body.success,
     ).toBe(true);
     expect((await root.get('/api/user/search?keyword=badcode')).body.data.items[0]).toMatchObject({ quota: 1000, inviter_id: 0 });
+    // A code in another letter case is another code (MySQL's default collation would match it).
+    const swapped = swapLetterCase(code);
+    expect(
+      (await fromNewIp().post('/api/user/register', { username: 'swapcode', password: 'password-123', aff_code: swapped })).body.success,
+    ).toBe(true);
+    expect((await root.get('/api/user/search?keyword=swapcode')).body.data.items[0]).toMatchObject({ quota: 1000, inviter_id: 0 });
   });
 
   it('honours the registration switches', async () => {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../support/api-client.js';
 import { testDatabases } from '../support/databases.js';
 import { ROOT, setupRoot, startTestGateway, type TestGateway } from '../support/test-gateway.js';
+import { swapLetterCase } from '../support/letter-case.js';
 
 describe.each(testDatabases())('accounts: self service on %s', (kind) => {
   let gw: TestGateway;
@@ -118,7 +119,7 @@ describe.each(testDatabases())('accounts: self service on %s', (kind) => {
     byToken.headers = { Authorization: `Bearer ${first}`, 'New-Api-User': String(aliceId) };
     expect((await byToken.get('/api/user/self')).body.data.username).toBe('alice');
     // Only the exact token: MySQL's default collation would match it in another letter case.
-    const swapped = [...first].map((c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase())).join('');
+    const swapped = swapLetterCase(first);
     const byCase = gw.client();
     byCase.headers = { Authorization: `Bearer ${swapped}`, 'New-Api-User': String(aliceId) };
     expect((await byCase.get('/api/user/self')).status).toBe(401);

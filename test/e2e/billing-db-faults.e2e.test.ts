@@ -105,6 +105,8 @@ describe.each(testDatabases().filter((kind) => kind !== 'sqlite'))('billing when
     expect(statuses).toHaveLength(REQUESTS);
     expect(statuses.filter((s) => s === 0)).toEqual([]);
     expect(statuses.filter((s) => s === 200).length).toBeGreaterThan(REQUESTS / 2);
+    // A request the cut connections failed is told to try again (503), not handed a 500.
+    expect(statuses.filter((s) => s !== 200 && s !== 503)).toEqual([]);
     // Still serving once the connections are back.
     expect(await chat()).toBe(200);
 

@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import type { ApiClient } from '../support/api-client.js';
 import { testDatabases } from '../support/databases.js';
 import { setupRoot, startTestGateway, type TestGateway } from '../support/test-gateway.js';
+import { swapLetterCase } from '../support/letter-case.js';
 
 const NAME_RULE = 'redemption code name must be 1-20 characters';
 
@@ -195,7 +196,7 @@ describe.each(testDatabases())('redemption codes and top-up by code on %s', (kin
 
   it("redeems a code only in its exact letter case (MySQL's default collation would match another)", async () => {
     const [key] = await createCodes({ name: 'cased', quota: 5 });
-    const swapped = [...key!].map((c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase())).join('');
+    const swapped = swapLetterCase(key!);
     expect(swapped).not.toBe(key);
     expect((await clients.alice!.post('/api/user/topup', { key: swapped })).body).toEqual({
       success: false,

@@ -4,6 +4,7 @@ export { ConfigError } from './config/env-reader.js';
 export type { DatabaseTarget, DatabaseType } from './config/database-dsn.js';
 export { CoreModule } from './core.module.js';
 export * from './errors/app-error.js';
+export { DATABASE_UNAVAILABLE, INTERNAL_ERROR, isDatabaseUnavailable, serverFaultOf, type ServerFault } from './errors/server-fault.js';
 export {
   isJsonText,
   jsonArray,

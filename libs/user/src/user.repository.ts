@@ -42,8 +42,10 @@ export class UserRepository {
     return this.rows.findOne({ where: { email } });
   }
 
-  findByAffCode(code: string): Promise<UserEntity | null> {
-    return this.rows.findOne({ where: { affCode: code } });
+  /** The inviter of exactly this code (MySQL's default collation would also match it in another letter case). */
+  async findByAffCode(code: string): Promise<UserEntity | null> {
+    const row = await this.rows.findOne({ where: { affCode: code } });
+    return row?.affCode === code ? row : null;
   }
 
   /** A binding (github id, email, ...) of a live user. */

@@ -37,4 +37,20 @@ describe('GatewayExceptionFilter', () => {
     expect(answer(queryFailed('23505'))).toEqual({ status: 500, body: { success: false, message: 'internal server error' } });
     expect(answer(new Error('boom'))).toEqual({ status: 500, body: { success: false, message: 'internal server error' } });
   });
+
+  it('answers a database that cannot be reached with a 503 to retry, in each envelope', () => {
+    const unavailable = { success: false, message: 'the database is unavailable, try again shortly' };
+    expect(answer(queryFailed('ECONNREFUSED'))).toEqual({ status: 503, body: unavailable });
+    expect(answer(queryFailed('57P01'))).toEqual({ status: 503, body: unavailable });
+    expect(
+      answer(Object.assign(new Error('Connection lost: The server closed the connection.'), { code: 'PROTOCOL_CONNECTION_LOST' })),
+    ).toEqual({
+      status: 503,
+      body: unavailable,
+    });
+    expect(answer(new Error('Connection terminated unexpectedly'), '/v1/chat/completions')).toEqual({
+      status: 503,
+      body: { error: { message: unavailable.message, type: 'new_api_error', param: '', code: 'database_unavailable' } },
+    });
+  });
 });

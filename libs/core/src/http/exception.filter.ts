@@ -1,6 +1,7 @@
 import { Catch, HttpException, Inject, Logger, Optional, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { AppError } from '../errors/app-error.js';
+import { serverFaultOf } from '../errors/server-fault.js';
 import { anthropicError, isAnthropicPath, isRelayPath, openAiError } from './relay-paths.js';
 
 /** Lets the gateway answer unknown non-API GETs (the console's SPA routes) instead of a 404. */
@@ -62,8 +63,11 @@ export class GatewayExceptionFilter implements ExceptionFilter {
       this.logger.warn(`${req.method} ${req.path}: a value the database cannot store (${(exception as Error).message.slice(0, 120)})`);
       return { status: 200, relayStatus: 400, message: 'invalid input: a value is out of range', code: 'invalid_input' };
     }
-    this.logger.error(`${req.method} ${req.path} failed`, exception instanceof Error ? exception.stack : String(exception));
-    return { status: 500, relayStatus: 500, message: 'internal server error', code: 'internal_error' };
+    const fault = serverFaultOf(exception);
+    if (fault.status === 503)
+      this.logger.warn(`${req.method} ${req.path}: database unavailable (${(exception as Error).message.slice(0, 200)})`);
+    else this.logger.error(`${req.method} ${req.path} failed`, exception instanceof Error ? exception.stack : String(exception));
+    return { status: fault.status, relayStatus: fault.status, message: fault.message, code: fault.code };
   }
 }
 

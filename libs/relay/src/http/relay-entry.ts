@@ -3,7 +3,7 @@ import express from 'express';
 import proxyAddr from 'proxy-addr';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import { APP_CONFIG, bodyErrorAnswer, isRelayPath, openAiError, verifyJsonDepth, type AppConfig } from '@gw/core';
+import { APP_CONFIG, bodyErrorAnswer, isRelayPath, openAiError, serverFaultOf, verifyJsonDepth, type AppConfig } from '@gw/core';
 import { RelayError } from '../pipeline/relay-error.js';
 import { RelayPipeline } from '../pipeline/relay-pipeline.js';
 import type { RelayKind, RouteFacts } from '../pipeline/relay-request.js';
@@ -159,8 +159,10 @@ export class RelayEntry implements OnApplicationBootstrap {
     try {
       await this.pipeline.handle(kind, { req, res, path, body, ip, queryKey: queryKeyValue, route }, () => Promise.resolve(caller));
     } catch (error) {
-      this.logger.error(`${path}: ${(error as Error)?.stack ?? String(error)}`);
-      if (!res.headersSent) sendJson(res, 500, openAiError('internal server error', 'new_api_error', 'internal_error'));
+      const fault = serverFaultOf(error);
+      if (fault.status === 503) this.logger.warn(`${path}: database unavailable (${(error as Error).message})`);
+      else this.logger.error(`${path}: ${(error as Error)?.stack ?? String(error)}`);
+      if (!res.headersSent) sendJson(res, fault.status, openAiError(fault.message, 'new_api_error', fault.code));
       else res.end();
     }
   }

@@ -1,4 +1,4 @@
-import { AppError } from '@gw/core';
+import { AppError, serverFaultOf } from '@gw/core';
 
 /** The OpenAI error body the relay answers with. */
 export interface RelayErrorBody {
@@ -38,5 +38,6 @@ export function toRelayError(error: unknown): RelayError {
       status >= 500 || status === 401 || status === 403 || status === 429 ? 'new_api_error' : 'invalid_request_error',
     );
   }
-  return new RelayError('internal server error', 500, 'internal_error');
+  const fault = serverFaultOf(error);
+  return new RelayError(fault.message, fault.status, fault.code);
 }

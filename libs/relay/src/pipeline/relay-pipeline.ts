@@ -210,7 +210,9 @@ export class RelayPipeline implements OnModuleDestroy {
   /** The error in the client's own format (OpenAI, Anthropic or Gemini error body). */
   private fail(res: ServerResponse, error: unknown, format: FormatId): void {
     const relayError = toRelayError(error);
-    if (relayError.httpStatus >= 500 && !(error instanceof RelayError))
+    if (relayError.httpStatus === 503 && !(error instanceof RelayError))
+      this.logger.warn(`relay failed, database unavailable: ${(error as Error).message}`);
+    else if (relayError.httpStatus >= 500 && !(error instanceof RelayError))
       this.logger.error(`relay failed: ${(error as Error)?.stack ?? String(error)}`);
     if (res.headersSent) {
       if (!res.writableEnded) res.end();

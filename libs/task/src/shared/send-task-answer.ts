@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { Request, Response } from 'express';
 import { Logger } from '@nestjs/common';
-import { openAiError } from '@gw/core';
+import { openAiError, serverFaultOf } from '@gw/core';
 import { TaskRelayError } from './task-error.js';
 
 const logger = new Logger('TaskRelay');
@@ -29,8 +29,10 @@ export async function sendTaskAnswer(req: Request, res: Response, work: () => Pr
         .json(openAiError(error.message, error.httpStatus >= 500 ? 'new_api_error' : 'invalid_request_error', error.code));
       return;
     }
-    logger.error(`${req.method} ${req.path}: ${(error as Error)?.stack ?? String(error)}`);
-    if (!res.headersSent) res.status(500).json(openAiError('internal server error', 'new_api_error', 'internal_error'));
+    const fault = serverFaultOf(error);
+    if (fault.status === 503) logger.warn(`${req.method} ${req.path}: database unavailable (${(error as Error).message})`);
+    else logger.error(`${req.method} ${req.path}: ${(error as Error)?.stack ?? String(error)}`);
+    if (!res.headersSent) res.status(fault.status).json(openAiError(fault.message, 'new_api_error', fault.code));
     else res.end();
   }
 }
