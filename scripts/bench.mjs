@@ -9,15 +9,15 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { benchDatabase, serverCpuDelta } from './bench/database.mjs';
-import { freePort, startFakeUpstream, startGateway, stop, treeCpuMs, treeRssMb } from './bench/processes.mjs';
+import { startBenchGateway, startFakeUpstream, stop, treeCpuMs, treeRssMb } from './bench/processes.mjs';
 import { interleavedThroughput, percentile, sideBySide, target } from './bench/load.mjs';
 import { prepareGateway } from './bench/setup.mjs';
 import { runStreams } from './bench/streams.mjs';
-import { GATEWAY_NODE_FLAGS, gatewayEnv } from './gateway-runtime.mjs';
+import { runWorkers } from './bench/workers.mjs';
 
 const SCENARIO = process.argv[2] ?? process.env.BENCH_SCENARIO ?? 'relay';
-if (!['relay', 'streams'].includes(SCENARIO)) {
-  console.error(`unknown bench scenario "${SCENARIO}" (relay, streams)`);
+if (!['relay', 'streams', 'workers'].includes(SCENARIO)) {
+  console.error(`unknown bench scenario "${SCENARIO}" (relay, streams, workers)`);
   process.exit(2);
 }
 const N = Number(process.env.BENCH_REQUESTS ?? 2000);
@@ -134,30 +134,12 @@ async function runRelay(gateway, upstream, key, usage, database) {
 }
 
 ensureBuild();
+// The workers scenario starts its own gateways (one per worker count), each on a fresh database.
+if (SCENARIO === 'workers') process.exit(await runWorkers(ENTRY));
 const dataDir = mkdtempSync(join(tmpdir(), 'gw-bench-'));
 const database = await benchDatabase(dataDir);
 const upstream = await startFakeUpstream();
-const port = await freePort();
-// Started the way `npm start` starts it: same V8 flags and malloc settings.
-const gateway = await startGateway(
-  ENTRY,
-  gatewayEnv({
-    ...process.env,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    ...database.env,
-    SESSION_SECRET: 'bench-session-secret-0123456789abcdef',
-    GLOBAL_API_RATE_LIMIT: '100000000',
-    CRITICAL_RATE_LIMIT: '100000000',
-    WORKERS,
-  }),
-  [
-    ...GATEWAY_NODE_FLAGS,
-    // BENCH_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' profiles the gateway.
-    ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean),
-  ],
-).catch(async (error) => {
+const gateway = await startBenchGateway(ENTRY, { dataDir, database, workers: WORKERS }).catch(async (error) => {
   await stop(upstream.child);
   throw error;
 });

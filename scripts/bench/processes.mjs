@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { createInterface } from 'node:readline';
+import { GATEWAY_NODE_FLAGS, gatewayEnv } from '../gateway-runtime.mjs';
 
 const CLOCK_TICKS_PER_SECOND = 100; // Linux USER_HZ (getconf CLK_TCK) on every mainstream kernel
 
@@ -46,6 +47,27 @@ export async function startGateway(entry, env, nodeArgs = []) {
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/**
+ * The built gateway on a free port, started the way `npm start` starts it (same V8 flags and malloc
+ * settings), on `database` (benchDatabase) with auth, billing and logs on and rate limits out of the way.
+ */
+export async function startBenchGateway(entry, { dataDir, database, workers }) {
+  const port = await freePort();
+  const env = gatewayEnv({
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    ...database.env,
+    SESSION_SECRET: 'bench-session-secret-0123456789abcdef',
+    GLOBAL_API_RATE_LIMIT: '100000000',
+    CRITICAL_RATE_LIMIT: '100000000',
+    WORKERS: workers,
+  });
+  // BENCH_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' profiles the gateway.
+  return startGateway(entry, env, [...GATEWAY_NODE_FLAGS, ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)]);
 }
 
 export function stop(child) {
