@@ -177,6 +177,27 @@ describe.each(testDatabases())('hardening: no channel key in an upstream error, 
     expectNoKeyIn(body);
   });
 
+  it('masks a key in binary speech audio, split across upstream chunks, and leaves the other bytes as they were', async () => {
+    const key = OPENAI_KEYS[0]!;
+    const audio = Buffer.concat([Buffer.from([0xff, 0xfb, 0x90, 0x00]), Buffer.from(`ID3 ${key} tag`), Buffer.alloc(64, 0xaa)]);
+    const cut = 4 + 4 + 10;
+    f.up.script({
+      path: '/v1/audio/speech',
+      times: 1,
+      raw: { contentType: 'audio/mpeg', body: [audio.subarray(0, cut), audio.subarray(cut)] },
+    });
+    const res = await fetch(`${f.gw.url}/v1/audio/speech`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: CHAT, input: 'hello', voice: 'alloy' }),
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('audio/mpeg');
+    const bytes = Buffer.from(await res.arrayBuffer());
+    expect(bytes).toEqual(Buffer.concat([audio.subarray(0, 8), Buffer.from('*** tag'), Buffer.alloc(64, 0xaa)]));
+    expectNoKeyIn(bytes.toString('latin1'));
+  });
+
   it("never answers a user's webhook secret, not even to its owner; saving the form without one keeps it", async () => {
     const me = f.user.client;
     const savedSecret = async () =>

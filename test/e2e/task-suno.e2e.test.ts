@@ -5,7 +5,8 @@ import { startFakeSuno, type FakeSuno } from '../fake-upstream/fake-suno.js';
 import { testDatabases } from '../support/databases.js';
 import { startRelayFixture, type RelayFixture } from './relay-fixture.js';
 
-const KEY = 'suno-upstream-key';
+/** Random-looking as real keys are: answers are cleared of any 8-character run of the channel's key. */
+const KEY = 'sk-suno-Q7fK2mXw9pLr4TzV';
 /** Default prices (new-api): suno_music 0.1, suno_lyrics 0.01; QuotaPerUnit 500000. */
 const MUSIC = 50_000;
 const LYRICS = 5_000;

@@ -5,7 +5,8 @@ import { startFakeVideo, VIDEO_BYTES, type FakeVideoServer } from '../fake-upstr
 import { testDatabases } from '../support/databases.js';
 import { startRelayFixture, type RelayFixture } from './relay-fixture.js';
 
-const KEY = 'video-upstream-key';
+/** Key-like (no ordinary word in it), so the no-leak check can look for every 8-character run of it. */
+const KEY = 'sk-vid-K3yQ0123456789abcdefXYZ';
 const MODEL = 'sora-2';
 /** sora-2 priced at $0.1 per second here: 0.1 × 500000 = 50000 quota per second. */
 const PER_SECOND = 50_000;
@@ -149,5 +150,38 @@ describe.each(testDatabases())('OpenAI-compatible video generation on %s', (kind
     expect(((await missing.json()) as any).message).toBe('field prompt is required');
     await expect(client.videos.retrieve('task_missing')).rejects.toMatchObject({ status: 404 });
     expect(await fx.quota(fx.user.id)).toBe(before);
+  });
+
+  it("never shows the channel's key: not in a refusal, a failure reason or the video's bytes", async () => {
+    const noKey = (text: string) => {
+      for (let i = 0; i + 8 <= KEY.length; i++) expect(text, `leaks ${KEY.slice(i, i + 8)}`).not.toContain(KEY.slice(i, i + 8));
+    };
+    const refused = await fetch(`${fx.gw.url}/v1/videos`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+      body: JSON.stringify({ model: MODEL, prompt: 'quote my key' }),
+    });
+    expect(refused.status).toBe(400);
+    const refusal = await refused.text();
+    expect(refusal).toContain('the key *** may not use this model');
+    noKey(refusal);
+
+    const failing = await client.videos.create({ model: MODEL, prompt: 'fails quoting the key' });
+    up.update([...up.videos.keys()].at(-1)!, { status: 'failed', error: { message: `quota of ${KEY} exhausted`, code: 'quota' } });
+    await poll();
+    const failed = await fetch(`${fx.gw.url}/v1/videos/${failing.id}`, { headers: { authorization: `Bearer ${key}` } });
+    const failure = await failed.text();
+    expect(JSON.parse(failure).error.message).toBe('quota of *** exhausted');
+    noKey(failure);
+    const logged = await fx.user.client.get(`/api/task/self?task_id=${failing.id}`);
+    noKey(JSON.stringify(logged.body));
+
+    const done = await client.videos.create({ model: MODEL, prompt: 'bytes quoting the key' });
+    const upstreamId = [...up.videos.keys()].at(-1)!;
+    up.setContent(upstreamId, Buffer.concat([VIDEO_BYTES, Buffer.from(` ${KEY} `), VIDEO_BYTES]));
+    up.update(upstreamId, { status: 'completed', progress: 100, completed_at: Math.floor(Date.now() / 1000) });
+    await poll();
+    const content = await client.videos.downloadContent(done.id);
+    expect(Buffer.from(await content.arrayBuffer())).toEqual(Buffer.concat([VIDEO_BYTES, Buffer.from(' *** '), VIDEO_BYTES]));
   });
 });

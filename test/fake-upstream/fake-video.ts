@@ -22,6 +22,8 @@ export interface FakeVideoServer {
   requests: { method: string; path: string; headers: IncomingMessage['headers']; body: any }[];
   videos: Map<string, FakeVideo>;
   update(id: string, patch: Partial<FakeVideo>): void;
+  /** What GET /v1/videos/:id/content answers for this video instead of VIDEO_BYTES. */
+  setContent(id: string, bytes: Buffer): void;
   close(): Promise<void>;
 }
 
@@ -38,6 +40,7 @@ async function readForm(raw: Buffer, type: string): Promise<Record<string, unkno
 export async function startFakeVideo(key = 'video-upstream-key'): Promise<FakeVideoServer> {
   const requests: FakeVideoServer['requests'] = [];
   const videos = new Map<string, FakeVideo>();
+  const contents = new Map<string, Buffer>();
   let counter = 0;
   const send = (res: ServerResponse, status: number, body: unknown) => {
     res.writeHead(status, { 'content-type': 'application/json' });
@@ -76,6 +79,9 @@ export async function startFakeVideo(key = 'video-upstream-key'): Promise<FakeVi
     if (req.method === 'POST' && path === '/v1/videos') {
       if (body?.prompt === 'refuse me')
         return send(res, 400, { error: { message: 'prompt rejected by moderation', code: 'moderation_blocked' } });
+      // A provider that quotes the key it was sent (as OpenAI's "Incorrect API key provided: ..." does).
+      if (body?.prompt === 'quote my key')
+        return send(res, 400, { error: { message: `the key ${key} may not use this model`, code: 'model_not_allowed' } });
       return send(res, 200, create(body));
     }
     const remix = /^\/v1\/videos\/([^/]+)\/remix$/.exec(path);
@@ -86,7 +92,7 @@ export async function startFakeVideo(key = 'video-upstream-key'): Promise<FakeVi
     const content = /^\/v1\/videos\/([^/]+)\/content$/.exec(path);
     if (content && videos.get(content[1]!)?.status === 'completed') {
       res.writeHead(200, { 'content-type': 'video/mp4' });
-      res.end(VIDEO_BYTES);
+      res.end(contents.get(content[1]!) ?? VIDEO_BYTES);
       return;
     }
     const one = /^\/v1\/videos\/([^/]+)$/.exec(path);
@@ -99,6 +105,7 @@ export async function startFakeVideo(key = 'video-upstream-key'): Promise<FakeVi
     requests,
     videos,
     update: (id, patch) => Object.assign(videos.get(id)!, patch),
+    setContent: (id, bytes) => contents.set(id, bytes),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

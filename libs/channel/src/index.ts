@@ -23,3 +23,10 @@ export type { AdaptorProbe, ProbeAnswer, ProbeLimits } from './channel-probe.js'
 export { ChannelNotifyService, type ChannelNotice } from './channel-notify.service.js';
 export { redactKeys } from './redact.js';
 export { KeyRedactor, KeyRedactingStream } from './key-redactor.js';
+export {
+  channelKeysOf,
+  channelRedactingTransform,
+  channelRedactor,
+  redactChannelKeys,
+  redactChannelText,
+} from './channel-redaction.js';

@@ -1,5 +1,5 @@
+import { type RelayChannel, redactChannelKeys, redactChannelText } from '@gw/channel';
 import { Inject, Injectable } from '@nestjs/common';
-import type { RelayChannel } from '@gw/channel';
 import { APP_CONFIG, type AppConfig } from '@gw/core';
 import { OptionService, type OptionKey } from '@gw/option';
 import { UpstreamClient, UpstreamError, type UpstreamResponse } from '@gw/upstream';
@@ -24,8 +24,6 @@ import { toOpenAiUsage, type Usage } from '../stream/usage.js';
 import { RelayError } from './relay-error.js';
 import { RetryPolicy } from './retry-policy.js';
 import {
-  redactAnswer,
-  redactChannelKeys,
   redactingStream,
   statusFailure,
   streamInterruption,
@@ -193,7 +191,7 @@ export class FormatCall {
     };
     // Same format: the provider's answer as sent (no lossy round trip); otherwise the hub answer in the client's format.
     const out = passThrough && reported ? text : JSON.stringify(inbound.responseFromHub(hub, usage, request.model));
-    sendAnswer(input.res, redactAnswer(out, channel));
+    sendAnswer(input.res, redactChannelText(out, channel));
     return {
       ok: true,
       upstreamModel,
@@ -253,7 +251,7 @@ export class FormatCall {
     // No token count from the provider (Cohere bills search units, images are billed per call): the local estimate.
     const usage: Usage = reported ?? { promptTokens: input.promptTokens, completionTokens: 0, cachedTokens: 0 };
     const out = JSON.stringify({ ...answer, usage: toOpenAiUsage(usage) });
-    sendAnswer(input.res, redactAnswer(out, channel));
+    sendAnswer(input.res, redactChannelText(out, channel));
     return { ok: true, upstreamModel, usage, localCount: !reported, frtMs: Math.round(headersAt - input.startedAt), retryable: false };
   }
 
@@ -285,7 +283,7 @@ export class FormatCall {
       cachedTokens: 0,
     };
     const out = JSON.stringify(inbound.responseFromHub(whole.response, usage, request.model));
-    sendAnswer(input.res, redactAnswer(out, channel));
+    sendAnswer(input.res, redactChannelText(out, channel));
     return {
       ok: true,
       upstreamModel,

@@ -1,10 +1,11 @@
+import { redactChannelText } from '@gw/channel';
 import type { BuiltRequest, UpstreamRequestInit, UpstreamResponse } from '@gw/upstream';
 import { parseJsonObject } from '../providers/sse-events.js';
 import type { AdaptorCall, EmbeddingAdaptor, ProviderCodec } from '../providers/types.js';
 import { sendAnswer } from '../stream/json-responder.js';
 import type { Usage } from '../stream/usage.js';
 import { RelayError } from './relay-error.js';
-import { redactAnswer, statusFailure, transportError, transportFailure, upstreamStatusError } from './upstream-error.js';
+import { statusFailure, transportError, transportFailure, upstreamStatusError } from './upstream-error.js';
 import type { Attempt, ForwardInput } from './upstream-call.js';
 
 export interface NativeEmbeddingCall {
@@ -71,6 +72,6 @@ export async function nativeEmbeddingAttempt(job: NativeEmbeddingCall): Promise<
     model: input.request.model,
     usage: { prompt_tokens: usage.promptTokens, total_tokens: usage.promptTokens + usage.completionTokens },
   });
-  sendAnswer(input.res, redactAnswer(out, channel));
+  sendAnswer(input.res, redactChannelText(out, channel));
   return { ok: true, upstreamModel, usage, localCount: !reported, frtMs: Math.round(headersAt - input.startedAt), retryable: false };
 }

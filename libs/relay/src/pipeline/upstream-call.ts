@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import { Inject, Injectable } from '@nestjs/common';
-import { ChannelHealthService, ChannelKeyService, type RelayChannel } from '@gw/channel';
+import { ChannelHealthService, ChannelKeyService, type RelayChannel, redactChannelText } from '@gw/channel';
 import { APP_CONFIG, type AppConfig } from '@gw/core';
 import { UpstreamClient, type CancelSignal, type UpstreamResponse, type UpstreamTarget } from '@gw/upstream';
 import { ResponsesStreamWatcher } from '../providers/openai/responses-watcher.js';
@@ -19,7 +19,6 @@ import { RelayError } from './relay-error.js';
 import type { RelayRequest } from './relay-request.js';
 import { RetryPolicy } from './retry-policy.js';
 import {
-  redactAnswer,
   redactingStream,
   statusFailure,
   streamInterruption,
@@ -187,7 +186,7 @@ export class UpstreamCall {
 
     if (request.kind === 'audio_speech') {
       // Speech is billed by its input characters (the prompt count), whatever audio comes back.
-      const sent = await relayBinary(response, input.res);
+      const sent = await relayBinary(response, input.res, channel);
       const interrupted = sent.error === undefined ? undefined : String((sent.error as Error)?.message ?? sent.error);
       const usage = { promptTokens: input.promptTokens, completionTokens: 0, cachedTokens: 0 };
       return {
@@ -229,7 +228,7 @@ export class UpstreamCall {
       return failed(relayError, !aborted, aborted ? undefined : { message: relayError.message });
     }
     // Every byte the client gets is free of the channel's keys (a proxy may echo them in an answer).
-    text = redactAnswer(text, channel);
+    text = redactChannelText(text, channel);
     const audio = request.kind === 'audio_transcriptions' || request.kind === 'audio_translations';
     const outcome = audio
       ? relayAudioText(text, input.res, String(response.headers['content-type'] ?? ''), input.countText)

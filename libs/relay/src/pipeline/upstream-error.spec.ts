@@ -1,9 +1,9 @@
+import { type RelayChannel, redactChannelText } from '@gw/channel';
 import { describe, expect, it } from 'vitest';
-import type { RelayChannel } from '@gw/channel';
 import type { OptionService } from '@gw/option';
 import { UpstreamError } from '@gw/upstream';
 import { RetryPolicy } from './retry-policy.js';
-import { mapStatus, redactAnswer, redactingStream, transportError, upstreamStatusError } from './upstream-error.js';
+import { mapStatus, redactingStream, transportError, upstreamStatusError } from './upstream-error.js';
 
 const channel = (statusCodeMapping: Record<string, string> = {}) => ({ statusCodeMapping }) as RelayChannel;
 
@@ -113,8 +113,8 @@ describe('upstream errors never carry the channel key', () => {
     const key = 'sk-live-ANSWERkey0123456789abcdef';
     const channel = { key: 'other-key-0000|sk-x', keys: ['other-key-0000', key] } as unknown as RelayChannel;
     const answer = JSON.stringify({ choices: [{ message: { content: `echo ${key}` } }] });
-    expect(redactAnswer(answer, channel)).toBe(JSON.stringify({ choices: [{ message: { content: 'echo ***' } }] }));
+    expect(redactChannelText(answer, channel)).toBe(JSON.stringify({ choices: [{ message: { content: 'echo ***' } }] }));
     const clean = JSON.stringify({ choices: [{ message: { content: 'hello' } }] });
-    expect(redactAnswer(clean, channel)).toBe(clean);
+    expect(redactChannelText(clean, channel)).toBe(clean);
   });
 });

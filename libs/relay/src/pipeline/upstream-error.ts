@@ -1,4 +1,4 @@
-import { KeyRedactor, type RelayChannel, redactKeys } from '@gw/channel';
+import { channelRedactor, type RelayChannel, redactChannelKeys } from '@gw/channel';
 import { UpstreamError, type UpstreamResponse } from '@gw/upstream';
 import type { StreamRewriter } from '../stream/stream-responder.js';
 import { RelayError } from './relay-error.js';
@@ -47,13 +47,6 @@ export function upstreamStatusError(text: string, status: number, channel: Relay
   return new RelayError(message, mapStatus(channel.statusCodeMapping ?? {}, status), code, type);
 }
 
-/** Every key the channel holds (each key of a multi-key channel and the one this call used). */
-export function redactChannelKeys(message: string, channel: RelayChannel | undefined): string {
-  if (!channel) return message;
-  const keys = [channel.key, channel.upstream?.key, ...(channel.keys ?? [])].filter((k): k is string => typeof k === 'string');
-  return redactKeys(message, keys);
-}
-
 /** status_code_mapping `{"500":"502"}`; 200 is never remapped and only real HTTP statuses are accepted. */
 export function mapStatus(mapping: Record<string, string>, status: number): number {
   if (status === 200) return status;
@@ -79,12 +72,6 @@ export function transportError(error: unknown, channel?: RelayChannel): RelayErr
   }
 }
 
-/** The redactor of every key the channel holds (each key of a multi-key channel and the one this call used). */
-function channelRedactor(channel: RelayChannel): KeyRedactor | undefined {
-  const keys = [channel.key, channel.upstream?.key, ...(channel.keys ?? [])].filter((k): k is string => typeof k === 'string');
-  return KeyRedactor.of(keys);
-}
-
 /**
  * A stream rewriter whose every output byte is scanned for the channel's keys, whole or in pieces, a key
  * split across two outputs included (an upstream can echo a key in ordinary content as well as in an error
@@ -98,11 +85,6 @@ export function redactingStream(rewriter: StreamRewriter, channel: RelayChannel)
     push: (chunk) => stream.push(asBytes(rewriter.push(chunk))),
     end: () => stream.end(asBytes(rewriter.end())),
   };
-}
-
-/** A whole (non-stream) answer without the channel's keys; the same string when it holds none. */
-export function redactAnswer(text: string, channel: RelayChannel): string {
-  return channelRedactor(channel)?.redactText(text) ?? text;
 }
 
 function asBytes(output: string | Buffer): Buffer {

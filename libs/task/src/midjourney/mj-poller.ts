@@ -98,7 +98,7 @@ export class MjPoller implements PollingFamily, OnModuleInit {
     const ids = [...new Set(rows.map((row) => row.mjId!))];
     let items: ProxyTask[];
     try {
-      const upstream = await callUpstreamJson(joinUrl(channel.baseUrl, '/mj/task/list-by-condition'), {
+      const upstream = await callUpstreamJson(channel, joinUrl(channel.baseUrl, '/mj/task/list-by-condition'), {
         body: { ids },
         headers: { 'mj-api-secret': channelSecret(channel) },
         timeoutMs: 30_000,

@@ -136,7 +136,7 @@ export class MjRelayService {
         accountFilter: this.options.get('MjAccountFilterEnabled'),
         modeClear: this.options.get('MjModeClearEnabled'),
       };
-      upstream = await callUpstreamJson(joinUrl(channel.baseUrl, upstreamPath(call.path)), {
+      upstream = await callUpstreamJson(channel, joinUrl(channel.baseUrl, upstreamPath(call.path)), {
         body: forwardBody(request, flags),
         headers: { 'mj-api-secret': channelSecret(channel) },
         timeoutMs: SUBMIT_TIMEOUT_MS,
@@ -284,7 +284,7 @@ export class MjRelayService {
     if (!channel) return mjError('get_channel_info_failed');
     if (channel.status !== 1) return mjError('the channel of this task is disabled');
     try {
-      const upstream = await callUpstreamJson(joinUrl(channel.baseUrl, upstreamPath(call.path)), {
+      const upstream = await callUpstreamJson(channel, joinUrl(channel.baseUrl, upstreamPath(call.path)), {
         method: 'GET',
         headers: { 'mj-api-secret': channelSecret(channel) },
         timeoutMs: 30_000,

@@ -1,12 +1,21 @@
+import { type RelayChannel, redactChannelText } from '@gw/channel';
+
 /** One JSON call to a task provider; the channel's base URL is the admin's, so no address filtering here. */
 export interface UpstreamJson {
   status: number;
+  /** The answer with every piece of the channel's keys masked. */
   text: string;
   /** The parsed body, or undefined when it is not JSON. */
   body: unknown;
 }
 
+/**
+ * The answer's text is cleared of the channel's keys before anything reads it: what a task stores (its
+ * data, a failure reason) and what its routes answer come from here, and a provider or proxy may echo
+ * the key it was sent.
+ */
 export async function callUpstreamJson(
+  channel: RelayChannel,
   url: string,
   init: { method?: 'GET' | 'POST'; headers?: Record<string, string>; body?: unknown; form?: FormData; timeoutMs?: number },
 ): Promise<UpstreamJson> {
@@ -20,7 +29,7 @@ export async function callUpstreamJson(
     signal: AbortSignal.timeout(init.timeoutMs ?? 60_000),
     redirect: 'manual',
   });
-  const text = await res.text();
+  const text = redactChannelText(await res.text(), channel);
   let body: unknown;
   try {
     body = text ? JSON.parse(text) : undefined;

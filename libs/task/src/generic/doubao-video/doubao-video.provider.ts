@@ -54,7 +54,7 @@ export class DoubaoVideoProvider implements TaskProvider {
   }
 
   async submit(channel: RelayChannel, planned: PlannedSubmit, context: SubmitContext): Promise<SubmitOutcome> {
-    const upstream = await callUpstreamJson(joinUrl(channel.baseUrl, TASKS_PATH), {
+    const upstream = await callUpstreamJson(channel, joinUrl(channel.baseUrl, TASKS_PATH), {
       body: { model: channel.modelMapping[planned.model] ?? planned.model, ...planned.body },
       headers: auth(channel),
     });
@@ -68,7 +68,7 @@ export class DoubaoVideoProvider implements TaskProvider {
     const reports: TaskReport[] = [];
     for (const row of rows) {
       const upstreamId = row.privateData?.upstream_task_id || row.taskId || '';
-      const upstream = await callUpstreamJson(joinUrl(channel.baseUrl, `${TASKS_PATH}/${encodeURIComponent(upstreamId)}`), {
+      const upstream = await callUpstreamJson(channel, joinUrl(channel.baseUrl, `${TASKS_PATH}/${encodeURIComponent(upstreamId)}`), {
         headers: auth(channel),
         timeoutMs: 15_000,
       });

@@ -59,7 +59,7 @@ export class HailuoProvider implements TaskProvider {
   }
 
   async submit(channel: RelayChannel, planned: PlannedSubmit, context: SubmitContext): Promise<SubmitOutcome> {
-    const upstream = await callUpstreamJson(joinUrl(channel.baseUrl, '/v1/video_generation'), {
+    const upstream = await callUpstreamJson(channel, joinUrl(channel.baseUrl, '/v1/video_generation'), {
       body: { model: channel.modelMapping[planned.model] ?? planned.model, ...planned.body },
       headers: auth(channel),
     });
@@ -79,6 +79,7 @@ export class HailuoProvider implements TaskProvider {
     for (const row of rows) {
       const upstreamId = row.privateData?.upstream_task_id || row.taskId || '';
       const upstream = await callUpstreamJson(
+        channel,
         joinUrl(channel.baseUrl, `/v1/query/video_generation?task_id=${encodeURIComponent(upstreamId)}`),
         { headers: auth(channel), timeoutMs: 15_000 },
       );
@@ -107,7 +108,7 @@ export class HailuoProvider implements TaskProvider {
 
   private async downloadUrl(channel: RelayChannel, fileId: string): Promise<string | undefined> {
     if (!fileId) return undefined;
-    const upstream = await callUpstreamJson(joinUrl(channel.baseUrl, `/v1/files/retrieve?file_id=${encodeURIComponent(fileId)}`), {
+    const upstream = await callUpstreamJson(channel, joinUrl(channel.baseUrl, `/v1/files/retrieve?file_id=${encodeURIComponent(fileId)}`), {
       headers: auth(channel),
       timeoutMs: 15_000,
     });

@@ -37,7 +37,7 @@ async function callJimeng(channel: RelayChannel, action: string, body: Record<st
     if (!accessKey || !secretKey) throw new Error('invalid Jimeng key: the channel key must be accessKey|secretKey');
     headers = volcSignedHeaders(url, text, { accessKey, secretKey, region: 'cn-north-1', service: 'cv' });
   }
-  return callUpstreamJson(url.toString(), { body, headers, timeoutMs: 60_000 });
+  return callUpstreamJson(channel, url.toString(), { body, headers, timeoutMs: 60_000 });
 }
 
 interface JimengAnswer {

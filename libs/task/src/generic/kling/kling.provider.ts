@@ -94,10 +94,14 @@ export class KlingProvider implements TaskProvider {
       model_name: channel.modelMapping[planned.model] ?? planned.model,
       model: channel.modelMapping[planned.model] ?? planned.model,
     };
-    const upstream = await callUpstreamJson(joinUrl(channel.baseUrl, klingPathPrefix(channel.upstream.key) + endpoint(planned.action)), {
-      body,
-      headers: { authorization: `Bearer ${klingBearer(channel.upstream.key)}`, 'user-agent': 'kling-sdk/1.0' },
-    });
+    const upstream = await callUpstreamJson(
+      channel,
+      joinUrl(channel.baseUrl, klingPathPrefix(channel.upstream.key) + endpoint(planned.action)),
+      {
+        body,
+        headers: { authorization: `Bearer ${klingBearer(channel.upstream.key)}`, 'user-agent': 'kling-sdk/1.0' },
+      },
+    );
     const answer = (upstream.body ?? {}) as { code?: unknown; message?: unknown; data?: { task_id?: unknown } };
     const upstreamId = typeof answer.data?.task_id === 'string' ? answer.data.task_id : '';
     if (upstream.status >= 400 || answer.code !== 0 || !upstreamId) {
@@ -112,6 +116,7 @@ export class KlingProvider implements TaskProvider {
     for (const row of rows) {
       const upstreamId = row.privateData?.upstream_task_id || row.taskId || '';
       const upstream = await callUpstreamJson(
+        channel,
         joinUrl(channel.baseUrl, `${klingPathPrefix(channel.upstream.key)}${endpoint(row.action ?? '')}/${encodeURIComponent(upstreamId)}`),
         {
           method: 'GET',

@@ -3,6 +3,7 @@ import type { ReadableStream } from 'node:stream/web';
 import type { Request, Response } from 'express';
 import { Controller, Get, Param, Post, Req, Res, UseInterceptors } from '@nestjs/common';
 import { FileFieldsInterceptor } from '@nestjs/platform-express';
+import { channelRedactingTransform } from '@gw/channel';
 import { NoEnvelope } from '@gw/core';
 import { callOf, sendTaskAnswer } from '../../shared/send-task-answer.js';
 import { TaskRelayError } from '../../shared/task-error.js';
@@ -88,11 +89,11 @@ export class OpenAiVideoController {
       );
       if (upstream?.status !== 200 || !upstream.body)
         return taskError('the video could not be fetched from the provider', 'fetch_content_failed', 502);
-      return {
-        status: 200,
-        stream: Readable.fromWeb(upstream.body as ReadableStream),
-        contentType: upstream.headers.get('content-type') || 'video/mp4',
-      };
+      // The download is authenticated with the channel's key: its bytes go out with the key masked, as every answer does.
+      const video = Readable.fromWeb(upstream.body as ReadableStream);
+      const redacted = video.pipe(channelRedactingTransform(own.channel));
+      video.once('error', (error) => redacted.destroy(error));
+      return { status: 200, stream: redacted, contentType: upstream.headers.get('content-type') || 'video/mp4' };
     });
   }
 }

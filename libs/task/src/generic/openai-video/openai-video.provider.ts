@@ -110,7 +110,7 @@ export class OpenAiVideoProvider implements TaskProvider {
     if (planned.action === 'remix') delete (body as Record<string, unknown>).model;
     // An uploaded reference image goes on as the multipart submit OpenAI's video API takes.
     const upload = fromDataUrl((body as Record<string, unknown>).input_reference) !== undefined;
-    const upstream = await callUpstreamJson(joinUrl(channel.baseUrl, path), {
+    const upstream = await callUpstreamJson(channel, joinUrl(channel.baseUrl, path), {
       ...(upload ? { form: toMultipart(body, ['input_reference']) } : { body }),
       headers: { authorization: `Bearer ${channel.upstream.key.trim()}` },
     });
@@ -141,7 +141,7 @@ export class OpenAiVideoProvider implements TaskProvider {
     const reports: TaskReport[] = [];
     for (const row of rows) {
       const upstreamId = row.privateData?.upstream_task_id || row.taskId || '';
-      const upstream = await callUpstreamJson(joinUrl(channel.baseUrl, `/v1/videos/${encodeURIComponent(upstreamId)}`), {
+      const upstream = await callUpstreamJson(channel, joinUrl(channel.baseUrl, `/v1/videos/${encodeURIComponent(upstreamId)}`), {
         method: 'GET',
         headers: { authorization: `Bearer ${channel.upstream.key.trim()}` },
         timeoutMs: 15_000,

@@ -45,7 +45,7 @@ export class SunoProvider implements TaskProvider {
   }
 
   async submit(channel: RelayChannel, planned: PlannedSubmit): Promise<SubmitOutcome> {
-    const upstream = await callUpstreamJson(joinUrl(channel.baseUrl, `/suno/submit/${planned.action.toLowerCase()}`), {
+    const upstream = await callUpstreamJson(channel, joinUrl(channel.baseUrl, `/suno/submit/${planned.action.toLowerCase()}`), {
       body: planned.body,
       headers: bearer(channel),
     });
@@ -64,7 +64,7 @@ export class SunoProvider implements TaskProvider {
 
   async fetch(channel: RelayChannel, rows: TaskEntity[]): Promise<TaskReport[]> {
     const ids = rows.map((row) => row.taskId).filter((id): id is string => Boolean(id));
-    const upstream = await callUpstreamJson(joinUrl(channel.baseUrl, '/suno/fetch'), {
+    const upstream = await callUpstreamJson(channel, joinUrl(channel.baseUrl, '/suno/fetch'), {
       body: { ids, action: '' },
       headers: bearer(channel),
       timeoutMs: 15_000,

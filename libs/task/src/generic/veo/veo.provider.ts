@@ -61,6 +61,7 @@ export class VeoProvider implements TaskProvider {
   async submit(channel: RelayChannel, planned: PlannedSubmit, context: SubmitContext): Promise<SubmitOutcome> {
     const model = channel.modelMapping[planned.model] ?? planned.model;
     const upstream = await callUpstreamJson(
+      channel,
       joinUrl(channel.baseUrl, `/${VERSION}/models/${encodeURIComponent(model)}:predictLongRunning`),
       { body: planned.body, headers: auth(channel) },
     );
@@ -75,7 +76,7 @@ export class VeoProvider implements TaskProvider {
     for (const row of rows) {
       const upstreamId = row.privateData?.upstream_task_id || '';
       // The operation name is a path ("models/veo…/operations/…"): its slashes stay as they are.
-      const upstream = await callUpstreamJson(joinUrl(channel.baseUrl, `/${VERSION}/${upstreamId}`), {
+      const upstream = await callUpstreamJson(channel, joinUrl(channel.baseUrl, `/${VERSION}/${upstreamId}`), {
         headers: auth(channel),
         timeoutMs: 15_000,
       });

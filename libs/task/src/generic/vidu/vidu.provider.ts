@@ -70,7 +70,7 @@ export class ViduProvider implements TaskProvider {
     let model = channel.modelMapping[planned.model] ?? planned.model;
     // Reference-image videos take the bare viduq2 model only (Vidu's reference2video docs).
     if (planned.action === 'referenceGenerate' && model.includes('viduq2')) model = 'viduq2';
-    const upstream = await callUpstreamJson(joinUrl(channel.baseUrl, `/ent/v2${PATHS[planned.action]}`), {
+    const upstream = await callUpstreamJson(channel, joinUrl(channel.baseUrl, `/ent/v2${PATHS[planned.action]}`), {
       body: { model, ...planned.body },
       headers: auth(channel),
     });
@@ -84,10 +84,14 @@ export class ViduProvider implements TaskProvider {
     const reports: TaskReport[] = [];
     for (const row of rows) {
       const upstreamId = row.privateData?.upstream_task_id || row.taskId || '';
-      const upstream = await callUpstreamJson(joinUrl(channel.baseUrl, `/ent/v2/tasks/${encodeURIComponent(upstreamId)}/creations`), {
-        headers: auth(channel),
-        timeoutMs: 15_000,
-      });
+      const upstream = await callUpstreamJson(
+        channel,
+        joinUrl(channel.baseUrl, `/ent/v2/tasks/${encodeURIComponent(upstreamId)}/creations`),
+        {
+          headers: auth(channel),
+          timeoutMs: 15_000,
+        },
+      );
       const answer = (upstream.body ?? {}) as { state?: unknown; err_code?: unknown; creations?: { url?: unknown }[] };
       const status = upstream.status === 200 ? STATES[String(answer.state)] : undefined;
       if (!status) continue;
