@@ -33,6 +33,7 @@ import {
   transportFailure,
   upstreamStatusError,
 } from './upstream-error.js';
+import { heldBack } from './answer-hold.js';
 import type { Attempt, ForwardInput } from './upstream-call.js';
 
 /**
@@ -135,6 +136,8 @@ export class FormatCall {
       const failure = await statusFailure(response, channel, (status) => this.retry.shouldRetryStatus(status));
       return failed(failure.error, failure.retryable, failure.channelFault);
     }
+    const held = await heldBack(input, upstreamModel);
+    if (held) return { ...held, conversion };
 
     const streamType = adaptor.streamFraming?.contentType ?? 'text/event-stream';
     if (request.stream && String(response.headers['content-type'] ?? '').includes(streamType)) {
@@ -230,6 +233,8 @@ export class FormatCall {
       const failure = await statusFailure(response, channel, (status) => this.retry.shouldRetryStatus(status));
       return failed(failure.error, failure.retryable, failure.channelFault);
     }
+    const held = await heldBack(input, upstreamModel);
+    if (held) return held;
     let parsed: ReturnType<typeof parseJsonObject>;
     try {
       parsed = parseJsonObject(await response.text());
