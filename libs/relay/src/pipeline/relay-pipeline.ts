@@ -22,6 +22,14 @@ import { formatOfKind, parseRelayRequest, type RelayKind, type RelayRequest } fr
 import { RelayTrace } from './relay-trace.js';
 import { UpstreamCall, type ForwardResult } from './upstream-call.js';
 
+/** true once the reserve has committed, false when it was refused or failed (never throws). */
+function committed(reserving: Promise<void>): Promise<boolean> {
+  return reserving.then(
+    () => true,
+    () => false,
+  );
+}
+
 /** How long a shutdown waits for requests in flight to settle and log (streams may be cut after that). */
 const DRAIN_TIMEOUT_MS = 10_000;
 
@@ -109,13 +117,7 @@ export class RelayPipeline implements OnModuleDestroy {
         signal: gone,
         dropFields: who.playground ? ['group'] : undefined,
         clientHeaders: req.headers,
-        holdAnswer:
-          reserving &&
-          (() =>
-            reserving.then(
-              () => true,
-              () => false,
-            )),
+        holdAnswer: reserving && (() => committed(reserving)),
       });
       // A refused reserve is the answer, whatever the upstream did (nothing was written to the client).
       if (reserving) await reserving;
