@@ -70,7 +70,7 @@ describe.each(testDatabases())('a reserve beside the upstream call on %s', (kind
     const { caller, initial } = await staleRichCaller(k * CALL_QUOTA);
     f.up.reset();
     // The provider answers after the reserves have been decided, so a refused call is cancelled in flight.
-    f.up.script({ delayMs: 300 });
+    f.up.script({ delayMs: 2000 });
     const results = await Promise.all(Array.from({ length: 40 }, () => call(caller.key)));
     expect(results.filter((r) => r.status === 200)).toHaveLength(k);
     const refused = results.filter((r) => r.status !== 200);
