@@ -10,6 +10,9 @@ export const OVERLAP_MARGIN = 4;
 /** After a refused reserve, that user's (and token's) requests reserve first for this long. */
 export const REFUSAL_COOLDOWN_MS = 60_000;
 
+/** Cooldown entries kept before the expired ones are swept. */
+const MAX_COOLING = 10_000;
+
 /** What the relay's in-memory view says the caller has (the token's is Infinity when unlimited or absent). */
 export interface BalanceView {
   user: number;
@@ -60,6 +63,10 @@ export class ReserveOverlap {
 
   /** A reserve of this user or token was refused: its view is wrong, reserve first for a while. */
   refused(userId: number, tokenId: number, now = Date.now()): void {
+    // Entries are dropped when read after they expire; callers refused once and never seen again are
+    // swept here, so the map stays as small as the set of recently refused callers.
+    if (this.refusedUntil.size >= MAX_COOLING)
+      for (const [key, until] of this.refusedUntil) if (until <= now) this.refusedUntil.delete(key);
     this.refusedUntil.set(`u${userId}`, now + REFUSAL_COOLDOWN_MS);
     if (tokenId > 0) this.refusedUntil.set(`t${tokenId}`, now + REFUSAL_COOLDOWN_MS);
   }
