@@ -59,7 +59,13 @@ describe('BillingSession', () => {
     const { ledger, calls } = fakeLedger();
     let commit!: () => void;
     const committed = new Promise<void>((resolve) => (commit = resolve));
-    const slow = { ...ledger, reserve: async (...args: Parameters<QuotaLedger['reserve']>) => (await committed, ledger.reserve(...args)) };
+    const slow = {
+      ...ledger,
+      reserve: async (...args: Parameters<QuotaLedger['reserve']>) => {
+        await committed;
+        return ledger.reserve(...args);
+      },
+    };
     const session = new BillingSession(slow as unknown as QuotaLedger, 1, 2, 'req-1');
     const reserving = session.reserve(100);
     const refunded = session.refund();
