@@ -192,7 +192,10 @@ describe.each(testDatabases())('relay: OpenAI routes, billing and logs on %s', (
   });
 
   it('refuses a user without enough quota with 403 insufficient_user_quota and charges nothing', async () => {
-    await f.setQuota(f.user.id, 100);
+    // Through the admin API, so the gateway knows the balance is short and reserves before any upstream call
+    // (behind its back it may start the call beside the reserve, then cancel it: billing-reserve-beside).
+    const set = await f.root.put('/api/user/', { id: f.user.id, quota: 100 });
+    expect(set.body.success, set.text).toBe(true);
     try {
       const res = await f.gw
         .client()

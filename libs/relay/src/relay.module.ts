@@ -6,6 +6,7 @@ import { TokenModule } from '@gw/token';
 import { UpstreamModule } from '@gw/upstream';
 import { UserModule } from '@gw/user';
 import { QuotaLedger } from './billing/quota-ledger.js';
+import { ReserveOverlap } from './billing/reserve-overlap.js';
 import { ReservationRecovery } from './billing/reservation-recovery.service.js';
 import { ModelsController } from './http/models.controller.js';
 import { TokenRelayAuthenticator } from './http/relay-auth.js';
@@ -38,6 +39,7 @@ import { ModelRateLimiter } from './rate-limit/index.js';
     { provide: RelayPricing, useExisting: RelayPricingAdapter },
     { provide: RelayRateLimiter, useExisting: ModelRateLimiter },
     QuotaLedger,
+    ReserveOverlap,
     ReservationRecovery,
     RetryPolicy,
     ChannelSelection,

@@ -249,7 +249,9 @@ export class UpstreamExchange {
     if (this.failure || this.ended) return;
     this.failure = error;
     this.detachSignal();
-    this.chunks = [];
+    // Before any reader chose (the relay may hold an answer until its reserve commits), what arrived is
+    // kept: the sink reader still hands it over, then the error, as it would have live.
+    if (this.reader !== 'none') this.chunks = [];
     if (!this.headersSeen) this.rejectResponse(error);
     this.textWaiter?.reject(error);
     this.textWaiter = undefined;

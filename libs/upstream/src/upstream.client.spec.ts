@@ -128,6 +128,7 @@ describe('UpstreamClient against a local server', () => {
   let hits: { url: string; auth?: string }[] = [];
   let canaryHits = 0;
   let endlessClosed = false;
+  let cut = false;
   let canary: Server;
   let canaryBase: string;
 
@@ -168,6 +169,13 @@ describe('UpstreamClient against a local server', () => {
       res.on('close', () => {
         clearInterval(timer);
         endlessClosed = true;
+      });
+    },
+    '/cut/v1/chat/completions': (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('data: 1\n\n', () => {
+        res.socket?.destroy();
+        cut = true;
       });
     },
     '/drip/v1/chat/completions': (_req, res) => {
@@ -354,6 +362,21 @@ describe('UpstreamClient against a local server', () => {
     idle.chunks!.start({ data: () => undefined, end: () => undefined, error: (error) => errors.push(error) });
     await vi.waitFor(() => expect(errors).toHaveLength(1), { timeout: 2000 });
     expect(errors[0]).toMatchObject({ kind: 'timeout' });
+  });
+
+  it('a body that fails before any reader chose keeps what arrived: the chunk reader gets it, then the error', async () => {
+    // The relay may hold an answer (its reserve has not committed) while the provider's stream breaks.
+    cut = false;
+    const res = await client().send(target(1, `${base}/cut`), 'chat', { body: {}, stream: true });
+    await vi.waitFor(() => expect(cut).toBe(true));
+    // The client sees the reset a moment after the server closed: give it that moment.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const got: string[] = [];
+    const errors: unknown[] = [];
+    res.chunks!.start({ data: (chunk) => got.push(chunk.toString()), end: () => undefined, error: (error) => errors.push(error) });
+    await vi.waitFor(() => expect(errors).toHaveLength(1), { timeout: 2000 });
+    expect(got.join('')).toBe('data: 1\n\n');
+    expect(errors[0]).toBeInstanceOf(UpstreamError);
   });
 
   it('reports connection failures', async () => {

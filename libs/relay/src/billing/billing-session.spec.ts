@@ -54,4 +54,24 @@ describe('BillingSession', () => {
       expect(calls).toEqual(['reserve 100']);
     }
   });
+
+  it('a refund while the reserve still runs (beside the upstream call) waits for it, then gives it back', async () => {
+    const { ledger, calls } = fakeLedger();
+    let commit!: () => void;
+    const committed = new Promise<void>((resolve) => (commit = resolve));
+    const slow = {
+      ...ledger,
+      reserve: async (...args: Parameters<QuotaLedger['reserve']>) => {
+        await committed;
+        return ledger.reserve(...args);
+      },
+    };
+    const session = new BillingSession(slow as unknown as QuotaLedger, 1, 2, 'req-1');
+    const reserving = session.reserve(100);
+    const refunded = session.refund();
+    commit();
+    await Promise.all([reserving, refunded]);
+    expect(calls).toEqual(['reserve 100', 'release 100']);
+    expect(await session.settle(10)).toBeUndefined();
+  });
 });

@@ -12,6 +12,8 @@ type State = 'open' | 'reserved' | 'settled' | 'refunded';
 export class BillingSession {
   private state: State = 'open';
   private reserved = 0;
+  /** The reserve while it runs (it may run beside the upstream call): settle and refund wait for it. */
+  private pending?: Promise<void>;
 
   constructor(
     private readonly ledger: QuotaLedger,
@@ -25,8 +27,13 @@ export class BillingSession {
    * Takes `amount` from the user and the token, or refuses with new-api's 403 codes. With a request id
    * the reservation is recorded even for 0 (a settle may still charge), and a balance in debt is refused.
    */
-  async reserve(amount: number): Promise<void> {
-    if (this.state !== 'open') throw new Error('quota already reserved for this request');
+  reserve(amount: number): Promise<void> {
+    if (this.state !== 'open' || this.pending) return Promise.reject(new Error('quota already reserved for this request'));
+    this.pending = this.take(amount);
+    return this.pending;
+  }
+
+  private async take(amount: number): Promise<void> {
     if (amount > 0 || this.requestId !== undefined) {
       const outcome = await this.ledger.reserve(this.userId, this.tokenId, amount, this.requestId);
       if (outcome === 'user_quota') throw new RelayError('insufficient user quota', 403, 'insufficient_user_quota');
@@ -39,6 +46,7 @@ export class BillingSession {
 
   /** Charges the real price in full (see docs/billing.md); undefined when already settled or refunded. */
   async settle(actual: number): Promise<SettleOutcome | undefined> {
+    await this.reserveDone();
     if (this.state !== 'reserved') return undefined;
     this.state = 'settled';
     return this.ledger.settle(this.userId, this.tokenId, this.reserved, Math.max(0, Math.round(actual)), this.requestId);
@@ -46,9 +54,15 @@ export class BillingSession {
 
   /** Gives the reservation back (no upstream success). */
   async refund(): Promise<void> {
+    await this.reserveDone();
     if (this.state !== 'reserved') return;
     this.state = 'refunded';
     if (this.reserved > 0 || this.requestId !== undefined)
       await this.ledger.release(this.userId, this.tokenId, this.reserved, this.requestId);
+  }
+
+  /** A reserve still running must land first: refunding before it commits would leave its row open. */
+  private async reserveDone(): Promise<void> {
+    if (this.pending) await this.pending.catch(() => undefined);
   }
 }

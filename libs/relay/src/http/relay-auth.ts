@@ -59,6 +59,7 @@ export class TokenRelayAuthenticator extends RelayAuthenticator {
       acceptUnsetModelRatioModel: setting.accept_unset_model_ratio_model === true,
       recordIp: setting.record_ip_log === true,
       playground: true,
+      balances: user ? { user: user.quota, token: Number.POSITIVE_INFINITY } : undefined,
     };
   }
 
@@ -85,6 +86,7 @@ function toCaller(identity: RelayIdentity): RelayCaller {
     acceptUnsetModelRatioModel: user.setting.acceptUnsetModelRatioModel,
     recordIp: user.setting.recordIpLog,
     playground: false,
+    balances: { user: user.quota, token: token.unlimitedQuota ? Number.POSITIVE_INFINITY : token.remainQuota },
   };
   if (identity.pinnedChannelId !== undefined) caller.pinnedChannelId = identity.pinnedChannelId;
   return caller;

@@ -22,6 +22,14 @@ export class ClientGone implements CancelSignal {
     if (this.listener === listener) this.listener = undefined;
   }
 
+  /**
+   * Cancels the upstream call although the client is still there (its reserve was refused while the call
+   * ran beside it): the client is answered with the refusal instead.
+   */
+  cancel(): void {
+    this.onClose();
+  }
+
   /** The request is over: stop watching the connection. */
   release(): void {
     this.res.off('close', this.onClose);

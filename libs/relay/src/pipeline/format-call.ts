@@ -31,6 +31,7 @@ import {
   transportFailure,
   upstreamStatusError,
 } from './upstream-error.js';
+import { heldBack } from './answer-hold.js';
 import type { Attempt, ForwardInput } from './upstream-call.js';
 
 /**
@@ -133,6 +134,8 @@ export class FormatCall {
       const failure = await statusFailure(response, channel, (status) => this.retry.shouldRetryStatus(status));
       return failed(failure.error, failure.retryable, failure.channelFault);
     }
+    const held = await heldBack(input, upstreamModel);
+    if (held) return { ...held, conversion };
 
     const streamType = adaptor.streamFraming?.contentType ?? 'text/event-stream';
     if (request.stream && String(response.headers['content-type'] ?? '').includes(streamType)) {
@@ -228,6 +231,8 @@ export class FormatCall {
       const failure = await statusFailure(response, channel, (status) => this.retry.shouldRetryStatus(status));
       return failed(failure.error, failure.retryable, failure.channelFault);
     }
+    const held = await heldBack(input, upstreamModel);
+    if (held) return held;
     let parsed: ReturnType<typeof parseJsonObject>;
     try {
       parsed = parseJsonObject(await response.text());

@@ -6,6 +6,7 @@ import { sendAnswer } from '../stream/json-responder.js';
 import type { Usage } from '../stream/usage.js';
 import { RelayError } from './relay-error.js';
 import { statusFailure, transportError, transportFailure, upstreamStatusError } from './upstream-error.js';
+import { heldBack } from './answer-hold.js';
 import type { Attempt, ForwardInput } from './upstream-call.js';
 
 export interface NativeEmbeddingCall {
@@ -47,6 +48,8 @@ export async function nativeEmbeddingAttempt(job: NativeEmbeddingCall): Promise<
     const failure = await statusFailure(response, channel, job.shouldRetryStatus);
     return failed(failure.error, failure.retryable, failure.channelFault);
   }
+  const held = await heldBack(input, upstreamModel);
+  if (held) return held;
   let text: string;
   try {
     text = await response.text();

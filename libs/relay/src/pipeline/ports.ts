@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { BalanceView } from '../billing/reserve-overlap.js';
 import type { PriceInfo } from '../pricing/billing-formulas.js';
 import type { Usage } from '../stream/usage.js';
 import type { RouteFacts } from './relay-request.js';
@@ -46,6 +47,11 @@ export interface RelayCaller {
   pinnedChannelId?: number;
   /** True on /pg: no per-user model rate limit (new-api applies it on /v1 only). */
   playground: boolean;
+  /**
+   * The balances as the relay's memory had them when the caller was authenticated (may lag behind the
+   * database); only used to decide whether the reserve may run beside the upstream call. Absent: it may not.
+   */
+  balances?: BalanceView;
 }
 
 /** One relay request as the pipeline sees it: the bare Node request and response, read and parsed. */

@@ -6,6 +6,7 @@ import { OptionService } from '@gw/option';
 import { UserNotifyService } from '@gw/user';
 import { BillingSession } from '../billing/billing-session.js';
 import { QuotaLedger } from '../billing/quota-ledger.js';
+import { type OverlapTicket, ReserveOverlap } from '../billing/reserve-overlap.js';
 import { requestIdOf } from '../http/request-id.js';
 import { sendJson } from '../http/send-json.js';
 import { buildConsumeLog } from '../log/consume-log.js';
@@ -21,12 +22,20 @@ import { formatOfKind, parseRelayRequest, type RelayKind, type RelayRequest } fr
 import { RelayTrace } from './relay-trace.js';
 import { UpstreamCall, type ForwardResult } from './upstream-call.js';
 
+/** true once the reserve has committed, false when it was refused or failed (never throws). */
+function committed(reserving: Promise<void>): Promise<boolean> {
+  return reserving.then(
+    () => true,
+    () => false,
+  );
+}
+
 /** How long a shutdown waits for requests in flight to settle and log (streams may be cut after that). */
 const DRAIN_TIMEOUT_MS = 10_000;
 
 /**
  * One relayed request, end to end: authenticate → parse → rate limit → group and price → channel →
- * reserve quota → forward with retries (the answer is written as it arrives) → settle or refund →
+ * reserve quota (before, or for a clearly rich caller beside, the upstream call) → forward with retries (the answer is written as it arrives) → settle or refund →
  * counters and the consume log. Errors before any byte was sent become OpenAI error bodies.
  */
 @Injectable()
@@ -42,6 +51,7 @@ export class RelayPipeline implements OnModuleDestroy {
     private readonly selection: ChannelSelection,
     private readonly upstream: UpstreamCall,
     private readonly ledger: QuotaLedger,
+    private readonly overlap: ReserveOverlap,
     private readonly options: OptionService,
     private readonly channelUsage: ChannelUsageService,
     private readonly logs: LogService,
@@ -68,6 +78,7 @@ export class RelayPipeline implements OnModuleDestroy {
     const { req, res } = call;
     const requestId = requestIdOf(req, res);
     let billing: BillingSession | undefined;
+    let ticket: OverlapTicket | undefined;
     const gone = new ClientGone(res);
     const trace = RelayTrace.start(kind, requestId, startedAt, req);
     this.inFlight++;
@@ -87,7 +98,11 @@ export class RelayPipeline implements OnModuleDestroy {
         ? this.pricing.perCallQuota(price, request.callFactor!)
         : this.pricing.preConsumeQuota(price, promptTokens, request.maxTokens);
       // A priced request reserves at least 1, so a balance of 0 or in debt is refused (docs/billing.md).
-      await this.reserve(billing, who, isFree(price) ? estimate : Math.max(1, estimate));
+      const amount = isFree(price) ? estimate : Math.max(1, estimate);
+      ticket = this.overlap.enter(who.userId, who.tokenId, amount, who.balances);
+      // Beside the upstream call when the caller is clearly rich (the answer waits for the commit), else first.
+      const reserving = ticket.overlap ? this.reserveBeside(billing, who, amount, gone) : undefined;
+      if (!reserving) await this.reserve(billing, who, amount);
 
       trace?.forwarding();
       const forward = await this.upstream.forward({
@@ -102,7 +117,10 @@ export class RelayPipeline implements OnModuleDestroy {
         signal: gone,
         dropFields: who.playground ? ['group'] : undefined,
         clientHeaders: req.headers,
+        holdAnswer: reserving && (() => committed(reserving)),
       });
+      // A refused reserve is the answer, whatever the upstream did (nothing was written to the client).
+      if (reserving) await reserving;
       trace?.forwarded(forward);
       if (!forward.ok) {
         await billing.refund();
@@ -117,6 +135,7 @@ export class RelayPipeline implements OnModuleDestroy {
       await billing?.refund().catch((e: Error) => this.logger.error(`refund of ${requestId} failed: ${e.message}`));
       this.fail(res, error, formatOfKind(kind));
     } finally {
+      ticket?.leave();
       gone.release();
       trace?.finish(res);
       if (--this.inFlight === 0) this.onDrained?.();
@@ -154,11 +173,22 @@ export class RelayPipeline implements OnModuleDestroy {
     try {
       await billing.reserve(amount);
     } catch (error) {
+      if (error instanceof RelayError && error.httpStatus === 403) this.overlap.refused(who.userId, who.tokenId);
       if (error instanceof RelayError && error.errorCode === 'pre_consume_token_quota_failed') {
         void this.auth.markExhausted(who.tokenId).catch((e: Error) => this.logger.warn(`mark exhausted: ${e.message}`));
       }
       throw error;
     }
+  }
+
+  /**
+   * The reserve started beside the upstream call (docs/billing.md): the answer is held until it commits
+   * (ForwardInput.holdAnswer); if it is refused or fails, the upstream call is cancelled at once.
+   */
+  private reserveBeside(billing: BillingSession, who: RelayCaller, amount: number, gone: ClientGone): Promise<void> {
+    const reserving = this.reserve(billing, who, amount);
+    reserving.catch(() => gone.cancel());
+    return reserving;
   }
 
   private async settle(s: {

@@ -17,6 +17,7 @@ import { ChannelSelection } from './channel-selection.js';
 import { FormatCall } from './format-call.js';
 import { RelayError } from './relay-error.js';
 import type { RelayRequest } from './relay-request.js';
+import { heldBack } from './answer-hold.js';
 import { RetryPolicy } from './retry-policy.js';
 import {
   redactingStream,
@@ -43,6 +44,11 @@ export interface ForwardInput {
   dropFields?: readonly string[];
   /** The client's headers (adaptors pass a few on, such as anthropic-beta). */
   clientHeaders?: IncomingHttpHeaders;
+  /**
+   * Set when the reserve runs beside the upstream call: awaited once the provider has answered 200, before
+   * any byte is written to the client; false when the reserve did not commit (the call was cancelled).
+   */
+  holdAnswer?: () => Promise<boolean>;
 }
 
 export interface ForwardResult {
@@ -183,6 +189,8 @@ export class UpstreamCall {
       const failure = await statusFailure(response, channel, (status) => this.retry.shouldRetryStatus(status));
       return failed(failure.error, failure.retryable, failure.channelFault);
     }
+    const held = await heldBack(input, upstreamModel);
+    if (held) return held;
 
     if (request.kind === 'audio_speech') {
       // Speech is billed by its input characters (the prompt count), whatever audio comes back.
