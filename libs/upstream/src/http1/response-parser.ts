@@ -81,7 +81,10 @@ export class ResponseParser {
     return this.state !== State.Head;
   }
 
-  /** Feeds bytes read from the connection; throws ResponseProtocolError on malformed input. */
+  /**
+   * Feeds bytes read from the connection; throws ResponseProtocolError on malformed input. Body pieces are
+   * views of `data`, valid only during the call; nothing else of `data` is kept after it returns.
+   */
   feed(data: Buffer): void {
     if (this.state !== State.Head) {
       this.readBody(data, 0);
@@ -125,7 +128,8 @@ export class ResponseParser {
       }
       if (end < 0) {
         if (this.headBytes > MAX_HEAD_BYTES) throw new ResponseProtocolError('the head is too large');
-        if (this.head.length > 1) this.head = [gathered];
+        // Kept as a copy: `data` may be a view of a read buffer that the next read overwrites.
+        this.head = [Buffer.from(gathered)];
         return undefined;
       }
       this.head = [];
