@@ -179,6 +179,8 @@ class Http1Connection implements ResponseParts {
       ? tlsConnect({ host, port, servername: isIP(host) ? undefined : host, ALPNProtocols: ['http/1.1'] })
       : netConnect({ host, port, onread: { buffer: READ_BUFFER, callback: (length) => this.readShared(length) } });
     this.socket.setNoDelay(true);
+    // TCP keep-alive probes after a minute of silence, as undici's connector sets them.
+    this.socket.setKeepAlive(true, 60_000);
     if (connectTimeoutMs > 0) {
       this.connectTimer = setTimeout(
         () => this.fail(new UpstreamError('connect', 'could not connect to upstream (connect timeout)')),
