@@ -47,6 +47,13 @@ describe('Http1StreamDispatcher', () => {
         seen.push({ method: req.method, url: req.url, headers: req.headers, body });
         if (req.url === '/close') res.setHeader('connection', 'close');
         res.writeHead(200, { 'content-type': 'text/event-stream' });
+        if (req.url === '/apart') {
+          // Each event in a read of its own, so each lands at the same place of a reused read buffer.
+          res.flushHeaders();
+          setTimeout(() => res.write('data: one\n\n'), 20);
+          setTimeout(() => res.end('data: two\n\n'), 40);
+          return;
+        }
         res.write('data: one\n\n');
         res.end('data: two\n\n');
       });
@@ -86,6 +93,29 @@ describe('Http1StreamDispatcher', () => {
     await call(dispatcher, { origin, path: '/close' });
     await call(dispatcher, { origin });
     expect(connections).toBe(2);
+    dispatcher.close();
+  });
+
+  it('hands on pieces that stay intact after later reads (plain-TCP reads share one buffer)', async () => {
+    const dispatcher = new Http1StreamDispatcher({ connectTimeoutMs: 2000, keepAliveMs: 30_000 });
+    const held = (path: string) =>
+      new Promise<Buffer[]>((resolve, reject) => {
+        const pieces: Buffer[] = [];
+        dispatcher.dispatch(
+          { origin, path, method: 'GET', headers: {}, headersTimeout: 2000, bodyTimeout: 2000 },
+          {
+            onConnect: () => undefined,
+            onHeaders: () => true,
+            // Kept as handed over, not decoded at once: a view of a reused buffer would change under us.
+            onData: (chunk) => pieces.push(chunk) > 0,
+            onComplete: () => resolve(pieces),
+            onError: reject,
+          },
+        );
+      });
+    const [first, second] = await Promise.all([held('/apart'), held('/apart')]);
+    expect(Buffer.concat(first!).toString()).toBe('data: one\n\ndata: two\n\n');
+    expect(Buffer.concat(second!).toString()).toBe('data: one\n\ndata: two\n\n');
     dispatcher.close();
   });
 
