@@ -117,5 +117,8 @@ const server = createServer((req, res) => {
 });
 server.keepAliveTimeout = 60_000;
 server.maxConnections = Infinity;
-server.listen(0, '127.0.0.1', () => console.log(JSON.stringify({ port: server.address().port })));
+// The gateway opens a connection here per stream (500/s in the streams scenario): Node's default listen queue
+// (511) overflowed whenever this process lagged on a busy core, the kernel dropped the handshakes, and streams
+// failed with a 502 after the gateway's connect timeout (SYN retries at 1, 3, 7 s ...).
+server.listen({ port: 0, host: '127.0.0.1', backlog: 4096 }, () => console.log(JSON.stringify({ port: server.address().port })));
 process.on('SIGTERM', () => server.close(() => process.exit(0)));

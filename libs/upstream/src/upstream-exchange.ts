@@ -7,8 +7,8 @@ type Headers = Record<string, string | string[] | undefined>;
 /** Whoever reads the body: nobody yet, text() collecting it whole, the stream handed out by `body`, or a `chunks` sink. */
 type Reader = 'none' | 'text' | 'stream' | 'sink';
 
-/** Response header names and values from undici's raw list (names lower-cased, repeats kept as arrays). */
-function parseRawHeaders(raw: Buffer[]): Headers {
+/** Response header names and values from a raw list (undici's Buffers, or strings), names lower-cased, repeats kept as arrays. */
+function parseRawHeaders(raw: (Buffer | string)[]): Headers {
   const headers: Headers = {};
   for (let i = 0; i + 1 < raw.length; i += 2) {
     const name = raw[i]!.toString('latin1').toLowerCase();
@@ -22,7 +22,7 @@ function parseRawHeaders(raw: Buffer[]): Headers {
 }
 
 /**
- * One upstream call on undici's dispatcher handler interface. undici's `request()` wraps every answer in
+ * One upstream call on undici's dispatcher handler interface (which Http1StreamDispatcher drives too). undici's `request()` wraps every answer in
  * a body stream, an async resource and several promises; on the relay's hot path that was most of the
  * client's cost and of the garbage that outlives a young-generation GC. Here a whole answer read with
  * text() is gathered straight from the parser's chunks, and a stream exists only when a caller asks for
@@ -71,7 +71,7 @@ export class UpstreamExchange {
     if (this.signal?.aborted) abort(new UpstreamError('aborted', 'the request was aborted'));
   }
 
-  onHeaders(statusCode: number, rawHeaders: Buffer[], resume: () => void): boolean {
+  onHeaders(statusCode: number, rawHeaders: (Buffer | string)[], resume: () => void): boolean {
     if (statusCode < 200) return true;
     this.resumeRequest = resume;
     if (statusCode >= 300 && statusCode < 400) {

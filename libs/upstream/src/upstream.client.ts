@@ -1,6 +1,7 @@
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { Agent, type Dispatcher } from 'undici';
 import { APP_CONFIG, type AppConfig } from '@gw/core';
+import { Http1StreamDispatcher } from './http1/stream-dispatcher.js';
 import { UpstreamExchange } from './upstream-exchange.js';
 import { buildBalanceRequest, buildUpstreamRequest, type BuiltRequest } from './upstream-url.js';
 import {
@@ -36,10 +37,14 @@ export const DEFAULT_HEADERS_TIMEOUT_SECONDS = 300;
 @Injectable()
 export class UpstreamClient implements OnModuleDestroy {
   private readonly agent: Agent;
+  /** Streamed calls (SSE relaying): a leaner per-chunk path than undici's (see Http1StreamDispatcher). */
+  private readonly streams: Http1StreamDispatcher;
   private readonly headersTimeoutMs: number;
   private readonly bodyTimeoutMs: number;
   private readonly maxResponseBytes: number;
   private readonly azureDefaultApiVersion: string;
+  /** MAX_CONNECTIONS_PER_ORIGIN (0: no limit); a limit queues calls, which only undici's pool does. */
+  private readonly maxConnections: number;
   private readonly prepared = new WeakMap<UpstreamTarget, Map<string, PreparedRequest>>();
 
   constructor(@Inject(APP_CONFIG) config: Pick<AppConfig, 'relay'>) {
@@ -48,6 +53,7 @@ export class UpstreamClient implements OnModuleDestroy {
     this.bodyTimeoutMs = relay.streamingTimeoutSeconds * 1000;
     this.maxResponseBytes = relay.maxResponseBytes;
     this.azureDefaultApiVersion = relay.azureDefaultApiVersion;
+    this.maxConnections = relay.maxConnectionsPerOrigin;
     this.agent = new Agent({
       connect: { timeout: relay.connectTimeoutSeconds * 1000 },
       keepAliveTimeout: 30_000,
@@ -57,9 +63,11 @@ export class UpstreamClient implements OnModuleDestroy {
       headersTimeout: this.headersTimeoutMs,
       bodyTimeout: this.bodyTimeoutMs,
     });
+    this.streams = new Http1StreamDispatcher({ connectTimeoutMs: relay.connectTimeoutSeconds * 1000, keepAliveMs: 30_000 });
   }
 
   async onModuleDestroy(): Promise<void> {
+    this.streams.close();
     await this.agent.close().catch(() => undefined);
   }
 
@@ -108,26 +116,26 @@ export class UpstreamClient implements OnModuleDestroy {
   private dispatch(built: PreparedRequest, init: UpstreamRequestInit): Promise<UpstreamResponse> {
     if (init.signal?.aborted) return Promise.reject(new UpstreamError('aborted', 'the request was aborted'));
     const exchange = new UpstreamExchange(built.url, init.maxResponseBytes ?? this.maxResponseBytes, init.signal);
-    this.agent.dispatch(
-      {
-        origin: built.origin,
-        path: built.path,
-        method: built.method,
-        // A raw body brings its own content type; the prepared headers are shared, so they are copied, not changed.
-        headers: init.rawBody ? { ...built.headers, 'content-type': init.rawBody.contentType } : built.headers,
-        body:
-          built.method === 'GET'
-            ? undefined
-            : init.rawBody
-              ? init.rawBody.bytes
-              : init.body !== undefined
-                ? JSON.stringify(init.body)
-                : undefined,
-        headersTimeout: init.headersTimeoutMs ?? this.headersTimeoutMs,
-        bodyTimeout: init.bodyTimeoutMs ?? this.bodyTimeoutMs,
-      },
-      exchange as unknown as Dispatcher.DispatchHandler,
-    );
+    const request = {
+      origin: built.origin,
+      path: built.path,
+      method: built.method,
+      // A raw body brings its own content type; the prepared headers are shared, so they are copied, not changed.
+      headers: init.rawBody ? { ...built.headers, 'content-type': init.rawBody.contentType } : built.headers,
+      body:
+        built.method === 'GET'
+          ? undefined
+          : init.rawBody
+            ? init.rawBody.bytes
+            : init.body !== undefined
+              ? JSON.stringify(init.body)
+              : undefined,
+      headersTimeout: init.headersTimeoutMs ?? this.headersTimeoutMs,
+      bodyTimeout: init.bodyTimeoutMs ?? this.bodyTimeoutMs,
+    };
+    // A streamed answer is read chunk by chunk for its whole life: that path is worth its own client.
+    if (init.stream && !this.maxConnections) this.streams.dispatch(request, exchange);
+    else this.agent.dispatch(request, exchange as unknown as Dispatcher.DispatchHandler);
     return exchange.response;
   }
 }

@@ -1,0 +1,391 @@
+import { connect as netConnect, isIP, type Socket } from 'node:net';
+import { connect as tlsConnect } from 'node:tls';
+import { toUpstreamError } from '../upstream-errors.js';
+import { UpstreamError } from '../upstream.types.js';
+import { ResponseParser, type ResponseParts } from './response-parser.js';
+
+/** One call, as UpstreamClient prepares it for undici's dispatcher (the same fields). */
+export interface Http1Request {
+  /** `http(s)://host[:port]`. */
+  origin: string;
+  path: string;
+  method: string;
+  headers: Record<string, string>;
+  body?: string | Buffer;
+  /** First-byte timeout in ms (0: none). */
+  headersTimeout: number;
+  /** Longest silence between body bytes in ms while the reader takes them (0: none). */
+  bodyTimeout: number;
+}
+
+/** The part of undici's dispatch handler interface that UpstreamExchange implements. */
+export interface Http1Handler {
+  onConnect(abort: (reason?: Error) => void): void;
+  onHeaders(statusCode: number, rawHeaders: string[], resume: () => void): boolean;
+  onData(chunk: Buffer): boolean;
+  onComplete(trailers: string[]): void;
+  onError(error: Error): void;
+}
+
+export interface Http1DispatcherOptions {
+  connectTimeoutMs: number;
+  /** How long an idle connection is kept for the next call (shortened by the server's Keep-Alive hint). */
+  keepAliveMs: number;
+}
+
+/** Hop-by-hop and framing headers the client writes itself; a channel's header override cannot set them. */
+const OWN_HEADERS = new Set(['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'te', 'trailer']);
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** A header value may hold neither CR, LF nor NUL (request splitting). */
+const BAD_VALUE = /[\r\n\0]/;
+
+/**
+ * A minimal HTTP/1.1 client for streamed upstream answers (SSE relaying), on plain `net`/`tls` sockets:
+ * keep-alive connections per origin, the same connect, first-byte and idle-body timeouts as undici's Agent,
+ * back-pressure by pausing the socket, and abort by destroying it. With thousands of streams, undici's
+ * per-chunk path (its socket's 'readable' event and a nextTick per read, the WASM parser's callbacks, a
+ * timer refresh) was about a sixth of the gateway's CPU per relayed chunk; here a read is one 'data' event,
+ * a few byte comparisons and a subarray. Answers read whole (JSON) stay on undici.
+ */
+export class Http1StreamDispatcher {
+  private readonly idle = new Map<string, Http1Connection[]>();
+  private closed = false;
+
+  constructor(private readonly options: Http1DispatcherOptions) {}
+
+  dispatch(request: Http1Request, handler: Http1Handler): void {
+    if (this.closed) {
+      handler.onError(new UpstreamError('connect', 'the upstream client is closed'));
+      return;
+    }
+    const connection = this.takeIdle(request.origin) ?? new Http1Connection(this, request.origin, this.options.connectTimeoutMs);
+    connection.send(request, handler);
+  }
+
+  /** Closes idle connections; calls in flight finish (their connections are then closed, not kept). */
+  close(): void {
+    this.closed = true;
+    for (const list of this.idle.values()) for (const connection of list.splice(0)) connection.destroy();
+    this.idle.clear();
+  }
+
+  /** A connection whose answer ended cleanly, kept for the next call to its origin. */
+  keep(connection: Http1Connection, hintMs: number | undefined): void {
+    // The server's hint minus a second, as undici does, so that we never write to a socket it is closing.
+    const keepMs = hintMs === undefined ? this.options.keepAliveMs : Math.min(this.options.keepAliveMs, hintMs - 1000);
+    if (this.closed || keepMs <= 0) {
+      connection.destroy();
+      return;
+    }
+    let list = this.idle.get(connection.origin);
+    if (!list) {
+      list = [];
+      this.idle.set(connection.origin, list);
+    }
+    list.push(connection);
+    connection.idleFor(keepMs);
+  }
+
+  /** An idle connection closed or expired. */
+  forget(connection: Http1Connection): void {
+    const list = this.idle.get(connection.origin);
+    const at = list?.indexOf(connection) ?? -1;
+    if (at < 0) return;
+    list!.splice(at, 1);
+    if (list!.length === 0) this.idle.delete(connection.origin);
+  }
+
+  private takeIdle(origin: string): Http1Connection | undefined {
+    const list = this.idle.get(origin);
+    // The most recently used first: its socket is the least likely to be closing.
+    for (let connection = list?.pop(); connection; connection = list?.pop()) {
+      if (list!.length === 0) this.idle.delete(origin);
+      if (connection.usable) return connection;
+    }
+    return undefined;
+  }
+}
+
+/**
+ * Streams reading a body with an idle timeout, checked together by one interval instead of a timer refresh
+ * per chunk. The interval is a quarter of the shortest timeout watched, between 50 ms and 1 s: with the
+ * default STREAMING_TIMEOUT a timeout fires at most a second late, and 5,000 streams cost 5,000 checks a
+ * second (at 100 ms they were ~2 % of the gateway's busy time).
+ */
+const watched = new Set<Http1Connection>();
+let sweeper: NodeJS.Timeout | undefined;
+let sweepMs = 0;
+let lastSweep = 0;
+
+function watch(connection: Http1Connection, timeoutMs: number): void {
+  watched.add(connection);
+  const wanted = Math.min(1000, Math.max(50, Math.floor(timeoutMs / 4)));
+  if (sweeper && wanted >= sweepMs) return;
+  if (sweeper) clearInterval(sweeper);
+  else lastSweep = performance.now();
+  sweepMs = wanted;
+  sweeper = setInterval(sweep, sweepMs);
+  sweeper.unref();
+}
+
+function unwatch(connection: Http1Connection): void {
+  if (!watched.delete(connection) || watched.size > 0 || !sweeper) return;
+  clearInterval(sweeper);
+  sweeper = undefined;
+}
+
+function sweep(): void {
+  const now = performance.now();
+  const elapsed = now - lastSweep;
+  lastSweep = now;
+  for (const connection of watched) connection.checkIdle(elapsed);
+}
+
+/**
+ * Where plain-TCP connections read into (Node's `onread`): one buffer for all of them, since a read is
+ * parsed before the next one happens. Without it every read allocates its own backing store and goes
+ * through the socket's Readable (push, a 'data' event); here the parser sees the bytes in place, and only
+ * the body pieces handed on are copied (a few hundred bytes each, from Node's buffer pool).
+ */
+const READ_BUFFER = Buffer.allocUnsafeSlow(64 * 1024);
+
+/** One socket to an origin, carrying one call at a time. */
+class Http1Connection implements ResponseParts {
+  private readonly socket: Socket;
+  private handler?: Http1Handler;
+  private parser?: ResponseParser;
+  private connectTimer?: NodeJS.Timeout;
+  private headersTimer?: NodeJS.Timeout;
+  private idleTimer?: NodeJS.Timeout;
+  private bodyTimeoutMs = 0;
+  /** Body bytes arrived since the last sweep. */
+  private active = false;
+  private silentMs = 0;
+  private paused = false;
+  /** Reads land in READ_BUFFER: body pieces are copied before they are handed on. */
+  private readonly sharedReads: boolean;
+
+  constructor(
+    private readonly pool: Http1StreamDispatcher,
+    readonly origin: string,
+    connectTimeoutMs: number,
+  ) {
+    const url = new URL(origin);
+    const secure = url.protocol === 'https:';
+    const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
+    const port = Number(url.port) || (secure ? 443 : 80);
+    this.sharedReads = !secure;
+    this.socket = secure
+      ? tlsConnect({ host, port, servername: isIP(host) ? undefined : host, ALPNProtocols: ['http/1.1'] })
+      : netConnect({ host, port, onread: { buffer: READ_BUFFER, callback: (length) => this.readShared(length) } });
+    this.socket.setNoDelay(true);
+    // TCP keep-alive probes after a minute of silence, as undici's connector sets them.
+    this.socket.setKeepAlive(true, 60_000);
+    if (connectTimeoutMs > 0) {
+      this.connectTimer = setTimeout(
+        () => this.fail(new UpstreamError('connect', 'could not connect to upstream (connect timeout)')),
+        connectTimeoutMs,
+      );
+    }
+    this.socket.once(secure ? 'secureConnect' : 'connect', () => clearTimeout(this.connectTimer));
+    if (secure) this.socket.on('data', (data: Buffer) => this.read(data));
+    // 'end' (and then 'close') is emitted only by a flowing stream, even though onread's data bypasses it.
+    else this.socket.resume();
+    this.socket.on('error', (error) => this.fail(toUpstreamError(error)));
+    this.socket.on('close', () => this.closed());
+  }
+
+  /** Idle, open and not being closed by its server. */
+  get usable(): boolean {
+    return !this.handler && !this.socket.destroyed && this.socket.readyState === 'open';
+  }
+
+  send(request: Http1Request, handler: Http1Handler): void {
+    clearTimeout(this.idleTimer);
+    this.handler = handler;
+    this.parser = new ResponseParser(this, request.method === 'HEAD');
+    this.bodyTimeoutMs = request.bodyTimeout;
+    this.paused = false;
+    handler.onConnect(this.abort);
+    if (this.handler !== handler) return;
+    let head: string;
+    try {
+      head = requestHead(request);
+    } catch (error) {
+      this.fail(toUpstreamError(error));
+      return;
+    }
+    // The head in latin1 as undici writes it (a header value is bytes), the body as UTF-8.
+    const body = request.body;
+    this.socket.cork();
+    this.socket.write(head, 'latin1');
+    if (body !== undefined) this.socket.write(body);
+    this.socket.uncork();
+    this.timeHeaders(request.headersTimeout);
+  }
+
+  private timeHeaders(timeoutMs: number): void {
+    if (timeoutMs <= 0) return;
+    this.headersTimer = setTimeout(
+      () => this.fail(new UpstreamError('timeout', 'upstream did not answer in time (first byte timeout)')),
+      timeoutMs,
+    );
+  }
+
+  destroy(): void {
+    this.socket.destroy();
+  }
+
+  /** Kept for `keepMs`, then closed. */
+  idleFor(keepMs: number): void {
+    this.idleTimer = setTimeout(() => {
+      this.pool.forget(this);
+      this.socket.destroy();
+    }, keepMs);
+    this.idleTimer.unref();
+  }
+
+  /** From the sweep: fails a body that has been silent for its idle timeout (a paused one is not timed, as in undici). */
+  checkIdle(elapsedMs: number): void {
+    if (this.active || this.paused) {
+      this.active = false;
+      this.silentMs = 0;
+      return;
+    }
+    this.silentMs += elapsedMs;
+    if (this.silentMs >= this.bodyTimeoutMs) this.fail(new UpstreamError('timeout', 'upstream stopped sending (idle timeout)'));
+  }
+
+  // ---- ResponseParts (from the parser, inside read()) ----
+
+  head(status: number, rawHeaders: string[]): void {
+    clearTimeout(this.headersTimer);
+    const handler = this.handler;
+    if (!handler) return;
+    handler.onHeaders(status, rawHeaders, this.resume);
+    if (this.handler === handler && this.bodyTimeoutMs > 0 && !this.parser!.done) {
+      this.silentMs = 0;
+      watch(this, this.bodyTimeoutMs);
+    }
+  }
+
+  body(piece: Buffer): void {
+    const handler = this.handler;
+    if (!handler) return;
+    this.active = true;
+    if (this.sharedReads) {
+      const copy = Buffer.allocUnsafe(piece.length);
+      copy.set(piece);
+      piece = copy;
+    }
+    if (!handler.onData(piece) && this.handler === handler && !this.paused) {
+      this.paused = true;
+      this.socket.pause();
+    }
+  }
+
+  end(): void {
+    // Completed in read(), once the whole read is parsed (bytes after the answer make the socket unusable).
+  }
+
+  // ---- socket events ----
+
+  /** A plain-TCP read of `length` bytes into READ_BUFFER; false stops reading (the socket was paused meanwhile). */
+  private readShared(length: number): boolean {
+    this.read(READ_BUFFER.subarray(0, length));
+    return !this.paused;
+  }
+
+  private read(data: Buffer): void {
+    const parser = this.parser;
+    if (!parser || !this.handler) {
+      // Bytes nobody asked for (an idle connection): the connection is out of step.
+      this.pool.forget(this);
+      this.socket.destroy();
+      return;
+    }
+    try {
+      parser.feed(data);
+    } catch (error) {
+      this.fail(new UpstreamError('bad_response', (error as Error).message));
+      return;
+    }
+    if (parser.done) this.complete(parser);
+  }
+
+  private complete(parser: ResponseParser): void {
+    const handler = this.handler;
+    if (!handler) return;
+    this.release();
+    handler.onComplete([]);
+    if (parser.keepAlive && !parser.extra && !this.socket.destroyed && this.socket.writableLength === 0) {
+      if (this.paused) this.socket.resume();
+      this.paused = false;
+      this.pool.keep(this, parser.keepAliveHintMs);
+    } else {
+      this.socket.destroy();
+    }
+  }
+
+  private closed(): void {
+    clearTimeout(this.connectTimer);
+    clearTimeout(this.idleTimer);
+    this.pool.forget(this);
+    const parser = this.parser;
+    if (!this.handler || !parser) return;
+    if (parser.inBody) {
+      try {
+        parser.close();
+        this.complete(parser);
+        return;
+      } catch {
+        // cut short: reported below
+      }
+    }
+    this.fail(toUpstreamError(Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' })));
+  }
+
+  private readonly resume = (): void => {
+    if (!this.paused || !this.handler) return;
+    this.paused = false;
+    this.socket.resume();
+  };
+
+  private readonly abort = (reason?: Error): void => {
+    this.fail(reason ? toUpstreamError(reason) : new UpstreamError('aborted', 'the request was aborted'));
+  };
+
+  /** Ends the call with `error`; the connection is closed (its state is unknown). */
+  private fail(error: UpstreamError): void {
+    const handler = this.handler;
+    this.release();
+    this.socket.destroy();
+    handler?.onError(error);
+  }
+
+  private release(): void {
+    this.handler = undefined;
+    this.parser = undefined;
+    clearTimeout(this.connectTimer);
+    clearTimeout(this.headersTimer);
+    unwatch(this);
+  }
+}
+
+/** The request line and headers; throws on a header that would break the request's framing. */
+function requestHead(request: Http1Request): string {
+  const url = new URL(request.origin);
+  let head = `${request.method} ${request.path} HTTP/1.1\r\n`;
+  let host = url.host;
+  for (const name in request.headers) {
+    const value = request.headers[name];
+    if (value === undefined) continue;
+    if (!TOKEN.test(name) || BAD_VALUE.test(value)) throw new UpstreamError('connect', `upstream request failed: invalid ${name} header`);
+    const lower = name.toLowerCase();
+    if (lower === 'host') host = value;
+    else if (!OWN_HEADERS.has(lower)) head += `${name}: ${value}\r\n`;
+  }
+  head += `host: ${host}\r\nconnection: keep-alive\r\n`;
+  if (request.body !== undefined) head += `content-length: ${Buffer.byteLength(request.body)}\r\n`;
+  return `${head}\r\n`;
+}
