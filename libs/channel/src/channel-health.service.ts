@@ -73,6 +73,8 @@ export class ChannelHealthService {
   }
 
   reportRelaySuccess(channelId: number, keyIndex?: number): void {
+    // Called for every relayed answer; with no failure on record (the usual case) there is nothing to forget.
+    if (this.failures.size === 0) return;
     this.failures.delete(this.bucket(channelId, keyIndex));
   }
 

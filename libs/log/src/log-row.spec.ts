@@ -35,6 +35,16 @@ describe('toLogRow', () => {
     expect([row.username!.length, row.group!.length, row.quota, row.useTime]).toEqual([255, 64, 12, 0]);
   });
 
+  it('drops NUL characters (PostgreSQL refuses them) and leaves other text as it is', () => {
+    const row = toLogRow({ userId: 1, username: 'a\0b', type: LogType.Error, content: 'x\0y\0', modelName: 'gpt-4o' });
+    expect([row.username, row.content, row.modelName]).toEqual(['ab', 'xy', 'gpt-4o']);
+  });
+
+  it('keeps every known type', () => {
+    for (const type of [LogType.TopUp, LogType.Consume, LogType.Manage, LogType.System, LogType.Error])
+      expect(toLogRow({ userId: 1, username: 'u', type }).type).toBe(type);
+  });
+
   it('stores an unknown type as 0 and other as JSON text', () => {
     const row = toLogRow({ userId: 1, username: 'u', type: 42 as LogType, other: { a: 1 } });
     expect([row.type, row.other]).toEqual([0, '{"a":1}']);

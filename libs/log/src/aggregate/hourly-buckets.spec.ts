@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type ConsumeRow, sumIntoBuckets } from './hourly-buckets.js';
+import { bucketKeys, type ConsumeRow, sumIntoBuckets } from './hourly-buckets.js';
 
 const row = (over: Partial<ConsumeRow>): ConsumeRow => ({
   userId: 1,
@@ -35,5 +35,11 @@ describe('sumIntoBuckets', () => {
       ['m', 1],
       ['other', 1],
     ]);
+  });
+
+  it('fills exactly the buckets bucketKeys names (the two spell the dimensions out separately)', () => {
+    const one = row({ userId: 9, username: 'bo', tokenName: 't', modelName: 'gpt', channelId: 4, group: 'vip' });
+    const filled = sumIntoBuckets([one]).map((b) => [b.dim, b.userId, b.name]);
+    expect(filled).toEqual(bucketKeys(one));
   });
 });

@@ -40,31 +40,42 @@ export function bucketKeys(row: ConsumeRow): Array<[HourlyDim, number, string]> 
   ];
 }
 
-/** Sums rows into their buckets, one bucket per dimension, key and hour. */
+/**
+ * Sums rows into their buckets, one bucket per dimension, key and hour. The dimensions are those of
+ * bucketKeys, spelled out here: it runs for every consume row the aggregator reads, and the seven small
+ * arrays bucketKeys builds per row were most of its garbage.
+ */
 export function sumIntoBuckets(rows: Iterable<ConsumeRow>): HourlyBucket[] {
   const buckets = new Map<string, HourlyBucket>();
+  const add = (row: ConsumeRow, hour: number, dim: HourlyDim, userId: number, name: string): void => {
+    const key = `${dim}\u0000${userId}\u0000${name}\u0000${hour}`;
+    const bucket = buckets.get(key);
+    if (bucket) {
+      bucket.count++;
+      bucket.quota += row.quota;
+      bucket.promptTokens += row.promptTokens;
+      bucket.completionTokens += row.completionTokens;
+    } else
+      buckets.set(key, {
+        dim,
+        userId,
+        name,
+        hour,
+        count: 1,
+        quota: row.quota,
+        promptTokens: row.promptTokens,
+        completionTokens: row.completionTokens,
+      });
+  };
   for (const row of rows) {
     const hour = row.createdAt - (row.createdAt % HOUR);
-    for (const [dim, userId, name] of bucketKeys(row)) {
-      const key = `${dim}\u0000${userId}\u0000${name}\u0000${hour}`;
-      const bucket = buckets.get(key);
-      if (bucket) {
-        bucket.count++;
-        bucket.quota += row.quota;
-        bucket.promptTokens += row.promptTokens;
-        bucket.completionTokens += row.completionTokens;
-      } else
-        buckets.set(key, {
-          dim,
-          userId,
-          name,
-          hour,
-          count: 1,
-          quota: row.quota,
-          promptTokens: row.promptTokens,
-          completionTokens: row.completionTokens,
-        });
-    }
+    add(row, hour, 'all', 0, '');
+    add(row, hour, 'user', row.userId, '');
+    add(row, hour, 'username', 0, row.username);
+    add(row, hour, 'token', 0, row.tokenName);
+    add(row, hour, 'model', 0, row.modelName);
+    add(row, hour, 'channel', 0, String(row.channelId));
+    add(row, hour, 'group', 0, row.group);
   }
   return [...buckets.values()];
 }
