@@ -31,11 +31,11 @@ export function yieldToEventLoop(): Promise<void> {
 }
 
 /**
- * How long the cleanup worker rests after a batch that held SQLite's write lock `heldMs`: at least as long as it
- * held it, so the lock is free at least half the time, and never under 4 ms. A relay commit that found the lock
- * taken sleeps in SQLite's busy handler (1, 2, 5, 10 ms ... between tries) and must find it free at its next
- * try, or it waits a further, longer sleep. Self-contained: the worker runs this function's source text.
+ * How long the cleanup worker rests after a transaction that held SQLite's write lock `heldMs`: at least as long
+ * as it held it, so the lock is free at least half the time, and never under 2 ms. A relay write that found the
+ * lock taken sleeps in SQLite's busy handler (1, 2, 5, 10 ms ... between tries) and must find it free at its
+ * next try. Self-contained: the worker runs this function's source text.
  */
 export function restAfterBatch(heldMs: number): number {
-  return Math.max(4, Math.ceil(heldMs));
+  return Math.max(2, Math.ceil(heldMs));
 }
