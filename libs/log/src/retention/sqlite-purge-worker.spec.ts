@@ -39,7 +39,7 @@ describe('SqlitePurgeWorker', () => {
     dir = mkdtempSync(join(tmpdir(), 'gw-purge-worker-'));
     ({ db } = logFile(dir, 60_000, 500));
     const seen: number[] = [];
-    const worker = new SqlitePurgeWorker(join(dir, 'logs.db'), 5_000_000, (n) => seen.push(n), { maxRows: 2_000 });
+    const worker = new SqlitePurgeWorker(join(dir, 'logs.db'), 5_000_000, (n) => seen.push(n), { readRows: 2_000 });
     expect(await worker.finished).toBe(60_000);
     expect(seen.length).toBeGreaterThan(20);
     expect(seen).toEqual([...seen].sort((a, b) => a - b));

@@ -24,7 +24,7 @@ export interface SqlitePurgePacing {
 }
 
 export const DEFAULT_SQLITE_PURGE_PACING: SqlitePurgePacing = {
-  holdMs: 4,
+  holdMs: 8,
   pieceMs: 0.5,
   readRows: 4096,
   minRows: 1,
