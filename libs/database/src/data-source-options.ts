@@ -2,8 +2,6 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { AppConfig } from '@gw/core';
 import type { DataSourceOptions } from 'typeorm';
-import type { SqliteHandle } from './raw-handles.js';
-import { announceSqliteWrites } from './sqlite-write-intent.js';
 
 /** TypeORM's own option types (classes, schemas or glob strings), so nothing here restates them. */
 type EntityList = NonNullable<DataSourceOptions['entities']>;
@@ -36,11 +34,9 @@ export function dataSourceOptions(database: AppConfig['database'], parts: Schema
         database: database.path!,
         enableWAL: true,
         timeout: 30_000,
-        prepareDatabase: (db: SqliteHandle) => {
+        prepareDatabase: (db: { pragma(sql: string): unknown; prepare(sql: string): unknown }) => {
           db.pragma('busy_timeout = 30000');
           beginImmediate(db);
-          // A log cleanup's worker yields SQLite's write lock to this connection's writes (sqlite-write-intent).
-          announceSqliteWrites(db);
           db.pragma('synchronous = NORMAL');
           // better-sqlite3 builds SQLite with a 16 MB page cache per connection, which a busy gateway fills with
           // log pages it never reads again (measured: +17 MB resident). The hot rows (users, tokens, the
@@ -91,7 +87,7 @@ export function dataSourceOptions(database: AppConfig['database'], parts: Schema
  * the write lock at BEGIN makes the other process wait its busy timeout instead. In one process nothing changes:
  * its single connection runs one transaction at a time anyway (serializeSqliteTransactions).
  */
-function beginImmediate(db: SqliteHandle): void {
-  const prepare = db.prepare.bind(db) as (sql: string) => ReturnType<SqliteHandle['prepare']>;
-  db.prepare = ((sql: string) => prepare(sql === 'BEGIN TRANSACTION' ? 'BEGIN IMMEDIATE' : sql)) as SqliteHandle['prepare'];
+function beginImmediate(db: { prepare(sql: string): unknown }): void {
+  const prepare = db.prepare.bind(db);
+  db.prepare = (sql: string) => prepare(sql === 'BEGIN TRANSACTION' ? 'BEGIN IMMEDIATE' : sql);
 }

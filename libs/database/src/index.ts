@@ -10,7 +10,6 @@ export { bigintNumber, floatNumber, intBoolean, jsonColumn, nowSeconds } from '.
 export { runOutsideTransactions, serializeSqliteTransactions } from './sqlite-transactions.js';
 export { wideParam } from './wide-param.js';
 export { withLargeSqliteCache } from './sqlite-cache.js';
-export { announceSqliteWrites, sqliteWriteIntentOf, WRITE_INTENT } from './sqlite-write-intent.js';
 // The one way to the drivers' raw connections, and the one batched-transaction runner built on them.
 export {
   sqliteHandleOf,

@@ -1,12 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import {
-  LOG_DATA_SOURCE,
-  runOutsideTransactions,
-  SqliteCheckpointService,
-  sqliteHandleOf,
-  sqliteWriteIntentOf,
-  withLargeSqliteCache,
-} from '@gw/database';
+import { LOG_DATA_SOURCE, runOutsideTransactions, SqliteCheckpointService, sqliteHandleOf, withLargeSqliteCache } from '@gw/database';
 import type { DataSource } from 'typeorm';
 
 /**
@@ -66,12 +59,6 @@ export class LogPurgeRepository {
   sqliteFile(): string | undefined {
     const db = sqliteHandleOf(this.dataSource);
     return db && !db.memory && db.name ? db.name : undefined;
-  }
-
-  /** The counter of this connection's running writes, for the cleanup worker to give the lock up to them. */
-  sqliteWriteIntent(): Int32Array | undefined {
-    const db = sqliteHandleOf(this.dataSource);
-    return db ? sqliteWriteIntentOf(db) : undefined;
   }
 
   /** Runs `work` with a larger SQLite page cache (see withLargeSqliteCache). */

@@ -36,8 +36,8 @@ export interface PurgeProgress {
 /**
  * Deletes old log rows without blocking the gateway: bounded batches found through the created_at index and
  * deleted by id. On a SQLite file the batches run on a worker thread with its own connection
- * (SqlitePurgeWorker), so the event loop never waits for them; a relay write waits at most for one piece of a
- * batch (under a millisecond): the worker commits as soon as the gateway announces a write. Elsewhere (MySQL, PostgreSQL, whose drivers do not block the loop, and an
+ * (SqlitePurgeWorker), so the event loop never waits for them; a relay commit waits at most for one batch's
+ * write lock (a few milliseconds). Elsewhere (MySQL, PostgreSQL, whose drivers do not block the loop, and an
  * in-memory SQLite database) they run here with a turn of the event loop between batches. On SQLite the freed
  * pages are then returned to the file system a few at a time when the file allows it (auto_vacuum =
  * INCREMENTAL, the default of databases the gateway creates); otherwise SQLite reuses them for new rows, so
@@ -81,16 +81,10 @@ export class LogPurgeService implements OnModuleDestroy {
   /** The deletes and the incremental vacuum on a worker thread; the WAL cut (a checkpoint) from here after. */
   private async purgeInWorker(file: string, before: number): Promise<number> {
     let counted = 0;
-    const worker = new SqlitePurgeWorker(
-      file,
-      before,
-      (deleted) => {
-        this.state.deleted += deleted - counted;
-        counted = deleted;
-      },
-      {},
-      this.repo.sqliteWriteIntent(),
-    );
+    const worker = new SqlitePurgeWorker(file, before, (deleted) => {
+      this.state.deleted += deleted - counted;
+      counted = deleted;
+    });
     this.workers.add(worker);
     try {
       const deleted = await worker.finished;
