@@ -33,6 +33,9 @@ const KIND = process.env.BENCH_LOG_DB ?? 'sqlite';
 const SAMPLES = Number(process.env.BENCH_LOG_SAMPLES ?? 30);
 const SEPARATE = process.env.BENCH_LOG_SEPARATE === '1';
 const MAX_CLEANUP_MS = Number(process.env.BENCH_LOG_MAX_SECONDS ?? 1800) * 1000;
+/** Relay and /api/status calls before the cleanup: warm-up (not counted), then the idle samples. */
+const IDLE_WARMUP = 200;
+const IDLE_SAMPLES = 400;
 const ROOT = new URL('..', import.meta.url).pathname;
 const OUT = join(ROOT, 'node_modules/.cache/gw-bench-logs/dist');
 const ENTRY = process.env.BENCH_ENTRY ?? join(OUT, 'apps/gateway/src/main.js');
@@ -338,7 +341,12 @@ async function cleanupImpact(headers, key, t) {
   // The relay and the console, idle and then while a cleanup deletes the older two thirds of the rows.
   const relay = target(gateway.url, '/v1/chat/completions', key, 1);
   const idle = { relay: [], status: [] };
-  for (let i = 0; i < 100; i++) {
+  // A freshly started gateway is still compiling its hot paths: its first calls would make "idle" look slow.
+  for (let i = 0; i < IDLE_WARMUP; i++) {
+    await relay.callJson();
+    await timedGet(gateway.url, '/api/status', {});
+  }
+  for (let i = 0; i < IDLE_SAMPLES; i++) {
     idle.relay.push(await relay.callJson());
     idle.status.push((await timedGet(gateway.url, '/api/status', {})).ms);
   }
