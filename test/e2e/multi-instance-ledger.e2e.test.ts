@@ -17,7 +17,13 @@ import { waitFor } from './relay-fixture.js';
 /** ModelPrice 0.001 × QuotaPerUnit 500 000: every call reserves and is charged exactly this. */
 const PRICE_QUOTA = 500;
 /** One model per phase, so each phase's log rows are told apart. */
-const MODELS = { steady: 'ledger-steady', redisCut: 'ledger-redis-cut', probe: 'ledger-probe', limited: 'ledger-limited' };
+const MODELS = {
+  warm: 'ledger-warm',
+  steady: 'ledger-steady',
+  redisCut: 'ledger-redis-cut',
+  probe: 'ledger-probe',
+  limited: 'ledger-limited',
+};
 const LOAD = 500;
 /** Quota for exactly this many calls in each load phase. */
 const K = 120;
@@ -89,6 +95,11 @@ describe.runIf(redisUrl).each(cases)('two instances on one $kind and one Redis, 
     expectOk(await spender.post('/api/token/', { name: 'spend', remain_quota: 0, unlimited_quota: true, expired_time: -1 }));
     const tokenId = (await spender.get('/api/token/search?keyword=spend')).body.data.items[0].id as number;
     user = { id: spender.userId!, key: (await spender.post(`/api/token/${tokenId}/key`)).body.data.key as string };
+    // Both relays warmed before any load phase: under a busy CI one cold instance could lag so far behind
+    // the other that the warm one had taken the whole quota before the cold one reserved anything.
+    await setBalance(100 * PRICE_QUOTA);
+    const warm = await Promise.all(Array.from({ length: 20 }, (_, i) => call(MODELS.warm, i)));
+    expect(warm.map((r) => r.status)).toEqual(warm.map(() => 200));
   }, 180_000);
 
   afterAll(async () => {
