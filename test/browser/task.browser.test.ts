@@ -129,7 +129,8 @@ describe.skipIf(skipReason !== null)('drawing and task logs in Chromium', () => 
     await page.getByTestId('callback-notice').waitFor();
     await table.getByText('成功').first().waitFor();
     await table.getByText('失败').first().waitFor();
-    await table.getByText('30 秒').waitFor();
+    // Exact: a row's whole text can hold the same characters (a time ending in ':23' before a '0 秒' cell).
+    await table.getByText('30 秒', { exact: true }).waitFor();
     await browser.screenshot('task-01-drawing-log');
 
     // Filter by task id.
