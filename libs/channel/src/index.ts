@@ -23,10 +23,4 @@ export type { AdaptorProbe, ProbeAnswer, ProbeLimits } from './channel-probe.js'
 export { ChannelNotifyService, type ChannelNotice } from './channel-notify.service.js';
 export { redactKeys } from './redact.js';
 export { KeyRedactor, KeyRedactingStream } from './key-redactor.js';
-export {
-  channelKeysOf,
-  channelRedactingTransform,
-  channelRedactor,
-  redactChannelKeys,
-  redactChannelText,
-} from './channel-redaction.js';
+export { channelRedactingTransform, channelRedactor, redactChannelKeys, redactChannelText } from './channel-redaction.js';

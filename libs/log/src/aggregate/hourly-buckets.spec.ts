@@ -37,7 +37,7 @@ describe('sumIntoBuckets', () => {
     ]);
   });
 
-  it('fills exactly the buckets bucketKeys names (the two spell the dimensions out separately)', () => {
+  it('fills exactly the buckets bucketKeys names', () => {
     const one = row({ userId: 9, username: 'bo', tokenName: 't', modelName: 'gpt', channelId: 4, group: 'vip' });
     const filled = sumIntoBuckets([one]).map((b) => [b.dim, b.userId, b.name]);
     expect(filled).toEqual(bucketKeys(one));

@@ -27,27 +27,34 @@ export interface HourlyBucket {
 
 export const HOUR = 3600;
 
-/** The (user_id, name) key of each dimension for one row. */
-export function bucketKeys(row: ConsumeRow): Array<[HourlyDim, number, string]> {
-  return [
-    ['all', 0, ''],
-    ['user', row.userId, ''],
-    ['username', 0, row.username],
-    ['token', 0, row.tokenName],
-    ['model', 0, row.modelName],
-    ['channel', 0, String(row.channelId)],
-    ['group', 0, row.group],
-  ];
+/**
+ * Calls `visit` with the (user_id, name) key of each dimension for one row: the one list of dimensions.
+ * A callback rather than an array, since it runs for every consume row the aggregator reads and seven
+ * small arrays per row were most of sumIntoBuckets' garbage.
+ */
+export function forEachBucketKey(row: ConsumeRow, visit: (dim: HourlyDim, userId: number, name: string) => void): void {
+  visit('all', 0, '');
+  visit('user', row.userId, '');
+  visit('username', 0, row.username);
+  visit('token', 0, row.tokenName);
+  visit('model', 0, row.modelName);
+  visit('channel', 0, String(row.channelId));
+  visit('group', 0, row.group);
 }
 
-/**
- * Sums rows into their buckets, one bucket per dimension, key and hour. The dimensions are those of
- * bucketKeys, spelled out here: it runs for every consume row the aggregator reads, and the seven small
- * arrays bucketKeys builds per row were most of its garbage.
- */
+/** The (user_id, name) key of each dimension for one row. */
+export function bucketKeys(row: ConsumeRow): Array<[HourlyDim, number, string]> {
+  const keys: Array<[HourlyDim, number, string]> = [];
+  forEachBucketKey(row, (dim, userId, name) => keys.push([dim, userId, name]));
+  return keys;
+}
+
+/** Sums rows into their buckets, one bucket per dimension, key and hour. */
 export function sumIntoBuckets(rows: Iterable<ConsumeRow>): HourlyBucket[] {
   const buckets = new Map<string, HourlyBucket>();
-  const add = (row: ConsumeRow, hour: number, dim: HourlyDim, userId: number, name: string): void => {
+  let row: ConsumeRow;
+  let hour = 0;
+  const add = (dim: HourlyDim, userId: number, name: string): void => {
     const key = `${dim}\u0000${userId}\u0000${name}\u0000${hour}`;
     const bucket = buckets.get(key);
     if (bucket) {
@@ -67,15 +74,9 @@ export function sumIntoBuckets(rows: Iterable<ConsumeRow>): HourlyBucket[] {
         completionTokens: row.completionTokens,
       });
   };
-  for (const row of rows) {
-    const hour = row.createdAt - (row.createdAt % HOUR);
-    add(row, hour, 'all', 0, '');
-    add(row, hour, 'user', row.userId, '');
-    add(row, hour, 'username', 0, row.username);
-    add(row, hour, 'token', 0, row.tokenName);
-    add(row, hour, 'model', 0, row.modelName);
-    add(row, hour, 'channel', 0, String(row.channelId));
-    add(row, hour, 'group', 0, row.group);
+  for (row of rows) {
+    hour = row.createdAt - (row.createdAt % HOUR);
+    forEachBucketKey(row, add);
   }
   return [...buckets.values()];
 }

@@ -35,8 +35,9 @@ const DRAIN_TIMEOUT_MS = 10_000;
 
 /**
  * One relayed request, end to end: authenticate → parse → rate limit → group and price → channel →
- * reserve quota (before, or for a clearly rich caller beside, the upstream call) → forward with retries (the answer is written as it arrives) → settle or refund →
- * counters and the consume log. Errors before any byte was sent become OpenAI error bodies.
+ * reserve quota (before the upstream call, or beside it for a clearly rich caller) → forward with retries
+ * (the answer is written as it arrives, once the reserve has committed) → settle or refund → counters and
+ * the consume log. Errors before any byte was sent become OpenAI error bodies.
  */
 @Injectable()
 export class RelayPipeline implements OnModuleDestroy {

@@ -89,7 +89,7 @@ export class OpenAiVideoController {
       );
       if (upstream?.status !== 200 || !upstream.body)
         return taskError('the video could not be fetched from the provider', 'fetch_content_failed', 502);
-      // The download is authenticated with the channel's key: its bytes go out with the key masked, as every answer does.
+      // The download may carry the channel's key (contentSource's headers): its bytes go out with the key masked, as every answer's do.
       const video = Readable.fromWeb(upstream.body as ReadableStream);
       const redacted = video.pipe(channelRedactingTransform(own.channel));
       video.once('error', (error) => redacted.destroy(error));
