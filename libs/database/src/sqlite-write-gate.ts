@@ -48,7 +48,6 @@ export class SqliteWriteGate {
       return await write();
     } finally {
       Atomics.sub(this.shared, WRITE_GATE.mainWrites, 1);
-      Atomics.notify(this.shared, WRITE_GATE.mainWrites);
     }
   }
 
