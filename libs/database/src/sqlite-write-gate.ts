@@ -84,7 +84,10 @@ export function gateSqliteWrites(dataSource: DataSource): void {
   const runner = dataSource.driver.createQueryRunner('master') as unknown as GatedRunner;
   if (runner.writesGated) return;
   runner.writesGated = true;
-  const query = runner.query.bind(runner);
+  // The class's method, looked up at each call: a wrapper put on the prototype later (a test capturing the
+  // statements) still sees every one.
+  const prototype = Object.getPrototypeOf(runner) as GatedRunner;
+  const query = (sql: string, ...rest: unknown[]) => prototype.query.call(runner, sql, ...rest);
   runner.query = (sql: string, ...rest: unknown[]) =>
     /^\s*BEGIN\b/i.test(sql) || (!db.inTransaction && !READ_ONLY.test(sql)) ? gate.run(() => query(sql, ...rest)) : query(sql, ...rest);
 }
