@@ -3,6 +3,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { type LedgerStep, type Plan, Rollback, type StepResult } from './plan.js';
 import { type SqliteHandle, sqliteHandleOf } from './raw-handles.js';
 import { runOutsideTransactions } from './sqlite-transactions.js';
+import { sqliteWriteGateOf } from './sqlite-write-gate.js';
 
 interface SqliteWrappers {
   db: SqliteHandle;
@@ -118,12 +119,19 @@ export class BatchedTransactions {
     }
   }
 
+  /**
+   * Commits the queued jobs once no log cleanup worker holds the write lock (the gate); jobs queued while it
+   * waits join the batch.
+   */
   private readonly flush = (): void => {
-    const jobs = this.queue;
-    this.queue = [];
-    // Never inside another module's open transaction: its rollback would undo these writes.
-    void runOutsideTransactions(this.dataSource, this.sqlite!, () => this.commit(jobs)).catch((error: unknown) => {
-      for (const job of jobs) job.reject(error);
+    const db = this.sqlite!;
+    void sqliteWriteGateOf(db).run(() => {
+      const jobs = this.queue;
+      this.queue = [];
+      // Never inside another module's open transaction: its rollback would undo these writes.
+      return runOutsideTransactions(this.dataSource, db, () => this.commit(jobs)).catch((error: unknown) => {
+        for (const job of jobs) job.reject(error);
+      });
     });
   };
 

@@ -10,6 +10,7 @@ export { bigintNumber, floatNumber, intBoolean, jsonColumn, nowSeconds } from '.
 export { runOutsideTransactions, serializeSqliteTransactions } from './sqlite-transactions.js';
 export { wideParam } from './wide-param.js';
 export { withLargeSqliteCache } from './sqlite-cache.js';
+export { gateSqliteWrites, SqliteWriteGate, sqliteWriteGateOf, WRITE_GATE } from './sqlite-write-gate.js';
 // The one way to the drivers' raw connections, and the one batched-transaction runner built on them.
 export {
   sqliteHandleOf,

@@ -31,11 +31,11 @@ export function yieldToEventLoop(): Promise<void> {
 }
 
 /**
- * How long the cleanup worker rests after a batch that held SQLite's write lock `heldMs`: at least as long as it
- * held it, so the lock is free at least half the time, and never under 4 ms. A relay commit that found the lock
- * taken sleeps in SQLite's busy handler (1, 2, 5, 10 ms ... between tries) and must find it free at its next
- * try, or it waits a further, longer sleep. Self-contained: the worker runs this function's source text.
+ * How long the cleanup worker rests after a transaction that held SQLite's write lock `heldMs`: `ratio` times as
+ * long, never under 4 ms. Main-thread writes no longer wait out a whole transaction (the write gate cuts it short),
+ * so the rest bounds the worker's share of the CPU, which the relay's thread shares on a small machine.
+ * Self-contained: the worker runs this function's source text.
  */
-export function restAfterBatch(heldMs: number): number {
-  return Math.max(4, Math.ceil(heldMs));
+export function restAfterBatch(heldMs: number, ratio: number): number {
+  return Math.max(4, Math.ceil(heldMs * ratio));
 }

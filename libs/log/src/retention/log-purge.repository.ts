@@ -1,5 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { LOG_DATA_SOURCE, runOutsideTransactions, SqliteCheckpointService, sqliteHandleOf, withLargeSqliteCache } from '@gw/database';
+import {
+  LOG_DATA_SOURCE,
+  runOutsideTransactions,
+  SqliteCheckpointService,
+  sqliteHandleOf,
+  sqliteWriteGateOf,
+  withLargeSqliteCache,
+} from '@gw/database';
 import type { DataSource } from 'typeorm';
 
 /**
@@ -53,12 +60,13 @@ export class LogPurgeRepository {
   }
 
   /**
-   * The SQLite file holding the logs, for a cleanup on a connection of its own (SqlitePurgeWorker); undefined on
-   * another database or an in-memory one, which only this connection can reach.
+   * The SQLite file holding the logs, for a cleanup on a connection of its own (SqlitePurgeWorker), with the
+   * shared memory of this connection's write gate, through which the cleanup gives the write lock up to the
+   * gateway's writes; undefined on another database or an in-memory one, which only this connection can reach.
    */
-  sqliteFile(): string | undefined {
+  sqliteFile(): { file: string; gate: Int32Array } | undefined {
     const db = sqliteHandleOf(this.dataSource);
-    return db && !db.memory && db.name ? db.name : undefined;
+    return db && !db.memory && db.name ? { file: db.name, gate: sqliteWriteGateOf(db).shared } : undefined;
   }
 
   /** Runs `work` with a larger SQLite page cache (see withLargeSqliteCache). */

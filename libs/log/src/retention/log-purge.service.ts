@@ -36,8 +36,8 @@ export interface PurgeProgress {
 /**
  * Deletes old log rows without blocking the gateway: bounded batches found through the created_at index and
  * deleted by id. On a SQLite file the batches run on a worker thread with its own connection
- * (SqlitePurgeWorker), so the event loop never waits for them; a relay commit waits at most for one batch's
- * write lock (a few milliseconds). Elsewhere (MySQL, PostgreSQL, whose drivers do not block the loop, and an
+ * (SqlitePurgeWorker), so the event loop never waits for them; a relay write waits, off the event loop, for
+ * the piece the worker is deleting and its commit (the write gate, about a millisecond or two). Elsewhere (MySQL, PostgreSQL, whose drivers do not block the loop, and an
  * in-memory SQLite database) they run here with a turn of the event loop between batches. On SQLite the freed
  * pages are then returned to the file system a few at a time when the file allows it (auto_vacuum =
  * INCREMENTAL, the default of databases the gateway creates); otherwise SQLite reuses them for new rows, so
@@ -63,8 +63,8 @@ export class LogPurgeService implements OnModuleDestroy {
     this.state.running++;
     if (this.state.running === 1) this.state.deleted = 0;
     try {
-      const file = this.repo.sqliteFile();
-      if (file) return await this.purgeInWorker(file, before);
+      const sqlite = this.repo.sqliteFile();
+      if (sqlite) return await this.purgeInWorker(sqlite, before);
       const deleted = await this.repo.withLargeSqliteCache(() => this.deleteInBatches(before));
       if (deleted > 0) await this.reclaimSqliteSpace();
       return deleted;
@@ -79,9 +79,9 @@ export class LogPurgeService implements OnModuleDestroy {
   }
 
   /** The deletes and the incremental vacuum on a worker thread; the WAL cut (a checkpoint) from here after. */
-  private async purgeInWorker(file: string, before: number): Promise<number> {
+  private async purgeInWorker({ file, gate }: { file: string; gate: Int32Array }, before: number): Promise<number> {
     let counted = 0;
-    const worker = new SqlitePurgeWorker(file, before, (deleted) => {
+    const worker = new SqlitePurgeWorker(file, before, gate, (deleted) => {
       this.state.deleted += deleted - counted;
       counted = deleted;
     });
