@@ -139,15 +139,17 @@ if (SCENARIO === 'workers') process.exit(await runWorkers(ENTRY));
 const dataDir = mkdtempSync(join(tmpdir(), 'gw-bench-'));
 const database = await benchDatabase(dataDir);
 const upstream = await startFakeUpstream();
+// The streams scenario's normal requests go to a provider process of their own (see prepareGateway).
+const normalUpstream = SCENARIO === 'streams' ? await startFakeUpstream() : undefined;
 const gateway = await startBenchGateway(ENTRY, { dataDir, database, workers: WORKERS }).catch(async (error) => {
-  await stop(upstream.child);
+  await Promise.all([upstream, normalUpstream].filter(Boolean).map((u) => stop(u.child)));
   throw error;
 });
 let exitCode = 0;
 try {
-  const { key, usage } = await prepareGateway(gateway.url, upstream.url);
+  const { key, usage } = await prepareGateway(gateway.url, upstream.url, normalUpstream?.url);
   if (SCENARIO === 'streams') {
-    await runStreams(gateway, upstream, key);
+    await runStreams(gateway, upstream, normalUpstream, key);
   } else {
     await runRelay(gateway, upstream, key, usage, database);
   }
@@ -155,7 +157,7 @@ try {
   console.error(error);
   exitCode = 1;
 } finally {
-  await Promise.all([stop(gateway.child), stop(upstream.child)]);
+  await Promise.all([gateway, upstream, normalUpstream].filter(Boolean).map((p) => stop(p.child)));
   await database.drop().catch((error) => console.error(`dropping the bench database: ${error.message}`));
   rmSync(dataDir, { recursive: true, force: true });
 }

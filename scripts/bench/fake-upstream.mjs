@@ -46,11 +46,16 @@ function chat(_req, body, res) {
 
 /**
  * Streams waiting for their next chunk, by phase: one timer serves them all (thousands of streams with a
- * timer each would make this process, not the gateway, the bottleneck).
+ * timer each would make this process, not the gateway, the bottleneck). A phase is 1 ms: independent
+ * streams of a real provider do not tick together, and with 10 ms phases 5,000 streams at 200 ms sent
+ * 250 chunks in the same instant every 10 ms, a burst of several ms of gateway work that a normal request
+ * queued behind (and a load no provider produces).
  */
-const TICK_MS = 10;
+const TICK_MS = 1;
 const buckets = Array.from({ length: Math.max(1, Math.round(CHUNK_MS / TICK_MS)) }, () => new Set());
 let tick = 0;
+/** SSE events the slow streams have written so far (GET /bench/sent): the other end of the clients' count. */
+let slowEventsSent = 0;
 let ticksDone = 0;
 const clockStart = performance.now();
 setInterval(() => {
@@ -75,13 +80,16 @@ function slowStream(res, body, chunk) {
     next() {
       sent++;
       if (sent < total) {
+        slowEventsSent++;
         res.write(chunk({ content: WORDS[sent % WORDS.length] }));
         return;
       }
       bucket.delete(stream);
+      slowEventsSent += 3;
       res.end(`${chunk({}, 'stop')}${chunk({}, null, { choices: [], usage: USAGE })}data: [DONE]\n\n`);
     },
   };
+  slowEventsSent++;
   res.write(chunk({ role: 'assistant', content: '' }));
   bucket.add(stream);
   res.on('close', () => bucket.delete(stream));
@@ -111,6 +119,7 @@ const server = createServer((req, res) => {
       return json(res, 400, { error: { message: 'invalid JSON', type: 'invalid_request_error' } });
     }
     if (req.method === 'POST' && req.url.startsWith('/v1/chat/completions')) return chat(req, body, res);
+    if (req.url === '/bench/sent') return json(res, 200, { events: slowEventsSent });
     if (req.url.startsWith('/v1/models')) return json(res, 200, { object: 'list', data: [{ id: 'bench-model', object: 'model' }] });
     json(res, 404, { error: { message: 'not found', type: 'invalid_request_error' } });
   });

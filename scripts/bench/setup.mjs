@@ -31,7 +31,12 @@ class Console {
   }
 }
 
-export async function prepareGateway(url, upstreamUrl) {
+/**
+ * `normalUpstreamUrl` (the streams scenario) serves MODEL from a provider process of its own: a normal
+ * request's latency then does not include queueing behind the stream chunks that the streams' provider
+ * process is busy writing (a real provider's JSON answer does not wait on our other streams).
+ */
+export async function prepareGateway(url, upstreamUrl, normalUpstreamUrl) {
   const root = new Console(url);
   const password = 'bench-pass-123';
   await root.call('POST', '/api/setup', {
@@ -44,10 +49,17 @@ export async function prepareGateway(url, upstreamUrl) {
   await root.login('root', password);
   await root.call('PUT', '/api/option/', { key: 'ModelRatio', value: JSON.stringify(Object.fromEntries(MODELS.map((m) => [m, 1]))) });
   await root.call('PUT', '/api/option/', { key: 'CompletionRatio', value: JSON.stringify(Object.fromEntries(MODELS.map((m) => [m, 2]))) });
-  await root.call('POST', '/api/channel/', {
-    mode: 'single',
-    channel: { name: 'bench', type: 1, key: 'sk-bench-upstream', models: MODELS.join(','), group: 'default', base_url: upstreamUrl },
-  });
+  const channel = (name, models, base_url) =>
+    root.call('POST', '/api/channel/', {
+      mode: 'single',
+      channel: { name, type: 1, key: 'sk-bench-upstream', models: models.join(','), group: 'default', base_url },
+    });
+  if (normalUpstreamUrl) {
+    await channel('bench', [SLOW_MODEL, FLOOD_MODEL], upstreamUrl);
+    await channel('bench-normal', [MODEL], normalUpstreamUrl);
+  } else {
+    await channel('bench', MODELS, upstreamUrl);
+  }
   await root.call('POST', '/api/user/', { username: 'bench', password });
   const found = await root.call('GET', '/api/user/search?keyword=bench');
   const userId = found.data.items.find((u) => u.username === 'bench').id;

@@ -93,6 +93,11 @@ function freshRequest(url, key, agent = false) {
   });
 }
 
+/** SSE events the fake provider's slow streams have sent so far. */
+async function providerEventsSent(upstreamUrl) {
+  return (await (await fetch(`${upstreamUrl}/bench/sent`)).json()).events;
+}
+
 async function waitUntil(check, timeoutMs) {
   const deadline = performance.now() + timeoutMs;
   while (performance.now() < deadline) {
@@ -103,8 +108,10 @@ async function waitUntil(check, timeoutMs) {
 }
 
 /** Runs the scenario against a started gateway and fake provider (each with `child.pid`, `url`) with a relay key. */
-export async function runStreams(gateway, upstream, key) {
+export async function runStreams(gateway, upstream, normalUpstream, key) {
   const normal = { url: gateway.url, key };
+  // The same request straight to its provider: what the machine's load adds without the gateway.
+  const direct = { url: normalUpstream.url, key: 'sk-bench-upstream' };
   const pid = gateway.child.pid;
   const needed = 2 * (STREAMS + STALLED) + 100;
   const limit = openFilesLimit(pid);
@@ -117,12 +124,13 @@ export async function runStreams(gateway, upstream, key) {
   await probe(normal, 1);
   const idle = await probe(normal, 3);
   const idleP50 = percentile(idle.samples, 50);
+  const directIdleP50 = percentile((await probe(direct, 2)).samples, 50);
 
   const clients = startClients(gateway.url, key);
   const pinning = pinningPlan();
   if (pinning) {
     for (const p of processTree(pid)) pin(p, pinning.gateway);
-    for (const p of [upstream.child.pid, clients.child.pid, process.pid]) pin(p, pinning.rest);
+    for (const p of [upstream.child.pid, normalUpstream.child.pid, clients.child.pid, process.pid]) pin(p, pinning.rest);
     console.log(
       `pinned: gateway on CPU ${pinning.gateway}; fake provider, clients and bench on CPU ${pinning.rest} (BENCH_PIN=0 to turn off)`,
     );
@@ -144,6 +152,7 @@ export async function runStreams(gateway, upstream, key) {
   console.log(`measuring: gateway CPU for ${WINDOW_SECONDS} s, then normal requests for ${WINDOW_SECONDS} s ...`);
   // Window 1: gateway CPU per relayed chunk (no other traffic).
   const before = await clients.stats();
+  const sentBefore = await providerEventsSent(upstream.url);
   // The gateway's own process tree only (its workers with BENCH_WORKERS): the fake provider and the
   // clients are separate processes, read apart for scale.
   const cpuBefore = treeCpuMs(pid);
@@ -158,6 +167,7 @@ export async function runStreams(gateway, upstream, key) {
   const upstreamCpu = cpuMs(upstream.child.pid) - upstreamCpuBefore;
   const clientsCpu = cpuMs(clients.child.pid) - clientsCpuBefore;
   const after = await clients.stats();
+  const sentInWindow = (await providerEventsSent(upstream.url)) - sentBefore;
   const seconds = (performance.now() - t0) / 1000;
   const chunks = after.chunks - before.chunks;
   const cpuPerChunkUs = (cpuUsed * 1000) / Math.max(1, chunks);
@@ -171,6 +181,7 @@ export async function runStreams(gateway, upstream, key) {
   // Window 2: a normal request's latency while the streams run.
   const loaded = await probe(normal, WINDOW_SECONDS);
   const loadedP50 = percentile(loaded.samples, 50);
+  const directLoadedP50 = percentile((await probe(direct, 3)).samples, 50);
 
   // Every stream ends by itself; wait for the last ones (bounded: a loaded machine delays the provider's chunks).
   await waitUntil(async () => {
@@ -224,6 +235,9 @@ export async function runStreams(gateway, upstream, key) {
     'chunks relayed per second (window 1) / offered',
     `${reachedPerSecond.toFixed(0)} / ${offeredPerSecond.toFixed(0)} (${reachedPerSecond >= 0.95 * offeredPerSecond ? 'reached' : 'NOT reached'})`,
   );
+  // Chunks are counted where they arrive (relayed), not where they are sent: a gateway that falls behind
+  // would otherwise be credited with chunks still queued in its sockets. The two agree when it keeps up.
+  row('  events sent by the provider in window 1 / relayed', `${sentInWindow} / ${chunks}`);
   row('gateway CPU per relayed chunk (its process tree)', `${cpuPerChunkUs.toFixed(1)} us`);
   row(
     '  user / kernel (socket reads and writes)',
@@ -234,6 +248,10 @@ export async function runStreams(gateway, upstream, key) {
   row('gateway RSS under load / peak', `${rssUnderLoad.toFixed(0)} MB / ${peakRss.toFixed(0)} MB`);
   row('normal request p50 idle / under load / added', `${ms(idleP50)} / ${ms(loadedP50)} / ${ms(loadedP50 - idleP50)}`);
   row('normal request errors under load', loaded.errors);
+  row(
+    '  for scale, straight to its provider: idle / under load',
+    `${ms(directIdleP50)} / ${ms(directLoadedP50)} (the load's share on the provider's side)`,
+  );
   row(`non-reading clients answered`, `${stalledStats.stalledAnswered} / ${STALLED}`);
   row(
     'RSS before / while stalled (samples) / end',

@@ -56,6 +56,8 @@ export class UpstreamExchange {
     /** The most json()/text() will hold, in bytes. */
     private readonly cap: number,
     private readonly signal?: CancelSignal,
+    /** Driven by Http1StreamDispatcher: onReadEnd() follows each read, whose pieces may be lent views. */
+    private readonly readEnds = false,
   ) {
     this.response = new Promise((resolve, reject) => {
       this.resolveResponse = resolve;
@@ -106,8 +108,10 @@ export class UpstreamExchange {
     return true;
   }
 
-  onData(chunk: Buffer): boolean {
-    if (this.reader === 'sink') return this.sinkData(chunk);
+  /** `lent`: a view of the connection's read buffer, valid only until onReadEnd(); copied if it is kept. */
+  onData(chunk: Buffer, lent = false): boolean {
+    if (this.reader === 'sink') return this.sinkData(chunk, lent);
+    if (lent) chunk = Buffer.from(chunk);
     if (this.reader === 'stream') return this.stream!.push(chunk);
     this.size += chunk.length;
     if (this.size > this.cap) {
@@ -121,6 +125,11 @@ export class UpstreamExchange {
     }
     this.chunks.push(chunk);
     return true;
+  }
+
+  /** The pieces of one connection read have all been given (Http1StreamDispatcher only). */
+  onReadEnd(): void {
+    if (this.reader === 'sink' && !this.sinkClosed) this.sink?.readEnd?.();
   }
 
   onComplete(): void {
@@ -186,6 +195,7 @@ export class UpstreamExchange {
     if (this.reader !== 'none') return undefined;
     this.reader = 'sink';
     this.chunksReader = {
+      readEnds: this.readEnds,
       start: (sink) => {
         if (this.sink) throw new Error('the upstream body already has a reader');
         this.sink = sink;
@@ -210,13 +220,13 @@ export class UpstreamExchange {
   }
 
   /** A chunk for the sink: handed over at once, or held (and undici paused) while the sink is paused or not started. */
-  private sinkData(chunk: Buffer): boolean {
+  private sinkData(chunk: Buffer, lent: boolean): boolean {
     if (this.sinkClosed) return false;
     if (!this.sink || this.sinkPaused || this.chunks.length > 0) {
-      this.chunks.push(chunk);
+      this.chunks.push(lent ? Buffer.from(chunk) : chunk);
       return false;
     }
-    this.sink.data(chunk);
+    this.sink.data(lent && !this.sink.readEnd ? Buffer.from(chunk) : chunk);
     return !this.sinkPaused;
   }
 
@@ -224,7 +234,10 @@ export class UpstreamExchange {
   private flushSink(): void {
     const sink = this.sink;
     if (!sink || this.sinkClosed) return;
-    while (this.chunks.length > 0 && !this.sinkPaused && !this.sinkClosed) sink.data(this.chunks.shift()!);
+    if (this.chunks.length > 0) {
+      while (this.chunks.length > 0 && !this.sinkPaused && !this.sinkClosed) sink.data(this.chunks.shift()!);
+      if (!this.sinkClosed) sink.readEnd?.();
+    }
     if (this.chunks.length > 0 || this.sinkPaused || this.sinkClosed) return;
     if (this.failure) {
       this.sinkClosed = true;

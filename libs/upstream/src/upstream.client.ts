@@ -115,7 +115,9 @@ export class UpstreamClient implements OnModuleDestroy {
 
   private dispatch(built: PreparedRequest, init: UpstreamRequestInit): Promise<UpstreamResponse> {
     if (init.signal?.aborted) return Promise.reject(new UpstreamError('aborted', 'the request was aborted'));
-    const exchange = new UpstreamExchange(built.url, init.maxResponseBytes ?? this.maxResponseBytes, init.signal);
+    // A streamed answer is read chunk by chunk for its whole life: that path is worth its own client.
+    const ownClient = init.stream === true && !this.maxConnections;
+    const exchange = new UpstreamExchange(built.url, init.maxResponseBytes ?? this.maxResponseBytes, init.signal, ownClient);
     const request = {
       origin: built.origin,
       path: built.path,
@@ -133,8 +135,7 @@ export class UpstreamClient implements OnModuleDestroy {
       headersTimeout: init.headersTimeoutMs ?? this.headersTimeoutMs,
       bodyTimeout: init.bodyTimeoutMs ?? this.bodyTimeoutMs,
     };
-    // A streamed answer is read chunk by chunk for its whole life: that path is worth its own client.
-    if (init.stream && !this.maxConnections) this.streams.dispatch(request, exchange);
+    if (ownClient) this.streams.dispatch(request, exchange);
     else this.agent.dispatch(request, exchange as unknown as Dispatcher.DispatchHandler);
     return exchange.response;
   }

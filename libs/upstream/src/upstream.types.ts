@@ -88,13 +88,24 @@ export interface UpstreamResponse {
 
 /** Where a body's chunks go (BodyChunks.start); after end() or error() nothing more is called. */
 export interface BodySink {
+  /** A chunk; with BodyChunks.readEnds it may be a view of the connection's read buffer, valid until readEnd() returns. */
   data(chunk: Buffer): void;
+  /**
+   * The chunks of one connection read (or of held chunks handed over at once) have all been given: a sink
+   * that gathers them writes now. A sink without it is only ever given bytes of its own.
+   */
+  readEnd?(): void;
   end(): void;
   error(error: Error): void;
 }
 
 /** A body read by one sink, with the connection's own pause/resume as back-pressure. */
 export interface BodyChunks {
+  /**
+   * Every data() is followed by readEnd() within the same synchronous call (the sink then needs no timer to
+   * write what it gathered, and may be lent views of the read buffer instead of copies).
+   */
+  readonly readEnds?: boolean;
   start(sink: BodySink): void;
   /** No more data() until resume(); the upstream socket is no longer read. */
   pause(): void;

@@ -39,10 +39,13 @@ export class EventStreamWriter {
     socket.setTimeout(this.idleMs);
   }
 
-  /** False when the client's buffer is full (wait for onDrain). */
+  /**
+   * False when the client's buffer is full (wait for onDrain). `data` may be a view lent by the upstream's
+   * read (see relayStream): it is copied here (framed) before anything can queue it.
+   */
   write(data: string | Buffer): boolean {
     const socket = this.socket;
-    if (!socket) return this.res.write(data);
+    if (!socket) return this.res.write(typeof data === 'string' ? data : Buffer.from(data));
     if (socket.destroyed) return true;
     if (typeof data === 'string') return socket.write(`${Buffer.byteLength(data).toString(16)}\r\n${data}\r\n`);
     return socket.write(httpChunk(data));

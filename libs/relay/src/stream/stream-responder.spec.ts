@@ -201,6 +201,41 @@ describe('relayStream', () => {
       expect(client.written.map(String)).toEqual([event(1)]);
     });
 
+    it('writes what one read lent as one piece at its readEnd, before the read buffer is reused', async () => {
+      let sink: BodySink | undefined;
+      const chunks: BodyChunks = {
+        readEnds: true,
+        start: (s) => (sink = s),
+        pause: () => undefined,
+        resume: () => undefined,
+        destroy: () => undefined,
+      };
+      /** Like the relay's HTTP/1.1 client: every read lands in one buffer, its pieces are lent as views of it. */
+      const readBuffer = Buffer.alloc(1024);
+      const read = (...parts: string[]) => {
+        let at = 0;
+        for (const part of parts) {
+          const length = readBuffer.write(part, at);
+          sink!.data(readBuffer.subarray(at, at + length));
+          at += length;
+        }
+        sink!.readEnd!();
+        readBuffer.fill('#');
+      };
+      const client = readingClient();
+      const done = relayStream(chunks, client as unknown as ServerResponse, new SseTracker(false, (t) => t.length, 1, true));
+      read(event(1), event(2));
+      // Written within the read (no timer), and intact although the read buffer was overwritten since.
+      expect(client.written.map(String)).toEqual([event(1) + event(2)]);
+      read(event(3));
+      expect(client.written.map(String)).toEqual([event(1) + event(2), event(3)]);
+      await nextIteration();
+      expect(client.written.map(String)).toEqual([event(1) + event(2), event(3)]);
+      sink!.end();
+      await done;
+      expect(client.written.map(String).join('')).toBe(`${event(1) + event(2) + event(3)}data: [DONE]\n\n`);
+    });
+
     it('pauses the upstream when the joined write fills a client that stopped reading', async () => {
       const body = manualBody();
       const paused: boolean[] = [];

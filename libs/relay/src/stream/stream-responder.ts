@@ -61,12 +61,14 @@ export class ClientStalledError extends Error {
  * sockets are released instead of held for a reader that is gone. The response head is written with the
  * first event, so a failure before it can still be retried on another channel.
  *
- * What one event-loop iteration brings for a stream (several HTTP chunks of one upstream read, each its own
- * onData, or several reads) is written as one HTTP chunk in that iteration's check phase: one socket
- * write, which is most of the CPU per relayed chunk, instead of one per upstream chunk. All streams share
- * one setImmediate per iteration (see flushSoon) rather than a queued microtask per chunk, whose
- * AsyncResource and bound callback were a measurable part of the per-chunk cost with thousands of streams;
- * a check phase runs a bounded number of them (FLUSHES_PER_TURN), the rest in the next iteration.
+ * What one upstream read brings (several HTTP chunks, each its own onData) is written as one HTTP chunk:
+ * one socket write, which is most of the CPU per relayed chunk, instead of one per upstream chunk. A body
+ * that signals the end of each read (BodyChunks.readEnds: the relay's own HTTP/1.1 client) has it written
+ * right there, from the bytes it lent, which are neither copied nor kept: with thousands of streams the
+ * copy, and the queue of streams to flush later, were a measurable part of the CPU per relayed chunk.
+ * Other bodies have what one event-loop iteration brings written in that iteration's check phase: all
+ * streams share one setImmediate per iteration (see flushSoon), which runs a bounded number of them
+ * (FLUSHES_PER_TURN), the rest in the next iteration.
  */
 export function relayStream(
   upstream: BodyChunks | Readable,
@@ -80,7 +82,7 @@ export function relayStream(
     let finished = false;
     let stallTimer: NodeJS.Timeout | undefined;
     const out = new EventStreamWriter(res);
-    /** Output of this iteration not yet written (see flushTurn). */
+    /** Output of this read (or iteration) not yet written (see flushTurn). */
     const pending: (string | Buffer)[] = [];
     let pendingLength = 0;
 
@@ -135,7 +137,8 @@ export function relayStream(
       pendingLength = 0;
       write(output);
     };
-    // Runs from the shared flush (flushDue): a failure ends this stream only, never the other streams' writes.
+    // Runs at the end of a read, or from the shared flush (flushDue): a failure ends this stream only, never
+    // the other streams' writes (nor the read of the upstream connection that lent the bytes).
     const flushTurn = () => {
       if (finished || pending.length === 0) return;
       try {
@@ -155,8 +158,8 @@ export function relayStream(
         return;
       }
       if (output.length === 0) return;
-      // The first output of this iteration registers the stream for the shared flush.
-      if (pending.push(output) === 1) flushSoon(flushTurn);
+      // The first output of this iteration registers the stream for the shared flush, unless the read's end is signalled.
+      if (pending.push(output) === 1 && !body.readEnds) flushSoon(flushTurn);
       pendingLength += output.length;
       // A fast upstream is written (and paused if the client is full) at once: libuv reads a busy socket up
       // to 32 times in one iteration, so waiting for the check phase could gather megabytes per stream.
@@ -177,7 +180,12 @@ export function relayStream(
       if (!res.writableFinished) releaseWhenUnread(res, limits.writeIdleMs);
       finish();
     };
-    body.start({ data: (chunk) => !finished && onData(chunk), end: onEnd, error: (error) => finish(error) });
+    body.start({
+      data: (chunk) => !finished && onData(chunk),
+      readEnd: flushTurn,
+      end: onEnd,
+      error: (error) => finish(error),
+    });
   });
 }
 

@@ -26,6 +26,7 @@ function call(dispatcher: Http1StreamDispatcher, request: Partial<Http1Request> 
           answer.body += chunk.toString();
           return true;
         },
+        onReadEnd: () => undefined,
         onComplete: () => resolve(answer),
         onError: reject,
       },
@@ -96,26 +97,39 @@ describe('Http1StreamDispatcher', () => {
     dispatcher.close();
   });
 
-  it('hands on pieces that stay intact after later reads (plain-TCP reads share one buffer)', async () => {
+  it('lends plain-TCP pieces as views of one shared read buffer, each read closed by onReadEnd', async () => {
     const dispatcher = new Http1StreamDispatcher({ connectTimeoutMs: 2000, keepAliveMs: 30_000 });
     const held = (path: string) =>
-      new Promise<Buffer[]>((resolve, reject) => {
-        const pieces: Buffer[] = [];
+      new Promise<{ copies: Buffer[]; atReadEnd: string[]; lent: boolean[] }>((resolve, reject) => {
+        const got = { copies: [] as Buffer[], atReadEnd: [] as string[], lent: [] as boolean[] };
+        let thisRead: Buffer[] = [];
         dispatcher.dispatch(
           { origin, path, method: 'GET', headers: {}, headersTimeout: 2000, bodyTimeout: 2000 },
           {
             onConnect: () => undefined,
             onHeaders: () => true,
-            // Kept as handed over, not decoded at once: a view of a reused buffer would change under us.
-            onData: (chunk) => pieces.push(chunk) > 0,
-            onComplete: () => resolve(pieces),
+            onData: (chunk, lent) => {
+              got.lent.push(lent);
+              got.copies.push(Buffer.from(chunk));
+              thisRead.push(chunk);
+              return true;
+            },
+            // The read's pieces are still intact here: a sink writes them out at this point.
+            onReadEnd: () => {
+              got.atReadEnd.push(Buffer.concat(thisRead).toString());
+              thisRead = [];
+            },
+            onComplete: () => resolve(got),
             onError: reject,
           },
         );
       });
     const [first, second] = await Promise.all([held('/apart'), held('/apart')]);
-    expect(Buffer.concat(first!).toString()).toBe('data: one\n\ndata: two\n\n');
-    expect(Buffer.concat(second!).toString()).toBe('data: one\n\ndata: two\n\n');
+    for (const got of [first!, second!]) {
+      expect(got.lent.every(Boolean)).toBe(true);
+      expect(Buffer.concat(got.copies).toString()).toBe('data: one\n\ndata: two\n\n');
+      expect(got.atReadEnd.join('')).toBe('data: one\n\ndata: two\n\n');
+    }
     dispatcher.close();
   });
 

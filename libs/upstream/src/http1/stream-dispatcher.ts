@@ -22,7 +22,10 @@ export interface Http1Request {
 export interface Http1Handler {
   onConnect(abort: (reason?: Error) => void): void;
   onHeaders(statusCode: number, rawHeaders: string[], resume: () => void): boolean;
-  onData(chunk: Buffer): boolean;
+  /** `lent`: a view of a read buffer shared by all connections, valid only until onReadEnd(). */
+  onData(chunk: Buffer, lent: boolean): boolean;
+  /** Every piece of one socket read has been given to onData. */
+  onReadEnd(): void;
   onComplete(trailers: string[]): void;
   onError(error: Error): void;
 }
@@ -144,8 +147,9 @@ function sweep(): void {
 /**
  * Where plain-TCP connections read into (Node's `onread`): one buffer for all of them, since a read is
  * parsed before the next one happens. Without it every read allocates its own backing store and goes
- * through the socket's Readable (push, a 'data' event); here the parser sees the bytes in place, and only
- * the body pieces handed on are copied (a few hundred bytes each, from Node's buffer pool).
+ * through the socket's Readable (push, a 'data' event); here the parser sees the bytes in place, and the
+ * body pieces are lent to the handler as views (onData's `lent`), followed by onReadEnd: a relayed stream
+ * writes them to its client from here, and only what a handler keeps past the read is copied.
  */
 const READ_BUFFER = Buffer.allocUnsafeSlow(64 * 1024);
 
@@ -162,7 +166,7 @@ class Http1Connection implements ResponseParts {
   private active = false;
   private silentMs = 0;
   private paused = false;
-  /** Reads land in READ_BUFFER: body pieces are copied before they are handed on. */
+  /** Reads land in READ_BUFFER: body pieces are lent views of it. */
   private readonly sharedReads: boolean;
 
   constructor(
@@ -273,12 +277,7 @@ class Http1Connection implements ResponseParts {
     const handler = this.handler;
     if (!handler) return;
     this.active = true;
-    if (this.sharedReads) {
-      const copy = Buffer.allocUnsafe(piece.length);
-      copy.set(piece);
-      piece = copy;
-    }
-    if (!handler.onData(piece) && this.handler === handler && !this.paused) {
+    if (!handler.onData(piece, this.sharedReads) && this.handler === handler && !this.paused) {
       this.paused = true;
       this.socket.pause();
     }
@@ -304,12 +303,14 @@ class Http1Connection implements ResponseParts {
       this.socket.destroy();
       return;
     }
+    const handler = this.handler;
     try {
       parser.feed(data);
     } catch (error) {
       this.fail(new UpstreamError('bad_response', (error as Error).message));
       return;
     }
+    if (this.handler === handler) handler.onReadEnd();
     if (parser.done) this.complete(parser);
   }
 
