@@ -37,9 +37,9 @@ export interface PurgeProgress {
  * Deletes old log rows without blocking the gateway: bounded batches found through the created_at index and
  * deleted by id. On a SQLite file the batches run on a worker thread with its own connection
  * (SqlitePurgeWorker), so the event loop never waits for them; a relay write waits, off the event loop, for
- * the piece the worker is deleting and its commit (the write gate, about a millisecond or two). Elsewhere (MySQL, PostgreSQL, whose drivers do not block the loop, and an
- * in-memory SQLite database) they run here with a turn of the event loop between batches. On SQLite the freed
- * pages are then returned to the file system a few at a time when the file allows it (auto_vacuum =
+ * the piece the worker is deleting and its commit (the write gate, about a millisecond or two). Elsewhere
+ * (MySQL, PostgreSQL, whose drivers do not block the loop, and an in-memory SQLite database) they run here
+ * with a turn of the event loop between batches. On SQLite the freed pages are then returned to the file system a few at a time when the file allows it (auto_vacuum =
  * INCREMENTAL, the default of databases the gateway creates); otherwise SQLite reuses them for new rows, so
  * the file stops growing instead of shrinking. Last, the WAL file, which a busy gateway keeps at
  * journal_size_limit (48 MB) for good, is cut to zero bytes by the checkpoint worker, so the space comes back

@@ -1,3 +1,4 @@
+import { WRITE_GATE } from '@gw/database';
 import { BatchSizer, restAfterBatch } from './batch-sizer.js';
 
 /**
@@ -37,13 +38,19 @@ const BUSY_REST_MS = 1000;
 // The main connection's write gate (SqliteWriteGate's slots): 1 while this thread holds the write lock, and
 // the count of main-thread writes waiting or running.
 const gate = workerData.gate;
-const HOLDS = 0;
-const MAIN_WRITES = 1;
+const HOLDS = ${WRITE_GATE.workerHolds};
+const MAIN_WRITES = ${WRITE_GATE.mainWrites};
 const mainWantsToWrite = () => Atomics.load(gate, MAIN_WRITES) > 0;
 
-/** Lets the main thread's waiting writes go first: this thread sleeps (off the event loop) until none is left. */
+/**
+ * Lets the main thread's waiting writes go first: this thread sleeps (off the event loop) until none is left, or
+ * for GIVE_WAY_MS at most: a gateway that writes back to back would otherwise never let the cleanup in (its
+ * writes then wait on the gate for one piece and the commit).
+ */
+const GIVE_WAY_MS = 50;
 async function giveWayToMainWrites() {
-  while (mainWantsToWrite() && !stopped) await rest(1);
+  const until = performance.now() + GIVE_WAY_MS;
+  while (mainWantsToWrite() && !stopped && performance.now() < until) await rest(1);
 }
 
 /**
@@ -78,9 +85,9 @@ function deletePieces(db, statements, ids, pieceRows, pieceSizer, locked) {
   const w = workerData;
   let count = 0;
   let done = 0;
-  // Checked first, too: a main-thread write that came as the lock was taken (and did not see the gate raised
-  // yet) is let in at once, with an empty commit.
-  while (done < ids.length && !mainWantsToWrite() && performance.now() - locked < w.targetMs) {
+  // One piece always goes: a gateway that writes back to back would otherwise have every transaction commit
+  // empty, and the cleanup would never move. A main-thread write waits for that piece and the commit.
+  while (done < ids.length && (done === 0 || (!mainWantsToWrite() && performance.now() - locked < w.targetMs))) {
     const piece = ids.slice(done, done + pieceRows);
     let low = piece[0];
     let high = piece[0];
