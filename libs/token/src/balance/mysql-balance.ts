@@ -152,6 +152,11 @@ export class MysqlLedger implements LeanLedger {
     return value;
   }
 
+  /** Free reservation slots of `owner` ready for a reserve alone (their refill committed and acknowledged). */
+  freeSlots(owner: string): number {
+    return this.slots.count(owner);
+  }
+
   /** Removes this process's free reservation slots (a graceful shutdown). */
   dropFreeSlots(): Promise<void> {
     return this.slots.dropAll();

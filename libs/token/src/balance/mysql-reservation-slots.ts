@@ -49,6 +49,11 @@ export class ReservationSlots {
     return slot;
   }
 
+  /** How many free slots of `owner` this process holds now (rows already in the table and handed to it). */
+  count(owner: string): number {
+    return this.free.get(owner)?.length ?? 0;
+  }
+
   /** A slot the reserve did not use (the reserve was refused): still free, so usable again. */
   giveBack(owner: string, slot: string): void {
     this.free.get(owner)?.push(slot);
