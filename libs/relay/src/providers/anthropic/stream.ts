@@ -2,6 +2,7 @@ import type { Usage } from '../../stream/usage.js';
 import { parseJsonObject } from '../sse-events.js';
 import type { EncodeContext, HubChunk, Json, SseEvent, StreamDecoder, StreamEncoder } from '../types.js';
 import { anthropicUsage, finishReasonOf, stopReasonOf, toAnthropicUsage, toMessageId } from './response.js';
+import { hubChunk } from '../hub-chunk.js';
 
 /**
  * Anthropic's Messages stream ⇄ OpenAI chat chunks. Event sequence per Anthropic's streaming reference:
@@ -68,13 +69,7 @@ export class AnthropicStreamDecoder implements StreamDecoder {
   }
 
   private chunk(delta: Json, finish: string | null = null): HubChunk {
-    return {
-      id: this.id,
-      object: 'chat.completion.chunk',
-      created: this.created,
-      model: this.model,
-      choices: [{ index: 0, delta, finish_reason: finish }],
-    };
+    return hubChunk(this.id, this.created, this.model, delta, finish);
   }
 }
 

@@ -3,6 +3,7 @@ import { parseJsonObject } from '../sse-events.js';
 import type { FormatCodec, HubChunk, HubRequest, Json, SseEvent, StreamDecoder } from '../types.js';
 import type { Usage } from '../../stream/usage.js';
 import { cohereUsage } from './codec.js';
+import { hubChunk } from '../hub-chunk.js';
 
 const ROLES = new Set(['system', 'user', 'assistant']);
 
@@ -55,13 +56,7 @@ class CohereV2StreamDecoder implements StreamDecoder {
     const data = parseJsonObject(event.data);
     if (!data) return [];
     if (data.type === 'message-start') this.id = String(data.id ?? '');
-    const chunk = (delta: Json, finish: string | null = null): HubChunk => ({
-      id: this.id,
-      object: 'chat.completion.chunk',
-      created: this.created,
-      model: this.model,
-      choices: [{ index: 0, delta, finish_reason: finish }],
-    });
+    const chunk = (delta: Json, finish: string | null = null): HubChunk => hubChunk(this.id, this.created, this.model, delta, finish);
     const piece = data.delta?.message?.content?.text;
     if (data.type === 'content-delta' && typeof piece === 'string' && piece) return [chunk({ content: piece })];
     if (data.type === 'message-end') {

@@ -2,6 +2,7 @@ import type { Usage } from '../../stream/usage.js';
 import { contentText, providerOnly } from '../provider-only.js';
 import { parseJsonObject } from '../sse-events.js';
 import type { FormatCodec, HubChunk, HubRequest, Json, SseEvent, StreamDecoder } from '../types.js';
+import { hubChunk } from '../hub-chunk.js';
 
 /** new-api's default when the client sets no limit (Cohere's own default is model-dependent). */
 const DEFAULT_MAX_TOKENS = 4000;
@@ -81,13 +82,7 @@ class CohereStreamDecoder implements StreamDecoder {
     const data = parseJsonObject(event.data);
     if (!data) return [];
     this.id ||= String(data.generation_id ?? data.response?.response_id ?? '');
-    const chunk = (delta: Json, finish: string | null = null): HubChunk => ({
-      id: this.id,
-      object: 'chat.completion.chunk',
-      created: this.created,
-      model: this.model,
-      choices: [{ index: 0, delta, finish_reason: finish }],
-    });
+    const chunk = (delta: Json, finish: string | null = null): HubChunk => hubChunk(this.id, this.created, this.model, delta, finish);
     if (data.event_type === 'text-generation' && typeof data.text === 'string' && data.text) return [chunk({ content: data.text })];
     if (data.event_type === 'stream-end' || data.is_finished === true) {
       this.last = cohereUsage(data.response?.meta) ?? this.last;

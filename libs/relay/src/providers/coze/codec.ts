@@ -2,6 +2,7 @@ import type { Usage } from '../../stream/usage.js';
 import { contentText, providerOnly } from '../provider-only.js';
 import { parseJsonObject } from '../sse-events.js';
 import type { FormatCodec, HubChunk, HubRequest, Json, ProviderSettings, SseEvent, StreamDecoder } from '../types.js';
+import { hubChunk } from '../hub-chunk.js';
 
 /** Coze needs a user id per call; a client that sends none (OpenAI `user`) is this one. */
 export const COZE_DEFAULT_USER = 'new-api';
@@ -53,13 +54,7 @@ class CozeStreamDecoder implements StreamDecoder {
     const data = parseJsonObject(event.data);
     if (!data) return [];
     this.id ||= String(data.chat_id ?? data.id ?? '');
-    const chunk = (delta: Json, finish: string | null = null): HubChunk => ({
-      id: this.id,
-      object: 'chat.completion.chunk',
-      created: this.created,
-      model: this.model,
-      choices: [{ index: 0, delta, finish_reason: finish }],
-    });
+    const chunk = (delta: Json, finish: string | null = null): HubChunk => hubChunk(this.id, this.created, this.model, delta, finish);
     switch (event.event) {
       case 'conversation.message.delta': {
         if (data.type !== undefined && data.type !== 'answer') return [];

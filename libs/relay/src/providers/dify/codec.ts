@@ -2,6 +2,7 @@ import { readUsage, type Usage } from '../../stream/usage.js';
 import { contentText, providerOnly, remoteImageUrls } from '../provider-only.js';
 import { parseJsonObject } from '../sse-events.js';
 import type { FormatCodec, HubChunk, HubRequest, Json, SseEvent, StreamDecoder } from '../types.js';
+import { hubChunk } from '../hub-chunk.js';
 
 /** Dify needs a user id per call; a client that sends none (OpenAI `user`) is this one. */
 export const DIFY_DEFAULT_USER = 'new-api';
@@ -68,13 +69,7 @@ class DifyStreamDecoder implements StreamDecoder {
     if (!data) return [];
     this.id ||= String(data.message_id ?? data.task_id ?? '');
     this.created ||= Number(data.created_at) || Math.floor(Date.now() / 1000);
-    const chunk = (delta: Json, finish: string | null = null): HubChunk => ({
-      id: this.id,
-      object: 'chat.completion.chunk',
-      created: this.created,
-      model: this.model,
-      choices: [{ index: 0, delta, finish_reason: finish }],
-    });
+    const chunk = (delta: Json, finish: string | null = null): HubChunk => hubChunk(this.id, this.created, this.model, delta, finish);
     switch (data.event) {
       case 'message':
       case 'agent_message':

@@ -1,5 +1,6 @@
 import type { Usage } from '../../stream/usage.js';
 import type { HubChunk, HubResponse, Json } from '../types.js';
+import { hubChunk } from '../hub-chunk.js';
 
 /**
  * Small pieces the providers with their own plain-text chat formats (Baidu, Zhipu v3, DashScope, Hunyuan,
@@ -88,13 +89,7 @@ export class ChunkMaker {
   }
 
   private chunk(delta: Json, finish: string | null = null): HubChunk {
-    return {
-      id: this.id,
-      object: 'chat.completion.chunk',
-      created: this.created,
-      model: this.model,
-      choices: [{ index: 0, delta, finish_reason: finish }],
-    };
+    return hubChunk(this.id, this.created, this.model, delta, finish);
   }
 }
 
