@@ -1,7 +1,7 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import { type AddressInfo, connect } from 'node:net';
 import { Agent, request } from 'undici';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { EventStreamWriter } from './event-stream-writer.js';
 
 /** An event of 0x1a2b3 bytes: an HTTP chunk size of several hex digits. */
@@ -61,3 +61,77 @@ describe('EventStreamWriter idle timeout', () => {
     expect(seen).toEqual({ before: 45_000, streaming: 0, released: 45_000 });
   });
 });
+
+describe('EventStreamWriter on a plain TCP socket', () => {
+  it("writes the chunks to the socket's handle, not through the socket's Writable", async () => {
+    let socketWrites = -1;
+    const server = createServer((req, res) => {
+      const out = new EventStreamWriter(res);
+      out.start({ 'Content-Type': 'text/event-stream' });
+      const counted = req.socket.write.bind(req.socket);
+      let writes = 0;
+      req.socket.write = ((...args: Parameters<typeof counted>) => {
+        writes++;
+        return counted(...args);
+      }) as typeof req.socket.write;
+      out.write('data: {"n":1}\n\n');
+      out.write(Buffer.from('data: {"n":2}\n\n'));
+      socketWrites = writes;
+      res.end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const res = await request(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, { method: 'POST', body: '{}' });
+    expect(await res.body.text()).toBe('data: {"n":1}\n\ndata: {"n":2}\n\n');
+    await new Promise((resolve) => server.close(resolve));
+    expect(socketWrites).toBe(0);
+  });
+
+  it('reports a full client buffer, hears its drain, and keeps every byte in order (res.end after queued chunks)', async () => {
+    const event = (n: number) => `data: ${String(n).padStart(6, '0')}${'x'.repeat(16 * 1024)}\n\n`;
+    const seen: { writes: number; queued: number; drained: boolean } = { writes: 0, queued: 0, drained: false };
+    let serverSide: { out: EventStreamWriter; res: ServerResponse } | undefined;
+    const server = createServer((_req, res) => {
+      const out = new EventStreamWriter(res);
+      out.start({ 'Content-Type': 'text/event-stream' });
+      serverSide = { out, res };
+      // Until the client's socket and ours are full (the client does not read yet).
+      while (out.write(Buffer.from(event(seen.writes)))) seen.writes++;
+      seen.writes++;
+      seen.queued = out.queued;
+      out.onceDrain(() => {
+        seen.drained = true;
+        out.write(event(seen.writes++));
+        res.end();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const socket = connect((server.address() as AddressInfo).port, '127.0.0.1');
+    socket.pause();
+    socket.write('POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
+    await vi.waitFor(() => expect(seen.queued).toBeGreaterThan(0));
+    expect(seen.drained).toBe(false);
+    const received: Buffer[] = [];
+    socket.on('data', (data: Buffer) => received.push(data));
+    socket.resume();
+    await new Promise((resolve) => socket.once('end', resolve));
+    await new Promise((resolve) => server.close(resolve));
+    expect(seen.drained).toBe(true);
+    expect(serverSide?.res.writableFinished).toBe(true);
+    const text = Buffer.concat(received).toString('latin1');
+    const body = decodeChunked(text.slice(text.indexOf('\r\n\r\n') + 4));
+    expect(body).toBe(Array.from({ length: seen.writes }, (_, n) => event(n)).join(''));
+  });
+});
+
+/** The payload of an HTTP/1.1 chunked body (the whole body, ending with its last chunk). */
+function decodeChunked(body: string): string {
+  let out = '';
+  let at = 0;
+  for (;;) {
+    const lineEnd = body.indexOf('\r\n', at);
+    const size = Number.parseInt(body.slice(at, lineEnd), 16);
+    if (size === 0) return out;
+    out += body.slice(lineEnd + 2, lineEnd + 2 + size);
+    at = lineEnd + 2 + size + 2;
+  }
+}

@@ -1,5 +1,6 @@
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { SocketHandleWriter } from './socket-handle-writer.js';
 
 /**
  * Writes an event stream's body. Once the head is sent, each write goes straight to the client's socket
@@ -13,9 +14,13 @@ import type { Socket } from 'node:net';
  * write, a cost per relayed chunk, and a stream has its own limits on both sides (the upstream's body
  * timeout, the relay's write-idle timeout). release() puts it back for a response the caller still
  * writes; an ended response gets Node's keep-alive timeout as usual.
+ *
+ * On a plain TCP socket the chunks go to its handle (SocketHandleWriter), below the socket's Writable,
+ * whenever the Writable holds nothing that must go first (the head, or a write of res that is still queued).
  */
 export class EventStreamWriter {
   private socket?: Socket;
+  private handleWriter?: SocketHandleWriter;
   /** The socket's idle timeout before start(), in ms (0: none). */
   private idleMs = 0;
 
@@ -28,6 +33,7 @@ export class EventStreamWriter {
     // res.socket is set only while the response is the one its connection is answering.
     if (!socket?.writable || !this.res.chunkedEncoding) return;
     this.socket = socket;
+    this.handleWriter = SocketHandleWriter.of(socket);
     this.idleMs = socket.timeout ?? 0;
     if (this.idleMs > 0) socket.setTimeout(0);
   }
@@ -46,23 +52,36 @@ export class EventStreamWriter {
   write(data: string | Buffer): boolean {
     const socket = this.socket;
     if (!socket) return this.res.write(typeof data === 'string' ? data : Buffer.from(data));
+    const handleWriter = this.handleWriter;
+    if (handleWriter && socket.writableLength === 0) {
+      if (handleWriter.closed) return true;
+      return handleWriter.write(typeof data === 'string' ? Buffer.from(textChunk(data), 'utf8') : httpChunk(data));
+    }
     if (socket.destroyed) return true;
-    if (typeof data === 'string') return socket.write(`${Buffer.byteLength(data).toString(16)}\r\n${data}\r\n`);
+    if (typeof data === 'string') return socket.write(textChunk(data));
     return socket.write(httpChunk(data));
   }
 
   /** Bytes accepted but not yet handed to the kernel. */
   get queued(): number {
-    return this.socket ? this.socket.writableLength : this.res.writableLength;
+    if (!this.socket) return this.res.writableLength;
+    return this.socket.writableLength + (this.handleWriter?.queued ?? 0);
   }
 
   onceDrain(listener: () => void): void {
-    (this.socket ?? this.res).once('drain', listener);
+    if (this.handleWriter?.waiting) this.handleWriter.onceDrain(listener);
+    else (this.socket ?? this.res).once('drain', listener);
   }
 
   offDrain(listener: () => void): void {
+    this.handleWriter?.offDrain(listener);
     (this.socket ?? this.res).off('drain', listener);
   }
+}
+
+/** Text framed as one HTTP/1.1 chunk. */
+function textChunk(text: string): string {
+  return `${Buffer.byteLength(text).toString(16)}\r\n${text}\r\n`;
 }
 
 /**
