@@ -151,9 +151,11 @@ export class UpstreamExchange {
     this.reader = 'text';
     if (this.failure) return Promise.reject(this.failure);
     if ((Number.isFinite(this.contentLength) && this.contentLength > this.cap) || this.size > this.cap) {
-      const refused = new Promise<string>((resolve, reject) => (this.textWaiter = { resolve, reject }));
-      this.tooLarge();
-      return refused;
+      // The whole answer may be here already (Http1StreamDispatcher parses a read to its end): refused all the same.
+      const refused = new UpstreamError('too_large', `upstream response is larger than ${this.cap} bytes`);
+      this.chunks = [];
+      if (!this.ended) this.tooLarge();
+      return Promise.reject(refused);
     }
     return new Promise((resolve, reject) => {
       this.textWaiter = { resolve, reject };
