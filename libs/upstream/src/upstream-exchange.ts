@@ -22,8 +22,8 @@ function parseRawHeaders(raw: (Buffer | string)[]): Headers {
 }
 
 /**
- * One upstream call on undici's dispatcher handler interface (Http1StreamDispatcher drives it too for streamed
- * answers). undici's `request()` wraps every answer in a body stream, an async resource and several promises; on the relay's hot path that was most of the
+ * One upstream call on undici's dispatcher handler interface (Http1StreamDispatcher drives it too, unless a
+ * connection limit is set). undici's `request()` wraps every answer in a body stream, an async resource and several promises; on the relay's hot path that was most of the
  * client's cost and of the garbage that outlives a young-generation GC. Here a whole answer read with
  * text() is gathered straight from the parser's chunks, and a stream exists only when a caller asks for
  * `body` (SSE relaying), with undici's pause/resume as its back-pressure. Every failure reaches the
