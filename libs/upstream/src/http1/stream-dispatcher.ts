@@ -214,19 +214,24 @@ class Http1Connection implements ResponseParts {
     this.paused = false;
     handler.onConnect(this.abort);
     if (this.handler !== handler) return;
-    let head: string;
+    let head: RequestHead;
     try {
       head = requestHead(request);
     } catch (error) {
       this.fail(toUpstreamError(error));
       return;
     }
-    // The head in latin1 as undici writes it (a header value is bytes), the body as UTF-8.
     const body = request.body;
-    this.socket.cork();
-    this.socket.write(head, 'latin1');
-    if (body !== undefined) this.socket.write(body);
-    this.socket.uncork();
+    if (head.ascii && typeof body === 'string') {
+      // One write: an ASCII head reads the same in UTF-8 (the usual case; a JSON body is a string).
+      this.socket.write(head.text + body);
+    } else {
+      // The head in latin1 as undici writes it (a header value is bytes), the body as UTF-8.
+      this.socket.cork();
+      this.socket.write(head.text, 'latin1');
+      if (body !== undefined) this.socket.write(body);
+      this.socket.uncork();
+    }
     this.timeHeaders(request.headersTimeout);
   }
 
@@ -376,22 +381,31 @@ class Http1Connection implements ResponseParts {
 }
 
 /** The head of a request but its framing, kept per headers object (UpstreamClient prepares one per channel call shape). */
-const heads = new WeakMap<Record<string, string>, { method: string; origin: string; path: string; head: string }>();
+const heads = new WeakMap<Record<string, string>, { method: string; origin: string; path: string; head: string; ascii: boolean }>();
+
+const NON_ASCII = /[\u0080-\uffff]/;
+
+interface RequestHead {
+  text: string;
+  /** No byte above 0x7f: the same bytes in latin1 and UTF-8. */
+  ascii: boolean;
+}
 
 /**
  * The request line and headers; throws on a header that would break the request's framing. A relay call's
  * head differs from the previous one's only in its Content-Length, so the rest (an origin parsed as a URL,
  * every header checked) is built once per headers object and method, origin and path.
  */
-function requestHead(request: Http1Request): string {
+function requestHead(request: Http1Request): RequestHead {
   const { method, origin, path } = request;
   let kept = heads.get(request.headers);
   if (!kept || kept.method !== method || kept.origin !== origin || kept.path !== path) {
-    kept = { method, origin, path, head: headWithoutFraming(request) };
+    const head = headWithoutFraming(request);
+    kept = { method, origin, path, head, ascii: !NON_ASCII.test(head) };
     heads.set(request.headers, kept);
   }
-  if (request.body === undefined) return `${kept.head}\r\n`;
-  return `${kept.head}content-length: ${Buffer.byteLength(request.body)}\r\n\r\n`;
+  const text = request.body === undefined ? `${kept.head}\r\n` : `${kept.head}content-length: ${Buffer.byteLength(request.body)}\r\n\r\n`;
+  return { text, ascii: kept.ascii };
 }
 
 function headWithoutFraming(request: Http1Request): string {
