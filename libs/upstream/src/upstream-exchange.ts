@@ -22,8 +22,8 @@ function parseRawHeaders(raw: (Buffer | string)[]): Headers {
 }
 
 /**
- * One upstream call on undici's dispatcher handler interface (Http1StreamDispatcher drives it too for streamed
- * answers). undici's `request()` wraps every answer in a body stream, an async resource and several promises; on the relay's hot path that was most of the
+ * One upstream call on undici's dispatcher handler interface (Http1StreamDispatcher drives it too, unless a
+ * connection limit is set). undici's `request()` wraps every answer in a body stream, an async resource and several promises; on the relay's hot path that was most of the
  * client's cost and of the garbage that outlives a young-generation GC. Here a whole answer read with
  * text() is gathered straight from the parser's chunks, and a stream exists only when a caller asks for
  * `body` (SSE relaying), with undici's pause/resume as its back-pressure. Every failure reaches the
@@ -151,9 +151,11 @@ export class UpstreamExchange {
     this.reader = 'text';
     if (this.failure) return Promise.reject(this.failure);
     if ((Number.isFinite(this.contentLength) && this.contentLength > this.cap) || this.size > this.cap) {
-      const refused = new Promise<string>((resolve, reject) => (this.textWaiter = { resolve, reject }));
-      this.tooLarge();
-      return refused;
+      // The whole answer may be here already (Http1StreamDispatcher parses a read to its end): refused all the same.
+      const refused = new UpstreamError('too_large', `upstream response is larger than ${this.cap} bytes`);
+      this.chunks = [];
+      if (!this.ended) this.tooLarge();
+      return Promise.reject(refused);
     }
     return new Promise((resolve, reject) => {
       this.textWaiter = { resolve, reject };

@@ -274,6 +274,14 @@ describe('UpstreamClient against a local server', () => {
     await expect(chunked.text()).rejects.toMatchObject({ kind: 'too_large' });
   });
 
+  it('caps text() when the whole oversized answer came in before it was asked for', async () => {
+    // A stream request the provider answers with plain JSON is read with text(); the HTTP/1.1 client had
+    // parsed the whole answer by then, and the refusal used to wait for a failure that could no longer come.
+    const res = await client({ maxResponseBytes: 4096 }).send(target(1, `${base}/big`), 'chat', { body: {}, stream: true });
+    await new Promise((resolve) => setImmediate(resolve));
+    await expect(res.text()).rejects.toMatchObject({ kind: 'too_large' });
+  });
+
   it('times out waiting for the first byte', async () => {
     const started = Date.now();
     await expect(client().send(target(1, `${base}/slow`), 'chat', { body: {}, headersTimeoutMs: 300 })).rejects.toMatchObject({

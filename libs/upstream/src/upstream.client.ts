@@ -115,8 +115,8 @@ export class UpstreamClient implements OnModuleDestroy {
 
   private dispatch(built: PreparedRequest, init: UpstreamRequestInit): Promise<UpstreamResponse> {
     if (init.signal?.aborted) return Promise.reject(new UpstreamError('aborted', 'the request was aborted'));
-    // A streamed answer is read chunk by chunk for its whole life: that path is worth its own client.
-    const ownClient = init.stream === true && !this.maxConnections;
+    // Every call takes the lean HTTP/1.1 client unless a connection limit asks for undici's queueing pool.
+    const ownClient = !this.maxConnections;
     const exchange = new UpstreamExchange(built.url, init.maxResponseBytes ?? this.maxResponseBytes, init.signal, ownClient);
     const request = {
       origin: built.origin,
