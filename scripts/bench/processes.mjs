@@ -91,6 +91,17 @@ export function treeCpuMs(pid) {
   return processTree(pid).reduce((sum, p) => sum + cpuMs(p), 0);
 }
 
+/**
+ * Busy CPU time of the whole machine so far, in ms, every core together (/proc/stat: user, nice, system, irq,
+ * softirq and steal; idle and iowait left out). Over a run it counts the gateway, its database server, the load
+ * generator and the provider alike, and anything else the machine does meanwhile.
+ */
+export function machineBusyMs() {
+  const ticks = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1, 9).map(Number);
+  const busy = ticks.reduce((sum, n) => sum + n, 0) - ticks[3] - ticks[4];
+  return (busy * 1000) / CLOCK_TICKS_PER_SECOND;
+}
+
 /** Resident memory of a process and its children, in MB. */
 export function treeRssMb(pid) {
   return processTree(pid).reduce((sum, p) => sum + rssMb(p), 0);

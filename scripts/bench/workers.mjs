@@ -8,9 +8,10 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { benchDatabase } from './database.mjs';
+import { benchDatabase, serverCpuDelta } from './database.mjs';
 import { MODEL } from './models.mjs';
-import { freePort, startBenchGateway, stop, treeCpuMs, treeRssMb } from './processes.mjs';
+import { availableParallelism } from 'node:os';
+import { freePort, machineBusyMs, startBenchGateway, stop, treeCpuMs, treeRssMb } from './processes.mjs';
 import { prepareGateway } from './setup.mjs';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -102,11 +103,25 @@ async function measure(entry, workers, upstreamUrl, script) {
     const { key, usage } = await prepareGateway(gateway.url, upstreamUrl);
     await wrk(gateway.url, script, key, 3); // warm-up: JIT, pools, caches
     const cpuBefore = treeCpuMs(gateway.child.pid);
+    const serverBefore = database.serverCpuMs();
+    const machineBefore = machineBusyMs();
     const run = await wrk(gateway.url, script, key, SECONDS);
-    const cpuPerRequest = (treeCpuMs(gateway.child.pid) - cpuBefore) / Math.max(1, run.requests);
+    const perRequest = (ms) => ms / Math.max(1, run.requests);
+    const machineCpuPerRequest = perRequest(machineBusyMs() - machineBefore);
+    const cpuPerRequest = perRequest(treeCpuMs(gateway.child.pid) - cpuBefore);
+    const databaseCpuPerRequest = perRequest(serverCpuDelta(serverBefore, database.serverCpuMs()));
     const rss = treeRssMb(gateway.child.pid);
     const billed = await usage();
-    return { workers, label: database.label, ...run, cpuPerRequest, rss, billed: billed.request_count };
+    return {
+      workers,
+      label: database.label,
+      ...run,
+      cpuPerRequest,
+      databaseCpuPerRequest,
+      machineCpuPerRequest,
+      rss,
+      billed: billed.request_count,
+    };
   } finally {
     await stop(gateway.child);
     await database.drop().catch((error) => console.error(`dropping the bench database: ${error.message}`));
@@ -134,8 +149,8 @@ export async function runWorkers(entry) {
     console.log(
       `database: ${results[0].label}; provider: nginx (${direct.perSecond.toFixed(0)} req/s called directly); load average ${load}`,
     );
-    const row = (cells) => console.log(cells.map((c, i) => String(c).padEnd(i === 0 ? 10 : 18)).join(''));
-    row(['workers', 'req/s (c=50)', 'x one worker', 'CPU ms/request', 'RSS MB', 'failed / billed']);
+    const row = (cells) => console.log(cells.map((c, i) => String(c).padEnd(i === 0 ? 10 : 16)).join(''));
+    row(['workers', 'req/s (c=50)', 'x one worker', 'CPU ms/request', 'DB CPU ms/req', 'machine ms/req', 'RSS MB', 'failed / billed']);
     const one = results.find((r) => r.workers === 1);
     for (const r of results)
       row([
@@ -143,12 +158,22 @@ export async function runWorkers(entry) {
         r.perSecond.toFixed(0),
         one ? (r.perSecond / one.perSecond).toFixed(2) : '',
         r.cpuPerRequest.toFixed(3),
+        Number.isNaN(r.databaseCpuPerRequest) ? '-' : r.databaseCpuPerRequest.toFixed(3),
+        r.machineCpuPerRequest.toFixed(3),
         r.rss.toFixed(0),
         `${r.failed} / ${r.billed}`,
       ]);
     const most = results.reduce((a, b) => (b.workers > a.workers ? b : a));
     if (one && most !== one) {
+      // What all cores could serve at most, at the machine CPU per request the most workers spent. The database
+      // server, wrk and nginx share the cores with the gateway: when one worker already keeps the machine mostly
+      // busy, this ceiling, not the gateway, bounds what more workers add.
+      const cores = availableParallelism();
+      const ceiling = (cores * 1000) / most.machineCpuPerRequest;
       console.log('');
+      console.log(
+        `machine ceiling at WORKERS=${most.workers}: ${cores} cores / ${most.machineCpuPerRequest.toFixed(3)} ms per request = ${ceiling.toFixed(0)} req/s (${(ceiling / one.perSecond).toFixed(2)} x one worker); reached ${((100 * most.perSecond) / ceiling).toFixed(0)} %; one worker keeps the machine ${((100 * one.perSecond * one.machineCpuPerRequest) / (cores * 1000)).toFixed(0)} % busy`,
+      );
       console.log(`${most.perSecond >= 1.5 * one.perSecond ? 'PASS' : 'MISS'}  WORKERS=${most.workers} >= 1.5 x one worker`);
     }
     return results.every((r) => r.failed === 0 && r.billed > 0) ? 0 : 1;
