@@ -152,9 +152,9 @@ export class UpstreamExchange {
     if (this.failure) return Promise.reject(this.failure);
     if ((Number.isFinite(this.contentLength) && this.contentLength > this.cap) || this.size > this.cap) {
       // The whole answer may be here already (Http1StreamDispatcher parses a read to its end): refused all the same.
-      const refused = new UpstreamError('too_large', `upstream response is larger than ${this.cap} bytes`);
+      const refused = this.tooLargeError();
       this.chunks = [];
-      if (!this.ended) this.tooLarge();
+      if (!this.ended) this.tooLarge(refused);
       return Promise.reject(refused);
     }
     return new Promise((resolve, reject) => {
@@ -254,9 +254,13 @@ export class UpstreamExchange {
 
   // ---- endings ----
 
-  private tooLarge(): void {
-    this.fail(new UpstreamError('too_large', `upstream response is larger than ${this.cap} bytes`));
+  private tooLarge(error = this.tooLargeError()): void {
+    this.fail(error);
     this.abortRequest?.(new UpstreamError('too_large', 'too large'));
+  }
+
+  private tooLargeError(): UpstreamError {
+    return new UpstreamError('too_large', `upstream response is larger than ${this.cap} bytes`);
   }
 
   /** The first failure wins; later ones (the abort it caused, a socket error) are ignored. */
