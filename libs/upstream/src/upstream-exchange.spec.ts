@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { UpstreamExchange } from './upstream-exchange.js';
 import type { BodySink } from './upstream.types.js';
 
-/** An exchange driven the way Http1StreamDispatcher drives it, past its head. */
+/** An exchange driven the way Http1Dispatcher drives it, past its head. */
 async function streamedExchange() {
   const exchange = new UpstreamExchange('http://upstream.test/v1/chat/completions', 1024 * 1024, undefined, true);
   exchange.onConnect(() => undefined);

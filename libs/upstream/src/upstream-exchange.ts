@@ -22,7 +22,7 @@ function parseRawHeaders(raw: (Buffer | string)[]): Headers {
 }
 
 /**
- * One upstream call on undici's dispatcher handler interface (Http1StreamDispatcher drives it too, unless a
+ * One upstream call on undici's dispatcher handler interface (Http1Dispatcher drives it too, unless a
  * connection limit is set). undici's `request()` wraps every answer in a body stream, an async resource and several promises; on the relay's hot path that was most of the
  * client's cost and of the garbage that outlives a young-generation GC. Here a whole answer read with
  * text() is gathered straight from the parser's chunks, and a stream exists only when a caller asks for
@@ -56,7 +56,7 @@ export class UpstreamExchange {
     /** The most json()/text() will hold, in bytes. */
     private readonly cap: number,
     private readonly signal?: CancelSignal,
-    /** Driven by Http1StreamDispatcher: onReadEnd() follows each read, whose pieces may be lent views. */
+    /** Driven by Http1Dispatcher: onReadEnd() follows each read, whose pieces may be lent views. */
     private readonly readEnds = false,
   ) {
     this.response = new Promise((resolve, reject) => {
@@ -127,7 +127,7 @@ export class UpstreamExchange {
     return true;
   }
 
-  /** The pieces of one connection read have all been given (Http1StreamDispatcher only). */
+  /** The pieces of one connection read have all been given (Http1Dispatcher only). */
   onReadEnd(): void {
     if (this.reader === 'sink' && !this.sinkClosed) this.sink?.readEnd?.();
   }
@@ -151,7 +151,7 @@ export class UpstreamExchange {
     this.reader = 'text';
     if (this.failure) return Promise.reject(this.failure);
     if ((Number.isFinite(this.contentLength) && this.contentLength > this.cap) || this.size > this.cap) {
-      // The whole answer may be here already (Http1StreamDispatcher parses a read to its end): refused all the same.
+      // The whole answer may be here already (Http1Dispatcher parses a read to its end): refused all the same.
       const refused = this.tooLargeError();
       this.chunks = [];
       if (!this.ended) this.tooLarge(refused);

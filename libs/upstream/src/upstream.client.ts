@@ -1,7 +1,7 @@
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { Agent, type Dispatcher } from 'undici';
 import { APP_CONFIG, type AppConfig } from '@gw/core';
-import { Http1StreamDispatcher } from './http1/stream-dispatcher.js';
+import { Http1Dispatcher } from './http1/dispatcher.js';
 import { UpstreamExchange } from './upstream-exchange.js';
 import { buildBalanceRequest, buildUpstreamRequest, type BuiltRequest } from './upstream-url.js';
 import {
@@ -37,8 +37,8 @@ export const DEFAULT_HEADERS_TIMEOUT_SECONDS = 300;
 @Injectable()
 export class UpstreamClient implements OnModuleDestroy {
   private readonly agent: Agent;
-  /** Streamed calls (SSE relaying): a leaner per-chunk path than undici's (see Http1StreamDispatcher). */
-  private readonly streams: Http1StreamDispatcher;
+  /** Every call without a connection limit: a leaner path per call and per streamed chunk than undici's (see Http1Dispatcher). */
+  private readonly http1: Http1Dispatcher;
   private readonly headersTimeoutMs: number;
   private readonly bodyTimeoutMs: number;
   private readonly maxResponseBytes: number;
@@ -63,11 +63,11 @@ export class UpstreamClient implements OnModuleDestroy {
       headersTimeout: this.headersTimeoutMs,
       bodyTimeout: this.bodyTimeoutMs,
     });
-    this.streams = new Http1StreamDispatcher({ connectTimeoutMs: relay.connectTimeoutSeconds * 1000, keepAliveMs: 30_000 });
+    this.http1 = new Http1Dispatcher({ connectTimeoutMs: relay.connectTimeoutSeconds * 1000, keepAliveMs: 30_000 });
   }
 
   async onModuleDestroy(): Promise<void> {
-    this.streams.close();
+    this.http1.close();
     await this.agent.close().catch(() => undefined);
   }
 
@@ -135,7 +135,7 @@ export class UpstreamClient implements OnModuleDestroy {
       headersTimeout: init.headersTimeoutMs ?? this.headersTimeoutMs,
       bodyTimeout: init.bodyTimeoutMs ?? this.bodyTimeoutMs,
     };
-    if (ownClient) this.streams.dispatch(request, exchange);
+    if (ownClient) this.http1.dispatch(request, exchange);
     else this.agent.dispatch(request, exchange as unknown as Dispatcher.DispatchHandler);
     return exchange.response;
   }

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Http1Request, Http1StreamDispatcher } from './stream-dispatcher.js';
+import { type Http1Request, Http1Dispatcher } from './dispatcher.js';
 
 interface Answer {
   status: number;
@@ -10,7 +10,7 @@ interface Answer {
 }
 
 /** One call through the dispatcher, collected whole. */
-function call(dispatcher: Http1StreamDispatcher, request: Partial<Http1Request> & { origin: string }): Promise<Answer> {
+function call(dispatcher: Http1Dispatcher, request: Partial<Http1Request> & { origin: string }): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const answer: Answer = { status: 0, headers: [], body: '' };
     dispatcher.dispatch(
@@ -34,7 +34,7 @@ function call(dispatcher: Http1StreamDispatcher, request: Partial<Http1Request> 
   });
 }
 
-describe('Http1StreamDispatcher', () => {
+describe('Http1Dispatcher', () => {
   let server: Server;
   let origin: string;
   let connections = 0;
@@ -70,7 +70,7 @@ describe('Http1StreamDispatcher', () => {
   });
 
   it('sends the request as given and reads a chunked answer', async () => {
-    const dispatcher = new Http1StreamDispatcher({ connectTimeoutMs: 2000, keepAliveMs: 30_000 });
+    const dispatcher = new Http1Dispatcher({ connectTimeoutMs: 2000, keepAliveMs: 30_000 });
     seen.length = 0;
     const answer = await call(dispatcher, {
       origin,
@@ -86,8 +86,27 @@ describe('Http1StreamDispatcher', () => {
     dispatcher.close();
   });
 
+  it('builds the head kept for a headers object afresh when the method, path or origin change, and frames each body', async () => {
+    const dispatcher = new Http1Dispatcher({ connectTimeoutMs: 2000, keepAliveMs: 30_000 });
+    seen.length = 0;
+    // One headers object for every call, as UpstreamClient prepares it per channel call shape.
+    const headers = { authorization: 'Bearer k' };
+    await call(dispatcher, { origin, path: '/a', headers, body: '{"n":1}' });
+    await call(dispatcher, { origin, path: '/b', headers, body: '{"n":12345}' });
+    await call(dispatcher, { origin, path: '/b', method: 'GET', headers, body: undefined });
+    await call(dispatcher, { origin: origin.replace('127.0.0.1', 'localhost'), path: '/b', headers, body: '{}' });
+    expect(seen.map(({ method, url, headers: got, body }) => [method, url, got['content-length'], got.host, body])).toEqual([
+      ['POST', '/a', '7', origin.slice(7), '{"n":1}'],
+      ['POST', '/b', '11', origin.slice(7), '{"n":12345}'],
+      ['GET', '/b', undefined, origin.slice(7), ''],
+      ['POST', '/b', '2', origin.slice(7).replace('127.0.0.1', 'localhost'), '{}'],
+    ]);
+    expect(seen.every((request) => request.headers.authorization === 'Bearer k')).toBe(true);
+    dispatcher.close();
+  });
+
   it('reuses a connection whose answer ended, but not one the server closes', async () => {
-    const dispatcher = new Http1StreamDispatcher({ connectTimeoutMs: 2000, keepAliveMs: 30_000 });
+    const dispatcher = new Http1Dispatcher({ connectTimeoutMs: 2000, keepAliveMs: 30_000 });
     connections = 0;
     for (let i = 0; i < 3; i++) expect((await call(dispatcher, { origin })).body).toBe('data: one\n\ndata: two\n\n');
     expect(connections).toBe(1);
@@ -98,7 +117,7 @@ describe('Http1StreamDispatcher', () => {
   });
 
   it('lends plain-TCP pieces as views of one shared read buffer, each read closed by onReadEnd', async () => {
-    const dispatcher = new Http1StreamDispatcher({ connectTimeoutMs: 2000, keepAliveMs: 30_000 });
+    const dispatcher = new Http1Dispatcher({ connectTimeoutMs: 2000, keepAliveMs: 30_000 });
     const held = (path: string) =>
       new Promise<{ copies: Buffer[]; atReadEnd: string[]; lent: boolean[] }>((resolve, reject) => {
         const got = { copies: [] as Buffer[], atReadEnd: [] as string[], lent: [] as boolean[] };
@@ -134,7 +153,7 @@ describe('Http1StreamDispatcher', () => {
   });
 
   it('refuses a header that would split the request, and never lets a header override its framing', async () => {
-    const dispatcher = new Http1StreamDispatcher({ connectTimeoutMs: 2000, keepAliveMs: 30_000 });
+    const dispatcher = new Http1Dispatcher({ connectTimeoutMs: 2000, keepAliveMs: 30_000 });
     await expect(call(dispatcher, { origin, headers: { 'x-a': 'v\r\nX-Injected: 1' } })).rejects.toMatchObject({ kind: 'connect' });
     seen.length = 0;
     await call(dispatcher, { origin, headers: { 'Content-Length': '1', 'Transfer-Encoding': 'chunked' }, body: 'abc' });

@@ -52,7 +52,7 @@ const BAD_VALUE = /[\r\n\0]/;
  * CPU where undici's costs about 52 (nginx answering a chat completion, 50 calls at a time). A connection limit
  * (RELAY_MAX_CONNECTIONS_PER_ORIGIN) keeps every call on undici, whose pool queues them.
  */
-export class Http1StreamDispatcher {
+export class Http1Dispatcher {
   private readonly idle = new Map<string, Http1Connection[]>();
   private closed = false;
 
@@ -172,7 +172,7 @@ class Http1Connection implements ResponseParts {
   private readonly sharedReads: boolean;
 
   constructor(
-    private readonly pool: Http1StreamDispatcher,
+    private readonly pool: Http1Dispatcher,
     readonly origin: string,
     connectTimeoutMs: number,
   ) {
