@@ -86,6 +86,32 @@ describe('EventStreamWriter on a plain TCP socket', () => {
     expect(socketWrites).toBe(0);
   });
 
+  it("reads the socket's Writable state until it has seen it empty, not for every chunk", async () => {
+    let lengthReads = -1;
+    const server = createServer((req, res) => {
+      const out = new EventStreamWriter(res);
+      out.start({ 'Content-Type': 'text/event-stream' });
+      const socket = req.socket;
+      const length = inheritedGetter(socket, 'writableLength');
+      let reads = 0;
+      Object.defineProperty(socket, 'writableLength', {
+        configurable: true,
+        get() {
+          reads++;
+          return length.call(this);
+        },
+      });
+      for (let n = 1; n <= 3; n++) out.write(`data: {"n":${n}}\n\n`);
+      lengthReads = reads;
+      res.end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const res = await request(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, { method: 'POST', body: '{}' });
+    expect(await res.body.text()).toBe('data: {"n":1}\n\ndata: {"n":2}\n\ndata: {"n":3}\n\n');
+    await new Promise((resolve) => server.close(resolve));
+    expect(lengthReads).toBe(1);
+  });
+
   it('reports a full client buffer, hears its drain, and keeps every byte in order (res.end after queued chunks)', async () => {
     const event = (n: number) => `data: ${String(n).padStart(6, '0')}${'x'.repeat(16 * 1024)}\n\n`;
     const seen: { writes: number; queued: number; drained: boolean } = { writes: 0, queued: 0, drained: false };
@@ -122,6 +148,15 @@ describe('EventStreamWriter on a plain TCP socket', () => {
     expect(body).toBe(Array.from({ length: seen.writes }, (_, n) => event(n)).join(''));
   });
 });
+
+/** The getter `name` of `object`'s prototype chain. */
+function inheritedGetter(object: object, name: string): () => unknown {
+  for (let proto = Object.getPrototypeOf(object); proto; proto = Object.getPrototypeOf(proto)) {
+    const getter = Object.getOwnPropertyDescriptor(proto, name)?.get;
+    if (getter) return getter;
+  }
+  throw new Error(`no getter ${name}`);
+}
 
 /** The payload of an HTTP/1.1 chunked body (the whole body, ending with its last chunk). */
 function decodeChunked(body: string): string {

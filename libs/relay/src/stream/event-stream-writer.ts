@@ -23,6 +23,12 @@ export class EventStreamWriter {
   private handleWriter?: SocketHandleWriter;
   /** The socket's idle timeout before start(), in ms (0: none). */
   private idleMs = 0;
+  /**
+   * The socket's Writable was seen empty, and nothing has been written through it since: only this writer
+   * writes while the stream lasts, so its chunks may go to the handle without reading the Writable's state
+   * (one more object, cold in the CPU cache with thousands of streams) for every chunk.
+   */
+  private direct = false;
 
   constructor(private readonly res: ServerResponse) {}
 
@@ -53,11 +59,13 @@ export class EventStreamWriter {
     const socket = this.socket;
     if (!socket) return this.res.write(typeof data === 'string' ? data : Buffer.from(data));
     const handleWriter = this.handleWriter;
-    if (handleWriter && socket.writableLength === 0) {
+    if (handleWriter && (this.direct || socket.writableLength === 0)) {
+      this.direct = true;
       if (handleWriter.closed) return true;
       return handleWriter.write(typeof data === 'string' ? Buffer.from(textChunk(data), 'utf8') : httpChunk(data));
     }
     if (socket.destroyed) return true;
+    this.direct = false;
     if (typeof data === 'string') return socket.write(textChunk(data));
     return socket.write(httpChunk(data));
   }

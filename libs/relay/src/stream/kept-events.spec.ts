@@ -10,6 +10,19 @@ describe('KeptEvents', () => {
     expect(kept.take()).toEqual(['{"a":1}', '{"b":"é"}', '{"c":"wörld"}', '{"d":4}']);
   });
 
+  it('keeps a single whole event as addEvents does, counted as relayed', () => {
+    const events = ['data: {"a":1}\n\n', 'data: {"a":12}\n\n', 'data: {"b":"é"}\n\n'];
+    const one = new KeptEvents();
+    const many = new KeptEvents();
+    for (const event of events) {
+      one.addEvent(Buffer.from(event));
+      many.addEvents(Buffer.from(event));
+    }
+    expect(one.relayed).toBe(Buffer.byteLength(events.join('')));
+    expect(one.size).toBe(many.size);
+    expect(one.take()).toEqual(['{"a":1}', '{"a":12}', '{"b":"é"}']);
+  });
+
   it('is empty after take() and reuses its buffer for what comes next', () => {
     const kept = new KeptEvents();
     kept.addPayload('{"x":1}');

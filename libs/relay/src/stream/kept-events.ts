@@ -40,6 +40,11 @@ export class KeptEvents {
     return this.relayedBytes;
   }
 
+  /** One whole canonical event (`data: <payload>\n\n`), as relayed: the usual chunk, kept without a search for its end. */
+  addEvent(event: Buffer): void {
+    this.add(event, PREFIX_BYTES, event.length - EVENT_END_BYTES);
+  }
+
   /** Whole canonical events (`data: <payload>\n\n` ...), as relayed. */
   addEvents(chunk: Buffer): void {
     let start = 0;

@@ -36,15 +36,16 @@ function bytesAt(chunk: Buffer, at: number, bytes: Buffer): boolean {
 const SHORT_CHUNK_BYTES = 512;
 
 /**
- * True when `chunk` is nothing but whole ordinary `data: {...}\n\n` events, exactly the form push()
- * re-emits, none of which mentions usage: such a chunk is forwarded as the same bytes, without decoding
- * or rebuilding it. A payload not starting with `{` ([DONE] among others) or a CR anywhere (an SSE line
- * end too) leaves the chunk to the general path.
+ * How many whole ordinary `data: {...}\n\n` events `chunk` is, when it is nothing but such events, exactly
+ * the form push() re-emits, none of which mentions usage (such a chunk is forwarded as the same bytes,
+ * without decoding or rebuilding it); else 0. A payload not starting with `{` ([DONE] among others) or a
+ * CR anywhere (an SSE line end too) leaves the chunk to the general path. The count spares the usual
+ * chunk of one event a search for its end when it is kept.
  */
-function isPlainEvents(chunk: Buffer): boolean {
+function plainEventCount(chunk: Buffer): number {
   const length = chunk.length;
-  if (length < 8 || chunk[length - 1] !== LF || chunk[length - 2] !== LF) return false;
-  return length > SHORT_CHUNK_BYTES ? isPlainLongChunk(chunk) : isPlainShortChunk(chunk);
+  if (length < 8 || chunk[length - 1] !== LF || chunk[length - 2] !== LF) return 0;
+  return length > SHORT_CHUNK_BYTES ? plainLongChunkEvents(chunk) : plainShortChunkEvents(chunk);
 }
 
 /**
@@ -52,36 +53,40 @@ function isPlainEvents(chunk: Buffer): boolean {
  * indexOf calls it replaces (four or more per chunk, each with its argument checks in JavaScript) were a
  * measurable part of the CPU per relayed chunk with thousands of streams.
  */
-function isPlainShortChunk(chunk: Buffer): boolean {
+function plainShortChunkEvents(chunk: Buffer): number {
   const length = chunk.length;
+  let events = 0;
   let at = 0;
   while (at < length) {
-    if (!bytesAt(chunk, at, DATA_PREFIX) || chunk[at + 6] !== OPEN_BRACE) return false;
+    if (!bytesAt(chunk, at, DATA_PREFIX) || chunk[at + 6] !== OPEN_BRACE) return 0;
     at += 7;
     let byte = chunk[at];
     while (byte !== LF) {
-      if (byte === CR || (byte === QUOTE && chunk[at + 1] === 0x75 && bytesAt(chunk, at, USAGE_KEY))) return false;
+      if (byte === CR || (byte === QUOTE && chunk[at + 1] === 0x75 && bytesAt(chunk, at, USAGE_KEY))) return 0;
       byte = chunk[++at];
     }
     // One data line, then the blank line that ends the event (the chunk ends with LF LF, so `at` < length).
-    if (chunk[at + 1] !== LF) return false;
+    if (chunk[at + 1] !== LF) return 0;
     at += 2;
+    events++;
   }
-  return true;
+  return events;
 }
 
 /** The same test for a long chunk (a fast upstream's read of many events): native searches, a few per event. */
-function isPlainLongChunk(chunk: Buffer): boolean {
-  if (chunk.indexOf(CR) >= 0 || chunk.indexOf(USAGE_KEY) >= 0) return false;
+function plainLongChunkEvents(chunk: Buffer): number {
+  if (chunk.indexOf(CR) >= 0 || chunk.indexOf(USAGE_KEY) >= 0) return 0;
   const length = chunk.length;
+  let events = 0;
   let at = 0;
   while (at < length) {
-    if (!bytesAt(chunk, at, DATA_PREFIX) || chunk[at + 6] !== OPEN_BRACE) return false;
+    if (!bytesAt(chunk, at, DATA_PREFIX) || chunk[at + 6] !== OPEN_BRACE) return 0;
     const newline = chunk.indexOf(LF, at + 7);
-    if (chunk[newline + 1] !== LF) return false;
+    if (chunk[newline + 1] !== LF) return 0;
     at = newline + 2;
+    events++;
   }
-  return true;
+  return events;
 }
 
 export class SseLineTooLongError extends Error {
@@ -127,10 +132,12 @@ export class SseTracker {
    */
   push(chunk: Buffer): string | Buffer {
     // An empty tail means no partial line (nor a partial character: a chunk starting with `data: ` cannot continue one).
-    if (!this.tail && isPlainEvents(chunk)) {
+    const events = this.tail ? 0 : plainEventCount(chunk);
+    if (events > 0) {
       if (!this.usage) {
         this.makeRoom(chunk.length);
-        this.kept.addEvents(chunk);
+        if (events === 1) this.kept.addEvent(chunk);
+        else this.kept.addEvents(chunk);
       }
       return chunk;
     }

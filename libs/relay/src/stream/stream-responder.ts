@@ -79,11 +79,20 @@ export function relayStream(
   const body = upstream instanceof Readable ? readableChunks(upstream) : upstream;
   return new Promise((resolve) => {
     const outcome: StreamOutcome = { delivered: false };
+    // Kept here and copied into `outcome` at the end, as is whether the body signals its reads' ends: per
+    // relayed chunk, every further object reached is one more cold cache line with thousands of streams.
+    let delivered = false;
+    let firstChunkAt: number | undefined;
+    const readEnds = body.readEnds === true;
     let finished = false;
     let stallTimer: NodeJS.Timeout | undefined;
     const out = new EventStreamWriter(res);
-    /** Output of this read (or iteration) not yet written (see flushTurn). */
-    const pending: (string | Buffer)[] = [];
+    /**
+     * Output of this read (or iteration) not yet written (see flushTurn): the first, then any more. A single
+     * output, the usual relayed chunk, is held without an array, whose emptied store grew again for every chunk.
+     */
+    let first: string | Buffer | undefined;
+    const more: (string | Buffer)[] = [];
     let pendingLength = 0;
 
     const resume = () => {
@@ -95,11 +104,12 @@ export function relayStream(
     /** Writes what this turn gathered; `flush` false drops it (the client is being cut off). */
     const finish = (error?: unknown, flush = true) => {
       if (finished) return;
-      if (flush && pending.length > 0) writePending();
+      if (flush && first !== undefined) writePending();
       // Writing the last output can itself end the stream (the client stalled): that ending stands.
       if (finished) return;
       finished = true;
-      pending.length = 0;
+      first = undefined;
+      if (more.length > 0) more.length = 0;
       clearTimeout(stallTimer);
       out.offDrain(resume);
       out.release();
@@ -107,6 +117,8 @@ export function relayStream(
         outcome.error = error;
         body.destroy();
       }
+      outcome.delivered = delivered;
+      if (firstChunkAt !== undefined) outcome.firstChunkAt = firstChunkAt;
       resolve(outcome);
     };
 
@@ -118,8 +130,8 @@ export function relayStream(
 
     const write = (text: string | Buffer) => {
       if (text.length === 0 || res.destroyed) return;
-      if (!outcome.delivered) {
-        outcome.delivered = true;
+      if (!delivered) {
+        delivered = true;
         out.start(SSE_HEADERS);
       }
       if (out.write(text) || stallTimer !== undefined) return;
@@ -132,15 +144,16 @@ export function relayStream(
       stallTimer = setTimeout(stalled, limits.writeIdleMs, `nothing read for ${limits.writeIdleMs} ms`);
     };
     const writePending = () => {
-      const output = pending.length === 1 ? pending[0]! : joined(pending);
-      pending.length = 0;
+      const output = more.length === 0 ? first! : joined(first!, more);
+      first = undefined;
+      if (more.length > 0) more.length = 0;
       pendingLength = 0;
       write(output);
     };
     // Runs at the end of a read, or from the shared flush (flushDue): a failure ends this stream only, never
     // the other streams' writes (nor the read of the upstream connection that lent the bytes).
     const flushTurn = () => {
-      if (finished || pending.length === 0) return;
+      if (finished || first === undefined) return;
       try {
         writePending();
       } catch (error) {
@@ -149,7 +162,7 @@ export function relayStream(
       }
     };
     const onData = (chunk: Buffer) => {
-      outcome.firstChunkAt ??= performance.now();
+      firstChunkAt ??= performance.now();
       let output: string | Buffer;
       try {
         output = tracker.push(chunk);
@@ -159,7 +172,12 @@ export function relayStream(
       }
       if (output.length === 0) return;
       // The first output of this iteration registers the stream for the shared flush, unless the read's end is signalled.
-      if (pending.push(output) === 1 && !body.readEnds) flushSoon(flushTurn);
+      if (first === undefined) {
+        first = output;
+        if (!readEnds) flushSoon(flushTurn);
+      } else {
+        more.push(output);
+      }
       pendingLength += output.length;
       // A fast upstream is written (and paused if the client is full) at once: libuv reads a busy socket up
       // to 32 times in one iteration, so waiting for the check phase could gather megabytes per stream.
@@ -168,7 +186,7 @@ export function relayStream(
 
     const onEnd = () => {
       if (finished) return;
-      if (pending.length > 0) writePending();
+      if (first !== undefined) writePending();
       if (finished) return;
       try {
         write(tracker.end());
@@ -239,8 +257,8 @@ function flushDue(): void {
 }
 
 /** Several outputs of one iteration as one piece of bytes (text as UTF-8). */
-function joined(parts: (string | Buffer)[]): Buffer {
-  return Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part, 'utf8') : part)));
+function joined(first: string | Buffer, more: (string | Buffer)[]): Buffer {
+  return Buffer.concat([first, ...more].map((part) => (typeof part === 'string' ? Buffer.from(part, 'utf8') : part)));
 }
 
 /** A Readable body (a response an adaptor rebuilt, or a test's) read as BodyChunks. */

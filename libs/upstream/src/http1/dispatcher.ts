@@ -298,11 +298,13 @@ class Http1Connection implements ResponseParts {
 
   /** A plain-TCP read of `length` bytes into READ_BUFFER; false stops reading (the socket was paused meanwhile). */
   private readShared(length: number): boolean {
-    this.read(READ_BUFFER.subarray(0, length));
+    // The length goes with the shared buffer: a view of it per read would be one more object per relayed chunk.
+    this.read(READ_BUFFER, length);
     return !this.paused;
   }
 
-  private read(data: Buffer): void {
+  /** The first `length` bytes of `data` were read. */
+  private read(data: Buffer, length = data.length): void {
     const parser = this.parser;
     if (!parser || !this.handler) {
       // Bytes nobody asked for (an idle connection): the connection is out of step.
@@ -312,7 +314,7 @@ class Http1Connection implements ResponseParts {
     }
     const handler = this.handler;
     try {
-      parser.feed(data);
+      parser.feed(data, length);
     } catch (error) {
       this.fail(new UpstreamError('bad_response', (error as Error).message));
       return;

@@ -55,6 +55,26 @@ describe('ResponseParser', () => {
     expect(seen.ends).toBe(1);
   });
 
+  it('reads only the first `length` bytes of what it is fed (a shared read buffer holds older bytes past them)', () => {
+    const pieces: Buffer[] = [];
+    const views: boolean[] = [];
+    let ends = 0;
+    const body = (piece: Buffer) => {
+      views.push(piece.buffer === readBuffer.buffer);
+      pieces.push(Buffer.from(piece));
+    };
+    const parser = new ResponseParser({ head: () => undefined, body, end: () => ends++ });
+    const readBuffer = Buffer.alloc(512, '#');
+    const feed = (wire: string) => parser.feed(readBuffer, readBuffer.write(wire, 'latin1'));
+    feed('HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhel');
+    feed('lo\r\n');
+    feed('0\r\n\r\n');
+    expect(Buffer.concat(pieces).toString()).toBe('hello');
+    expect(views).toEqual([true, true]);
+    expect(ends).toBe(1);
+    expect(parser.extra).toBe(false);
+  });
+
   it('hands a read of one whole chunk over as a view, not a copy', () => {
     const pieces: Buffer[] = [];
     const parser = new ResponseParser({ head: () => undefined, body: (piece) => pieces.push(piece), end: () => undefined });

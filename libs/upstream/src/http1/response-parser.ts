@@ -82,16 +82,18 @@ export class ResponseParser {
   }
 
   /**
-   * Feeds bytes read from the connection; throws ResponseProtocolError on malformed input. Body pieces are
-   * views of `data`, valid only during the call; nothing else of `data` is kept after it returns.
+   * Feeds the first `length` bytes of `data`, read from the connection; throws ResponseProtocolError on
+   * malformed input. Body pieces are views of `data`, valid only during the call; nothing else of `data`
+   * is kept after it returns.
    */
-  feed(data: Buffer): void {
+  feed(data: Buffer, length = data.length): void {
     if (this.state !== State.Head) {
-      this.readBody(data, 0);
+      // The first `length` bytes, without a view of them: a connection's reads share one buffer.
+      this.readBody(data, 0, length);
       return;
     }
-    const rest = this.readHead(data);
-    if (rest && rest.length > 0) this.readBody(rest, 0);
+    const rest = this.readHead(length === data.length ? data : data.subarray(0, length));
+    if (rest && rest.length > 0) this.readBody(rest, 0, rest.length);
   }
 
   /** The connection closed: ends a body read until close; anything else unfinished is an error. */
@@ -205,8 +207,9 @@ export class ResponseParser {
     return status;
   }
 
-  private readBody(data: Buffer, at: number): void {
-    const length = data.length;
+  /** Reads the body from `data[at, length)`. */
+  private readBody(data: Buffer, at: number, length: number): void {
+    const whole = length === data.length;
     while (at < length) {
       switch (this.state) {
         case State.ChunkSize: {
@@ -237,7 +240,7 @@ export class ResponseParser {
           const take = Math.min(this.remaining, length - at);
           this.remaining -= take;
           if (this.remaining === 0) this.state = State.ChunkDataEnd;
-          this.parts.body(at === 0 && take === length ? data : data.subarray(at, at + take));
+          this.parts.body(at === 0 && take === length && whole ? data : data.subarray(at, at + take));
           at += take;
           break;
         }
@@ -265,14 +268,14 @@ export class ResponseParser {
         case State.Fixed: {
           const take = Math.min(this.remaining, length - at);
           this.remaining -= take;
-          const piece = at === 0 && take === length ? data : data.subarray(at, at + take);
+          const piece = at === 0 && take === length && whole ? data : data.subarray(at, at + take);
           at += take;
           this.parts.body(piece);
           if (this.remaining === 0) this.finish();
           break;
         }
         case State.UntilClose: {
-          this.parts.body(at === 0 ? data : data.subarray(at));
+          this.parts.body(at === 0 && whole ? data : data.subarray(at, length));
           return;
         }
         case State.Done: {
