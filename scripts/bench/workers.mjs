@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { benchDatabase, serverCpuDelta } from './database.mjs';
 import { MODEL } from './models.mjs';
 import { availableParallelism } from 'node:os';
-import { freePort, machineBusyMs, startBenchGateway, stop, treeCpuMs, treeRssMb } from './processes.mjs';
+import { cpuMs, freePort, machineBusyMs, processTree, startBenchGateway, stop, treeCpuMs, treeRssMb } from './processes.mjs';
 import { prepareGateway } from './setup.mjs';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -94,6 +94,11 @@ function wrk(url, script, key, seconds) {
   });
 }
 
+/** CPU ms so far of each process of the gateway, keyed by pid, the primary first. */
+function processCpuMs(pid) {
+  return new Map(processTree(pid).map((p) => [p, cpuMs(p)]));
+}
+
 /** One gateway with `workers` processes on a fresh database: its throughput, CPU per request and RSS. */
 async function measure(entry, workers, upstreamUrl, script) {
   const dataDir = mkdtempSync(join(tmpdir(), 'gw-bench-'));
@@ -103,12 +108,15 @@ async function measure(entry, workers, upstreamUrl, script) {
     const { key, usage } = await prepareGateway(gateway.url, upstreamUrl);
     await wrk(gateway.url, script, key, 3); // warm-up: JIT, pools, caches
     const cpuBefore = treeCpuMs(gateway.child.pid);
+    const processesBefore = processCpuMs(gateway.child.pid);
     const serverBefore = database.serverCpuMs();
     const machineBefore = machineBusyMs();
     const run = await wrk(gateway.url, script, key, SECONDS);
     const perRequest = (ms) => ms / Math.max(1, run.requests);
     const machineCpuPerRequest = perRequest(machineBusyMs() - machineBefore);
     const cpuPerRequest = perRequest(treeCpuMs(gateway.child.pid) - cpuBefore);
+    const processesAfter = processCpuMs(gateway.child.pid);
+    const perProcess = [...processesAfter].map(([pid, ms]) => perRequest(ms - (processesBefore.get(pid) ?? 0)));
     const databaseCpuPerRequest = perRequest(serverCpuDelta(serverBefore, database.serverCpuMs()));
     const rss = treeRssMb(gateway.child.pid);
     const billed = await usage();
@@ -117,6 +125,7 @@ async function measure(entry, workers, upstreamUrl, script) {
       label: database.label,
       ...run,
       cpuPerRequest,
+      perProcess,
       databaseCpuPerRequest,
       machineCpuPerRequest,
       rss,
@@ -163,6 +172,16 @@ export async function runWorkers(entry) {
         r.rss.toFixed(0),
         `${r.failed} / ${r.billed}`,
       ]);
+    // Where the gateway's CPU goes: with workers, the primary (accepting and handing out connections, shared
+    // counters) and each worker apart, so a cost that only a cluster pays shows up in its process.
+    for (const r of results)
+      if (r.perProcess.length > 1)
+        console.log(
+          `WORKERS=${r.workers} CPU ms/request by process: primary ${r.perProcess[0].toFixed(3)}, workers ${r.perProcess
+            .slice(1)
+            .map((ms) => ms.toFixed(3))
+            .join(' + ')}`,
+        );
     const most = results.reduce((a, b) => (b.workers > a.workers ? b : a));
     if (one && most !== one) {
       // What all cores could serve at most, at the machine CPU per request the most workers spent. The database

@@ -1,4 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DataSource } from 'typeorm';
 import { batchedTransactionsOf } from './batched-transactions.js';
 import { type Plan, Rollback } from './plan.js';
@@ -74,5 +78,85 @@ describe('BatchedTransactions on SQLite', () => {
     await expect(attempt(500, 2)).rejects.toBeInstanceOf(Rollback);
     expect(await ds.query('SELECT id FROM receipts')).toEqual([{ id: 1 }]);
     expect(await ds.query('SELECT amount FROM wallet')).toEqual([{ amount: 70 }]);
+  });
+});
+
+describe('BatchedTransactions on a SQLite file another process writes', () => {
+  let dir: string;
+  let ds: DataSource | undefined;
+  let other: BetterSqlite3.Database | undefined;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'gw-batched-'));
+  });
+  afterEach(async () => {
+    other?.close();
+    other = undefined;
+    await ds?.destroy();
+    ds = undefined;
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** Pages written to the WAL so far (nothing checkpoints it here, so it only grows). */
+  const walFrames = () => (statSync(join(dir, 'shared.db-wal')).size - 32) / (4096 + 24);
+
+  /** The runner's data source on a WAL file, and a second connection standing for the other worker. */
+  async function openShared(busyTimeoutMs: number): Promise<BetterSqlite3.Database> {
+    const path = join(dir, 'shared.db');
+    ds = new DataSource({
+      type: 'better-sqlite3',
+      database: path,
+      enableWAL: true,
+      prepareDatabase: (db: BetterSqlite3.Database) => {
+        db.pragma(`busy_timeout = ${busyTimeoutMs}`);
+      },
+    });
+    await ds.initialize();
+    serializeSqliteTransactions(ds);
+    await ds.query('CREATE TABLE wallet (id INTEGER PRIMARY KEY, amount INTEGER NOT NULL)');
+    await ds.query('INSERT INTO wallet (id, amount) VALUES (1, 100)');
+    other = new BetterSqlite3(path);
+    return other;
+  }
+
+  it('waits for the other writer with the event loop free, and the jobs queued meanwhile share one commit', async () => {
+    const holder = await openShared(2_000);
+    const runner = batchedTransactionsOf(ds!);
+    holder.prepare('BEGIN IMMEDIATE').run();
+    holder.prepare('UPDATE wallet SET amount = amount + 1000 WHERE id = 1').run();
+    const first = runner.run(() => spendPlan(60));
+    let turns = 0;
+    // A blocked event loop (SQLite's busy handler sleeping) would run none of these turns before the release.
+    await new Promise<void>((resolve) => {
+      const tick = () => {
+        if (++turns === 5) resolve();
+        else setTimeout(tick, 2);
+      };
+      setTimeout(tick, 2);
+    });
+    const second = runner.run(() => spendPlan(60));
+    let settled = false;
+    void first.finally(() => (settled = true));
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(settled).toBe(false);
+    holder.prepare('COMMIT').run();
+    const framesBefore = walFrames();
+    // Both see the other writer's commit: 1100 - 60 - 60.
+    expect(await Promise.all([first, second])).toEqual([true, true]);
+    expect(await ds!.query('SELECT amount FROM wallet')).toEqual([{ amount: 980 }]);
+    // One commit of the wallet's page for both: two commits would have written it twice.
+    expect(walFrames() - framesBefore).toBe(1);
+  });
+
+  it('waits in the busy handler once the lock stays taken past its polling, and fails at the busy timeout as before', async () => {
+    const holder = await openShared(100);
+    const runner = batchedTransactionsOf(ds!);
+    holder.prepare('BEGIN IMMEDIATE').run();
+    const started = Date.now();
+    await expect(runner.run(() => spendPlan(10))).rejects.toMatchObject({ code: 'SQLITE_BUSY' });
+    // Polled for about 50 ms, then waited the busy timeout.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(140);
+    holder.prepare('ROLLBACK').run();
+    expect(await runner.run(() => spendPlan(10))).toBe(true);
+    expect(await ds!.query('SELECT amount FROM wallet')).toEqual([{ amount: 90 }]);
   });
 });

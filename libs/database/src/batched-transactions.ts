@@ -9,6 +9,8 @@ interface SqliteWrappers {
   db: SqliteHandle;
   savepoint: ((job: SqliteJob) => unknown) & { immediate(job: SqliteJob): unknown };
   batch: { immediate(jobs: SqliteJob[]): void };
+  /** The connection's busy timeout, put back after a batch tried for the write lock without one. */
+  busyTimeoutMs: number;
 }
 
 interface SqliteJob {
@@ -21,6 +23,13 @@ interface SqliteJob {
 
 const DEADLOCK = /deadlock|ER_LOCK_DEADLOCK|40P01|40001|ER_LOCK_WAIT_TIMEOUT/i;
 const MAX_ATTEMPTS = 4;
+
+/**
+ * While another process (a second worker, another instance) holds the SQLite write lock, a batch tries again
+ * this often, off the event loop, for up to LOCK_POLL_MS; only then does it wait in SQLite's busy handler.
+ */
+const LOCK_RETRY_MS = 1;
+const LOCK_POLL_MS = 50;
 
 const runners = new WeakMap<DataSource, BatchedTransactions>();
 
@@ -49,6 +58,10 @@ export class BatchedTransactions {
   private readonly statements = new Map<string, Statement>();
   /** Built on first use (the connection exists once the data source is initialised). */
   private wrappers?: SqliteWrappers | null;
+  /** Set by the transactions' first line: a SQLITE_BUSY before it is the BEGIN's, so no piece has run. */
+  private began = false;
+  /** When the queued batch first found the write lock held by another process; undefined while it has not. */
+  private lockBusySince?: number;
 
   constructor(private readonly dataSource: DataSource) {}
 
@@ -69,8 +82,12 @@ export class BatchedTransactions {
       if (this.dataSource.options.type !== 'better-sqlite3') this.wrappers = null;
       return undefined;
     }
-    const savepoint = db.transaction((job: SqliteJob) => job.work(db));
+    const savepoint = db.transaction((job: SqliteJob) => {
+      this.began = true;
+      return job.work(db);
+    });
     const batch = db.transaction((jobs: SqliteJob[]) => {
+      this.began = true;
       for (const job of jobs) {
         try {
           job.value = savepoint(job);
@@ -80,7 +97,7 @@ export class BatchedTransactions {
         }
       }
     });
-    this.wrappers = { db, savepoint, batch };
+    this.wrappers = { db, savepoint, batch, busyTimeoutMs: Number(db.pragma('busy_timeout', { simple: true })) };
     return this.wrappers;
   }
 
@@ -121,7 +138,8 @@ export class BatchedTransactions {
 
   /**
    * Commits the queued jobs once no log cleanup worker holds the write lock (the gate); jobs queued while it
-   * waits join the batch.
+   * waits join the batch. When another process holds SQLite's write lock, the batch goes back to the head of
+   * the queue and is tried again LOCK_RETRY_MS later, joined by the jobs queued meanwhile.
    */
   private readonly flush = (): void => {
     const db = this.sqlite!;
@@ -129,26 +147,63 @@ export class BatchedTransactions {
       const jobs = this.queue;
       this.queue = [];
       // Never inside another module's open transaction: its rollback would undo these writes.
-      return runOutsideTransactions(this.dataSource, db, () => this.commit(jobs)).catch((error: unknown) => {
-        for (const job of jobs) job.reject(error);
-      });
+      return runOutsideTransactions(this.dataSource, db, () => this.commit(jobs)).then(
+        (committed) => {
+          if (committed) return;
+          this.queue = jobs.concat(this.queue);
+          // Jobs queued meanwhile have a flush of their own coming; otherwise the retry is this one's.
+          if (this.queue.length === jobs.length) setTimeout(this.flush, LOCK_RETRY_MS);
+        },
+        (error: unknown) => {
+          for (const job of jobs) job.reject(error);
+        },
+      );
     });
   };
 
-  private commit(jobs: SqliteJob[]): void {
-    if (jobs.length === 1) {
-      const job = jobs[0]!;
-      try {
-        job.resolve(this.wrappers!.savepoint.immediate(job));
-      } catch (error) {
-        if (error instanceof Rollback) job.resolve(error.value);
-        else job.reject(error);
-      }
-      return;
+  /**
+   * Commits `jobs` in one transaction and settles their promises; false, with nothing run, if another process
+   * holds the write lock and the batch is still within its LOCK_POLL_MS. Without this, BEGIN IMMEDIATE would
+   * wait in SQLite's busy handler, which sleeps 1, 2, 5 ms … synchronously: every request of this process
+   * stands still while the other worker's commit, well under a millisecond, ends. Polling instead keeps the
+   * event loop serving, and the jobs that arrive meanwhile share the commit.
+   */
+  private commit(jobs: SqliteJob[]): boolean {
+    const wrappers = this.wrappers!;
+    const now = Date.now();
+    const polling = this.lockBusySince === undefined || now - this.lockBusySince < LOCK_POLL_MS;
+    this.began = false;
+    // exec, not a kept statement: SQLite applies a busy_timeout pragma when it compiles it, not when it runs.
+    if (polling) wrappers.db.exec('PRAGMA busy_timeout = 0');
+    try {
+      if (jobs.length === 1) this.commitOne(jobs[0]!, polling);
+      else this.commitBatch(jobs, polling);
+    } catch {
+      // Only a polling BEGIN's SQLITE_BUSY gets here: nothing ran, the jobs wait for the next try.
+      this.lockBusySince ??= now;
+      return false;
+    } finally {
+      if (polling) wrappers.db.exec(`PRAGMA busy_timeout = ${wrappers.busyTimeoutMs}`);
     }
+    this.lockBusySince = undefined;
+    return true;
+  }
+
+  private commitOne(job: SqliteJob, polling: boolean): void {
+    try {
+      job.resolve(this.wrappers!.savepoint.immediate(job));
+    } catch (error) {
+      if (polling && this.isLockBusy(error)) throw error;
+      if (error instanceof Rollback) job.resolve(error.value);
+      else job.reject(error);
+    }
+  }
+
+  private commitBatch(jobs: SqliteJob[], polling: boolean): void {
     try {
       this.wrappers!.batch.immediate(jobs);
     } catch (error) {
+      if (polling && this.isLockBusy(error)) throw error;
       // BEGIN or COMMIT failed: nothing of the batch was written.
       for (const job of jobs) job.reject(error);
       return;
@@ -157,6 +212,11 @@ export class BatchedTransactions {
       if (job.error !== undefined) job.reject(job.error);
       else job.resolve(job.value);
     }
+  }
+
+  /** Whether `error` is a BEGIN that found the write lock taken (no piece ran). */
+  private isLockBusy(error: unknown): boolean {
+    return !this.began && (error as { code?: unknown }).code === 'SQLITE_BUSY';
   }
 
   /** A plan, synchronously, inside the piece's savepoint. */
