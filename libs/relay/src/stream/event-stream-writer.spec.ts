@@ -1,4 +1,4 @@
-import { createServer, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { type AddressInfo, connect } from 'node:net';
 import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -43,7 +43,7 @@ describe('EventStreamWriter', () => {
 describe('EventStreamWriter idle timeout', () => {
   it("turns the socket's idle timeout off while it streams and puts it back for a response the caller still writes", async () => {
     const seen: Record<string, number | undefined> = {};
-    const server = createServer((req, res) => {
+    const body = await servedBody((req, res) => {
       seen.before = req.socket.timeout;
       const out = new EventStreamWriter(res);
       out.start({ 'Content-Type': 'text/event-stream' });
@@ -52,12 +52,8 @@ describe('EventStreamWriter idle timeout', () => {
       out.release();
       seen.released = req.socket.timeout;
       res.end('data: {"error":"late"}\n\n');
-    });
-    server.setTimeout(45_000);
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const res = await request(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, { method: 'POST', body: '{}' });
-    expect(await res.body.text()).toBe('data: {"n":1}\n\ndata: {"error":"late"}\n\n');
-    await new Promise((resolve) => server.close(resolve));
+    }, 45_000);
+    expect(body).toBe('data: {"n":1}\n\ndata: {"error":"late"}\n\n');
     expect(seen).toEqual({ before: 45_000, streaming: 0, released: 45_000 });
   });
 });
@@ -65,7 +61,7 @@ describe('EventStreamWriter idle timeout', () => {
 describe('EventStreamWriter on a plain TCP socket', () => {
   it("writes the chunks to the socket's handle, not through the socket's Writable", async () => {
     let socketWrites = -1;
-    const server = createServer((req, res) => {
+    const body = await servedBody((req, res) => {
       const out = new EventStreamWriter(res);
       out.start({ 'Content-Type': 'text/event-stream' });
       const counted = req.socket.write.bind(req.socket);
@@ -79,16 +75,13 @@ describe('EventStreamWriter on a plain TCP socket', () => {
       socketWrites = writes;
       res.end();
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const res = await request(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, { method: 'POST', body: '{}' });
-    expect(await res.body.text()).toBe('data: {"n":1}\n\ndata: {"n":2}\n\n');
-    await new Promise((resolve) => server.close(resolve));
+    expect(body).toBe('data: {"n":1}\n\ndata: {"n":2}\n\n');
     expect(socketWrites).toBe(0);
   });
 
   it("reads the socket's Writable state until it has seen it empty, not for every chunk", async () => {
     let lengthReads = -1;
-    const server = createServer((req, res) => {
+    const body = await servedBody((req, res) => {
       const out = new EventStreamWriter(res);
       out.start({ 'Content-Type': 'text/event-stream' });
       const socket = req.socket;
@@ -105,10 +98,7 @@ describe('EventStreamWriter on a plain TCP socket', () => {
       lengthReads = reads;
       res.end();
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const res = await request(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, { method: 'POST', body: '{}' });
-    expect(await res.body.text()).toBe('data: {"n":1}\n\ndata: {"n":2}\n\ndata: {"n":3}\n\n');
-    await new Promise((resolve) => server.close(resolve));
+    expect(body).toBe('data: {"n":1}\n\ndata: {"n":2}\n\ndata: {"n":3}\n\n');
     expect(lengthReads).toBe(1);
   });
 
@@ -148,6 +138,22 @@ describe('EventStreamWriter on a plain TCP socket', () => {
     expect(body).toBe(Array.from({ length: seen.writes }, (_, n) => event(n)).join(''));
   });
 });
+
+/**
+ * Answers one POST with `handle` on a server of its own (idle timeout `timeoutMs` when given) and returns the
+ * body the client read; the server is closed before it returns.
+ */
+async function servedBody(handle: (req: IncomingMessage, res: ServerResponse) => void, timeoutMs?: number): Promise<string> {
+  const server = createServer(handle);
+  if (timeoutMs !== undefined) server.setTimeout(timeoutMs);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const res = await request(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, { method: 'POST', body: '{}' });
+    return await res.body.text();
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
+  }
+}
 
 /** The getter `name` of `object`'s prototype chain. */
 function inheritedGetter(object: object, name: string): () => unknown {
