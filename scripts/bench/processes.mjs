@@ -16,13 +16,24 @@ export async function freePort() {
   return port;
 }
 
-export async function startFakeUpstream() {
-  const child = spawn(process.execPath, [new URL('./fake-upstream.mjs', import.meta.url).pathname], {
+export function startFakeUpstream() {
+  return startListener('./fake-upstream.mjs');
+}
+
+/** The streams scenario's bare Node relay (bare-relay.mjs) in front of `upstreamUrl`, with the gateway's V8 flags. */
+export function startBareRelay(upstreamUrl) {
+  return startListener('./bare-relay.mjs', { BENCH_UPSTREAM_URL: upstreamUrl }, GATEWAY_NODE_FLAGS);
+}
+
+/** A bench script run as a child process that prints `{"port": n}` on its first stdout line once it listens. */
+async function startListener(script, env = {}, nodeArgs = []) {
+  const child = spawn(process.execPath, [...nodeArgs, new URL(script, import.meta.url).pathname], {
+    env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const line = await new Promise((resolve, reject) => {
     createInterface({ input: child.stdout }).once('line', resolve);
-    child.once('exit', (code) => reject(new Error(`fake upstream exited with ${code}`)));
+    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
   });
   return { child, url: `http://127.0.0.1:${JSON.parse(line).port}` };
 }

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { percentile } from './load.mjs';
 import { MODEL } from './models.mjs';
-import { cpuMs, pin, pinningPlan, processTree, treeCpuMs, treeRssMb, treeSystemCpuMs } from './processes.mjs';
+import { cpuMs, pin, pinningPlan, processTree, startBareRelay, stop, treeCpuMs, treeRssMb, treeSystemCpuMs } from './processes.mjs';
 
 const STREAMS = Number(process.env.BENCH_STREAMS ?? 5000);
 const OPEN_PER_SECOND = Number(process.env.BENCH_OPEN_PER_SECOND ?? 500);
@@ -107,6 +107,67 @@ async function waitUntil(check, timeoutMs) {
   return false;
 }
 
+/**
+ * CPU of `pid`'s process tree over one window of WINDOW_SECONDS while `clients` read their streams through
+ * it, with the chunks the clients received and the events the provider sent meanwhile; the provider's and
+ * the clients' CPU beside it, for scale.
+ */
+async function chunkWindow(pid, upstream, clients) {
+  const before = await clients.stats();
+  const sentBefore = await providerEventsSent(upstream.url);
+  const cpuBefore = treeCpuMs(pid);
+  const systemCpuBefore = treeSystemCpuMs(pid);
+  const upstreamCpuBefore = cpuMs(upstream.child.pid);
+  const clientsCpuBefore = cpuMs(clients.child.pid);
+  const t0 = performance.now();
+  await sleep(WINDOW_SECONDS * 1000);
+  const cpuUsed = treeCpuMs(pid) - cpuBefore;
+  const systemCpuUsed = treeSystemCpuMs(pid) - systemCpuBefore;
+  const upstreamCpu = cpuMs(upstream.child.pid) - upstreamCpuBefore;
+  const clientsCpu = cpuMs(clients.child.pid) - clientsCpuBefore;
+  const after = await clients.stats();
+  const sent = (await providerEventsSent(upstream.url)) - sentBefore;
+  const seconds = (performance.now() - t0) / 1000;
+  return { chunks: after.chunks - before.chunks, seconds, cpuUsed, systemCpuUsed, upstreamCpu, clientsCpu, sent };
+}
+
+/** Opens STREAMS streams of `chunksPerStream` chunks and waits until each has received its first event. */
+async function openStreams(clients, chunksPerStream) {
+  clients.send({ cmd: 'open', count: STREAMS, perSecond: OPEN_PER_SECOND, chunks: chunksPerStream });
+  // Measure only once every stream is flowing (request set-up is not per-chunk work).
+  await waitUntil(async () => (await clients.stats()).started >= STREAMS, (STREAMS / OPEN_PER_SECOND) * 1000 + 30_000);
+  await sleep(1000);
+}
+
+/**
+ * The same streams through the bare Node relay (bare-relay.mjs) on the gateway's CPU: what Node and the
+ * kernel cost per relayed chunk on this machine before any work of the gateway's own, the floor under its
+ * figure. Undefined with BENCH_BARE_RELAY=0.
+ */
+async function bareRelayWindow(upstream, pinning) {
+  if (process.env.BENCH_BARE_RELAY === '0') return undefined;
+  console.log(`the same ${STREAMS} streams through a bare Node relay, for scale ...`);
+  const relay = await startBareRelay(upstream.url);
+  const clients = startClients(relay.url, 'sk-bench-bare-relay');
+  try {
+    if (pinning) {
+      pin(relay.child.pid, pinning.gateway);
+      pin(clients.child.pid, pinning.rest);
+    }
+    await openStreams(clients, Math.ceil(((STREAMS / OPEN_PER_SECOND + WINDOW_SECONDS + 10) * 1000) / CHUNK_MS));
+    const window = await chunkWindow(relay.child.pid, upstream, clients);
+    const perChunk = (ms) => (ms * 1000) / Math.max(1, window.chunks);
+    return {
+      total: perChunk(window.cpuUsed),
+      user: perChunk(window.cpuUsed - window.systemCpuUsed),
+      kernel: perChunk(window.systemCpuUsed),
+    };
+  } finally {
+    clients.child.kill();
+    await stop(relay.child);
+  }
+}
+
 /** Runs the scenario against a started gateway and fake provider (each with `child.pid`, `url`) with a relay key. */
 export async function runStreams(gateway, upstream, normalUpstream, key) {
   const normal = { url: gateway.url, key };
@@ -144,35 +205,16 @@ export async function runStreams(gateway, upstream, normalUpstream, key) {
   const streamSeconds = rampSeconds + 2 * WINDOW_SECONDS + 15;
   const chunksPerStream = Math.ceil((streamSeconds * 1000) / CHUNK_MS);
   console.log(`opening ${STREAMS} streams of ${chunksPerStream} chunks ...`);
-  clients.send({ cmd: 'open', count: STREAMS, perSecond: OPEN_PER_SECOND, chunks: chunksPerStream });
-  // Measure only once every stream is flowing (request set-up is not per-chunk work).
-  await waitUntil(async () => (await clients.stats()).started >= STREAMS, rampSeconds * 1000 + 30_000);
-  await sleep(1000);
+  await openStreams(clients, chunksPerStream);
 
   console.log(`measuring: gateway CPU for ${WINDOW_SECONDS} s, then normal requests for ${WINDOW_SECONDS} s ...`);
   // Window 1: gateway CPU per relayed chunk (no other traffic).
-  const before = await clients.stats();
-  const sentBefore = await providerEventsSent(upstream.url);
-  // The gateway's own process tree only (its workers with BENCH_WORKERS): the fake provider and the
-  // clients are separate processes, read apart for scale.
-  const cpuBefore = treeCpuMs(pid);
-  const systemCpuBefore = treeSystemCpuMs(pid);
-  const upstreamCpuBefore = cpuMs(upstream.child.pid);
-  const clientsCpuBefore = cpuMs(clients.child.pid);
   const loadBefore = loadAverage();
-  const t0 = performance.now();
-  await sleep(WINDOW_SECONDS * 1000);
-  const cpuUsed = treeCpuMs(pid) - cpuBefore;
-  const systemCpuUsed = treeSystemCpuMs(pid) - systemCpuBefore;
-  const upstreamCpu = cpuMs(upstream.child.pid) - upstreamCpuBefore;
-  const clientsCpu = cpuMs(clients.child.pid) - clientsCpuBefore;
-  const after = await clients.stats();
-  const sentInWindow = (await providerEventsSent(upstream.url)) - sentBefore;
-  const seconds = (performance.now() - t0) / 1000;
-  const chunks = after.chunks - before.chunks;
+  const window1 = await chunkWindow(pid, upstream, clients);
+  const { chunks, seconds, cpuUsed, systemCpuUsed } = window1;
   const cpuPerChunkUs = (cpuUsed * 1000) / Math.max(1, chunks);
-  const upstreamPerChunkUs = (upstreamCpu * 1000) / Math.max(1, chunks);
-  const clientsPerChunkUs = (clientsCpu * 1000) / Math.max(1, chunks);
+  const upstreamPerChunkUs = (window1.upstreamCpu * 1000) / Math.max(1, chunks);
+  const clientsPerChunkUs = (window1.clientsCpu * 1000) / Math.max(1, chunks);
   const offeredPerSecond = (STREAMS * 1000) / CHUNK_MS;
   const reachedPerSecond = chunks / seconds;
   const rssUnderLoad = treeRssMb(pid);
@@ -225,8 +267,9 @@ export async function runStreams(gateway, upstream, normalUpstream, key) {
   const rssAfterLeave = treeRssMb(pid);
   clients.child.kill();
   probeAgent.destroy();
+  const bare = await bareRelayWindow(upstream, pinning);
 
-  const row = (name, value) => console.log(`${name.padEnd(52)}${value}`);
+  const row = (name, value) => console.log(`${name.padEnd(60)}${value}`);
   console.log('');
   row('streams opened / completed / failed', `${streamsEnd.opened} / ${streamsEnd.done} / ${streamsEnd.failed}`);
   if (streamsEnd.failed) row('  failure reasons', JSON.stringify(streamsEnd.reasons));
@@ -237,12 +280,19 @@ export async function runStreams(gateway, upstream, normalUpstream, key) {
   );
   // Chunks are counted where they arrive (relayed), not where they are sent: a gateway that falls behind
   // would otherwise be credited with chunks still queued in its sockets. The two agree when it keeps up.
-  row('  events sent by the provider in window 1 / relayed', `${sentInWindow} / ${chunks}`);
+  row('  events sent by the provider in window 1 / relayed', `${window1.sent} / ${chunks}`);
   row('gateway CPU per relayed chunk (its process tree)', `${cpuPerChunkUs.toFixed(1)} us`);
   row(
     '  user / kernel (socket reads and writes)',
     `${(((cpuUsed - systemCpuUsed) * 1000) / Math.max(1, chunks)).toFixed(1)} us / ${((systemCpuUsed * 1000) / Math.max(1, chunks)).toFixed(1)} us`,
   );
+  if (bare) {
+    row(
+      '  for scale, a bare Node relay of the same streams',
+      `${bare.total.toFixed(1)} us (${bare.user.toFixed(1)} us / ${bare.kernel.toFixed(1)} us)`,
+    );
+    row("  the gateway's own work per chunk (beyond the bare relay)", `${(cpuPerChunkUs - bare.total).toFixed(1)} us`);
+  }
   row('  for scale, CPU per chunk: fake provider / clients', `${upstreamPerChunkUs.toFixed(1)} us / ${clientsPerChunkUs.toFixed(1)} us`);
   row('  load average before / after window 1', `${loadBefore} / ${loadAfter}`);
   row('gateway RSS under load / peak', `${rssUnderLoad.toFixed(0)} MB / ${peakRss.toFixed(0)} MB`);
