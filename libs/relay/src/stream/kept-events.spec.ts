@@ -44,7 +44,7 @@ describe('KeptEvents', () => {
     expect(kept.take()).toEqual(payloads);
   });
 
-  it('keeps the chunks of one answer in a fraction of their size (only what differs from the chunk before)', () => {
+  it('keeps the chunks of one answer in a fraction of their size (only what differs from a template chunk)', () => {
     const kept = new KeptEvents();
     const event = (n: number) =>
       `data: {"id":"chatcmpl-123","object":"chat.completion.chunk","created":1764000000,"model":"gpt-4o","choices":[{"index":0,"delta":{"content":" word${n}"},"finish_reason":null}]}\n\n`;
@@ -84,5 +84,43 @@ describe('KeptEvents', () => {
       if (i === 1000) expect(kept.take()).toEqual(payloads.slice(0, 1001));
     }
     expect(kept.take()).toEqual(payloads.slice(1001));
+  });
+  it('takes a new template when a payload shares little with the current one, and decodes against the right one', () => {
+    const head = '{"id":"chatcmpl-9","object":"chat.completion.chunk","created":1764000000,"model":"gpt-4o","choices":[{"index":0,"delta":';
+    const tail = ',"logprobs":null,"finish_reason":null}]}';
+    const content = (text: string) => `${head}{"content":"${text}"}${tail}`;
+    const payloads = [
+      `${head}{"role":"assistant","content":"","refusal":null}${tail}`,
+      ...Array.from({ length: 50 }, (_, n) => content(` w${n}`)),
+      '{"id":"chatcmpl-9","choices":[],"usage":{"prompt_tokens":9,"completion_tokens":51,"total_tokens":60}}',
+      '{"id":"chatcmpl-9","choices":[],"usage":{"prompt_tokens":9,"completion_tokens":51,"total_tokens":60}}',
+      '[DONE]',
+      ...Array.from({ length: 50 }, (_, n) => content(`é${n}`)),
+      content('é49'),
+      '',
+      content(''),
+    ];
+    const kept = new KeptEvents();
+    let relayed = 0;
+    for (const payload of payloads) {
+      kept.addEvent(Buffer.from(`data: ${payload}\n\n`));
+      relayed += Buffer.byteLength(payload) + 8;
+    }
+    expect(kept.relayed).toBe(relayed);
+    expect(kept.size).toBeLessThan(relayed / 5);
+    expect(kept.take()).toEqual(payloads);
+  });
+  it('keeps an answer whose first chunk carries the role as compactly: the second chunk becomes the template', () => {
+    const head = '{"id":"chatcmpl-9","object":"chat.completion.chunk","created":1764000000,"model":"gpt-4o","choices":[{"index":0,"delta":';
+    const tail = ',"logprobs":null,"finish_reason":null}]}';
+    const payloads = [
+      `${head}{"role":"assistant","content":"","refusal":null}${tail}`,
+      ...Array.from({ length: 200 }, (_, n) => `${head}{"content":" w${n}"}${tail}`),
+    ];
+    const kept = new KeptEvents();
+    for (const payload of payloads) kept.addEvent(Buffer.from(`data: ${payload}\n\n`));
+    // Against the role chunk every later chunk would keep `content":" wN` (about 7.6 times smaller than relayed).
+    expect(kept.size).toBeLessThan(kept.relayed / 12);
+    expect(kept.take()).toEqual(payloads);
   });
 });

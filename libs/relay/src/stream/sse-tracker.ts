@@ -10,7 +10,7 @@ const MAX_LINE_CHARS = 16 * 1024 * 1024;
  * text counted, then dropped. MAX_KEPT_BYTES bounds the memory a stream holds (5,000 streams, or a flood to
  * a client that stopped reading); MAX_UNCOUNTED_BYTES bounds the events (as relayed) that wait to be
  * parsed, so that the count at a stream's end stays short (1,000 flooded clients leaving at once) and the
- * counting is spread over the stream. KeptEvents stores each event as its difference from the one before
+ * counting is spread over the stream. KeptEvents stores each event as its difference from a template event
  * (about 25 bytes for an ordinary 170-byte chunk), so the memory limit is rarely the one reached, and an
  * answer of ~380 such chunks ends (usage read, kept events dropped unparsed) before its first fold, where
  * a 32 KB limit on the events as relayed folded from the ~190th.
