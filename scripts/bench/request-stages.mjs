@@ -23,7 +23,8 @@ diagnostics.subscribe('http.server.request.start', ({ request }) => {
   latest = { start: performance.now() };
   timings.set(request, latest);
 });
-diagnostics.subscribe('undici:request:create', ({ request }) => {
+// The gateway's upstream calls (libs/upstream's channels, whichever HTTP client carries the call).
+diagnostics.subscribe('gw:upstream:call', ({ request }) => {
   const timing = latest;
   latest = undefined;
   if (!timing) return;
@@ -31,7 +32,7 @@ diagnostics.subscribe('undici:request:create', ({ request }) => {
   timing.stream = String(request.body ?? '').includes('"stream":true');
   timings.set(request, timing);
 });
-diagnostics.subscribe('undici:request:headers', ({ request }) => {
+diagnostics.subscribe('gw:upstream:headers', ({ request }) => {
   const timing = timings.get(request);
   if (timing) timing.headers = performance.now();
 });

@@ -1,7 +1,8 @@
+import diagnostics from 'node:diagnostics_channel';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { UpstreamClient } from './upstream.client.js';
+import { UPSTREAM_CALL_CHANNEL, UPSTREAM_HEADERS_CHANNEL, UpstreamClient } from './upstream.client.js';
 import { buildUpstreamRequest, isOpenAiCompatible } from './upstream-url.js';
 import { UpstreamError, type UpstreamTarget } from './upstream.types.js';
 
@@ -212,7 +213,14 @@ describe('UpstreamClient against a local server', () => {
     await new Promise((resolve) => canary.close(resolve));
   });
 
-  const client = (overrides: Partial<{ timeoutSeconds: number; streamingTimeoutSeconds: number; maxResponseBytes: number }> = {}) =>
+  const client = (
+    overrides: Partial<{
+      timeoutSeconds: number;
+      streamingTimeoutSeconds: number;
+      maxResponseBytes: number;
+      maxConnectionsPerOrigin: number;
+    }> = {},
+  ) =>
     new UpstreamClient({
       relay: {
         timeoutSeconds: 0,
@@ -234,6 +242,27 @@ describe('UpstreamClient against a local server', () => {
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ ok: true });
     expect(hits[0]).toEqual({ url: '/v1/chat/completions', auth: 'Bearer sk-secret' });
+  });
+
+  it('publishes each call when it is dispatched and when its head arrives, on either HTTP client', async () => {
+    const seen: [string, unknown][] = [];
+    const onCall = (message: unknown) => seen.push(['call', (message as { request: unknown }).request]);
+    const onHeaders = (message: unknown) => seen.push(['headers', (message as { request: unknown }).request]);
+    diagnostics.subscribe(UPSTREAM_CALL_CHANNEL.name, onCall);
+    diagnostics.subscribe(UPSTREAM_HEADERS_CHANNEL.name, onHeaders);
+    try {
+      for (const c of [client(), client({ maxConnectionsPerOrigin: 4 })]) {
+        seen.length = 0;
+        const res = await c.send(target(1, base), 'chat', { body: { model: 'm', messages: [] } });
+        expect(seen.map(([what]) => what)).toEqual(['call', 'headers']);
+        expect(seen[1]![1]).toBe(seen[0]![1]);
+        expect(String((seen[0]![1] as { body: unknown }).body)).toContain('"model":"m"');
+        await res.text();
+      }
+    } finally {
+      diagnostics.unsubscribe(UPSTREAM_CALL_CHANNEL.name, onCall);
+      diagnostics.unsubscribe(UPSTREAM_HEADERS_CHANNEL.name, onHeaders);
+    }
   });
 
   it('reuses a built call per channel only where nothing else can change its URL', async () => {

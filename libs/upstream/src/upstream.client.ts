@@ -1,3 +1,4 @@
+import diagnostics from 'node:diagnostics_channel';
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { Agent, type Dispatcher } from 'undici';
 import { APP_CONFIG, type AppConfig } from '@gw/core';
@@ -11,6 +12,14 @@ import {
   type UpstreamResponse,
   type UpstreamTarget,
 } from './upstream.types.js';
+
+/**
+ * Each upstream call as it is dispatched, then as its response head arrives (`{ request }`, the same object
+ * both times), whichever client carries it: undici publishes its own channels, the lean HTTP/1.1 client none.
+ * scripts/bench/request-stages.mjs times a request's stages with them; without a subscriber they cost a check.
+ */
+export const UPSTREAM_CALL_CHANNEL = diagnostics.channel('gw:upstream:call');
+export const UPSTREAM_HEADERS_CHANNEL = diagnostics.channel('gw:upstream:headers');
 
 /** Bounds the prepared calls kept per channel (one per model and stream mode in practice). */
 const PREPARED_PER_CHANNEL = 64;
@@ -135,6 +144,13 @@ export class UpstreamClient implements OnModuleDestroy {
       headersTimeout: init.headersTimeoutMs ?? this.headersTimeoutMs,
       bodyTimeout: init.bodyTimeoutMs ?? this.bodyTimeoutMs,
     };
+    if (UPSTREAM_CALL_CHANNEL.hasSubscribers) {
+      UPSTREAM_CALL_CHANNEL.publish({ request });
+      exchange.response.then(
+        () => UPSTREAM_HEADERS_CHANNEL.publish({ request }),
+        () => undefined,
+      );
+    }
     if (ownClient) this.http1.dispatch(request, exchange);
     else this.agent.dispatch(request, exchange as unknown as Dispatcher.DispatchHandler);
     return exchange.response;
