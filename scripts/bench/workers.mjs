@@ -17,6 +17,13 @@ import { prepareGateway } from './setup.mjs';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONCURRENCY = 50;
 const WORKER_COUNTS = (process.env.BENCH_WORKER_COUNTS ?? '1,2').split(',').map(Number);
+/**
+ * Each worker count is measured this many times, the counts in their order, then reversed, and so on: on a
+ * shared host the machine drifts between runs a minute apart by about as much as a second worker adds (one
+ * run's two rounds read 1.15x and 1.33x), and with one fixed order a steady drift always landed on the same
+ * count. Alternating cancels it; the figures are the rounds' together.
+ */
+const ROUNDS = Math.max(1, Number(process.env.BENCH_WORKER_ROUNDS ?? 2));
 
 /** The provider's answer: what the default scenario's fake provider sends for a JSON call. */
 const ANSWER = JSON.stringify({
@@ -138,6 +145,24 @@ async function measure(entry, workers, upstreamUrl, script) {
   }
 }
 
+/** One worker count's rounds as one result: throughput averaged, per-request figures weighted by requests. */
+function combined(rounds) {
+  const requests = rounds.reduce((sum, r) => sum + r.requests, 0);
+  const weighted = (pick) => rounds.reduce((sum, r) => sum + pick(r) * r.requests, 0) / Math.max(1, requests);
+  return {
+    ...rounds[0],
+    requests,
+    perSecond: rounds.reduce((sum, r) => sum + r.perSecond, 0) / rounds.length,
+    failed: rounds.reduce((sum, r) => sum + r.failed, 0),
+    cpuPerRequest: weighted((r) => r.cpuPerRequest),
+    perProcess: rounds[0].perProcess.map((_, i) => weighted((r) => r.perProcess[i] ?? 0)),
+    databaseCpuPerRequest: weighted((r) => r.databaseCpuPerRequest),
+    machineCpuPerRequest: weighted((r) => r.machineCpuPerRequest),
+    rss: Math.max(...rounds.map((r) => r.rss)),
+    billed: rounds.reduce((sum, r) => sum + r.billed, 0),
+  };
+}
+
 export async function runWorkers(entry) {
   if (missing.length > 0) {
     console.error(`the workers scenario needs ${missing.join(' and ')} (Debian: apt-get install -y wrk nginx-light)`);
@@ -148,11 +173,15 @@ export async function runWorkers(entry) {
   try {
     const script = writeWrkScript(dir);
     const direct = await wrk(nginx.url, script, 'sk-bench-upstream', 3);
-    const results = [];
-    for (const workers of WORKER_COUNTS) {
-      console.log(`WORKERS=${workers}: ${SECONDS} s at c=${CONCURRENCY} ...`);
-      results.push(await measure(entry, workers, nginx.url, script));
+    const runs = new Map(WORKER_COUNTS.map((workers) => [workers, []]));
+    for (let round = 0; round < ROUNDS; round++) {
+      const order = round % 2 === 0 ? WORKER_COUNTS : [...WORKER_COUNTS].reverse();
+      for (const workers of order) {
+        console.log(`round ${round + 1} of ${ROUNDS}, WORKERS=${workers}: ${SECONDS} s at c=${CONCURRENCY} ...`);
+        runs.get(workers).push(await measure(entry, workers, nginx.url, script));
+      }
     }
+    const results = [...runs.values()].map(combined);
     const load = readFileSync('/proc/loadavg', 'utf8').split(' ')[0];
     console.log('');
     console.log(
@@ -183,6 +212,10 @@ export async function runWorkers(entry) {
             .join(' + ')}`,
         );
     const most = results.reduce((a, b) => (b.workers > a.workers ? b : a));
+    if (one && most !== one && ROUNDS > 1) {
+      const ratios = runs.get(most.workers).map((r, i) => (r.perSecond / runs.get(1)[i].perSecond).toFixed(2));
+      console.log(`WORKERS=${most.workers} x one worker, round by round: ${ratios.join(', ')}`);
+    }
     if (one && most !== one) {
       // What all cores could serve at most, at the machine CPU per request the most workers spent. The database
       // server, wrk and nginx share the cores with the gateway: when one worker already keeps the machine mostly
