@@ -12,6 +12,7 @@ import { benchDatabase, serverCpuDelta } from './database.mjs';
 import { MODEL } from './models.mjs';
 import { availableParallelism } from 'node:os';
 import { cpuMs, freePort, machineBusyMs, processTree, startBenchGateway, stop, treeCpuMs, treeRssMb } from './processes.mjs';
+import { combineRounds, roundOrder, roundRatios } from './rounds.mjs';
 import { prepareGateway } from './setup.mjs';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -145,24 +146,6 @@ async function measure(entry, workers, upstreamUrl, script) {
   }
 }
 
-/** One worker count's rounds as one result: throughput averaged, per-request figures weighted by requests. */
-function combined(rounds) {
-  const requests = rounds.reduce((sum, r) => sum + r.requests, 0);
-  const weighted = (pick) => rounds.reduce((sum, r) => sum + pick(r) * r.requests, 0) / Math.max(1, requests);
-  return {
-    ...rounds[0],
-    requests,
-    perSecond: rounds.reduce((sum, r) => sum + r.perSecond, 0) / rounds.length,
-    failed: rounds.reduce((sum, r) => sum + r.failed, 0),
-    cpuPerRequest: weighted((r) => r.cpuPerRequest),
-    perProcess: rounds[0].perProcess.map((_, i) => weighted((r) => r.perProcess[i] ?? 0)),
-    databaseCpuPerRequest: weighted((r) => r.databaseCpuPerRequest),
-    machineCpuPerRequest: weighted((r) => r.machineCpuPerRequest),
-    rss: Math.max(...rounds.map((r) => r.rss)),
-    billed: rounds.reduce((sum, r) => sum + r.billed, 0),
-  };
-}
-
 export async function runWorkers(entry) {
   if (missing.length > 0) {
     console.error(`the workers scenario needs ${missing.join(' and ')} (Debian: apt-get install -y wrk nginx-light)`);
@@ -175,13 +158,12 @@ export async function runWorkers(entry) {
     const direct = await wrk(nginx.url, script, 'sk-bench-upstream', 3);
     const runs = new Map(WORKER_COUNTS.map((workers) => [workers, []]));
     for (let round = 0; round < ROUNDS; round++) {
-      const order = round % 2 === 0 ? WORKER_COUNTS : [...WORKER_COUNTS].reverse();
-      for (const workers of order) {
+      for (const workers of roundOrder(WORKER_COUNTS, round)) {
         console.log(`round ${round + 1} of ${ROUNDS}, WORKERS=${workers}: ${SECONDS} s at c=${CONCURRENCY} ...`);
         runs.get(workers).push(await measure(entry, workers, nginx.url, script));
       }
     }
-    const results = [...runs.values()].map(combined);
+    const results = [...runs.values()].map(combineRounds);
     const load = readFileSync('/proc/loadavg', 'utf8').split(' ')[0];
     console.log('');
     console.log(
@@ -213,8 +195,8 @@ export async function runWorkers(entry) {
         );
     const most = results.reduce((a, b) => (b.workers > a.workers ? b : a));
     if (one && most !== one && ROUNDS > 1) {
-      const ratios = runs.get(most.workers).map((r, i) => (r.perSecond / runs.get(1)[i].perSecond).toFixed(2));
-      console.log(`WORKERS=${most.workers} x one worker, round by round: ${ratios.join(', ')}`);
+      const ratios = roundRatios(runs.get(most.workers), runs.get(1));
+      console.log(`WORKERS=${most.workers} x one worker, round by round: ${ratios.map((r) => r.toFixed(2)).join(', ')}`);
     }
     if (one && most !== one) {
       // What all cores could serve at most, at the machine CPU per request the most workers spent. The database
