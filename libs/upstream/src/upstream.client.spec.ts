@@ -1,4 +1,5 @@
 import diagnostics from 'node:diagnostics_channel';
+import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -263,6 +264,9 @@ describe('UpstreamClient against a local server', () => {
       diagnostics.unsubscribe(UPSTREAM_CALL_CHANNEL.name, onCall);
       diagnostics.unsubscribe(UPSTREAM_HEADERS_CHANNEL.name, onHeaders);
     }
+    // The bench's stage timer (a plain script, which cannot import this lib) subscribes to them by name.
+    const stages = readFileSync(new URL('../../../scripts/bench/request-stages.mjs', import.meta.url), 'utf8');
+    for (const channel of [UPSTREAM_CALL_CHANNEL, UPSTREAM_HEADERS_CHANNEL]) expect(stages).toContain(`'${String(channel.name)}'`);
   });
 
   it('reuses a built call per channel only where nothing else can change its URL', async () => {
