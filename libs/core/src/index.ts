@@ -48,3 +48,4 @@ export {
   MAX_INFLATION_RATIO,
 } from './http/bounded-body.js';
 export { cancelScheduled, scheduleEvery } from './schedule/periodic-job.js';
+export { onFirstUse, requireOnFirstUse } from './modules/on-first-use.js';

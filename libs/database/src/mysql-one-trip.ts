@@ -1,7 +1,11 @@
-import { createPool, type Pool, type PoolConnection } from 'mysql2';
+import type { Pool, PoolConnection } from 'mysql2';
 import type { DataSource } from 'typeorm';
 import type { MysqlDataSourceOptions } from 'typeorm/driver/mysql/MysqlDataSourceOptions.js';
+import { requireOnFirstUse } from '@gw/core';
 import { OneTripError } from './group-commit.js';
+
+/** Loaded by the first one-trip batch, which only a MySQL/MariaDB gateway runs. */
+const mysql2 = requireOnFirstUse<typeof import('mysql2')>('mysql2');
 
 /**
  * The trip's transaction reads in READ COMMITTED (this transaction only). Its statements are UPDATEs, which
@@ -83,7 +87,7 @@ export class MysqlOneTrip {
     if (this.closed) return undefined;
     if (!this.pool) {
       const options = this.dataSource.options as MysqlDataSourceOptions;
-      this.pool = createPool({
+      this.pool = mysql2().createPool({
         host: options.host,
         port: options.port,
         user: options.username,

@@ -3,8 +3,8 @@ import type { DestinationStream, Logger as Pino } from 'pino';
 import type { AppConfig } from '@gw/core';
 import { createRootLogger, GatewayLogger, levelFromNest } from './logging/gateway-logger.js';
 import { relayAccessLog, requestLogging } from './logging/request-logging.js';
-import { GatewayMetrics } from './metrics/gateway-metrics.js';
 import { httpMetricsMiddleware } from './metrics/http-metrics.js';
+import { GATEWAY_METRICS, type MaybeMetrics } from './metrics/metrics-provider.js';
 
 export interface OperationsOptions {
   /** Nest-style levels (tests pass ['error']); otherwise LOG_LEVEL decides. */
@@ -28,7 +28,8 @@ export async function setupOperations(app: INestApplication, config: AppConfig, 
   const logger = createRootLogger({ ...config.ops.log, level }, options.logDestination);
   app.useLogger(new GatewayLogger(logger));
   app.use(requestLogging(logger));
-  if (config.ops.metrics.enabled) app.use(httpMetricsMiddleware(app.get(GatewayMetrics)));
+  const metrics = app.get<symbol, MaybeMetrics>(GATEWAY_METRICS);
+  if (metrics) app.use(httpMetricsMiddleware(metrics));
   const stopRelayLog = relayAccessLog(logger, app.getHttpServer());
   // Loaded only when wanted: the document generator is a sizeable module graph a default install never uses.
   if (config.ops.docsEnabled) (await import('./docs/api-docs.js')).serveApiDocs(app, config.version);

@@ -4,8 +4,8 @@ import { OptionModule } from '@gw/option';
 import { HealthController } from './health/health.controller.js';
 import { ReadinessService } from './health/readiness.service.js';
 import { UptimeKumaService } from './health/uptime-kuma.service.js';
-import { GatewayMetrics } from './metrics/gateway-metrics.js';
 import { MetricsController } from './metrics/metrics.controller.js';
+import { GATEWAY_METRICS, gatewayMetricsProvider } from './metrics/metrics-provider.js';
 import { RelayMetrics } from './metrics/relay-metrics.js';
 import { StateCollectors } from './metrics/state-collectors.js';
 
@@ -13,7 +13,7 @@ import { StateCollectors } from './metrics/state-collectors.js';
 @Module({
   imports: [OptionModule, LogModule],
   controllers: [HealthController, MetricsController],
-  providers: [ReadinessService, UptimeKumaService, GatewayMetrics, RelayMetrics, StateCollectors],
-  exports: [ReadinessService, GatewayMetrics],
+  providers: [ReadinessService, UptimeKumaService, gatewayMetricsProvider, RelayMetrics, StateCollectors],
+  exports: [ReadinessService, GATEWAY_METRICS],
 })
 export class OpsModule {}

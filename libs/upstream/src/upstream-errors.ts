@@ -1,18 +1,20 @@
-import { errors } from 'undici';
 import { UpstreamError } from './upstream.types.js';
 
-/** undici's failures as the client's few kinds: callers never see a transport library's error classes. */
+/**
+ * Socket and undici failures as the client's few kinds: callers never see a transport library's error classes.
+ * undici's errors are told apart by their codes, not their classes: undici is loaded only when a connection
+ * limit asks for its pool, and Node's own fetch throws the same codes from its bundled copy.
+ */
 export function toUpstreamError(error: unknown): UpstreamError {
   if (error instanceof UpstreamError) return error;
   const err = error as { code?: string; name?: string; message?: string } | undefined;
-  if (error instanceof errors.HeadersTimeoutError)
-    return new UpstreamError('timeout', 'upstream did not answer in time (first byte timeout)');
-  if (error instanceof errors.BodyTimeoutError) return new UpstreamError('timeout', 'upstream stopped sending (idle timeout)');
-  if (error instanceof errors.ConnectTimeoutError) return new UpstreamError('connect', 'could not connect to upstream (connect timeout)');
-  if (error instanceof errors.RequestAbortedError || err?.name === 'AbortError' || err?.code === 'ABORT_ERR') {
+  const code = err?.code ?? '';
+  if (code === 'UND_ERR_HEADERS_TIMEOUT') return new UpstreamError('timeout', 'upstream did not answer in time (first byte timeout)');
+  if (code === 'UND_ERR_BODY_TIMEOUT') return new UpstreamError('timeout', 'upstream stopped sending (idle timeout)');
+  if (code === 'UND_ERR_CONNECT_TIMEOUT') return new UpstreamError('connect', 'could not connect to upstream (connect timeout)');
+  if (code === 'UND_ERR_ABORTED' || err?.name === 'AbortError' || code === 'ABORT_ERR') {
     return new UpstreamError('aborted', 'the request was aborted');
   }
-  const code = err?.code ?? '';
   if (/^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|ECONNRESET|EPIPE|UND_ERR_SOCKET|UND_ERR_CLOSED)$/.test(code)) {
     return new UpstreamError('connect', `could not reach upstream (${code})`);
   }

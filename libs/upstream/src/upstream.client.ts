@@ -1,7 +1,7 @@
 import diagnostics from 'node:diagnostics_channel';
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
-import { Agent, type Dispatcher } from 'undici';
-import { APP_CONFIG, type AppConfig } from '@gw/core';
+import type { Agent, Dispatcher } from 'undici';
+import { APP_CONFIG, type AppConfig, requireOnFirstUse } from '@gw/core';
 import { Http1Dispatcher } from './http1/dispatcher.js';
 import { UpstreamExchange } from './upstream-exchange.js';
 import { buildBalanceRequest, buildUpstreamRequest, type BuiltRequest } from './upstream-url.js';
@@ -12,6 +12,9 @@ import {
   type UpstreamResponse,
   type UpstreamTarget,
 } from './upstream.types.js';
+
+/** Loaded only for a connection limit (MAX_CONNECTIONS_PER_ORIGIN): the lean HTTP/1.1 client carries every other call. */
+const undici = requireOnFirstUse<typeof import('undici')>('undici');
 
 /**
  * Each upstream call as it is dispatched, then as its response head arrives (`{ request }`, the same object
@@ -45,7 +48,9 @@ export const DEFAULT_HEADERS_TIMEOUT_SECONDS = 300;
  */
 @Injectable()
 export class UpstreamClient implements OnModuleDestroy {
-  private readonly agent: Agent;
+  /** undici's pool, made (and undici loaded) by the first call under a connection limit. */
+  private agent?: Agent;
+  private readonly connectTimeoutMs: number;
   /** Every call without a connection limit: a leaner path per call and per streamed chunk than undici's (see Http1Dispatcher). */
   private readonly http1: Http1Dispatcher;
   private readonly headersTimeoutMs: number;
@@ -63,21 +68,13 @@ export class UpstreamClient implements OnModuleDestroy {
     this.maxResponseBytes = relay.maxResponseBytes;
     this.azureDefaultApiVersion = relay.azureDefaultApiVersion;
     this.maxConnections = relay.maxConnectionsPerOrigin;
-    this.agent = new Agent({
-      connect: { timeout: relay.connectTimeoutSeconds * 1000 },
-      keepAliveTimeout: 30_000,
-      keepAliveMaxTimeout: 600_000,
-      // undici's null is "no limit"; a fixed limit made streams beyond it queue for their first byte.
-      connections: relay.maxConnectionsPerOrigin || null,
-      headersTimeout: this.headersTimeoutMs,
-      bodyTimeout: this.bodyTimeoutMs,
-    });
-    this.http1 = new Http1Dispatcher({ connectTimeoutMs: relay.connectTimeoutSeconds * 1000, keepAliveMs: 30_000 });
+    this.connectTimeoutMs = relay.connectTimeoutSeconds * 1000;
+    this.http1 = new Http1Dispatcher({ connectTimeoutMs: this.connectTimeoutMs, keepAliveMs: 30_000 });
   }
 
   async onModuleDestroy(): Promise<void> {
     this.http1.close();
-    await this.agent.close().catch(() => undefined);
+    await this.agent?.close().catch(() => undefined);
   }
 
   async send(target: UpstreamTarget, endpoint: UpstreamEndpoint, init: UpstreamRequestInit = {}): Promise<UpstreamResponse> {
@@ -152,8 +149,20 @@ export class UpstreamClient implements OnModuleDestroy {
       );
     }
     if (ownClient) this.http1.dispatch(request, exchange);
-    else this.agent.dispatch(request, exchange as unknown as Dispatcher.DispatchHandler);
+    else this.limitedPool().dispatch(request, exchange as unknown as Dispatcher.DispatchHandler);
     return exchange.response;
+  }
+
+  private limitedPool(): Agent {
+    this.agent ??= new (undici().Agent)({
+      connect: { timeout: this.connectTimeoutMs },
+      keepAliveTimeout: 30_000,
+      keepAliveMaxTimeout: 600_000,
+      connections: this.maxConnections,
+      headersTimeout: this.headersTimeoutMs,
+      bodyTimeout: this.bodyTimeoutMs,
+    });
+    return this.agent;
   }
 }
 

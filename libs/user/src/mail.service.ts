@@ -1,7 +1,9 @@
 import { Injectable, Logger } from '@nestjs/common';
-import nodemailer from 'nodemailer';
-import { BusinessError } from '@gw/core';
+import { BusinessError, onFirstUse } from '@gw/core';
 import { OptionService } from '@gw/option';
+
+/** Loaded by the first mail sent (see onFirstUse). */
+const nodemailer = onFirstUse(async () => (await import('nodemailer')).default);
 
 /** Sends mail through the SMTP server configured in the options (SMTPServer, SMTPPort, ...). */
 @Injectable()
@@ -20,7 +22,7 @@ export class MailService {
     const account = this.options.get('SMTPAccount');
     const from = this.options.get('SMTPFrom') || account;
     const port = this.options.get('SMTPPort');
-    const transport = nodemailer.createTransport({
+    const transport = (await nodemailer()).createTransport({
       host,
       port,
       secure: this.options.get('SMTPSSLEnabled') || port === 465,

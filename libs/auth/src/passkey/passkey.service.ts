@@ -1,17 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type AuthenticatorTransport,
-  type RegistrationResponseJSON,
-  type VerifiedAuthenticationResponse,
-  type VerifiedRegistrationResponse,
+import type {
+  AuthenticationResponseJSON,
+  AuthenticatorTransport,
+  RegistrationResponseJSON,
+  VerifiedAuthenticationResponse,
+  VerifiedRegistrationResponse,
 } from '@simplewebauthn/server';
 import type { Request } from 'express';
-import { BusinessError, ForbiddenError, NotFoundError, Role, type Principal } from '@gw/core';
+import { BusinessError, ForbiddenError, NotFoundError, onFirstUse, Role, type Principal } from '@gw/core';
 import { OptionService } from '@gw/option';
 import { KvStore, UserService, UserStatus, type UserEntity } from '@gw/user';
 import type { PasskeyCredentialEntity } from './passkey.entity.js';
@@ -19,6 +15,8 @@ import { PasskeyRepository } from './passkey.repository.js';
 import { relyingParty } from './relying-party.js';
 
 const CHALLENGE_TTL_SECONDS = 5 * 60;
+/** With its ASN.1 and X.509 stack, some 330 files: loaded by the first passkey ceremony, not by every process. */
+const webauthn = onFirstUse(() => import('@simplewebauthn/server'));
 const FAILED = 'passkey verification failed, try again or contact the administrator';
 
 type Purpose = 'register' | 'verify' | 'login';
@@ -92,6 +90,7 @@ export class PasskeyService {
     const rp = relyingParty(this.options, req);
     const existing = await this.repo.listByUser(userId);
     const attachment = this.options.get('passkey.attachment_preference');
+    const { generateRegistrationOptions } = await webauthn();
     const options = await generateRegistrationOptions({
       rpName: rp.rpName,
       rpID: rp.rpID,
@@ -116,6 +115,7 @@ export class PasskeyService {
     await this.liveUser(userId);
     const challenge = await this.consume('register', challengeOf(body), userId);
     const rp = relyingParty(this.options, req);
+    const { verifyRegistrationResponse } = await webauthn();
     let verification: VerifiedRegistrationResponse;
     try {
       verification = await verifyRegistrationResponse({
@@ -168,6 +168,7 @@ export class PasskeyService {
     const rows = await this.repo.listByUser(userId);
     if (!rows.length) throw new BusinessError('no passkey is registered');
     const rp = relyingParty(this.options, req);
+    const { generateAuthenticationOptions } = await webauthn();
     const options = await generateAuthenticationOptions({
       rpID: rp.rpID,
       allowCredentials: rows.map((r) => ({ id: b64.toUrl(r.credentialId), transports: transportsOf(r) })),
@@ -188,6 +189,7 @@ export class PasskeyService {
   async loginBegin(req: Request) {
     this.assertEnabled();
     const rp = relyingParty(this.options, req);
+    const { generateAuthenticationOptions } = await webauthn();
     const options = await generateAuthenticationOptions({ rpID: rp.rpID, userVerification: this.options.get('passkey.user_verification') });
     await this.remember('login', options.challenge, 0);
     return { options: { publicKey: options } };
@@ -210,6 +212,7 @@ export class PasskeyService {
     const row = await this.repo.findByCredentialId(b64.toStd(body.id));
     if (!row) throw new BusinessError(FAILED);
     const rp = relyingParty(this.options, req);
+    const { verifyAuthenticationResponse } = await webauthn();
     let result: VerifiedAuthenticationResponse;
     try {
       result = await verifyAuthenticationResponse({

@@ -2,8 +2,12 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import type { LookupAddress } from 'node:dns';
 import type { Readable } from 'node:stream';
 import ipaddr from 'ipaddr.js';
-import { Agent, request } from 'undici';
+import type { Agent } from 'undici';
 import { BusinessError } from '../errors/app-error.js';
+import { requireOnFirstUse } from '../modules/on-first-use.js';
+
+/** Loaded by the first outbound call (a webhook, an OAuth provider): most processes never make one. */
+const undici = requireOnFirstUse<typeof import('undici')>('undici');
 
 /**
  * Outbound HTTP for user- or admin-supplied URLs (webhooks, OIDC discovery, WeChat server, OAuth
@@ -144,7 +148,7 @@ export interface OutboundResponse {
 
 /** A dispatcher whose every connection goes to `pinned`, the address that was checked. */
 function pinnedAgent(pinned: LookupAddress, timeout: number): Agent {
-  return new Agent({
+  return new (undici().Agent)({
     connect: {
       timeout,
       // The name is resolved once, before this, and the socket goes to that address: no rebinding window.
@@ -174,7 +178,7 @@ export async function outboundOpen(raw: string, options: OutboundCheckOptions & 
   const addresses = await resolveOutbound(url, options.allowPrivate);
   const agent = pinnedAgent(addresses[0]!, options.timeoutMs);
   try {
-    const res = await request(url, { method: 'GET', dispatcher: agent, signal: AbortSignal.timeout(options.timeoutMs) });
+    const res = await undici().request(url, { method: 'GET', dispatcher: agent, signal: AbortSignal.timeout(options.timeoutMs) });
     return { status: res.statusCode, headers: res.headers, body: res.body };
   } catch (error) {
     throw new OutboundUrlError(`request failed: ${(error as Error).name === 'TimeoutError' ? 'timeout' : (error as Error).message}`);
@@ -192,7 +196,7 @@ export async function outboundFetch(raw: string, options: OutboundRequest = {}):
   const maxBytes = options.maxBytes ?? OUTBOUND_MAX_BYTES;
   const agent = pinnedAgent(addresses[0]!, timeout);
   try {
-    const res = await request(url, {
+    const res = await undici().request(url, {
       method: options.method ?? 'GET',
       headers: options.headers,
       body: options.body,

@@ -1,8 +1,12 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
+import { requireOnFirstUse } from '../modules/on-first-use.js';
 import { clusterBus } from './cluster-bus.js';
+
+/** Loaded only when REDIS_CONN_STRING is set. */
+const ioredis = requireOnFirstUse<typeof import('ioredis')>('ioredis');
 
 /** Distinct messages kept per channel while Redis is away (see RedisService.unsent). */
 const MAX_UNSENT_PER_CHANNEL = 100;
@@ -147,7 +151,7 @@ export class RedisService implements OnModuleDestroy {
 
   private connect(url: string): Redis {
     // A short connect timeout and bounded retries keep a Redis outage from stalling requests.
-    const client = new Redis(url, { connectTimeout: 2000, maxRetriesPerRequest: 2, enableOfflineQueue: true });
+    const client = new (ioredis().Redis)(url, { connectTimeout: 2000, maxRetriesPerRequest: 2, enableOfflineQueue: true });
     client.on('error', (error: Error) => this.logger.warn(error.message));
     client.on('ready', () => this.sendUnsent(client));
     return client;

@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { Controller, Get, Inject, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { APP_CONFIG, NoEnvelope, type AppConfig } from '@gw/core';
-import { GatewayMetrics } from './gateway-metrics.js';
+import { GATEWAY_METRICS, type MaybeMetrics } from './metrics-provider.js';
 
 function sameSecret(given: string, expected: string): boolean {
   const a = Buffer.from(given);
@@ -15,15 +15,16 @@ function sameSecret(given: string, expected: string): boolean {
 @NoEnvelope()
 export class MetricsController {
   constructor(
-    private readonly metrics: GatewayMetrics,
+    @Inject(GATEWAY_METRICS) private readonly metrics: MaybeMetrics,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   @Get()
   async scrape(@Req() req: Request, @Res() res: Response): Promise<void> {
-    const { enabled, token } = this.config.ops.metrics;
+    const { token } = this.config.ops.metrics;
+    const metrics = this.metrics;
     res.setHeader('Cache-Control', 'no-store');
-    if (!enabled) {
+    if (!metrics) {
       res.status(404).type('text/plain').send('metrics are disabled (set METRICS_ENABLED=true or METRICS_TOKEN)\n');
       return;
     }
@@ -39,7 +40,7 @@ export class MetricsController {
         return;
       }
     }
-    const body = await this.metrics.registry.metrics();
-    res.status(200).setHeader('Content-Type', this.metrics.registry.contentType).send(body);
+    const body = await metrics.registry.metrics();
+    res.status(200).setHeader('Content-Type', metrics.registry.contentType).send(body);
   }
 }

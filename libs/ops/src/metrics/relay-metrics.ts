@@ -1,7 +1,7 @@
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import { APP_CONFIG, type AppConfig, relayDoneChannel, type RelayDoneEvent } from '@gw/core';
-import { GatewayMetrics } from './gateway-metrics.js';
+import { relayDoneChannel, type RelayDoneEvent } from '@gw/core';
+import { GATEWAY_METRICS, type MaybeMetrics } from './metrics-provider.js';
 
 /** Turns each finished relay call (published by the relay) into counters and histograms, exactly once. */
 @Injectable()
@@ -13,14 +13,13 @@ export class RelayMetrics implements OnModuleInit, OnModuleDestroy {
   };
 
   constructor(
-    private readonly metrics: GatewayMetrics,
+    @Inject(GATEWAY_METRICS) private readonly metrics: MaybeMetrics,
     private readonly host: HttpAdapterHost,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   /** Only when metrics are on: with no listener the relay skips building its report altogether. */
   onModuleInit(): void {
-    if (this.config.ops.metrics.enabled) relayDoneChannel.subscribe(this.listener);
+    if (this.metrics) relayDoneChannel.subscribe(this.listener);
   }
 
   onModuleDestroy(): void {
@@ -29,6 +28,7 @@ export class RelayMetrics implements OnModuleInit, OnModuleDestroy {
 
   record(e: RelayDoneEvent): void {
     const m = this.metrics;
+    if (!m) return;
     const channel = e.channelId ? String(e.channelId) : '';
     m.relayRequests.inc({ kind: e.kind, model: e.model, channel, group: e.group, status: String(e.status) });
     m.relayDuration.observe({ kind: e.kind, model: e.model }, e.totalMs / 1000);

@@ -1,11 +1,10 @@
 import type { Server } from 'node:http';
-import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import { Gauge } from 'prom-client';
 import { DataSource } from 'typeorm';
 import { poolUsageOf } from '@gw/database';
 import { LogService } from '@gw/log';
-import { GatewayMetrics } from './gateway-metrics.js';
+import { GATEWAY_METRICS, type MaybeMetrics } from './metrics-provider.js';
 
 interface ChannelRow {
   id: number | string;
@@ -20,13 +19,16 @@ interface ChannelRow {
 @Injectable()
 export class StateCollectors implements OnModuleInit {
   constructor(
-    private readonly metrics: GatewayMetrics,
+    @Inject(GATEWAY_METRICS) private readonly metrics: MaybeMetrics,
     private readonly dataSource: DataSource,
     private readonly logs: LogService,
     private readonly host: HttpAdapterHost,
   ) {}
 
-  onModuleInit(): void {
+  async onModuleInit(): Promise<void> {
+    if (!this.metrics) return;
+    // Loaded already, by the metrics themselves.
+    const { Gauge } = await import('prom-client');
     const registers = [this.metrics.registry];
     const dataSource = this.dataSource;
     const logs = this.logs;

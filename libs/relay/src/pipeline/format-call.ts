@@ -142,7 +142,7 @@ export class FormatCall {
       const encoder = passThrough
         ? undefined
         : inbound.streamEncoder({ model: request.model, promptTokens: input.promptTokens, includeUsage: request.includeUsage });
-      const framer = adaptor.streamFraming?.reader();
+      const framer = await adaptor.streamFraming?.reader();
       const stream = new FormatStream(native.streamDecoder(request.model), encoder, input.promptTokens, input.countText, framer);
       const outcome = await relayStream(response.body, input.res, redactingStream(stream, channel), this.streamLimits);
       const frtMs = Math.round((outcome.firstChunkAt ?? headersAt) - input.startedAt);

@@ -154,9 +154,10 @@ interface AdaptorParts {
   forModel?(model: string, channel: RelayChannel): ChannelAdaptor;
   /**
    * A stream that is not server-sent events (AWS event-stream frames, NDJSON): how its bytes become events,
-   * and the content type that marks a stream answer (default text/event-stream).
+   * and the content type that marks a stream answer (default text/event-stream). The reader may be a promise:
+   * its decoder may be loaded on first use.
    */
-  streamFraming?: { contentType: string; reader(): StreamFramer };
+  streamFraming?: { contentType: string; reader(): StreamFramer | Promise<StreamFramer> };
   /** False for providers with no chat API (Replicate): chat-like requests get a clear 400, only `endpoints` are served. */
   servesChat?: false;
   /** Always called in streaming mode; a client's single answer is the whole stream read into one (Coze). */

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import type { Request } from 'express';
-import * as client from 'openid-client';
 import passportCustom from 'passport-custom';
 import { BusinessError } from '@gw/core';
 import { CustomOAuthAdminService } from '../../custom-oauth/custom-oauth-admin.service.js';
@@ -98,7 +97,7 @@ export class CustomOAuthStrategy extends PassportStrategy(passportCustom.Strateg
   ): Promise<string> {
     const settings = await this.oidc.custom(provider);
     if (!settings) throw new BusinessError(`${provider.name} login failed: its discovery document no longer names an issuer`);
-    const config = this.oidc.configuration(settings, clientId, secret, provider.authStyle === 1);
+    const { client, config } = await this.oidc.configuration(settings, clientId, secret, provider.authStyle === 1);
     const callbackUrl = new URL(this.callback.redirectUri(provider.slug));
     callbackUrl.searchParams.set('code', code);
     callbackUrl.searchParams.set('state', state);

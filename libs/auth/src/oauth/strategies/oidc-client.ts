@@ -1,9 +1,18 @@
 import { Injectable } from '@nestjs/common';
-import * as client from 'openid-client';
-import { BusinessError } from '@gw/core';
+import type * as OpenId from 'openid-client';
+import { BusinessError, onFirstUse } from '@gw/core';
 import { OptionService } from '@gw/option';
 import type { CustomOAuthProviderEntity } from '../../custom-oauth/custom-oauth.entity.js';
 import { ProviderHttp } from '../provider-http.js';
+
+/** openid-client and its JOSE stack, loaded by the first OpenID Connect login (see onFirstUse). */
+const openIdClient = onFirstUse(() => import('openid-client'));
+
+/** A provider's openid-client configuration, with the library to run the grant with. */
+export interface OpenIdSession {
+  client: typeof OpenId;
+  config: OpenId.Configuration;
+}
 
 interface DiscoveryDocument {
   issuer?: string;
@@ -72,10 +81,16 @@ export class OidcClients {
   }
 
   /** An openid-client configuration for a provider whose issuer is known. */
-  configuration(settings: OidcSettings & { issuer: string }, clientId: string, secret: string, secretInForm = false) {
+  async configuration(
+    settings: OidcSettings & { issuer: string },
+    clientId: string,
+    secret: string,
+    secretInForm = false,
+  ): Promise<OpenIdSession> {
+    const client = await openIdClient();
     // The console's callback page forwards code and state only; without `iss` the RFC 9207 check cannot run.
     const { authorization_response_iss_parameter_supported: _iss, ...document } = settings.document;
-    const metadata: client.ServerMetadata = {
+    const metadata: OpenId.ServerMetadata = {
       ...document,
       issuer: settings.issuer,
       authorization_endpoint: settings.authorization,
@@ -87,6 +102,6 @@ export class OidcClients {
     config[client.customFetch] = this.http.fetch as never;
     // The outbound guard decides which addresses are reachable; new-api also accepts http providers.
     client.allowInsecureRequests(config);
-    return config;
+    return { client, config };
   }
 }

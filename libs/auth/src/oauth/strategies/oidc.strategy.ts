@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import type { Request } from 'express';
-import * as client from 'openid-client';
 import passportCustom from 'passport-custom';
 import { BusinessError } from '@gw/core';
 import { OptionService } from '@gw/option';
@@ -64,7 +63,11 @@ export class OidcStrategy extends PassportStrategy(passportCustom.Strategy, 'oid
     iss: string,
     record: OAuthStateRecord,
   ): Promise<OidcClaims> {
-    const config = this.clients.configuration(settings, this.options.get('oidc.client_id'), this.options.get('oidc.client_secret'));
+    const { client, config } = await this.clients.configuration(
+      settings,
+      this.options.get('oidc.client_id'),
+      this.options.get('oidc.client_secret'),
+    );
     const callbackUrl = new URL(this.redirectUri());
     callbackUrl.searchParams.set('code', code);
     callbackUrl.searchParams.set('state', state);

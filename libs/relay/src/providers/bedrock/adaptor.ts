@@ -1,14 +1,16 @@
-import { SignatureV4 } from '@smithy/signature-v4';
+import { onFirstUse } from '@gw/core';
 import { buildProviderRequest } from '@gw/upstream';
 import { anthropicAdaptor } from '../anthropic/index.js';
 import { AdaptorAuthError, type AdaptorCall, type ChannelAdaptor } from '../types.js';
-import { BedrockEventStreamReader } from './event-stream.js';
+import { BedrockEventStreamReader, eventStreamCodec } from './event-stream.js';
 import { bedrockModelId } from './model-ids.js';
 import { NodeSha256 } from './node-sha256.js';
 
 /** The body version Bedrock's Anthropic models require instead of the anthropic-version header. */
 export const BEDROCK_ANTHROPIC_VERSION = 'bedrock-2023-05-31';
 const EVENT_STREAM = 'application/vnd.amazon.eventstream';
+/** AWS Signature V4, loaded by the first request signed with an access key (see onFirstUse). */
+const signatureV4 = onFirstUse(async () => (await import('@smithy/signature-v4')).SignatureV4);
 /** A region is a DNS label such as us-east-1: it becomes part of the host name. */
 const REGION = /^[a-z]{2}(?:-[a-z]+)+-\d+$/;
 
@@ -67,6 +69,7 @@ export const bedrockAdaptor: ChannelAdaptor = {
     const key = parseAwsKey(call.channel.upstream.key);
     if (key.kind === 'bearer') return { ...built, headers: { ...built.headers, authorization: `Bearer ${key.apiKey}` } };
     const url = new URL(built.url);
+    const SignatureV4 = await signatureV4();
     const signer = new SignatureV4({
       credentials: { accessKeyId: key.accessKeyId, secretAccessKey: key.secretAccessKey },
       region: key.region,
@@ -87,5 +90,5 @@ export const bedrockAdaptor: ChannelAdaptor = {
     const { host: _host, ...headers } = signed.headers;
     return { ...built, headers };
   },
-  streamFraming: { contentType: EVENT_STREAM, reader: () => new BedrockEventStreamReader() },
+  streamFraming: { contentType: EVENT_STREAM, reader: async () => new BedrockEventStreamReader(await eventStreamCodec()) },
 };

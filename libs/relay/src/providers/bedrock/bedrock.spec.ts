@@ -17,7 +17,7 @@ import {
 import { anthropicCodec } from '../anthropic/index.js';
 import { adaptorOf } from '../registry.js';
 import { AdaptorAuthError, type AdaptorCall } from '../types.js';
-import { BedrockEventStreamReader, bedrockAdaptor, bedrockModelId } from './index.js';
+import { BedrockEventStreamReader, bedrockAdaptor, bedrockModelId, eventStreamCodec } from './index.js';
 
 const settings = { get: <T>(_key: string) => undefined as T };
 
@@ -101,10 +101,11 @@ describe('AWS Bedrock Claude adaptor (type 33)', () => {
     expect(bedrockModelId('anthropic.claude-v2:1', 'us-west-2')).toBe('anthropic.claude-v2:1');
   });
 
-  it('reads the event-stream frames whatever the chunking, as Anthropic events with their usage', () => {
+  it('reads the event-stream frames whatever the chunking, as Anthropic events with their usage', async () => {
     const bytes = encodeEventStream(STREAM_EVENTS);
+    const codec = await eventStreamCodec();
     for (const size of [1, 7, 64, bytes.length]) {
-      const reader = new BedrockEventStreamReader();
+      const reader = new BedrockEventStreamReader(codec);
       const decoder = anthropicCodec.streamDecoder(CHAT_REQUEST.model);
       let text = '';
       for (let at = 0; at < bytes.length; at += size)
@@ -116,12 +117,13 @@ describe('AWS Bedrock Claude adaptor (type 33)', () => {
     }
   });
 
-  it('ends the stream on an exception frame, and on a stream cut inside a frame', () => {
-    const reader = new BedrockEventStreamReader();
+  it('ends the stream on an exception frame, and on a stream cut inside a frame', async () => {
+    const codec = await eventStreamCodec();
+    const reader = new BedrockEventStreamReader(codec);
     expect(() => reader.push(encodeException('throttlingException', 'Too many requests'))).toThrow(
       /throttlingException: Too many requests/,
     );
-    const cut = new BedrockEventStreamReader();
+    const cut = new BedrockEventStreamReader(codec);
     cut.push(encodeEventStream(STREAM_EVENTS.slice(0, 1)).subarray(0, 20));
     expect(() => cut.end()).toThrow(/inside a frame/);
   });

@@ -1,11 +1,19 @@
-import { EventStreamCodec } from '@smithy/core/event-streams';
-import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
+import type { EventStreamCodec } from '@smithy/core/event-streams';
+import { onFirstUse } from '@gw/core';
 import { parseJsonObject } from '../sse-events.js';
 import type { SseEvent, StreamFramer } from '../types.js';
 
 /** A frame longer than this is a broken stream, not an answer. */
 const MAX_FRAME_BYTES = 16 * 1024 * 1024;
-const codec = new EventStreamCodec(toUtf8, fromUtf8);
+
+const utf8Text = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+const utf8Bytes = (text: string): Uint8Array => Buffer.from(text, 'utf8');
+
+/** The AWS event-stream codec, loaded by the first Bedrock stream (see onFirstUse). */
+export const eventStreamCodec = onFirstUse(async () => {
+  const { EventStreamCodec } = await import('@smithy/core/event-streams');
+  return new EventStreamCodec(utf8Text, utf8Bytes);
+});
 
 /**
  * Reads InvokeModelWithResponseStream's body: AWS event-stream frames (a 4-byte big-endian total length,
@@ -15,6 +23,8 @@ const codec = new EventStreamCodec(toUtf8, fromUtf8);
  */
 export class BedrockEventStreamReader implements StreamFramer {
   private buffer: Buffer = Buffer.alloc(0);
+
+  constructor(private readonly codec: EventStreamCodec) {}
 
   push(chunk: Buffer): SseEvent[] {
     this.buffer = this.buffer.length ? Buffer.concat([this.buffer, chunk]) : chunk;
@@ -37,12 +47,12 @@ export class BedrockEventStreamReader implements StreamFramer {
   }
 
   private read(frame: Buffer): SseEvent | undefined {
-    const message = codec.decode(frame);
+    const message = this.codec.decode(frame);
     const header = (name: string) => {
       const value = message.headers[name]?.value;
       return typeof value === 'string' ? value : '';
     };
-    const payload = parseJsonObject(toUtf8(message.body));
+    const payload = parseJsonObject(utf8Text(message.body));
     if (header(':message-type') === 'exception' || header(':message-type') === 'error') {
       const kind = header(':exception-type') || header(':error-code') || 'error';
       const text = typeof payload?.message === 'string' ? payload.message : header(':error-message') || 'stream error';

@@ -1,3 +1,3 @@
 export { bedrockAdaptor, parseAwsKey, BEDROCK_ANTHROPIC_VERSION } from './adaptor.js';
-export { BedrockEventStreamReader } from './event-stream.js';
+export { BedrockEventStreamReader, eventStreamCodec } from './event-stream.js';
 export { bedrockModelId } from './model-ids.js';

@@ -1,9 +1,12 @@
 import { Readable } from 'node:stream';
+import { requireOnFirstUse } from '@gw/core';
 import { type UpstreamRequestInit, UpstreamError, type UpstreamResponse } from '@gw/upstream';
-import { WebSocket } from 'undici';
 import { parseJsonObject } from '../sse-events.js';
 import type { Json } from '../types.js';
 import { joinFrames } from './codec.js';
+
+/** undici's WebSocket (Node 20 has no global one), loaded by the first Spark call. */
+const undici = requireOnFirstUse<typeof import('undici')>('undici');
 
 /** Spark answers frame by frame; a silent socket this long is a dead call. */
 const IDLE_MS = 60_000;
@@ -27,6 +30,7 @@ function jsonResponse(body: Json): UpstreamResponse {
 export function sparkExchange(url: string, request: Json, init: UpstreamRequestInit): Promise<UpstreamResponse> {
   return new Promise((resolve, reject) => {
     if (init.signal?.aborted) return reject(new UpstreamError('aborted', 'the request was aborted'));
+    const { WebSocket } = undici();
     const socket = new WebSocket(url);
     const frames: Json[] = [];
     let stream: Readable | undefined;
