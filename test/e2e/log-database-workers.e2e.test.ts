@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../fake-upstream/index.js';
 import type { ApiClient } from '../support/api-client.js';
 import { ensureServerBuilt } from '../support/built-server.js';
-import { startGatewayChild, type GatewayChild } from '../support/gateway-child.js';
+import { readyToRelay, startGatewayChild, type GatewayChild } from '../support/gateway-child.js';
 import { waitFor } from './relay-fixture.js';
 
 const MODEL = 'log-db-workers';
@@ -33,6 +33,7 @@ describe('WORKERS=2 with the logs on their own SQLite file', () => {
   let up: FakeUpstream;
   let gw: GatewayChild;
   let root: ApiClient;
+  let key: string;
 
   beforeAll(async () => {
     ensureServerBuilt();
@@ -41,15 +42,12 @@ describe('WORKERS=2 with the logs on their own SQLite file', () => {
     up = await startFakeUpstream();
     gw = await startGatewayChild({ WORKERS: '2', LOG_SQL_DSN: `sqlite:${logsPath}` });
     root = await gw.setupRoot();
-    const ok = (res: { body: any; text: string }) => expect(res.body?.success, res.text).toBe(true);
-    ok(await root.put('/api/option/', { key: 'ModelPrice', value: JSON.stringify({ [MODEL]: 0.001 }) }));
-    ok(
-      await root.post('/api/channel/', {
-        mode: 'single',
-        channel: { type: 1, name: 'workers', key: 'sk-up-workers', models: MODEL, group: 'default', base_url: up.url },
-      }),
-    );
-    ok(await root.post('/api/token/', { name: 'workers', remain_quota: 0, unlimited_quota: true, expired_time: -1 }));
+    key = await readyToRelay(root, {
+      name: 'workers',
+      models: [MODEL],
+      upstreamUrl: up.url,
+      options: { ModelPrice: { [MODEL]: 0.001 } },
+    });
   }, 180_000);
 
   afterAll(async () => {
@@ -59,8 +57,6 @@ describe('WORKERS=2 with the logs on their own SQLite file', () => {
   });
 
   it(`${CALLS} calls over both workers: their logs on the log file only, the sums exact, a clean exit`, async () => {
-    const tokenId = (await root.get('/api/token/search?keyword=workers')).body.data.items[0].id as number;
-    const key = (await root.post(`/api/token/${tokenId}/key`)).body.data.key as string;
     // One connection per call, so the primary deals them to both workers.
     const calls = await Promise.all(
       Array.from({ length: CALLS }, () =>

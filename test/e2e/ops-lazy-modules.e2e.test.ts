@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../fake-upstream/index.js';
 import type { ApiClient } from '../support/api-client.js';
 import { ensureServerBuilt } from '../support/built-server.js';
-import { startGatewayChild, type GatewayChild } from '../support/gateway-child.js';
+import { readyToRelay, startGatewayChild, type GatewayChild } from '../support/gateway-child.js';
 import { waitFor } from './relay-fixture.js';
 
 const MODEL = 'lazy-modules';
@@ -43,17 +43,12 @@ describe('a default gateway (SQLite, no Redis, metrics off) loads only what it u
   });
 
   it('after start, console calls and relayed calls, none of the packages loaded on first use is loaded', async () => {
-    const ok = (res: { body: any; text: string }) => expect(res.body?.success, res.text).toBe(true);
-    ok(await root.put('/api/option/', { key: 'ModelPrice', value: JSON.stringify({ [MODEL]: 0.001 }) }));
-    ok(
-      await root.post('/api/channel/', {
-        mode: 'single',
-        channel: { type: 1, name: 'lazy', key: 'sk-up-lazy', models: MODEL, group: 'default', base_url: up.url },
-      }),
-    );
-    ok(await root.post('/api/token/', { name: 'lazy', remain_quota: 0, unlimited_quota: true, expired_time: -1 }));
-    const tokenId = (await root.get('/api/token/search?keyword=lazy')).body.data.items[0].id as number;
-    const key = (await root.post(`/api/token/${tokenId}/key`)).body.data.key as string;
+    const key = await readyToRelay(root, {
+      name: 'lazy',
+      models: [MODEL],
+      upstreamUrl: up.url,
+      options: { ModelPrice: { [MODEL]: 0.001 } },
+    });
     for (const stream of [false, true]) {
       const res = await fetch(`${gw.url}/v1/chat/completions`, {
         method: 'POST',
@@ -63,7 +58,7 @@ describe('a default gateway (SQLite, no Redis, metrics off) loads only what it u
       expect(res.status).toBe(200);
       await res.text();
     }
-    ok(await root.get('/api/log/?p=1'));
+    expect((await root.get('/api/log/?p=1')).body.success).toBe(true);
 
     const loaded = await loadedPackages(gw);
     // The report sees CommonJS packages at all (the SQLite driver is one).

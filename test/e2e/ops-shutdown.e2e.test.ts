@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../fake-upstream/index.js';
 import type { ApiClient } from '../support/api-client.js';
 import { ensureServerBuilt } from '../support/built-server.js';
-import { startGatewayChild, type GatewayChild } from '../support/gateway-child.js';
+import { readyToRelay, startGatewayChild, type GatewayChild } from '../support/gateway-child.js';
 import { waitFor } from './relay-fixture.js';
 
 const MODEL = 'drain-model';
@@ -15,22 +15,12 @@ const REPLY = Array.from({ length: 20 }, (_, i) => `w${i}`).join(' ');
 
 async function prepare(gw: GatewayChild, up: FakeUpstream): Promise<{ root: ApiClient; key: string; userId: number }> {
   const root = await gw.setupRoot();
-  for (const [key, value] of [
-    ['ModelRatio', { [MODEL]: 1 }],
-    ['CompletionRatio', { [MODEL]: 1 }],
-  ] as const) {
-    const saved = await root.put('/api/option/', { key, value: JSON.stringify(value) });
-    expect(saved.body.success, saved.text).toBe(true);
-  }
-  const channel = await root.post('/api/channel/', {
-    mode: 'single',
-    channel: { type: 1, name: 'drain', key: 'sk-up-drain', models: MODEL, group: 'default', base_url: up.url },
+  const key = await readyToRelay(root, {
+    name: 'drain',
+    models: [MODEL],
+    upstreamUrl: up.url,
+    options: { ModelRatio: { [MODEL]: 1 }, CompletionRatio: { [MODEL]: 1 } },
   });
-  expect(channel.body.success, channel.text).toBe(true);
-  const created = await root.post('/api/token/', { name: 'drain', remain_quota: 0, unlimited_quota: true, expired_time: -1 });
-  expect(created.body.success, created.text).toBe(true);
-  const id = (await root.get('/api/token/search?keyword=drain')).body.data.items[0].id;
-  const key = (await root.post(`/api/token/${id}/key`)).body.data.key as string;
   return { root, key, userId: root.userId! };
 }
 

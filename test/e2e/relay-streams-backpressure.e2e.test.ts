@@ -4,7 +4,7 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../fake-upstream/index.js';
 import { ensureServerBuilt } from '../support/built-server.js';
-import { startGatewayChild, type GatewayChild } from '../support/gateway-child.js';
+import { readyToRelay, startGatewayChild, type GatewayChild } from '../support/gateway-child.js';
 import { waitFor } from './relay-fixture.js';
 
 // Issue #22 item 6: clients that stop reading a stream. The built gateway runs in its own process so that
@@ -49,22 +49,13 @@ describe('streams to clients that stop reading (built gateway)', () => {
     up.script({ path: '/v1/chat/completions', model: FLOOD, flood: true });
     gw = await startGatewayChild({ STREAM_WRITE_IDLE_TIMEOUT: String(WRITE_IDLE_SECONDS) });
     const root = await gw.setupRoot();
-    for (const [option, value] of [
-      ['ModelRatio', { [FLOOD]: 1, [NORMAL]: 1 }],
-      ['CompletionRatio', { [FLOOD]: 1, [NORMAL]: 1 }],
-    ] as const) {
-      const saved = await root.put('/api/option/', { key: option, value: JSON.stringify(value) });
-      expect(saved.body.success, saved.text).toBe(true);
-    }
-    const channel = await root.post('/api/channel/', {
-      mode: 'single',
-      channel: { type: 1, name: 'flood', key: 'sk-up-flood', models: `${FLOOD},${NORMAL}`, group: 'default', base_url: up.url },
+    key = await readyToRelay(root, {
+      name: 'flood',
+      tokenName: 'stall',
+      models: [FLOOD, NORMAL],
+      upstreamUrl: up.url,
+      options: { ModelRatio: { [FLOOD]: 1, [NORMAL]: 1 }, CompletionRatio: { [FLOOD]: 1, [NORMAL]: 1 } },
     });
-    expect(channel.body.success, channel.text).toBe(true);
-    const created = await root.post('/api/token/', { name: 'stall', remain_quota: 0, unlimited_quota: true, expired_time: -1 });
-    expect(created.body.success, created.text).toBe(true);
-    const id = (await root.get('/api/token/search?keyword=stall')).body.data.items[0].id;
-    key = (await root.post(`/api/token/${id}/key`)).body.data.key as string;
   }, 240_000);
 
   afterAll(async () => {

@@ -90,3 +90,34 @@ export async function startGatewayChild(
     },
   };
 }
+
+/** What a fresh gateway needs to relay a test's calls (see readyToRelay). */
+export interface RelaySetup {
+  /** The channel's name (its upstream key is `sk-up-<name>`), and the token's unless `tokenName` is given. */
+  name: string;
+  tokenName?: string;
+  models: string[];
+  upstreamUrl: string;
+  /** Options saved first, by key (prices and ratios): each value is sent as JSON. */
+  options: Record<string, unknown>;
+}
+
+/** Saves the options, adds an OpenAI-type channel serving the models from the upstream and an unlimited token: its key. */
+export async function readyToRelay(root: ApiClient, setup: RelaySetup): Promise<string> {
+  const ok = (what: string, res: { body: any; text: string }) => {
+    if (!res.body?.success) throw new Error(`${what} failed: ${res.text}`);
+  };
+  for (const [key, value] of Object.entries(setup.options))
+    ok(`option ${key}`, await root.put('/api/option/', { key, value: JSON.stringify(value) }));
+  const { name, tokenName = name } = setup;
+  ok(
+    'channel',
+    await root.post('/api/channel/', {
+      mode: 'single',
+      channel: { type: 1, name, key: `sk-up-${name}`, models: setup.models.join(','), group: 'default', base_url: setup.upstreamUrl },
+    }),
+  );
+  ok('token', await root.post('/api/token/', { name: tokenName, remain_quota: 0, unlimited_quota: true, expired_time: -1 }));
+  const id = (await root.get(`/api/token/search?keyword=${encodeURIComponent(tokenName)}`)).body.data.items[0].id as number;
+  return (await root.post(`/api/token/${id}/key`)).body.data.key as string;
+}
