@@ -3,8 +3,9 @@ import { createRequire } from 'node:module';
 /*
  * Modules loaded when they are first needed instead of when the process starts: the libraries only some
  * installations ever call (WebAuthn, SMTP, AWS signing, OpenID Connect, the MySQL and Redis clients on the
- * default SQLite without Redis, undici's pool). Each one loaded at start costs every gateway process, cluster
- * workers included, its memory and the time to read its files, although most processes never use it.
+ * default SQLite without Redis, undici, the Prometheus client while metrics are off). Each one loaded at start
+ * costs every gateway process, cluster workers included, its memory and the time to read its files, although
+ * most processes never use it. test/e2e/ops-lazy-modules checks that a default gateway loads none of them.
  */
 
 /** An ES module (or any asynchronous load) on first use. A failed load is not kept: the next call tries again. */
