@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { UPSTREAM_CALL_CHANNEL, UPSTREAM_HEADERS_CHANNEL, UpstreamClient } from './upstream.client.js';
+import { errors } from 'undici';
+import { toUpstreamError, UPSTREAM_CALL_CHANNEL, UPSTREAM_HEADERS_CHANNEL, UpstreamClient } from './upstream.client.js';
 import { buildUpstreamRequest, isOpenAiCompatible } from './upstream-url.js';
 import { UpstreamError, type UpstreamTarget } from './upstream.types.js';
 
@@ -315,26 +316,52 @@ describe('UpstreamClient against a local server', () => {
     await expect(res.text()).rejects.toMatchObject({ kind: 'too_large' });
   });
 
-  it('times out waiting for the first byte', async () => {
+  // Both clients: the lean HTTP/1.1 one, and undici's pool under a connection limit, whose failures are undici's.
+  const clients = [
+    ['the lean client', {}],
+    ["undici's pool", { maxConnectionsPerOrigin: 4 }],
+  ] as const;
+
+  it.each(clients)('times out waiting for the first byte (%s)', async (_name, limits) => {
     const started = Date.now();
-    await expect(client().send(target(1, `${base}/slow`), 'chat', { body: {}, headersTimeoutMs: 300 })).rejects.toMatchObject({
+    await expect(client(limits).send(target(1, `${base}/slow`), 'chat', { body: {}, headersTimeoutMs: 300 })).rejects.toMatchObject({
       kind: 'timeout',
+      message: 'upstream did not answer in time (first byte timeout)',
     });
     expect(Date.now() - started).toBeLessThan(1400);
   });
 
-  it('times out an idle body', async () => {
-    const res = await client().send(target(1, `${base}/drip`), 'chat', { body: {}, stream: true, bodyTimeoutMs: 300 });
+  it.each(clients)('times out an idle body (%s)', async (_name, limits) => {
+    const res = await client(limits).send(target(1, `${base}/drip`), 'chat', { body: {}, stream: true, bodyTimeoutMs: 300 });
     expect(res.status).toBe(200);
     await expect(res.text()).rejects.toMatchObject({ kind: 'timeout' });
   });
 
-  it('aborts on the signal', async () => {
+  it.each(clients)('aborts on the signal (%s)', async (_name, limits) => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 100);
-    await expect(client().send(target(1, `${base}/slow`), 'chat', { body: {}, signal: controller.signal })).rejects.toMatchObject({
+    await expect(client(limits).send(target(1, `${base}/slow`), 'chat', { body: {}, signal: controller.signal })).rejects.toMatchObject({
       kind: 'aborted',
     });
+  });
+
+  it("maps undici's own failures by their codes, whichever copy of undici threw them", () => {
+    expect(toUpstreamError(new errors.HeadersTimeoutError())).toMatchObject({
+      kind: 'timeout',
+      message: expect.stringContaining('first byte'),
+    });
+    expect(toUpstreamError(new errors.BodyTimeoutError())).toMatchObject({ kind: 'timeout', message: expect.stringContaining('idle') });
+    expect(toUpstreamError(new errors.ConnectTimeoutError())).toMatchObject({
+      kind: 'connect',
+      message: expect.stringContaining('connect timeout'),
+    });
+    expect(toUpstreamError(new errors.RequestAbortedError())).toMatchObject({ kind: 'aborted' });
+    expect(toUpstreamError(new errors.SocketError('other side closed'))).toMatchObject({
+      kind: 'connect',
+      message: expect.stringContaining('UND_ERR_SOCKET'),
+    });
+    // Node's fetch bundles its own undici: same codes, other classes.
+    expect(toUpstreamError(Object.assign(new Error('x'), { code: 'UND_ERR_HEADERS_TIMEOUT' }))).toMatchObject({ kind: 'timeout' });
   });
 
   it('streams a body of any size through `body`, with back-pressure, and refuses a second reader', async () => {
@@ -420,11 +447,13 @@ describe('UpstreamClient against a local server', () => {
     expect(errors[0]).toBeInstanceOf(UpstreamError);
   });
 
-  it('reports connection failures', async () => {
+  it.each(clients)('reports connection failures (%s)', async (_name, limits) => {
     const closed = createServer();
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const port = (closed.address() as AddressInfo).port;
     await new Promise((resolve) => closed.close(resolve));
-    await expect(client().send(target(1, `http://127.0.0.1:${port}`), 'chat', { body: {} })).rejects.toMatchObject({ kind: 'connect' });
+    await expect(client(limits).send(target(1, `http://127.0.0.1:${port}`), 'chat', { body: {} })).rejects.toMatchObject({
+      kind: 'connect',
+    });
   });
 });
