@@ -5,7 +5,7 @@
 import { generate } from 'otplib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { chromiumSkipReason, launchConsoleBrowser, type ConsoleBrowser } from './support/chromium.js';
+import { chromiumSkipReason, launchConsoleBrowser, type ConsoleBrowser, screenshotIfFailed } from './support/chromium.js';
 import { consoleCall } from './support/console-api.js';
 import { startGatewayProcess, type GatewayProcess } from './support/gateway-process.js';
 
@@ -62,9 +62,7 @@ describe.skipIf(skipReason !== null)('account security in Chromium', () => {
     await gateway?.close();
   });
 
-  afterEach(async (context) => {
-    if (context.task.result?.state === 'fail') await browser.screenshot(`failed-security-${context.task.name.replace(/\W+/g, '-')}`);
-  });
+  afterEach((context) => screenshotIfFailed(context, browser, 'security'));
 
   it('sets up 2FA from the QR key and shows the backup codes once', async () => {
     await page.goto('/personal');

@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { type FakeNativeUpstream, startFakeNativeUpstream } from '../fake-upstream/native/index.js';
 import { OLLAMA_VERSION } from '../fake-upstream/native/ollama.js';
-import { chromiumSkipReason, launchConsoleBrowser, type ConsoleBrowser } from './support/chromium.js';
+import { chromiumSkipReason, launchConsoleBrowser, type ConsoleBrowser, screenshotIfFailed } from './support/chromium.js';
 import { consoleCall } from './support/console-api.js';
 import { startGatewayProcess, type GatewayProcess } from './support/gateway-process.js';
 
@@ -45,9 +45,7 @@ describe.skipIf(skipReason !== null)('admin: Ollama model management in Chromium
     await native?.close();
   });
 
-  afterEach(async (context) => {
-    if (context.task.result?.state === 'fail') await browser.screenshot(`admin-ollama-failed-${context.task.name.replace(/\W+/g, '-')}`);
-  });
+  afterEach((context) => screenshotIfFailed(context, browser, 'admin-ollama'));
 
   it('shows the version, pulls a model with progress and deletes it from the channel drawer', async () => {
     const created = await consoleCall<{ ids: number[] }>(page, 'POST', '/api/channel/', {

@@ -5,7 +5,7 @@ import { createHash, createHmac } from 'node:crypto';
 import { generate } from 'otplib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { chromiumSkipReason, launchConsoleBrowser, type ConsoleBrowser } from './support/chromium.js';
+import { chromiumSkipReason, launchConsoleBrowser, type ConsoleBrowser, screenshotIfFailed } from './support/chromium.js';
 import { consoleCall } from './support/console-api.js';
 import { startGatewayProcess, type GatewayProcess } from './support/gateway-process.js';
 
@@ -91,9 +91,7 @@ describe.skipIf(skipReason !== null)('admin user security panel in Chromium', ()
     await gateway?.close();
   });
 
-  afterEach(async (context) => {
-    if (context.task.result?.state === 'fail') await browser.screenshot(`failed-user-security-${context.task.name.replace(/\W+/g, '-')}`);
-  });
+  afterEach((context) => screenshotIfFailed(context, browser, 'user-security'));
 
   it('shows the user’s bindings and removes the Telegram one', async () => {
     await page.goto(`/user/edit/${target.id}`);

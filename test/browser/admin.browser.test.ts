@@ -8,7 +8,7 @@ import { extname, join, normalize, resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { startFakeUpstream } from '../fake-upstream/index.js';
-import { chromiumSkipReason, launchConsoleBrowser, type ConsoleBrowser } from './support/chromium.js';
+import { chromiumSkipReason, launchConsoleBrowser, type ConsoleBrowser, screenshotIfFailed } from './support/chromium.js';
 import { consoleCall } from './support/console-api.js';
 import { startGatewayProcess, type GatewayProcess } from './support/gateway-process.js';
 
@@ -68,9 +68,7 @@ describe.skipIf(skipReason !== null)('admin remote in Chromium', () => {
     await upstream?.close();
   });
 
-  afterEach(async (context) => {
-    if (context.task.result?.state === 'fail') await browser.screenshot(`admin-failed-${context.task.name.replace(/\W+/g, '-')}`);
-  });
+  afterEach((context) => screenshotIfFailed(context, browser, 'admin'));
 
   it('adds a channel through the drawer and sees it in the list', async () => {
     await page.goto('/channel');

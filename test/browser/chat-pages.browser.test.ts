@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { chromiumSkipReason, launchConsoleBrowser, type ConsoleBrowser } from './support/chromium.js';
+import { chromiumSkipReason, launchConsoleBrowser, type ConsoleBrowser, screenshotIfFailed } from './support/chromium.js';
 import { consoleCall } from './support/console-api.js';
 import { login, setupRoot, switchUser } from './support/console-session.js';
 import { startGatewayProcess, type GatewayProcess } from './support/gateway-process.js';
@@ -53,9 +53,7 @@ describe.skipIf(skipReason !== null)('chat pages in Chromium', () => {
     await new Promise((resolve) => client?.server.close(resolve));
   });
 
-  afterEach(async (context) => {
-    if (context.task.result?.state === 'fail') await browser.screenshot(`failed-chat-${context.task.name.replace(/\W+/g, '-')}`);
-  });
+  afterEach((context) => screenshotIfFailed(context, browser, 'chat'));
 
   it('sends a user with no enabled token from /chat/0 to /token after 1.5 s', async () => {
     await switchUser(browser, BOB);

@@ -5,7 +5,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startFakeUpstream } from '../fake-upstream/index.js';
-import { chromiumSkipReason, launchConsoleBrowser, type ConsoleBrowser } from './support/chromium.js';
+import { chromiumSkipReason, launchConsoleBrowser, type ConsoleBrowser, screenshotIfFailed } from './support/chromium.js';
 import { consoleCall } from './support/console-api.js';
 import { startGatewayProcess, type GatewayProcess } from './support/gateway-process.js';
 
@@ -36,9 +36,7 @@ describe.skipIf(skipReason !== null)('console in Chromium', () => {
   });
 
   // A failed step leaves a picture of what the browser showed.
-  afterEach(async (context) => {
-    if (context.task.result?.state === 'fail') await browser.screenshot(`failed-${context.task.name.replace(/\W+/g, '-')}`);
-  });
+  afterEach((context) => screenshotIfFailed(context, browser, 'console'));
 
   const sidebar = () => page.getByTestId('sidebar');
 

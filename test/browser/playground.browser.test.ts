@@ -5,7 +5,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startFakeUpstream } from '../fake-upstream/index.js';
-import { chromiumSkipReason, launchConsoleBrowser, type ConsoleBrowser } from './support/chromium.js';
+import { chromiumSkipReason, launchConsoleBrowser, type ConsoleBrowser, screenshotIfFailed } from './support/chromium.js';
 import { consoleCall } from './support/console-api.js';
 import { login, setupRoot, switchUser } from './support/console-session.js';
 import { startGatewayProcess, type GatewayProcess } from './support/gateway-process.js';
@@ -63,8 +63,7 @@ describe.skipIf(skipReason !== null)('playground remote in Chromium', () => {
   });
 
   afterEach(async (context) => {
-    if (context.task.result?.state !== 'fail') return;
-    await browser.screenshot(`failed-playground-${context.task.name.replace(/\W+/g, '-')}`);
+    if (!(await screenshotIfFailed(context, browser, 'playground'))) return;
     // The tests share one page: a failure that left a side sheet or a stream open would fail every test after
     // it for that reason alone. A fresh page (the saved conversation stays) keeps the report to the real failure.
     await page.goto('/playground');

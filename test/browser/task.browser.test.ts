@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startFakeMidjourney, type FakeMidjourney } from '../fake-upstream/fake-midjourney.js';
 import { startFakeSuno, type FakeSuno } from '../fake-upstream/fake-suno.js';
-import { chromiumSkipReason, launchConsoleBrowser, type ConsoleBrowser } from './support/chromium.js';
+import { chromiumSkipReason, launchConsoleBrowser, type ConsoleBrowser, screenshotIfFailed } from './support/chromium.js';
 import { consoleCall } from './support/console-api.js';
 import { startGatewayProcess, type GatewayProcess } from './support/gateway-process.js';
 
@@ -118,9 +118,7 @@ describe.skipIf(skipReason !== null)('drawing and task logs in Chromium', () => 
     await suno?.close();
   });
 
-  afterEach(async (context) => {
-    if (context.task.result?.state === 'fail') await browser.screenshot(`task-failed-${context.task.name.replace(/\W+/g, '-')}`);
-  });
+  afterEach((context) => screenshotIfFailed(context, browser, 'task'));
 
   it('shows the drawing log with its filters, image preview, failure reason and the callback notice', async () => {
     await page.goto('/midjourney');

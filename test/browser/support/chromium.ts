@@ -33,6 +33,20 @@ export interface ConsoleBrowser {
   close(): Promise<void>;
 }
 
+/**
+ * For afterEach: when the test failed, a screenshot of the page as the failure left it, named after the suite
+ * and the test. Returns whether it failed, for suites that then reset their shared page.
+ */
+export async function screenshotIfFailed(
+  context: { task: { name: string; result?: { state?: string } } },
+  browser: ConsoleBrowser | undefined,
+  suite: string,
+): Promise<boolean> {
+  if (context.task.result?.state !== 'fail') return false;
+  await browser?.screenshot(`failed-${suite}-${context.task.name.replace(/\W+/g, '-')}`);
+  return true;
+}
+
 export async function launchConsoleBrowser(baseURL: string): Promise<ConsoleBrowser> {
   const profile = mkdtempSync(join(tmpdir(), 'chromium-profile-'));
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
