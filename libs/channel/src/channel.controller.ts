@@ -1,14 +1,5 @@
 import { Body, Controller, Delete, Get, Header, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
-import {
-  AdminRoute,
-  body,
-  CriticalRateLimit,
-  CurrentUser,
-  RootRoute,
-  SearchRateLimit,
-  SecureVerificationRequired,
-  type Principal,
-} from '@gw/core';
+import { AdminRoute, body, CriticalRateLimit, CurrentUser, RootRoute, SecureVerificationRequired, type Principal } from '@gw/core';
 import {
   BatchTagSchema,
   builtInModelList,
@@ -42,7 +33,6 @@ export class ChannelController {
   }
 
   @Get('search')
-  @SearchRateLimit()
   search(@Query() query: Record<string, unknown>) {
     return this.channels.search(query);
   }

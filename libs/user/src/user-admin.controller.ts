@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
-import { AdminRoute, body, NotFoundError, CurrentUser, parsePage, SearchRateLimit, withMessage, type Principal, idParam } from '@gw/core';
+import { AdminRoute, body, NotFoundError, CurrentUser, parsePage, withMessage, type Principal, idParam } from '@gw/core';
 import {
   CreateUserSchema,
   ManageUserSchema,
@@ -23,7 +23,6 @@ export class UserAdminController {
   }
 
   @Get('search')
-  @SearchRateLimit()
   search(@Query() query: Record<string, unknown>) {
     const { keyword, group } = body(SearchUsersSchema).transform(query);
     return this.admin.search(keyword, group, parsePage(query));
