@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../support/api-client.js';
 import { testDatabases } from '../support/databases.js';
 import { setupRoot, startTestGateway, type TestGateway } from '../support/test-gateway.js';
+import { INVALID_ACCESS_TOKEN } from '../support/api-client.js';
 
 const SECRET_PATTERN = /password|access_token|webhook_secret|\$2[aby]\$|"secret"/i;
 
@@ -184,7 +185,7 @@ describe.each(testDatabases())('accounts: user administration on %s', (kind) => 
     expect((await byToken.get('/api/user/self')).status).toBe(200);
     expect((await root.put('/api/user/', { id: ids.bob, password: 'new-password-1' })).body.success).toBe(true);
     expect((await bob.get('/api/user/self')).status).toBe(401);
-    expect((await byToken.get('/api/user/self')).status).toBe(401);
+    expect((await byToken.get('/api/user/self')).body).toEqual(INVALID_ACCESS_TOKEN);
     await loginAs('bob', 'new-password-1');
   });
 
@@ -236,10 +237,10 @@ describe.each(testDatabases())('accounts: user administration on %s', (kind) => 
     expect((await byToken.get('/api/user/self')).status).toBe(200);
     expect((await clients.adam!.post('/api/user/manage', { id: ids.alice, action: 'disable' })).body.data).toEqual({ status: 2, role: 1 });
     expect((await alice.get('/api/user/self')).status).toBe(401);
-    expect((await byToken.get('/api/user/self')).status).toBe(401);
+    expect((await byToken.get('/api/user/self')).body).toEqual(INVALID_ACCESS_TOKEN);
     expect((await gw.client().login('alice', 'password-123')).body.success).toBe(false);
     expect((await root.post('/api/user/manage', { id: ids.alice, action: 'enable' })).body.data).toEqual({ status: 1, role: 1 });
-    expect((await byToken.get('/api/user/self')).status).toBe(401);
+    expect((await byToken.get('/api/user/self')).body).toEqual(INVALID_ACCESS_TOKEN);
     await loginAs('alice');
   });
 
@@ -255,7 +256,7 @@ describe.each(testDatabases())('accounts: user administration on %s', (kind) => 
       data: { status: 1, role: 1 },
     });
     expect((await eve.get('/api/user/self')).status).toBe(401);
-    expect((await byToken.get('/api/user/self')).status).toBe(401);
+    expect((await byToken.get('/api/user/self')).body).toEqual(INVALID_ACCESS_TOKEN);
     expect((await gw.client().login('eve', 'password-123')).body.success).toBe(false);
     const list = (await root.get('/api/user/?page_size=100')).body.data.items as { id: number; DeletedAt: string | null }[];
     expect(list.find((u) => u.id === ids.eve)!.DeletedAt).toEqual(expect.any(String));

@@ -3,6 +3,7 @@ import type { ApiClient } from '../support/api-client.js';
 import { testDatabases } from '../support/databases.js';
 import { ROOT, setupRoot, startTestGateway, type TestGateway } from '../support/test-gateway.js';
 import { swapLetterCase } from '../support/letter-case.js';
+import { INVALID_ACCESS_TOKEN } from '../support/api-client.js';
 
 describe.each(testDatabases())('accounts: self service on %s', (kind) => {
   let gw: TestGateway;
@@ -78,7 +79,7 @@ describe.each(testDatabases())('accounts: self service on %s', (kind) => {
     expect(rootView).toMatchObject({ username: 'root', role: 100, display_name: 'Root User' });
     const forged = gw.client();
     forged.headers = { Authorization: 'x'.repeat(32), 'New-Api-User': String(aliceId) };
-    expect((await forged.get('/api/user/self')).status).toBe(401);
+    expect((await forged.get('/api/user/self')).body).toEqual(INVALID_ACCESS_TOKEN);
     expect((await alice.put('/api/user/self', { display_name: 'x'.repeat(21) })).body).toEqual({
       success: false,
       message: 'display name must be at most 20 characters',
@@ -106,7 +107,7 @@ describe.each(testDatabases())('accounts: self service on %s', (kind) => {
     });
     expect((await alice.put('/api/user/self', { password: 'new-password-1', original_password: 'password-123' })).body.success).toBe(true);
     expect((await other.get('/api/user/self')).status).toBe(401);
-    expect((await byToken.get('/api/user/self')).status).toBe(401);
+    expect((await byToken.get('/api/user/self')).body).toEqual(INVALID_ACCESS_TOKEN);
     expect((await alice.get('/api/user/self')).status).toBe(200);
     expect((await gw.client().login('alice', 'password-123')).body.success).toBe(false);
     expect((await gw.client().login('alice', 'new-password-1')).body.success).toBe(true);
@@ -122,10 +123,10 @@ describe.each(testDatabases())('accounts: self service on %s', (kind) => {
     const swapped = swapLetterCase(first);
     const byCase = gw.client();
     byCase.headers = { Authorization: `Bearer ${swapped}`, 'New-Api-User': String(aliceId) };
-    expect((await byCase.get('/api/user/self')).status).toBe(401);
+    expect((await byCase.get('/api/user/self')).body).toEqual(INVALID_ACCESS_TOKEN);
     const second = (await alice.get('/api/user/token')).body.data as string;
     expect(second).not.toBe(first);
-    expect((await byToken.get('/api/user/self')).status).toBe(401);
+    expect((await byToken.get('/api/user/self')).body).toEqual(INVALID_ACCESS_TOKEN);
     expect(JSON.stringify((await root.get(`/api/user/${aliceId}`)).body)).not.toContain(second);
   });
 

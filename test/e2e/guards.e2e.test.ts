@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { UserService } from '@gw/user';
 import { testDatabases } from '../support/databases.js';
 import { ROOT, setupRoot, startTestGateway, type TestGateway } from '../support/test-gateway.js';
+import { INVALID_ACCESS_TOKEN } from '../support/api-client.js';
 
 describe.each(testDatabases())('sessions, access tokens and guards on %s', (kind) => {
   let gw: TestGateway;
@@ -43,7 +44,11 @@ describe.each(testDatabases())('sessions, access tokens and guards on %s', (kind
     expect((await client.get('/api/user/self', { Authorization: 'alice-access-token-123' })).status).toBe(401);
     const ok = await client.get('/api/user/self', { Authorization: 'Bearer alice-access-token-123', 'New-Api-User': String(id) });
     expect(ok.body).toMatchObject({ success: true, data: { username: 'alice' } });
-    expect((await client.get('/api/user/self', { Authorization: 'wrong-token', 'New-Api-User': String(id) })).status).toBe(401);
+    // A wrong token is not a missing login: 200 success:false, as new-api answers.
+    const wrong = await client.get('/api/user/self', { Authorization: 'wrong-token', 'New-Api-User': String(id) });
+    expect(wrong.status).toBe(200);
+    expect(wrong.body).toEqual(INVALID_ACCESS_TOKEN);
+    expect((await client.get('/api/user/self', { 'New-Api-User': String(id) })).status).toBe(401);
   });
 
   it('refuses a disabled user at once, even with a live session', async () => {

@@ -2,6 +2,9 @@
  * A console API client for e2e tests: keeps the session cookie like a browser, and sends
  * `New-Api-User` once logged in (as the real console does).
  */
+/** new-api's answer to a console call whose access token is wrong or revoked: HTTP 200, success:false. */
+export const INVALID_ACCESS_TOKEN = { success: false, message: 'no permission: the access token is invalid' };
+
 export interface ApiResponse<T = any> {
   status: number;
   headers: Headers;

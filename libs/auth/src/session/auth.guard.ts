@@ -13,6 +13,8 @@ import { UserStatus } from '@gw/user';
 import { SecureVerificationService } from '../verify/secure-verification.service.js';
 import { SessionService } from './session.service.js';
 
+export const INVALID_ACCESS_TOKEN = 'no permission: the access token is invalid';
+
 /**
  * new-api's UserAuth/AdminAuth/RootAuth. A route marked with MinRole needs a login (session cookie
  * or access token) and the `New-Api-User` header naming the same user. The user row is read on every
@@ -37,6 +39,9 @@ export class AuthGuard implements CanActivate {
     const identity = await this.sessions.identify(req);
     if (!identity) {
       if (optional) return true;
+      // new-api answers a wrong access token with 200 success:false and only a missing login with 401;
+      // scripts written against it tell the two apart by the status.
+      if (req.headers.authorization?.trim()) throw new ForbiddenError(INVALID_ACCESS_TOKEN);
       throw new UnauthorizedError();
     }
     const { user } = identity;
