@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeVeo, VEO_BYTES, type FakeVeo } from '../fake-upstream/fake-veo.js';
@@ -57,6 +59,28 @@ describe.each(testDatabases())('Veo video on a Gemini channel on %s', (kind) => 
     expect(JSON.parse(Buffer.from(await content.arrayBuffer()).toString('utf8'))).toEqual(VEO_BYTES);
     expect(veo.requests.at(-1)!.headers['x-goog-api-key']).toBe('gemini-key');
     expect(await t.fx.quota(t.fx.user.id)).toBe(before - 6 * PER_SECOND);
+  });
+
+  it("never sends the channel key to a host the provider's answer names: a private one is refused (threats S2, S5)", async () => {
+    const canary: { path: string; key: unknown }[] = [];
+    const other = createServer((req, res) => {
+      canary.push({ path: req.url ?? '', key: req.headers['x-goog-api-key'] });
+      res.end('INTERNAL BYTES');
+    });
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    try {
+      const res = await t.call('/v1/video/generations', { model: MODEL, prompt: 'point elsewhere' });
+      const uri = `http://127.0.0.1:${(other.address() as AddressInfo).port}/secret`;
+      veo.update(lastOp(), { done: true, response: { generateVideoResponse: { generatedSamples: [{ video: { uri } }] } } });
+      expect((await t.poll())?.tasks?.succeeded).toBe(1);
+      const content = await t.call(`/v1/videos/${res.body.id}/content`);
+      expect(content.status).toBe(403);
+      expect(JSON.stringify(content.body)).not.toContain('INTERNAL');
+      expect(JSON.stringify(content.body)).toContain('refused: URL points to a private or reserved address');
+      expect(canary).toEqual([]);
+    } finally {
+      await new Promise<void>((resolve) => other.close(() => resolve()));
+    }
   });
 
   it('refunds an operation that failed or came back without a video, once', async () => {

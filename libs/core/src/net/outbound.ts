@@ -173,12 +173,20 @@ export interface OutboundStream {
  * Opens one GET to a checked, pinned address and returns before reading the body, for downloads that are
  * streamed on to a client (a Midjourney image). 3xx answers are returned, never followed.
  */
-export async function outboundOpen(raw: string, options: OutboundCheckOptions & { timeoutMs: number }): Promise<OutboundStream> {
+export async function outboundOpen(
+  raw: string,
+  options: OutboundCheckOptions & { timeoutMs: number; headers?: Record<string, string> },
+): Promise<OutboundStream> {
   const url = parseOutboundUrl(raw, options);
   const addresses = await resolveOutbound(url, options.allowPrivate);
   const agent = pinnedAgent(addresses[0]!, options.timeoutMs);
   try {
-    const res = await undici().request(url, { method: 'GET', dispatcher: agent, signal: AbortSignal.timeout(options.timeoutMs) });
+    const res = await undici().request(url, {
+      method: 'GET',
+      headers: options.headers,
+      dispatcher: agent,
+      signal: AbortSignal.timeout(options.timeoutMs),
+    });
     return { status: res.statusCode, headers: res.headers, body: res.body };
   } catch (error) {
     throw new OutboundUrlError(`request failed: ${(error as Error).name === 'TimeoutError' ? 'timeout' : (error as Error).message}`);

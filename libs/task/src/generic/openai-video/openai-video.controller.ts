@@ -1,14 +1,14 @@
-import { Readable } from 'node:stream';
-import type { ReadableStream } from 'node:stream/web';
 import type { Request, Response } from 'express';
 import { Controller, Get, Param, Post, Req, Res, UseInterceptors } from '@nestjs/common';
 import { FileFieldsInterceptor } from '@nestjs/platform-express';
 import { channelRedactingTransform } from '@gw/channel';
-import { NoEnvelope } from '@gw/core';
+import { NoEnvelope, OutboundUrlError, type OutboundStream } from '@gw/core';
+import { OptionService } from '@gw/option';
 import { callOf, sendTaskAnswer } from '../../shared/send-task-answer.js';
 import { TaskRelayError } from '../../shared/task-error.js';
 import { taskError, TaskRelayService } from '../task-relay.service.js';
 import { toOpenAiVideo } from './openai-video.provider.js';
+import { openVideoDownload } from './video-download.js';
 
 const PROVIDER = 'openai-video';
 const CONTENT_TIMEOUT_MS = 120_000;
@@ -43,7 +43,10 @@ function withUploads(req: Request) {
 @Controller()
 @NoEnvelope()
 export class OpenAiVideoController {
-  constructor(private readonly tasks: TaskRelayService) {}
+  constructor(
+    private readonly tasks: TaskRelayService,
+    private readonly options: OptionService,
+  ) {}
 
   /** JSON, or multipart as the official SDKs send it (fields, and reference images as files). */
   @Post('v1/videos')
@@ -84,16 +87,27 @@ export class OpenAiVideoController {
         own.provider?.contentSource?.(own.channel, own.row) ??
         (own.row.privateData?.result_url ? { url: own.row.privateData.result_url, headers: {} } : undefined);
       if (!source) return taskError('this task has no video to download', 'task_no_content', 400);
-      const upstream = await fetch(source.url, { headers: source.headers, signal: AbortSignal.timeout(CONTENT_TIMEOUT_MS) }).catch(
-        () => undefined,
-      );
-      if (upstream?.status !== 200 || !upstream.body)
+      let upstream: OutboundStream;
+      try {
+        upstream = await openVideoDownload(source, own.channel.baseUrl, {
+          allowPrivate: this.options.get('AllowPrivateOutboundUrls'),
+          timeoutMs: CONTENT_TIMEOUT_MS,
+        });
+      } catch (error) {
+        const blocked = error instanceof OutboundUrlError && !error.message.startsWith('request failed');
+        if (blocked) return taskError(`the video's address was refused: ${error.message}`, 'fetch_content_failed', 403);
         return taskError('the video could not be fetched from the provider', 'fetch_content_failed', 502);
+      }
+      if (upstream.status !== 200) {
+        upstream.body.on('error', () => undefined).destroy();
+        return taskError('the video could not be fetched from the provider', 'fetch_content_failed', 502);
+      }
       // The download may carry the channel's key (contentSource's headers): its bytes go out with the key masked, as every answer's do.
-      const video = Readable.fromWeb(upstream.body as ReadableStream);
+      const video = upstream.body;
       const redacted = video.pipe(channelRedactingTransform(own.channel));
       video.once('error', (error) => redacted.destroy(error));
-      return { status: 200, stream: redacted, contentType: upstream.headers.get('content-type') || 'video/mp4' };
+      const type = upstream.headers['content-type'];
+      return { status: 200, stream: redacted, contentType: typeof type === 'string' && type ? type : 'video/mp4' };
     });
   }
 }
