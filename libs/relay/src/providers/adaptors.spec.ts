@@ -56,6 +56,33 @@ describe('channel adaptors', () => {
     expect(body).toEqual({ model: 'claude-x', max_tokens: 4000, messages: [], thinking: { type: 'enabled', budget_tokens: 2000 } });
   });
 
+  describe('claude thinking adapter keeps 1024 <= budget_tokens < max_tokens', () => {
+    function thought(maxTokens: number, extra: Record<string, unknown> = {}) {
+      const adapterCall = { ...call(14), settings: { get: <T>(key: string) => ({ ...options, ...extra })[key] as T } };
+      const body = anthropicAdaptor.finishBody!({ model: 'claude-x-thinking', max_tokens: maxTokens, messages: [] }, adapterCall, false);
+      return { maxTokens: body.max_tokens, budget: (body.thinking as { budget_tokens: number }).budget_tokens };
+    }
+
+    it('raises a small max_tokens to 1280 and gives the smallest budget', () => {
+      expect(thought(500)).toEqual({ maxTokens: 1280, budget: 1024 });
+      expect(thought(1000)).toEqual({ maxTokens: 1280, budget: 1024 });
+      expect(thought(1000, { 'claude.thinking_adapter_budget_tokens_percentage': 0.8 })).toEqual({ maxTokens: 1280, budget: 1024 });
+    });
+
+    it('keeps the budget below max_tokens when the share is 1', () => {
+      expect(thought(4000, { 'claude.thinking_adapter_budget_tokens_percentage': 1 })).toEqual({ maxTokens: 4000, budget: 3999 });
+    });
+
+    it('takes a missing max_tokens from claude.default_max_tokens, else 8192', () => {
+      expect(thought(0)).toEqual({ maxTokens: 8192, budget: 4096 });
+      expect(thought(0, { 'claude.default_max_tokens': { default: 3000 } })).toEqual({ maxTokens: 3000, budget: 1500 });
+      expect(thought(0, { 'claude.default_max_tokens': { 'claude-x-thinking': 600, default: 3000 } })).toEqual({
+        maxTokens: 1280,
+        budget: 1024,
+      });
+    });
+  });
+
   it('puts the Gemini model and version in the path, never a version that is not one', () => {
     expect(geminiAdaptor.buildChatRequest(call(24, {}, 'gemini-2.5-flash')).url).toBe(
       'https://up.example/v1beta/models/gemini-2.5-flash:generateContent',
