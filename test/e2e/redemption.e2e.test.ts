@@ -133,6 +133,20 @@ describe.each(testDatabases())('redemption codes and top-up by code on %s', (kin
     expect((await root.get('/api/redemption/abc')).body).toEqual({ success: false, message: 'invalid redemption code id' });
   });
 
+  it('counts the name in characters, not UTF-16 units: 15 or 20 emoji fit, 21 do not', async () => {
+    const emoji = (count: number) => '🎁'.repeat(count);
+    const [key] = await createCodes({ name: emoji(15), quota: 10 });
+    const code = await codeByKey(key!);
+    expect(code.name).toBe(emoji(15));
+    const edited = await root.put('/api/redemption/', { id: code.id, name: emoji(20), quota: 10 });
+    expect(edited.body).toMatchObject({ success: true, data: { id: code.id, name: emoji(20) } });
+    expect((await root.post('/api/redemption/', { name: emoji(21), quota: 1 })).body).toEqual({ success: false, message: NAME_RULE });
+    expect((await root.put('/api/redemption/', { id: code.id, name: emoji(21), quota: 10 })).body).toEqual({
+      success: false,
+      message: NAME_RULE,
+    });
+  });
+
   it('edits name and quota only while unused; enables/disables; never re-enables a used code', async () => {
     const [key] = await createCodes({ name: 'edit-me', quota: 10 });
     const code = await codeByKey(key!);

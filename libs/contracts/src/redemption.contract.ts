@@ -18,9 +18,25 @@ const expiredTime = integer('expiry time must be a unix time in seconds')
   .pipe(z.number().min(0, 'expiry time must be a unix time in seconds').max(253402300799, 'expiry time is too far away'))
   .optional();
 
+/**
+ * A name's length in characters (Unicode code points), not UTF-16 units, so an emoji counts once as it
+ * does in new-api's rune count.
+ */
+export const characterCount = (text: string): number => [...text].length;
+
+/** The redemption code name's limit, in characters; the service checks the default name against it too. */
+export const REDEMPTION_NAME_MAX = 20;
+export const REDEMPTION_NAME_RULE = `redemption code name must be 1-${REDEMPTION_NAME_MAX} characters`;
+
+const redemptionName = (min: number) =>
+  z
+    .string({ error: 'name must be text' })
+    .trim()
+    .refine((name) => characterCount(name) >= min && characterCount(name) <= REDEMPTION_NAME_MAX, REDEMPTION_NAME_RULE);
+
 /** POST /api/redemption/. An empty name is replaced by the formatted quota in the service. */
 export const CreateRedemptionSchema = z.object({
-  name: z.string({ error: 'name must be text' }).trim().max(20, 'redemption code name must be 1-20 characters').optional().default(''),
+  name: redemptionName(0).optional().default(''),
   quota,
   count: integer('count must be an integer')
     .pipe(z.number().min(1, 'count must be greater than 0').max(100, 'at most 100 redemption codes can be created at once'))
@@ -33,11 +49,7 @@ export type CreateRedemptionRequest = z.infer<typeof CreateRedemptionSchema>;
 /** PUT /api/redemption/ (name, quota and, when sent, expiry; only while unused). */
 export const UpdateRedemptionSchema = z.object({
   id,
-  name: z
-    .string({ error: 'name must be text' })
-    .trim()
-    .min(1, 'redemption code name must be 1-20 characters')
-    .max(20, 'redemption code name must be 1-20 characters'),
+  name: redemptionName(1),
   quota,
   expired_time: expiredTime,
 });

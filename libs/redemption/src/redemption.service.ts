@@ -1,6 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { BusinessError, NotFoundError, parsePage, toPage, type Page, type Principal } from '@gw/core';
-import type { CreateRedemptionRequest, RedemptionStatusRequest, RedemptionView, UpdateRedemptionRequest } from '@gw/contracts';
+import {
+  characterCount,
+  REDEMPTION_NAME_MAX,
+  REDEMPTION_NAME_RULE,
+  type CreateRedemptionRequest,
+  type RedemptionStatusRequest,
+  type RedemptionView,
+  type UpdateRedemptionRequest,
+} from '@gw/contracts';
 import { nowSeconds } from '@gw/database';
 import { OptionService } from '@gw/option';
 import { formatQuota, quotaDisplay } from './quota-format.js';
@@ -39,7 +47,7 @@ export class RedemptionService {
   /** Creates `count` codes and answers their keys (the only time they are handed out in bulk). */
   async create(input: CreateRedemptionRequest, creator: Principal): Promise<string[]> {
     const name = input.name || this.defaultName(input.quota);
-    if (name.length > 20) throw new BusinessError('redemption code name must be 1-20 characters');
+    if (characterCount(name) > REDEMPTION_NAME_MAX) throw new BusinessError(REDEMPTION_NAME_RULE);
     this.checkExpiry(input.expired_time);
     const now = nowSeconds();
     const rows: Partial<RedemptionEntity>[] = Array.from({ length: input.count }, () => ({
