@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { ChannelModule } from '@gw/channel';
 import { OptionModule } from '@gw/option';
 import { TokenModule } from '@gw/token';
+import { UserModule } from '@gw/user';
 import { DayTextsService } from './aggregate/day-texts.service.js';
 import { HourlyDashboardService } from './aggregate/hourly-dashboard.service.js';
 import { HourlyReader } from './aggregate/hourly-reader.service.js';
@@ -27,9 +28,10 @@ import { QuotaDataRepository } from './quota-data.repository.js';
 import { QuotaDataService } from './quota-data.service.js';
 import { LogStore } from './store/log-store.js';
 import { SqlLogStore } from './store/sql-log-store.js';
+import { UserAuditLog } from './user-audit-log.js';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([QuotaDataEntity]), OptionModule, ChannelModule, TokenModule],
+  imports: [TypeOrmModule.forFeature([QuotaDataEntity]), OptionModule, ChannelModule, TokenModule, UserModule],
   controllers: [LogController, LogTokenController, QuotaDataController],
   providers: [
     // The one way to the logs; another engine is another class here.
@@ -52,6 +54,7 @@ import { SqlLogStore } from './store/sql-log-store.js';
     HourTextsService,
     DayTextsService,
     HourTextsWarmer,
+    UserAuditLog,
   ],
   exports: [LogStore, LogService, LogRetentionService, LogPurgeService, LogAggregatorService, QuotaDataService],
 })

@@ -1,14 +1,16 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { BusinessError, Role, TooManyRequestsError, type Principal } from '@gw/core';
 import type { RegisterRequest } from '@gw/contracts';
 import { OptionService } from '@gw/option';
 import { MailService } from './mail.service.js';
 import { PasswordHasher } from './password.js';
+import { formatQuota } from './quota-text.js';
 import { KvStore } from './support/kv-store.js';
 import { randomAlnum, sixDigitCode } from './support/random.js';
 import { UserHooks } from './user-events.js';
+import type { UserEntity } from './user.entity.js';
 import { UserRepository } from './user.repository.js';
 import { PASSWORD_TOO_SHORT } from './user-admin.service.js';
 
@@ -18,6 +20,13 @@ const RESET_TTL_SECONDS = 15 * 60;
 const RESEND_SECONDS = 30;
 const RESEND_PER_IP = 2;
 const MAX_CODE_GUESSES = 5;
+
+/** What a new account brings: its own balance gifts and the inviter's reward (0: none). */
+interface Gifts {
+  newUser: number;
+  invitee: number;
+  inviter: number;
+}
 
 export const CODE_INVALID = 'verification code is wrong or has expired';
 
@@ -144,8 +153,11 @@ export class AccountService {
     bindings?: Partial<Record<'githubId' | 'oidcId' | 'wechatId' | 'telegramId' | 'linuxDoId', string>>;
   }): Promise<number> {
     const inviterId = input.inviterId ?? 0;
-    const forInvitee = inviterId ? this.options.get('QuotaForInvitee') : 0;
-    const forInviter = this.options.get('QuotaForInviter');
+    const gifts: Gifts = {
+      newUser: this.options.get('QuotaForNewUser'),
+      invitee: inviterId ? this.options.get('QuotaForInvitee') : 0,
+      inviter: inviterId ? this.options.get('QuotaForInviter') : 0,
+    };
     const passwordHash = await this.passwords.hash(input.password);
     try {
       return await this.dataSource.transaction(async (manager) => {
@@ -157,7 +169,7 @@ export class AccountService {
             role: Role.User,
             status: 1,
             email: input.email ?? null,
-            quota: this.options.get('QuotaForNewUser') + forInvitee,
+            quota: gifts.newUser + gifts.invitee,
             group: 'default',
             affCode: randomAlnum(6),
             inviterId,
@@ -166,12 +178,31 @@ export class AccountService {
           },
           manager,
         );
-        if (inviterId) await this.users.creditInviter(inviterId, forInviter, manager);
+        if (inviterId) await this.users.creditInviter(inviterId, gifts.inviter, manager);
+        await this.auditGifts(user, inviterId, gifts, manager);
         return user.id;
       });
     } catch (error) {
       if (await this.users.usernameTaken(input.username)) throw new BusinessError('username already exists');
       throw error;
+    }
+  }
+
+  /** One system row per gift that was more than nothing, in the account's transaction (as new-api). */
+  private async auditGifts(user: UserEntity, inviterId: number, gifts: Gifts, manager: EntityManager): Promise<void> {
+    const system = (userId: number, username: string, content: string) =>
+      this.hooks.audit({ userId, username, kind: 'system', content }, manager);
+    if (gifts.newUser > 0) {
+      await system(user.id, user.username, `new user registration gift: ${formatQuota(this.options, gifts.newUser)}`);
+    }
+    if (gifts.invitee > 0) {
+      await system(user.id, user.username, `invite code registration gift: ${formatQuota(this.options, gifts.invitee)}`);
+    }
+    if (gifts.inviter > 0) {
+      const inviter = await this.users.findById(inviterId, manager);
+      // The reward goes to invite earnings (aff_quota), which the inviter moves into the balance later.
+      const content = `reward for inviting a new user: ${formatQuota(this.options, gifts.inviter)} added to invite earnings`;
+      if (inviter) await system(inviter.id, inviter.username, content);
     }
   }
 

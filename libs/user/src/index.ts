@@ -9,7 +9,7 @@ export { PasswordHasher, verifyPassword } from './password.js';
 export { toSelfView, toAdminView, type SelfView } from './user.view.js';
 export { UserDetailController } from './user-admin.controller.js';
 export { UserAdminService } from './user-admin.service.js';
-export { UserHooks } from './user-events.js';
+export { UserHooks, type UserAuditEntry } from './user-events.js';
 // Balance movements: credits to wallets here, user+token charges in @gw/token; every write announces itself.
 export { BalanceEvents, type BalanceChanged } from './balance/balance-events.js';
 export { UserBalance, type UserBalanceMoves } from './balance/user-balance.service.js';

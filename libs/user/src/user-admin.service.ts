@@ -1,7 +1,10 @@
 import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
 import { BusinessError, ForbiddenError, NotFoundError, Role, toPage, type Page, type PageRequest, type Principal } from '@gw/core';
 import type { AdminUserView, CreateUserRequest, ManageUserRequest, UpdateUserRequest } from '@gw/contracts';
+import { OptionService } from '@gw/option';
 import { PasswordHasher } from './password.js';
+import { formatQuota } from './quota-text.js';
 import { UserStatus, type UserEntity } from './user.entity.js';
 import { BalanceEvents } from './balance/balance-events.js';
 import { UserHooks } from './user-events.js';
@@ -15,11 +18,13 @@ export const PASSWORD_TOO_SHORT = 'password length must not be less than 8';
 @Injectable()
 export class UserAdminService {
   constructor(
+    private readonly dataSource: DataSource,
     private readonly users: UserRepository,
     private readonly userService: UserService,
     private readonly hooks: UserHooks,
     private readonly balances: BalanceEvents,
     private readonly passwords: PasswordHasher,
+    private readonly options: OptionService,
   ) {}
 
   async list(request: PageRequest): Promise<Page<AdminUserView>> {
@@ -75,10 +80,28 @@ export class UserAdminService {
       // A token handed out under the old password goes with the old sessions.
       changes.accessToken = null;
     }
-    if (Object.keys(changes).length) await this.users.update(user.id, changes);
+    if (Object.keys(changes).length) await this.save(caller, user, changes);
     this.hooks.userChanged(user.id);
     if (changes.quota !== undefined) this.balances.changed({ userId: user.id });
     if (changes.password) await this.hooks.revokeSessions(user.id);
+  }
+
+  /** Applies an edit; a new balance is recorded for the user's audit trail in the same transaction. */
+  private async save(caller: Principal, user: UserEntity, changes: Partial<UserEntity>): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      await this.users.update(user.id, changes, manager);
+      if (changes.quota === undefined || changes.quota === user.quota) return;
+      await this.hooks.audit(
+        {
+          userId: user.id,
+          username: changes.username ?? user.username,
+          kind: 'manage',
+          content: `an administrator changed the quota from ${formatQuota(this.options, user.quota)} to ${formatQuota(this.options, changes.quota)}`,
+          admin: { id: caller.id, username: caller.username },
+        },
+        manager,
+      );
+    });
   }
 
   async manage(caller: Principal, input: ManageUserRequest): Promise<{ status: number; role: number }> {

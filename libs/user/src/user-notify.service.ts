@@ -6,7 +6,7 @@ import { parseSetting } from './notify-setting.js';
 import { KvStore } from './support/kv-store.js';
 import type { UserEntity } from './user.entity.js';
 import { UserRepository } from './user.repository.js';
-import { formatQuota } from './user-self.service.js';
+import { formatQuota } from './quota-text.js';
 
 export interface UserNotice {
   type: string;

@@ -9,16 +9,11 @@ import type { UserEntity } from './user.entity.js';
 import { BalanceEvents } from './balance/balance-events.js';
 import { UserHooks } from './user-events.js';
 import { parseSetting } from './notify-setting.js';
+import { formatQuota } from './quota-text.js';
 import { UserRepository } from './user.repository.js';
 import { PASSWORD_TOO_SHORT } from './user-admin.service.js';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-/** Formats a quota amount as new-api's LogQuota does (currency or plain points). */
-export function formatQuota(options: OptionService, quota: number): string {
-  if (options.get('DisplayInCurrencyEnabled')) return `$${(quota / options.get('QuotaPerUnit')).toFixed(6)}`;
-  return `${quota} quota`;
-}
 
 /** What a logged-in user does to their own account. */
 @Injectable()
