@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serviceAccountKey, testKeyPair } from '../fixtures/providers/vertex/index.js';
 import type { ApiClient } from '../support/api-client.js';
 import { type RelayFixture, startRelayFixture } from './relay-fixture.js';
 
@@ -75,5 +76,62 @@ describe('hardening: every URL the gateway fetches for a user refuses every form
     });
     expect(channel.body.success, channel.text).toBe(false);
     expect(hits).toBe(0);
+  });
+
+  describe('a Vertex AI service account token_uri (threats S5)', () => {
+    /** A usable key (the token exchange signs with it before it posts), its token_uri pointing at `tokenUri`. */
+    const privateKey = testKeyPair().privateKey;
+    const vertex = (client: ApiClient, name: string, tokenUri: string) =>
+      client.post('/api/channel/', {
+        mode: 'single',
+        channel: { type: 41, name, key: serviceAccountKey(privateKey, tokenUri), models: 'gemini-2.5-flash', group: 'default' },
+      });
+    const allowPrivate = (on: boolean) => f.setOption('AllowPrivateOutboundUrls', on);
+
+    it.each(HOSTS)('refuses %s when an admin or root saves the key', async (host) => {
+      for (const client of [admin, f.root]) {
+        const saved = await vertex(client, `vertex-${host}`, `http://${host}:${port}/token`);
+        expect(saved.body, saved.text).toMatchObject({
+          success: false,
+          message: expect.stringContaining('token_uri points to a private address'),
+        });
+      }
+      expect(hits).toBe(0);
+    });
+
+    it("saves Google's own token endpoint, on create and on edit", async () => {
+      const saved = await vertex(admin, 'vertex-google', 'https://oauth2.googleapis.com/token');
+      expect(saved.body.success, saved.text).toBe(true);
+      const id = saved.body.data.ids[0] as number;
+      const key = serviceAccountKey(privateKey, 'https://oauth2.googleapis.com/token');
+      expect((await admin.put('/api/channel/', { id, key })).body.success).toBe(true);
+      // An edit that swaps the key file for one pointing inside is refused like a new channel.
+      const inside = await admin.put('/api/channel/', { id, key: serviceAccountKey(privateKey, `http://127.0.0.1:${port}/token`) });
+      expect(inside.body, inside.text).toMatchObject({ success: false, message: expect.stringContaining('token_uri') });
+    });
+
+    it('never posts to a stored private token_uri when the channel is tested, unless AllowPrivateOutboundUrls is on', async () => {
+      // A key saved while the operator allowed private addresses (or before the check existed), then the option turned off.
+      await allowPrivate(true);
+      const saved = await vertex(admin, 'vertex-stored', `http://127.0.0.1:${port}/token`);
+      expect(saved.body.success, saved.text).toBe(true);
+      const id = saved.body.data.ids[0] as number;
+      await allowPrivate(false);
+      try {
+        const before = hits;
+        const refused = (await f.root.get(`/api/channel/test/${id}`)).body;
+        expect(refused).toMatchObject({
+          success: false,
+          message: expect.stringContaining('token_uri URL points to a private or reserved address'),
+        });
+        expect(hits).toBe(before);
+        // The same channel reaches its token_uri once the operator allows private addresses: the use-time check is what refused it.
+        await allowPrivate(true);
+        expect((await f.root.get(`/api/channel/test/${id}`)).body.success).toBe(false);
+        expect(hits).toBe(before + 1);
+      } finally {
+        await allowPrivate(false);
+      }
+    });
   });
 });

@@ -31,6 +31,8 @@ describe.each(testDatabases())('relay: AWS Bedrock Claude (33) and Vertex AI (41
     await f.setOption('CompletionRatio', { ...COMPLETION_RATIOS, ...each(3) });
     await f.setOption('CacheRatio', each(0.1));
     await f.setOption('CreateCacheRatio', each(1.25));
+    // The Vertex key files' token_uri is the fake provider, on loopback: allowed only with this option (threats S5).
+    await f.setOption('AllowPrivateOutboundUrls', true);
     const claude = bedrock.CHAT_REQUEST.model;
     await f.channel({
       type: 33,

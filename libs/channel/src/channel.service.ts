@@ -29,6 +29,7 @@ import {
 } from './channel-input.js';
 import { toChannelView, type ChannelView } from './channel.view.js';
 import { keysFromInput, newMultiKeyInfo, parseChannelInfo, updateMultiKeys } from './multi-key.js';
+import { tokenUrisOf } from './token-uri.js';
 
 type Query = Record<string, unknown>;
 
@@ -122,6 +123,7 @@ export class ChannelService {
     if (!name || !key) throw new BusinessError(MESSAGES.nameAndKey);
     const fields = await this.readFields(input, principal);
     if (!fields.models) throw new BusinessError(MESSAGES.models);
+    if (fields.type === ChannelType.VertexAi) await this.checkTokenUris(key);
     // multi_to_single: one channel holding every key (one per line), new-api's multi-key mode.
     const multiKeys = mode === 'multi_to_single' ? keysFromInput(key) : undefined;
     if (multiKeys && !multiKeys.length) throw new BusinessError(MESSAGES.nameAndKey);
@@ -193,6 +195,7 @@ export class ChannelService {
       // An empty key keeps the stored one (the console never receives it).
       if (input.key?.trim()) changes.key = input.key.trim();
       if (input.models !== undefined && !changes.models) throw new BusinessError(MESSAGES.models);
+      await this.checkEditedTokenUris(id, input.key?.trim() || undefined, changes.type);
     }
     const row = await this.channels.transaction(async (manager) => {
       const existing = await this.channels.findById(id, manager);
@@ -358,21 +361,58 @@ export class ChannelService {
    */
   private async checkBaseUrl(baseUrl: string, principal: Principal): Promise<void> {
     if (principal.role >= Role.Root || this.options.get('AllowPrivateOutboundUrls')) return;
-    const refuse = () => new BusinessError('this base url points to a private address; only root can set it');
-    let url: URL;
-    try {
-      url = parseOutboundUrl(baseUrl.replaceAll('{model}', 'model'));
-    } catch {
-      throw refuse();
-    }
-    if (/(^|\.)(localhost|internal|local)\.?$/i.test(url.hostname)) throw refuse();
-    try {
-      await resolveOutbound(url);
-    } catch (error) {
-      // A name that does not resolve now (offline install, DNS later) reaches nothing; a private answer is refused.
-      if (!(error instanceof OutboundUrlError) || !/cannot be resolved/.test(error.message)) throw refuse();
+    if (await reachesInside(baseUrl.replaceAll('{model}', 'model'))) {
+      throw new BusinessError('this base url points to a private address; only root can set it');
     }
   }
+
+  /**
+   * Threats S5: a Vertex AI key file's token_uri is where the gateway posts a signed assertion for a token
+   * (on every channel test too), so one on a private address is a request into the intranet. The address
+   * rules are the base URL's, without root's exemption: the relay refuses such a token_uri when it fetches
+   * a token unless AllowPrivateOutboundUrls is on (it cannot tell who saved a key), so a key that root saved
+   * would only make a channel that always fails.
+   */
+  private async checkTokenUris(key: string): Promise<void> {
+    for (const uri of tokenUrisOf(key)) {
+      try {
+        parseOutboundUrl(uri, { allowPrivate: true });
+      } catch {
+        throw new BusinessError('the service account token_uri must be an http(s) URL');
+      }
+      if (!this.options.get('AllowPrivateOutboundUrls') && (await reachesInside(uri))) {
+        throw new BusinessError('the service account token_uri points to a private address; allowed only with AllowPrivateOutboundUrls on');
+      }
+    }
+  }
+
+  /** checkTokenUris for an edit that sends a key or makes the channel a Vertex AI one (the stored type or key is read). */
+  private async checkEditedTokenUris(id: number, sentKey: string | undefined, sentType: number | undefined): Promise<void> {
+    if (sentKey === undefined && sentType !== ChannelType.VertexAi) return;
+    const stored = sentKey === undefined || sentType === undefined ? await this.channels.findById(id) : undefined;
+    if ((sentType ?? stored?.type) !== ChannelType.VertexAi) return;
+    await this.checkTokenUris(sentKey ?? stored?.key ?? '');
+  }
+}
+
+/**
+ * A URL that may reach the intranet: malformed, a local name, or a name or literal with a private or
+ * reserved address. A name that does not resolve now (offline install, DNS later) reaches nothing.
+ */
+async function reachesInside(raw: string): Promise<boolean> {
+  let url: URL;
+  try {
+    url = parseOutboundUrl(raw);
+  } catch {
+    return true;
+  }
+  if (/(^|\.)(localhost|internal|local)\.?$/i.test(url.hostname)) return true;
+  try {
+    await resolveOutbound(url);
+  } catch (error) {
+    return !(error instanceof OutboundUrlError) || !/cannot be resolved/.test(error.message);
+  }
+  return false;
 }
 
 function toIds(raw: (number | string)[]): number[] {

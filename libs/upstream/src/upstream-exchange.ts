@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import { endsLine, type IdleWatched, isLineStream, unwatchIdle, watchIdle } from './idle-sweep.js';
 import { toUpstreamError } from './upstream-errors.js';
 import { UpstreamError, type BodyChunks, type BodySink, type CancelSignal, type UpstreamResponse } from './upstream.types.js';
 
@@ -29,7 +30,7 @@ function parseRawHeaders(raw: (Buffer | string)[]): Headers {
  * `body` (SSE relaying), with undici's pause/resume as its back-pressure. Every failure reaches the
  * caller as an UpstreamError: from send() before the headers, from text() or the stream after.
  */
-export class UpstreamExchange {
+export class UpstreamExchange implements IdleWatched {
   /** Settles send(): the response at its headers, or the failure before them. */
   readonly response: Promise<UpstreamResponse>;
   private resolveResponse!: (response: UpstreamResponse) => void;
@@ -50,6 +51,12 @@ export class UpstreamExchange {
   /** The sink heard end() or error(), or its reader abandoned the body. */
   private sinkClosed = false;
   private contentLength = NaN;
+  /** The body is a line-wise stream (isLineStream): its idle timeout counts complete lines (Http1Dispatcher reads it too). */
+  progressByLines = false;
+  /** This exchange times lines itself (lineTimeoutMs, on undici): a line ended since the last sweep. */
+  private timingLines = false;
+  private lineSeen = false;
+  private silentMs = 0;
 
   constructor(
     private readonly url: string,
@@ -58,6 +65,11 @@ export class UpstreamExchange {
     private readonly signal?: CancelSignal,
     /** Driven by Http1Dispatcher: onReadEnd() follows each read, whose pieces may be lent views. */
     private readonly readEnds = false,
+    /**
+     * Longest time in ms without a complete line in a line-wise stream (0: not timed here). For undici's pool,
+     * whose own body timeout is re-armed by any byte; Http1Dispatcher times lines itself.
+     */
+    private readonly lineTimeoutMs = 0,
   ) {
     this.response = new Promise((resolve, reject) => {
       this.resolveResponse = resolve;
@@ -84,6 +96,11 @@ export class UpstreamExchange {
     this.headersSeen = true;
     const headers = parseRawHeaders(rawHeaders);
     this.contentLength = Number(headers['content-length']);
+    this.progressByLines = isLineStream(headers['content-type']);
+    if (this.progressByLines && this.lineTimeoutMs > 0) {
+      this.timingLines = true;
+      watchIdle(this, this.lineTimeoutMs);
+    }
     const exchange = this;
     this.resolveResponse({
       status: statusCode,
@@ -110,6 +127,7 @@ export class UpstreamExchange {
 
   /** `lent`: a view of the connection's read buffer, valid only until onReadEnd(); copied if it is kept. */
   onData(chunk: Buffer, lent = false): boolean {
+    if (this.timingLines && !this.lineSeen) this.lineSeen = endsLine(chunk);
     if (this.reader === 'sink') return this.sinkData(chunk, lent);
     if (lent) chunk = Buffer.from(chunk);
     if (this.reader === 'stream') return this.stream!.push(chunk);
@@ -134,6 +152,7 @@ export class UpstreamExchange {
 
   onComplete(): void {
     this.ended = true;
+    if (this.timingLines) unwatchIdle(this);
     this.detachSignal();
     if (this.reader === 'text') this.finishText();
     else if (this.reader === 'stream') this.stream!.push(null);
@@ -142,6 +161,28 @@ export class UpstreamExchange {
 
   onError(error: Error): void {
     this.fail(toUpstreamError(error));
+  }
+
+  /** From the sweep (timingLines only): ends a stream without a complete line for lineTimeoutMs, and its connection. */
+  checkIdle(elapsedMs: number): void {
+    if (this.lineSeen || this.held) {
+      this.lineSeen = false;
+      this.silentMs = 0;
+      return;
+    }
+    this.silentMs += elapsedMs;
+    if (this.silentMs < this.lineTimeoutMs) return;
+    // The same failure as undici's own body timeout, so the relay ends the stream the same way.
+    const timeout = new UpstreamError('timeout', 'upstream stopped sending (idle timeout)');
+    this.fail(timeout);
+    this.abortRequest?.(timeout);
+  }
+
+  /** undici is paused because the reader does not take what came (a slow client): no line is owed meanwhile, as in undici. */
+  private get held(): boolean {
+    if (this.reader === 'sink') return this.sinkPaused || this.chunks.length > 0;
+    if (this.reader === 'stream') return this.stream!.readableLength >= this.stream!.readableHighWaterMark;
+    return this.reader === 'none' && this.size > this.cap;
   }
 
   // ---- readers ----
@@ -268,6 +309,7 @@ export class UpstreamExchange {
     if (this.failure || this.ended) return;
     this.failure = error;
     this.detachSignal();
+    if (this.timingLines) unwatchIdle(this);
     // Before any reader chose (the relay may hold an answer until its reserve commits), what arrived is
     // kept: the sink reader still hands it over, then the error, as it would have live.
     if (this.reader !== 'none') this.chunks = [];

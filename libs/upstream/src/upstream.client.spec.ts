@@ -131,6 +131,7 @@ describe('UpstreamClient against a local server', () => {
   let hits: { url: string; auth?: string }[] = [];
   let canaryHits = 0;
   let endlessClosed = false;
+  let trickleClosed = false;
   let cut = false;
   let canary: Server;
   let canaryBase: string;
@@ -185,6 +186,40 @@ describe('UpstreamClient against a local server', () => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.write('data: 1\n\n');
       // then nothing: the idle timeout must fire
+    },
+    '/trickle/v1/chat/completions': (_req, res) => {
+      // One event, then a byte every 30 ms that never ends a line (threats F4): bytes, but no progress.
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('data: 1\n\n');
+      const timer = setInterval(() => res.write('x'), 30);
+      res.on('close', () => {
+        clearInterval(timer);
+        trickleClosed = true;
+      });
+    },
+    '/slow-lines/v1/chat/completions': (_req, res) => {
+      // Events cut into pieces 40 ms apart, a line ending every 120 ms: slower in all than the idle timeout, never idle.
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      const pieces = Array.from({ length: 8 }, (_, i) => ['data: {"n":', `${i}}`, '\n\n']).flat();
+      const timer = setInterval(() => {
+        res.write(pieces.shift()!);
+        if (pieces.length === 0) {
+          clearInterval(timer);
+          res.end();
+        }
+      }, 40);
+    },
+    '/slow-json/v1/chat/completions': (_req, res) => {
+      // A JSON answer without a line end, a piece every 40 ms for longer than the idle timeout: any byte is progress here.
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const pieces = ['{"a":', '1,', '"b":', '2,', '"c":', '3,', '"d":', '4,', '"e":', '5}'];
+      const timer = setInterval(() => {
+        res.write(pieces.shift()!);
+        if (pieces.length === 0) {
+          clearInterval(timer);
+          res.end();
+        }
+      }, 40);
     },
   };
 
@@ -335,6 +370,51 @@ describe('UpstreamClient against a local server', () => {
     const res = await client(limits).send(target(1, `${base}/drip`), 'chat', { body: {}, stream: true, bodyTimeoutMs: 300 });
     expect(res.status).toBe(200);
     await expect(res.text()).rejects.toMatchObject({ kind: 'timeout' });
+  });
+
+  it.each(clients)(
+    'times out a stream that trickles bytes but never ends a line, and closes its connection (%s)',
+    async (_name, limits) => {
+      trickleClosed = false;
+      const started = Date.now();
+      const res = await client(limits).send(target(1, `${base}/trickle`), 'chat', { body: {}, stream: true, bodyTimeoutMs: 300 });
+      const got: string[] = [];
+      const errors: unknown[] = [];
+      res.chunks!.start({ data: (chunk) => got.push(chunk.toString()), end: () => undefined, error: (error) => errors.push(error) });
+      await vi.waitFor(() => expect(errors).toHaveLength(1), { timeout: 3000 });
+      // The same ending as a stream that went silent after its data (the `/drip` tests).
+      expect(errors[0]).toMatchObject({ kind: 'timeout', message: 'upstream stopped sending (idle timeout)' });
+      expect(got.join('')).toMatch(/^data: 1\n\nx+$/);
+      expect(Date.now() - started).toBeLessThan(2500);
+      await vi.waitFor(() => expect(trickleClosed).toBe(true), { timeout: 2000 });
+    },
+  );
+
+  it.each(clients)('keeps a slow stream whose lines end within the idle timeout, and a slow JSON answer (%s)', async (_name, limits) => {
+    const c = client(limits);
+    const lines = await c.send(target(1, `${base}/slow-lines`), 'chat', { body: {}, stream: true, bodyTimeoutMs: 300 });
+    expect(await lines.text()).toBe(Array.from({ length: 8 }, (_, i) => `data: {"n":${i}}\n\n`).join(''));
+    const json = await c.send(target(1, `${base}/slow-json`), 'chat', { body: {}, bodyTimeoutMs: 300 });
+    expect(await json.json()).toEqual({ a: 1, b: 2, c: 3, d: 4, e: 5 });
+  });
+
+  it.each(clients)('does not time a stream out while its reader holds it paused (%s)', async (_name, limits) => {
+    endlessClosed = false;
+    const res = await client(limits).send(target(1, `${base}/endless`), 'chat', { body: {}, stream: true, bodyTimeoutMs: 300 });
+    const chunks = res.chunks!;
+    let size = 0;
+    const errors: unknown[] = [];
+    chunks.start({ data: (chunk) => (size += chunk.length), end: () => undefined, error: (error) => errors.push(error) });
+    await vi.waitFor(() => expect(size).toBeGreaterThan(0));
+    chunks.pause();
+    // A client slower than its upstream: nothing is read for longer than the idle timeout, and nothing is owed.
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    const before = size;
+    chunks.resume();
+    await vi.waitFor(() => expect(size).toBeGreaterThan(before + 1000));
+    expect(errors).toEqual([]);
+    chunks.destroy();
+    await vi.waitFor(() => expect(endlessClosed).toBe(true), { timeout: 2000 });
   });
 
   it.each(clients)('aborts on the signal (%s)', async (_name, limits) => {

@@ -123,7 +123,10 @@ export class UpstreamClient implements OnModuleDestroy {
     if (init.signal?.aborted) return Promise.reject(new UpstreamError('aborted', 'the request was aborted'));
     // Every call takes the lean HTTP/1.1 client unless a connection limit asks for undici's queueing pool.
     const ownClient = !this.maxConnections;
-    const exchange = new UpstreamExchange(built.url, init.maxResponseBytes ?? this.maxResponseBytes, init.signal, ownClient);
+    const bodyTimeout = init.bodyTimeoutMs ?? this.bodyTimeoutMs;
+    // undici re-arms its body timeout on any byte: the exchange times a line-wise stream's lines on top of it (threats F4).
+    const lineTimeout = ownClient ? 0 : bodyTimeout;
+    const exchange = new UpstreamExchange(built.url, init.maxResponseBytes ?? this.maxResponseBytes, init.signal, ownClient, lineTimeout);
     const request = {
       origin: built.origin,
       path: built.path,
@@ -139,7 +142,7 @@ export class UpstreamClient implements OnModuleDestroy {
               ? JSON.stringify(init.body)
               : undefined,
       headersTimeout: init.headersTimeoutMs ?? this.headersTimeoutMs,
-      bodyTimeout: init.bodyTimeoutMs ?? this.bodyTimeoutMs,
+      bodyTimeout,
     };
     if (UPSTREAM_CALL_CHANNEL.hasSubscribers) {
       UPSTREAM_CALL_CHANNEL.publish({ request });

@@ -63,7 +63,7 @@ export interface UpstreamRequestInit {
   extraHeaders?: Record<string, string>;
   /** Overrides the first-byte (response headers) timeout, in milliseconds (channel tests use a shorter one). */
   headersTimeoutMs?: number;
-  /** Overrides the idle body timeout, in milliseconds. */
+  /** Overrides the idle body timeout (time without a byte, or without a complete line in an SSE or NDJSON stream), in milliseconds. */
   bodyTimeoutMs?: number;
   /** Overrides the json()/text() size cap, in bytes. */
   maxResponseBytes?: number;

@@ -1,5 +1,6 @@
 import { connect as netConnect, isIP, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
+import { endsLine, type IdleWatched, unwatchIdle, watchIdle } from '../idle-sweep.js';
 import { toUpstreamError } from '../upstream-errors.js';
 import { UpstreamError } from '../upstream.types.js';
 import { ResponseParser, type ResponseParts } from './response-parser.js';
@@ -14,7 +15,7 @@ export interface Http1Request {
   body?: string | Buffer;
   /** First-byte timeout in ms (0: none). */
   headersTimeout: number;
-  /** Longest silence between body bytes in ms while the reader takes them (0: none). */
+  /** Longest time in ms without progress (a byte, or a line: see isLineStream) while the reader takes the body (0: none). */
   bodyTimeout: number;
 }
 
@@ -22,6 +23,8 @@ export interface Http1Request {
 export interface Http1Handler {
   onConnect(abort: (reason?: Error) => void): void;
   onHeaders(statusCode: number, rawHeaders: string[], resume: () => void): boolean;
+  /** Set by onHeaders: the body's idle timeout counts complete lines only (see isLineStream). */
+  readonly progressByLines?: boolean;
   /** `lent`: a view of a read buffer shared by all connections, valid only until onReadEnd(). */
   onData(chunk: Buffer, lent: boolean): boolean;
   /** Every piece of one socket read has been given to onData. */
@@ -112,41 +115,6 @@ export class Http1Dispatcher {
 }
 
 /**
- * Streams reading a body with an idle timeout, checked together by one interval instead of a timer refresh
- * per chunk. The interval is a quarter of the shortest timeout watched, between 50 ms and 1 s: with the
- * default STREAMING_TIMEOUT a timeout fires at most a second late, and 5,000 streams cost 5,000 checks a
- * second (at 100 ms they were ~2 % of the gateway's busy time).
- */
-const watched = new Set<Http1Connection>();
-let sweeper: NodeJS.Timeout | undefined;
-let sweepMs = 0;
-let lastSweep = 0;
-
-function watch(connection: Http1Connection, timeoutMs: number): void {
-  watched.add(connection);
-  const wanted = Math.min(1000, Math.max(50, Math.floor(timeoutMs / 4)));
-  if (sweeper && wanted >= sweepMs) return;
-  if (sweeper) clearInterval(sweeper);
-  else lastSweep = performance.now();
-  sweepMs = wanted;
-  sweeper = setInterval(sweep, sweepMs);
-  sweeper.unref();
-}
-
-function unwatch(connection: Http1Connection): void {
-  if (!watched.delete(connection) || watched.size > 0 || !sweeper) return;
-  clearInterval(sweeper);
-  sweeper = undefined;
-}
-
-function sweep(): void {
-  const now = performance.now();
-  const elapsed = now - lastSweep;
-  lastSweep = now;
-  for (const connection of watched) connection.checkIdle(elapsed);
-}
-
-/**
  * Where plain-TCP connections read into (Node's `onread`): one buffer for all of them, since a read is
  * parsed before the next one happens. Without it every read allocates its own backing store and goes
  * through the socket's Readable (push, a 'data' event); here the parser sees the bytes in place, and the
@@ -156,7 +124,7 @@ function sweep(): void {
 const READ_BUFFER = Buffer.allocUnsafeSlow(64 * 1024);
 
 /** One socket to an origin, carrying one call at a time. */
-class Http1Connection implements ResponseParts {
+class Http1Connection implements ResponseParts, IdleWatched {
   private readonly socket: Socket;
   private handler?: Http1Handler;
   private parser?: ResponseParser;
@@ -164,8 +132,10 @@ class Http1Connection implements ResponseParts {
   private headersTimer?: NodeJS.Timeout;
   private idleTimer?: NodeJS.Timeout;
   private bodyTimeoutMs = 0;
-  /** Body bytes arrived since the last sweep. */
+  /** The body progressed (a byte, or a line when byLines) since the last sweep. */
   private active = false;
+  /** Only a piece that ends a line is progress (the handler's progressByLines). */
+  private byLines = false;
   private silentMs = 0;
   private paused = false;
   /** Reads land in READ_BUFFER: body pieces are lent views of it. */
@@ -256,7 +226,7 @@ class Http1Connection implements ResponseParts {
     this.idleTimer.unref();
   }
 
-  /** From the sweep: fails a body that has been silent for its idle timeout (a paused one is not timed, as in undici). */
+  /** From the sweep: fails a body without progress for its idle timeout (a paused one is not timed, as in undici). */
   checkIdle(elapsedMs: number): void {
     if (this.active || this.paused) {
       this.active = false;
@@ -276,14 +246,16 @@ class Http1Connection implements ResponseParts {
     handler.onHeaders(status, rawHeaders, this.resume);
     if (this.handler === handler && this.bodyTimeoutMs > 0 && !this.parser!.done) {
       this.silentMs = 0;
-      watch(this, this.bodyTimeoutMs);
+      this.byLines = handler.progressByLines === true;
+      watchIdle(this, this.bodyTimeoutMs);
     }
   }
 
   body(piece: Buffer): void {
     const handler = this.handler;
     if (!handler) return;
-    this.active = true;
+    // Pieces are searched for a line end only until one is found: the rest of the sweep interval costs nothing.
+    if (!this.active) this.active = !this.byLines || endsLine(piece);
     if (!handler.onData(piece, this.sharedReads) && this.handler === handler && !this.paused) {
       this.paused = true;
       this.socket.pause();
@@ -378,7 +350,7 @@ class Http1Connection implements ResponseParts {
     this.parser = undefined;
     clearTimeout(this.connectTimer);
     clearTimeout(this.headersTimer);
-    unwatch(this);
+    unwatchIdle(this);
   }
 }
 

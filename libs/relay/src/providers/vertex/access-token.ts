@@ -1,4 +1,5 @@
 import { createHash, createSign } from 'node:crypto';
+import { outboundFetch, type OutboundResponse } from '@gw/core';
 import { AdaptorAuthError } from '../types.js';
 
 /** The service-account fields a token needs (Google's JSON key file). */
@@ -16,7 +17,6 @@ const SCOPE = 'https://www.googleapis.com/auth/cloud-platform';
 const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 /** A token is renewed this long before it expires, so a call never carries one that lapses in flight. */
 const RENEW_EARLY_MS = 5 * 60_000;
-const EXCHANGE_TIMEOUT_MS = 30_000;
 
 /** Reads a channel key holding a service-account JSON key file. */
 export function parseServiceAccount(key: string): ServiceAccount {
@@ -38,6 +38,14 @@ export function parseServiceAccount(key: string): ServiceAccount {
     throw new AdaptorAuthError('the Vertex AI service-account key lacks project_id, client_email or private_key');
   if (!/^https?:\/\//.test(account.tokenUri)) throw new AdaptorAuthError('the service-account token_uri is not an http(s) URL');
   return account;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }
 
 const base64url = (value: string | Buffer) => Buffer.from(value).toString('base64url');
@@ -71,13 +79,14 @@ export class AccessTokenCache {
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  async get(account: ServiceAccount): Promise<string> {
+  /** `allowPrivate`: AllowPrivateOutboundUrls, the only way a token_uri on a private address is called. */
+  async get(account: ServiceAccount, allowPrivate = false): Promise<string> {
     const id = createHash('sha256').update(`${account.tokenUri}\n${account.clientEmail}\n${account.privateKey}`).digest('hex');
     const cached = this.tokens.get(id);
     if (cached && cached.expiresAt - RENEW_EARLY_MS > this.now()) return cached.token;
     let exchange = this.pending.get(id);
     if (!exchange) {
-      exchange = this.exchange(account).finally(() => this.pending.delete(id));
+      exchange = this.exchange(account, allowPrivate).finally(() => this.pending.delete(id));
       this.pending.set(id, exchange);
     }
     const fresh = await exchange;
@@ -85,21 +94,27 @@ export class AccessTokenCache {
     return fresh.token;
   }
 
-  private async exchange(account: ServiceAccount): Promise<CachedToken> {
+  /**
+   * Threats S5: the token_uri comes from a key file an admin pasted, so it goes through the outbound rules
+   * of every admin-supplied URL (a private or reserved address refused unless allowed, the checked address
+   * pinned, a redirect answered but never followed, bounded time and size). Checked here, at each exchange,
+   * and not only when the channel is saved: a key stored before that check, or under the option since
+   * turned off, is refused all the same.
+   */
+  private async exchange(account: ServiceAccount, allowPrivate: boolean): Promise<CachedToken> {
     const assertion = signedAssertion(account, Math.floor(this.now() / 1000));
-    let res: Response;
+    let res: OutboundResponse;
     try {
-      res = await fetch(account.tokenUri, {
+      res = await outboundFetch(account.tokenUri, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
         body: new URLSearchParams({ grant_type: JWT_BEARER, assertion }).toString(),
-        redirect: 'error',
-        signal: AbortSignal.timeout(EXCHANGE_TIMEOUT_MS),
+        allowPrivate,
       });
     } catch (error) {
-      throw new AdaptorAuthError(`the Google token exchange failed: ${(error as Error).message}`);
+      throw new AdaptorAuthError(`the Google token exchange failed: token_uri ${(error as Error).message}`);
     }
-    const body = (await res.json().catch(() => ({}))) as {
+    const body = (parseJson(res.text) ?? {}) as {
       access_token?: unknown;
       expires_in?: unknown;
       error?: unknown;

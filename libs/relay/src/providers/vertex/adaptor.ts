@@ -46,7 +46,8 @@ function publisherUrl(call: AdaptorCall, publisher: 'google' | 'anthropic', mode
 }
 
 async function withAccessToken(built: BuiltRequest, _body: string, call: AdaptorCall): Promise<BuiltRequest> {
-  const token = await vertexTokens.get(parseServiceAccount(call.channel.upstream.key));
+  const allowPrivate = call.settings.get<boolean>('AllowPrivateOutboundUrls') === true;
+  const token = await vertexTokens.get(parseServiceAccount(call.channel.upstream.key), allowPrivate);
   return { ...built, headers: { ...built.headers, authorization: `Bearer ${token}` } };
 }
 

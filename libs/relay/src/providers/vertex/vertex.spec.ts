@@ -26,6 +26,8 @@ import { AdaptorAuthError, type AdaptorCall } from '../types.js';
 import { AccessTokenCache, parseServiceAccount, vertexAdaptor, vertexClaudeModel, vertexRegion } from './index.js';
 
 const settings = { get: <T>(_key: string) => undefined as T };
+/** The test's token endpoint is on loopback: called as an operator allows it, with AllowPrivateOutboundUrls. */
+const privateAllowed = { get: <T>(key: string) => (key === 'AllowPrivateOutboundUrls' ? true : undefined) as T };
 const keys = testKeyPair();
 let server: Server;
 let tokenUri = '';
@@ -34,6 +36,11 @@ let refuse = false;
 
 beforeAll(async () => {
   server = createServer((req, res) => {
+    if (req.url === '/moved') {
+      res.writeHead(302, { location: '/token' });
+      res.end();
+      return;
+    }
     let text = '';
     req.on('data', (chunk) => (text += chunk));
     req.on('end', () => {
@@ -47,9 +54,15 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-function call(model: string, stream = false, other = '', key = serviceAccountKey(keys.privateKey, tokenUri)): AdaptorCall {
+function call(
+  model: string,
+  stream = false,
+  other = '',
+  key = serviceAccountKey(keys.privateKey, tokenUri),
+  options: AdaptorCall['settings'] = privateAllowed,
+): AdaptorCall {
   const upstream = { id: 9, type: 41, key, baseUrl: '', other };
-  return { channel: { id: 9, type: 41, other, upstream } as unknown as RelayChannel, model, stream, settings };
+  return { channel: { id: 9, type: 41, other, upstream } as unknown as RelayChannel, model, stream, settings: options };
 }
 
 describe('Vertex AI adaptor (type 41)', () => {
@@ -98,8 +111,8 @@ describe('Vertex AI adaptor (type 41)', () => {
     let now = 1_800_000_000_000;
     const cache = new AccessTokenCache(() => now);
     const account = parseServiceAccount(serviceAccountKey(keys.privateKey, tokenUri));
-    expect(await cache.get(account)).toBe(TOKEN_RESPONSE.access_token);
-    expect(await cache.get(account)).toBe(TOKEN_RESPONSE.access_token);
+    expect(await cache.get(account, true)).toBe(TOKEN_RESPONSE.access_token);
+    expect(await cache.get(account, true)).toBe(TOKEN_RESPONSE.access_token);
     expect(posted).toHaveLength(1);
     expect(posted[0]!.get('grant_type')).toBe('urn:ietf:params:oauth:grant-type:jwt-bearer');
     const [header, claims, signature] = posted[0]!.get('assertion')!.split('.');
@@ -115,7 +128,7 @@ describe('Vertex AI adaptor (type 41)', () => {
       true,
     );
     now += 3599_000 - 60_000; // within the renewal margin: a new exchange
-    await cache.get(account);
+    await cache.get(account, true);
     expect(posted).toHaveLength(2);
   });
 
@@ -132,5 +145,39 @@ describe('Vertex AI adaptor (type 41)', () => {
     }
     expect(() => vertexAdaptor.buildChatRequest(call(GEMINI_MODEL, false, '', 'not json'))).toThrow(AdaptorAuthError);
     expect(() => parseServiceAccount('{"project_id":"p"}')).toThrow(AdaptorAuthError);
+  });
+
+  it('posts to no token_uri on a private address unless AllowPrivateOutboundUrls is on, whenever the key was saved (threats S5)', async () => {
+    posted.length = 0;
+    const port = new URL(tokenUri).port;
+    // A key the adaptor's shared cache holds no token for (a cached token calls nobody).
+    const fresh = testKeyPair().privateKey;
+    for (const uri of [
+      tokenUri,
+      `http://localhost:${port}/token`,
+      `http://[::ffff:127.0.0.1]:${port}/token`,
+      `http://2130706433:${port}/token`,
+    ]) {
+      const account = parseServiceAccount(serviceAccountKey(keys.privateKey, uri));
+      await expect(new AccessTokenCache().get(account), uri).rejects.toThrow(
+        'the Google token exchange failed: token_uri URL points to a private or reserved address',
+      );
+      const c = call(GEMINI_MODEL, false, '', serviceAccountKey(fresh, uri), settings);
+      await expect(vertexAdaptor.authorize!(vertexAdaptor.buildChatRequest(c), '{}', c), uri).rejects.toThrow(AdaptorAuthError);
+    }
+    expect(posted).toHaveLength(0);
+  });
+
+  it('never follows a redirect from the token_uri', async () => {
+    posted.length = 0;
+    const account = parseServiceAccount(serviceAccountKey(keys.privateKey, tokenUri.replace('/token', '/moved')));
+    await expect(new AccessTokenCache().get(account, true)).rejects.toThrow('the Google token exchange failed: status 302');
+    expect(posted).toHaveLength(0);
+  });
+
+  it("takes Google's own token endpoint, and the default when the key file names none", () => {
+    const google = 'https://oauth2.googleapis.com/token';
+    expect(parseServiceAccount(serviceAccountKey(keys.privateKey, google)).tokenUri).toBe(google);
+    expect(parseServiceAccount(serviceAccountKey(keys.privateKey, '')).tokenUri).toBe(google);
   });
 });
