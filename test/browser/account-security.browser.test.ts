@@ -1,7 +1,8 @@
 /// <reference lib="dom" />
 // Account security in Chromium against the built gateway: the security section (2FA set up from the
 // QR key, backup codes shown once, check-in, passkey added with a virtual authenticator), then the
-// login page's 2FA step, its passkey button and its GitHub button (the gateway's PKCE link).
+// login page's 2FA step, its passkey button, its GitHub button (the gateway's PKCE link) and Telegram's return.
+import { createHash, createHmac } from 'node:crypto';
 import { generate } from 'otplib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -18,6 +19,7 @@ describe.skipIf(skipReason !== null)('account security in Chromium', () => {
   let gateway: GatewayProcess;
   let browser: ConsoleBrowser;
   let page: Page;
+  const TELEGRAM_BOT_TOKEN = '4242:browser-bot-token';
   let secret = '';
   let backupCodes: string[] = [];
 
@@ -52,6 +54,9 @@ describe.skipIf(skipReason !== null)('account security in Chromium', () => {
     for (const [key, value] of [
       ['checkin_setting.enabled', 'true'],
       ['passkey.enabled', 'true'],
+      ['TelegramBotName', 'gw_browser_bot'],
+      ['TelegramBotToken', TELEGRAM_BOT_TOKEN],
+      ['TelegramOAuthEnabled', 'true'],
     ]) {
       expect((await consoleCall(page, 'PUT', '/api/option/', { key, value })).success, key).toBe(true);
     }
@@ -165,5 +170,26 @@ describe.skipIf(skipReason !== null)('account security in Chromium', () => {
     expect(link.searchParams.get('code_challenge')).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(link.searchParams.get('state')).toMatch(/^[A-Za-z0-9_-]{24}$/);
     expect(link.searchParams.has('code_verifier')).toBe(false);
+  });
+
+  it("logs in with Telegram: the widget returns to the console, which calls the gateway's login and lands on /", async () => {
+    // Logged out by the test before; Telegram was enabled with the other options at the start.
+    // No network here: Telegram's widget script is answered locally; the test reads where it would send the browser.
+    await page.route('https://telegram.org/**', (route) => route.fulfill({ contentType: 'text/javascript', body: '' }));
+    await page.goto('/login');
+    expect(await page.locator('script[data-telegram-login="gw_browser_bot"]').getAttribute('data-auth-url')).toBe('/oauth/telegram');
+
+    // What Telegram appends to the auth URL: the user's fields signed with SHA-256(bot token) as the HMAC key.
+    const fields = { auth_date: String(Math.floor(Date.now() / 1000)), first_name: 'Tele', id: '4242001', username: 'tele_user' };
+    const check = Object.entries(fields)
+      .map(([key, value]) => `${key}=${value}`)
+      .join('\n');
+    const hash = createHmac('sha256', createHash('sha256').update(TELEGRAM_BOT_TOKEN).digest()).update(check).digest('hex');
+    const call = page.waitForRequest((request) => new URL(request.url()).pathname === '/api/oauth/telegram/login');
+    await page.goto(`/oauth/telegram?${new URLSearchParams({ ...fields, hash })}`);
+    expect(Object.fromEntries(new URL((await call).url()).searchParams)).toMatchObject({ ...fields, hash, lang: 'zh' });
+    await page.waitForURL((url) => url.pathname === '/');
+    const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('user') ?? 'null') as { display_name?: string } | null);
+    expect(stored?.display_name).toBe('Tele');
   });
 });

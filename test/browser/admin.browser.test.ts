@@ -253,6 +253,35 @@ describe.skipIf(skipReason !== null)('admin remote in Chromium', () => {
     await browser.screenshot('admin-08-system-name');
   });
 
+  it("fills the OIDC endpoints from the provider's discovery document, and says so when it cannot be read", async () => {
+    const discovery = createServer((req, res) => {
+      if (req.url !== '/.well-known/openid-configuration') return void res.writeHead(404).end();
+      res.setHeader('content-type', 'application/json');
+      const base = 'https://idp.example.test';
+      res.end(JSON.stringify({ authorization_endpoint: `${base}/auth`, token_endpoint: `${base}/token`, userinfo_endpoint: `${base}/me` }));
+    });
+    await new Promise<void>((resolve) => discovery.listen(0, '127.0.0.1', resolve));
+    // The provider is on loopback here: the gateway reads the document, and private addresses need this option.
+    await consoleCall(page, 'PUT', '/api/option/', { key: 'AllowPrivateOutboundUrls', value: 'true' });
+    try {
+      const origin = `http://127.0.0.1:${(discovery.address() as AddressInfo).port}`;
+      await page.goto('/setting?tab=system');
+      await page.getByTestId('option-oidc.well_known').fill(`${origin}/.well-known/openid-configuration`);
+      await page.getByText('从 Well-Known URL 获取').click();
+      await page.getByText('已从发现文档填入端点，保存后生效').waitFor();
+      expect(await page.getByTestId('option-oidc.authorization_endpoint').inputValue()).toBe('https://idp.example.test/auth');
+      expect(await page.getByTestId('option-oidc.token_endpoint').inputValue()).toBe('https://idp.example.test/token');
+      expect(await page.getByTestId('option-oidc.user_info_endpoint').inputValue()).toBe('https://idp.example.test/me');
+
+      await page.getByTestId('option-oidc.well_known').fill(`${origin}/missing`);
+      await page.getByText('从 Well-Known URL 获取').click();
+      await page.getByText('获取 OIDC 配置失败，请检查网络状况和 Well-Known URL 是否正确').waitFor();
+    } finally {
+      await consoleCall(page, 'PUT', '/api/option/', { key: 'AllowPrivateOutboundUrls', value: 'false' });
+      await new Promise<void>((resolve) => discovery.close(() => resolve()));
+    }
+  });
+
   it('refuses invalid JSON in a ratio field and saves nothing', async () => {
     const before = (await consoleCall<{ key: string; value: string }[]>(page, 'GET', '/api/option/')).data.find(
       (option) => option.key === 'ModelRatio',
@@ -291,6 +320,14 @@ describe.skipIf(skipReason !== null)('admin remote in Chromium', () => {
     const monthAgo = Date.now() / 1000 - 30 * 86_400;
     expect(Math.abs(target - monthAgo)).toBeLessThan(3 * 86_400);
     await page.getByText(/已清理 \d+ 条日志/).waitFor();
+
+    // A refusal is shown in the spec's words with the server's reason (the server is made to refuse here).
+    await page.route('**/api/log/?*', (route) =>
+      route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ success: false, message: 'disk full' }) }),
+    );
+    await cleanup.click();
+    await page.getByText('日志清理失败: disk full').waitFor();
+    await page.unroute('**/api/log/?*');
   });
 
   it('edits model prices in the visual table: numbers only, unique names', async () => {

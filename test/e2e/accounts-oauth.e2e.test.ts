@@ -293,9 +293,12 @@ describe.each(testDatabases())('accounts: third-party login and binding on %s', 
     const old = { ...data, auth_date: String(now - 86_401) };
     expect((await gw.client().get(`/api/oauth/telegram/login?${telegramQuery(old)}`)).body.success).toBe(false);
     expect((await gw.client().get(`/api/oauth/telegram/login?${telegramQuery(data, 'other-bot')}`)).body.success).toBe(false);
-    // Bind with the session cookie.
-    const bind = await root.get(`/api/oauth/telegram/bind?${telegramQuery({ id: '777', first_name: 'R', auth_date: String(now) })}`);
-    expect(bind.body).toEqual({ success: true, message: 'bind' });
+    // Bind with the session cookie: the widget navigated the browser here, so it is sent back to the personal page.
+    const bind = await fetch(`${gw.url}/api/oauth/telegram/bind?${telegramQuery({ id: '777', first_name: 'R', auth_date: String(now) })}`, {
+      headers: { cookie: root.cookie ?? '' },
+      redirect: 'manual',
+    });
+    expect([bind.status, bind.headers.get('location')]).toEqual([302, '/personal']);
     expect((await root.get('/api/user/self')).body.data.telegram_id).toBe('777');
     expect((await gw.client().get(`/api/oauth/telegram/bind?${telegramQuery({ id: '778', auth_date: String(now) })}`)).status).toBe(401);
   });

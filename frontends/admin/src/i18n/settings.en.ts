@@ -39,6 +39,7 @@ export const settingsEn = {
     clean: 'Clean up logs',
     chooseTime: 'please choose log time',
     cleaned: '{{count}} log rows deleted',
+    cleanFailed: 'log cleanup failed',
   },
   login: {
     confirmDisableTitle: 'Disable password login?',

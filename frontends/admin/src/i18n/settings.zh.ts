@@ -37,7 +37,13 @@ export const settingsZh: Messages<typeof settingsEn> = {
     site: '站点信息',
   },
   granularity: { hour: '小时', day: '天', week: '周' },
-  log: { cleanBefore: '清除此时间之前的日志', clean: '清除历史日志', chooseTime: '请选择日志时间', cleaned: '已清理 {{count}} 条日志' },
+  log: {
+    cleanBefore: '清除此时间之前的日志',
+    clean: '清除历史日志',
+    chooseTime: '请选择日志时间',
+    cleaned: '已清理 {{count}} 条日志',
+    cleanFailed: '日志清理失败',
+  },
   login: { confirmDisableTitle: '确定关闭密码登录？', confirmDisable: '没有第三方登录方式的用户将无法登录。是否继续？' },
   oidc: {
     discover: '从 Well-Known URL 获取',

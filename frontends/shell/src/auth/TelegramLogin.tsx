@@ -1,6 +1,10 @@
 import { useEffect, useRef } from 'react';
 
-/** Telegram's login widget; Telegram redirects to the gateway's auth URL with the signed user fields. */
+/**
+ * Telegram's login widget. Telegram sends the browser to the console's /oauth/telegram with the signed user
+ * fields; that page calls GET /api/oauth/telegram/login with them and stores the user, as every login does
+ * (a widget callback, `data-onauth`, would need the page to allow eval).
+ */
 export function TelegramLogin({ botName }: { botName: string }) {
   const container = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -11,7 +15,7 @@ export function TelegramLogin({ botName }: { botName: string }) {
     script.async = true;
     script.setAttribute('data-telegram-login', botName);
     script.setAttribute('data-size', 'medium');
-    script.setAttribute('data-auth-url', '/api/oauth/telegram/login');
+    script.setAttribute('data-auth-url', '/oauth/telegram');
     host.appendChild(script);
     return () => {
       host.innerHTML = '';

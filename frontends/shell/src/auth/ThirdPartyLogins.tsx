@@ -30,7 +30,8 @@ export function ThirdPartyLogins({ affCode }: { affCode?: string }) {
     storeUser(user);
     Toast.success(t('login.success'));
     setWechatOpen(false);
-    navigate('/token');
+    // The spec lands third-party logins on the home page (a password login lands on /token).
+    navigate('/');
   };
 
   return (

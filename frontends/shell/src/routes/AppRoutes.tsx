@@ -39,6 +39,7 @@ export function AppRoutes() {
         <Route path="/oauth/github" element={<OAuthCallbackPage provider="github" />} />
         <Route path="/oauth/oidc" element={<OAuthCallbackPage provider="oidc" />} />
         <Route path="/oauth/linuxdo" element={<OAuthCallbackPage provider="linuxdo" />} />
+        <Route path="/oauth/telegram" element={<OAuthCallbackPage provider="telegram" />} />
         <Route path="/oauth/:provider" element={<OAuthProviderCallbackPage />} />
         <Route path="/pricing" element={<PricingPage />} />
         <Route path="/about" element={<AboutPage />} />

@@ -104,13 +104,18 @@ export class OAuthController {
     return answer(await this.oauth.complete(req.user, req, res));
   }
 
-  /** The widget's auth URL: the browser arrives here with its session cookie (no New-Api-User header). */
+  /**
+   * The widget's auth URL: the browser navigates here with its session cookie (no New-Api-User header), so
+   * a binding sends it back to the personal page, as new-api sends it back to its settings; a refusal is
+   * the usual JSON answer.
+   */
   @Get('telegram/bind')
   @OptionalAuth()
   @CriticalRateLimit()
   @SignInWith('telegram', { bindOnly: true })
-  async telegramBind(@Req() req: ProvenRequest, @Res({ passthrough: true }) res: Response, @CurrentUser() caller?: Principal) {
+  async telegramBind(@Req() req: ProvenRequest, @Res() res: Response, @CurrentUser() caller?: Principal): Promise<void> {
     if (!caller) throw new UnauthorizedError();
-    return answer(await this.oauth.complete(req.user, req, res, caller));
+    await this.oauth.complete(req.user, req, res, caller);
+    res.redirect(302, '/personal');
   }
 }

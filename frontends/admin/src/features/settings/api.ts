@@ -10,7 +10,7 @@ export const optionsApi = {
   save: (key: string, value: string) => api.put<null>('/api/option/', { key, value }),
   resetModelRatios: () => api.post<null>('/api/option/rest_model_ratio'),
   /** DELETE /api/log/?target_timestamp=: the number of rows removed. */
-  deleteLogsBefore: (seconds: number) => api.delete<number>('/api/log/', { query: { target_timestamp: seconds } }),
+  deleteLogsBefore: (seconds: number) => api.delete<number>('/api/log/', { query: { target_timestamp: seconds }, quiet: true }),
   /** Sends a test mail with the saved SMTP settings. */
   smtpTest: (email: string) => api.post<null>('/api/option/smtp_test', { email }),
   enabledModels: () => api.get<string[]>('/api/channel/models_enabled'),

@@ -1,12 +1,26 @@
 import { useEffect, useRef } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { Spin, Toast, apiEnvelope, storeUser, type StoredUser } from '@console/kit';
+import { Spin, Toast, apiEnvelope, storeUser, userStore, type StoredUser } from '@console/kit';
 import type { OAuthProvider } from '../../auth/oauth';
+
+/** The login widget's fields, signed by Telegram, as it appends them to its auth URL. */
+const TELEGRAM_FIELDS = ['id', 'first_name', 'last_name', 'username', 'photo_url', 'auth_date', 'hash'];
+
+/** The gateway's callback route: Telegram's login is `GET /api/oauth/telegram/login` (spec 000 §7). */
+function callbackCall(provider: string): string {
+  return provider === 'telegram' ? '/api/oauth/telegram/login' : `/api/oauth/${provider}`;
+}
+
+/** What the callback is sent: the code and state of an OAuth provider, or Telegram's signed fields and the language. */
+function callbackQuery(provider: string, params: URLSearchParams, language: string): Record<string, string | null> {
+  if (provider !== 'telegram') return { code: params.get('code'), state: params.get('state') };
+  return { ...Object.fromEntries(TELEGRAM_FIELDS.map((key) => [key, params.get(key)])), lang: language };
+}
 
 /** The provider sends the browser back here; the gateway either binds the account or logs the user in. */
 export function OAuthCallbackPage({ provider }: { provider: OAuthProvider }) {
-  const { t } = useTranslation('shell');
+  const { t, i18n } = useTranslation('shell');
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const started = useRef(false);
@@ -14,8 +28,7 @@ export function OAuthCallbackPage({ provider }: { provider: OAuthProvider }) {
   useEffect(() => {
     if (started.current) return;
     started.current = true;
-    const query = { code: params.get('code'), state: params.get('state') };
-    apiEnvelope<StoredUser>('GET', `/api/oauth/${provider}`, { query }).then(
+    apiEnvelope<StoredUser>('GET', callbackCall(provider), { query: callbackQuery(provider, params, i18n.language) }).then(
       (envelope) => {
         if (envelope.message === 'bind') {
           Toast.success(t('oauth.bound'));
@@ -24,12 +37,13 @@ export function OAuthCallbackPage({ provider }: { provider: OAuthProvider }) {
         }
         storeUser(envelope.data);
         Toast.success(t('oauth.loggedIn'));
-        navigate('/token', { replace: true });
+        navigate('/', { replace: true });
       },
-      // The failure message has been shown by the API client.
-      () => navigate('/setting', { replace: true }),
+      // The failure message has been shown by the API client: back to the settings of a logged-in user
+      // (a binding that failed), to the login page otherwise.
+      () => navigate(userStore.get() ? '/setting' : '/login', { replace: true }),
     );
-  }, [navigate, params, provider, t]);
+  }, [navigate, params, provider, t, i18n]);
 
   return (
     <div style={{ padding: 96, textAlign: 'center' }}>

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_WARNING_THRESHOLD, notifySettingsProblem, readNotifySettings, settingsToSave } from './notify-settings';
+import {
+  DEFAULT_WARNING_THRESHOLD,
+  SAVED_WARNING_THRESHOLD,
+  notifySettingsProblem,
+  readNotifySettings,
+  settingsToSave,
+} from './notify-settings';
 
 describe('notification settings', () => {
   it('reads the saved JSON over the defaults and survives a broken value', () => {
@@ -15,7 +21,10 @@ describe('notification settings', () => {
     // A save sends the whole form back: a setting the form did not show must survive it.
     expect(readNotifySettings('{"record_ip_log":true}').record_ip_log).toBe(true);
     expect(readNotifySettings('oops')).toMatchObject({ notify_type: 'email', quota_warning_threshold: DEFAULT_WARNING_THRESHOLD });
-    expect(readNotifySettings('')).toMatchObject({ webhook_secret: '', notification_email: '' });
+    expect(readNotifySettings('')).toMatchObject({ webhook_secret: '', notification_email: '', quota_warning_threshold: 100_000 });
+    // Saved settings without a threshold show 500000, a user who never saved any 100000 (spec 000 §9).
+    expect(readNotifySettings('{"notify_type":"email","has_webhook_secret":false}').quota_warning_threshold).toBe(500_000);
+    expect([DEFAULT_WARNING_THRESHOLD, SAVED_WARNING_THRESHOLD]).toEqual([100_000, 500_000]);
   });
 
   it('never prefills the webhook secret: the server says one is saved, an empty field keeps it', () => {

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Button, Space, Toast, Typography, toUnixSeconds } from '@console/kit';
+import { Button, isApiError, Space, Toast, Typography, toUnixSeconds } from '@console/kit';
 import { DatePicker } from '@console/kit/data';
 import { optionsApi } from '../api';
 import { NumberField, Section, SelectField, SwitchField, TextAreaField, TextField } from '../fields';
@@ -68,8 +68,9 @@ function LogCleanup() {
     try {
       const count = await optionsApi.deleteLogsBefore(toUnixSeconds(before));
       Toast.success(t('settings.log.cleaned', { count }));
-    } catch {
-      // Already reported by the API client.
+    } catch (error) {
+      // A refusal (success:false) in the spec's words, with the server's reason; HTTP and network errors were shown by the client.
+      if (isApiError(error) && error.status === 200) Toast.error(`${t('settings.log.cleanFailed')}: ${error.message}`);
     } finally {
       setBusy(false);
     }
