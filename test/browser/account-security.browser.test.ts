@@ -170,6 +170,8 @@ describe.skipIf(skipReason !== null)('account security in Chromium', () => {
     expect(link.searchParams.get('code_challenge')).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(link.searchParams.get('state')).toMatch(/^[A-Za-z0-9_-]{24}$/);
     expect(link.searchParams.has('code_verifier')).toBe(false);
+    // Let the navigation to GitHub finish: one still in flight would cut the next test's page load short.
+    await page.waitForURL((url) => url.hostname === 'github.com');
   });
 
   it("logs in with Telegram: the widget returns to the console, which calls the gateway's login and lands on /", async () => {
