@@ -1,3 +1,18 @@
+import { UpstreamError } from './upstream.types.js';
+
+/** The failure of a body that made no progress for its idle timeout: one wording for both clients and undici's own timeout. */
+export function idleTimeoutError(): UpstreamError {
+  return new UpstreamError('timeout', 'upstream stopped sending (idle timeout)');
+}
+
+/**
+ * How long a body has gone without progress after one more sweep: none after progress (or while its reader
+ * holds it paused, owing nothing), else longer by the sweep's interval. Compared by the caller to its timeout.
+ */
+export function silenceAfter(silentMs: number, elapsedMs: number, progressed: boolean): number {
+  return progressed ? 0 : silentMs + elapsedMs;
+}
+
 /** A body read with an idle timeout, told by the sweep how long passed since the previous check. */
 export interface IdleWatched {
   checkIdle(elapsedMs: number): void;

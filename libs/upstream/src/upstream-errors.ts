@@ -1,4 +1,5 @@
 import { UpstreamError } from './upstream.types.js';
+import { idleTimeoutError } from './idle-sweep.js';
 
 /**
  * Socket and undici failures as the client's few kinds: callers never see a transport library's error classes.
@@ -10,7 +11,7 @@ export function toUpstreamError(error: unknown): UpstreamError {
   const err = error as { code?: string; name?: string; message?: string } | undefined;
   const code = err?.code ?? '';
   if (code === 'UND_ERR_HEADERS_TIMEOUT') return new UpstreamError('timeout', 'upstream did not answer in time (first byte timeout)');
-  if (code === 'UND_ERR_BODY_TIMEOUT') return new UpstreamError('timeout', 'upstream stopped sending (idle timeout)');
+  if (code === 'UND_ERR_BODY_TIMEOUT') return idleTimeoutError();
   if (code === 'UND_ERR_CONNECT_TIMEOUT') return new UpstreamError('connect', 'could not connect to upstream (connect timeout)');
   if (code === 'UND_ERR_ABORTED' || err?.name === 'AbortError' || code === 'ABORT_ERR') {
     return new UpstreamError('aborted', 'the request was aborted');

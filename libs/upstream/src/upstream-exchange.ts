@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { endsLine, type IdleWatched, isLineStream, unwatchIdle, watchIdle } from './idle-sweep.js';
+import { endsLine, idleTimeoutError, type IdleWatched, isLineStream, silenceAfter, unwatchIdle, watchIdle } from './idle-sweep.js';
 import { toUpstreamError } from './upstream-errors.js';
 import { UpstreamError, type BodyChunks, type BodySink, type CancelSignal, type UpstreamResponse } from './upstream.types.js';
 
@@ -165,15 +165,11 @@ export class UpstreamExchange implements IdleWatched {
 
   /** From the sweep (timingLines only): ends a stream without a complete line for lineTimeoutMs, and its connection. */
   checkIdle(elapsedMs: number): void {
-    if (this.lineSeen || this.held) {
-      this.lineSeen = false;
-      this.silentMs = 0;
-      return;
-    }
-    this.silentMs += elapsedMs;
+    this.silentMs = silenceAfter(this.silentMs, elapsedMs, this.lineSeen || this.held);
+    this.lineSeen = false;
     if (this.silentMs < this.lineTimeoutMs) return;
     // The same failure as undici's own body timeout, so the relay ends the stream the same way.
-    const timeout = new UpstreamError('timeout', 'upstream stopped sending (idle timeout)');
+    const timeout = idleTimeoutError();
     this.fail(timeout);
     this.abortRequest?.(timeout);
   }

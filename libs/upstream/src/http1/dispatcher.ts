@@ -1,6 +1,6 @@
 import { connect as netConnect, isIP, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
-import { endsLine, type IdleWatched, unwatchIdle, watchIdle } from '../idle-sweep.js';
+import { endsLine, idleTimeoutError, type IdleWatched, silenceAfter, unwatchIdle, watchIdle } from '../idle-sweep.js';
 import { toUpstreamError } from '../upstream-errors.js';
 import { UpstreamError } from '../upstream.types.js';
 import { ResponseParser, type ResponseParts } from './response-parser.js';
@@ -228,13 +228,9 @@ class Http1Connection implements ResponseParts, IdleWatched {
 
   /** From the sweep: fails a body without progress for its idle timeout (a paused one is not timed, as in undici). */
   checkIdle(elapsedMs: number): void {
-    if (this.active || this.paused) {
-      this.active = false;
-      this.silentMs = 0;
-      return;
-    }
-    this.silentMs += elapsedMs;
-    if (this.silentMs >= this.bodyTimeoutMs) this.fail(new UpstreamError('timeout', 'upstream stopped sending (idle timeout)'));
+    this.silentMs = silenceAfter(this.silentMs, elapsedMs, this.active || this.paused);
+    this.active = false;
+    if (this.silentMs >= this.bodyTimeoutMs) this.fail(idleTimeoutError());
   }
 
   // ---- ResponseParts (from the parser, inside read()) ----
