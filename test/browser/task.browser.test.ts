@@ -106,8 +106,8 @@ describe.skipIf(skipReason !== null)('drawing and task logs in Chromium', () => 
     suno.update(ids.songFailed, { status: 'FAILURE', fail_reason: 'upstream credits exhausted' });
     await waitUntil(async () => {
       const drawn = await consoleCall<{ items: { mj_id: string; status: string }[] }>(page, 'GET', `/api/mj/?mj_id=${ids.drawnFailed}`);
-      const song = await consoleCall<{ items: { status: string }[] }>(page, 'GET', `/api/task/?task_id=${ids.songOk}`);
-      return drawn.data.items[0]?.status === 'FAILURE' && song.data.items[0]?.status === 'IN_PROGRESS';
+      const song = await consoleCall<{ status: string }[]>(page, 'GET', `/api/task/?p=0&task_id=${ids.songOk}`);
+      return drawn.data.items[0]?.status === 'FAILURE' && song.data[0]?.status === 'IN_PROGRESS';
     }, 'the gateway to poll the tasks');
   });
 
@@ -178,6 +178,60 @@ describe.skipIf(skipReason !== null)('drawing and task logs in Chromium', () => 
     await page.getByTestId('filter-query').click();
     await waitUntil(async () => (await table.locator('tbody tr').count()) === 1, 'the filtered task list');
     await table.getByText('失败', { exact: true }).waitFor();
+  });
+
+  it('keeps the loaded tasks and fetches the next 0-based page when the user reaches the last loaded page', async () => {
+    // 22 more songs: with the two above, three server pages of 10 (10, 10, 4), newest first.
+    const songs: string[] = [];
+    for (let n = 0; n < 22; n++) songs.push((await relay('/suno/submit/lyrics', { prompt: `verse ${n}` })).data);
+    const newestFirst = [...songs.reverse(), ids.songFailed, ids.songOk];
+    const fetched: URL[] = [];
+    const onRequest = (request: { url(): string }) => {
+      const url = new URL(request.url());
+      if (url.pathname === '/api/task/') fetched.push(url);
+    };
+    page.on('request', onRequest);
+    try {
+      await page.evaluate(() => localStorage.setItem('page-size', '10'));
+      await page.goto('/task');
+      const table = page.getByTestId('task-table');
+      const shows = async (from: number, to: number) => {
+        for (const id of newestFirst.slice(from, to)) await table.getByText(id, { exact: true }).waitFor();
+        await waitUntil(async () => (await table.locator('tbody tr').count()) === to - from, `rows ${from + 1}-${to}`);
+      };
+      const pagerItem = (n: number) => table.locator('li.semi-page-item').filter({ hasText: new RegExp(`^${n}$`) });
+
+      await shows(0, 10);
+      // A full page came back: the pager offers more than what is loaded.
+      await table.getByText('可能还有更多').waitFor();
+      await pagerItem(2).click();
+      await shows(10, 20);
+      await pagerItem(3).click();
+      await shows(20, 24);
+      await browser.screenshot('task-02b-task-log-pages');
+      // The last page was short: the end is known, and the pager counts the rows.
+      await table.getByText('共 24 条').waitFor();
+      expect(await table.getByText('可能还有更多').count()).toBe(0);
+      expect(await pagerItem(4).count()).toBe(0);
+      // Going back shows the rows loaded before, without fetching them again.
+      await pagerItem(1).click();
+      await shows(0, 10);
+      const pages = fetched.map((url) => url.searchParams.get('p'));
+      expect(pages).toEqual(['0', '1', '2']);
+      expect(fetched.every((url) => url.searchParams.get('page_size') === '10')).toBe(true);
+
+      // A new query starts again from p=0 on the first page.
+      await pagerItem(2).click();
+      await shows(10, 20);
+      await fill('filter-id', newestFirst[12]!);
+      await page.getByTestId('filter-query').click();
+      await shows(12, 13);
+      expect(fetched.at(-1)!.searchParams.get('p')).toBe('0');
+      expect(fetched.at(-1)!.searchParams.get('task_id')).toBe(newestFirst[12]);
+      expect(await table.getByText('可能还有更多').count()).toBe(0);
+    } finally {
+      page.off('request', onRequest);
+    }
   });
 
   it('shows a regular user only their own tasks, without the channel filter, column or callback notice', async () => {

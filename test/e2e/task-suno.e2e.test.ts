@@ -68,12 +68,13 @@ describe.each(testDatabases())('Suno relay, task polling and refunds on %s', (ki
     expect(await fx.quota(fx.user.id)).toBe(after.quota);
 
     // The console's task log.
-    const own = await fx.user.client.get(`/api/task/self?p=1&page_size=10&task_id=${taskId}`);
-    expect(own.body.data.items).toHaveLength(1);
-    expect(own.body.data.items[0]).toMatchObject({ task_id: taskId, platform: 'suno', status: 'SUCCESS', quota: MUSIC });
-    expect(own.body.data.items[0].private_data).toBeUndefined();
-    const admin = await fx.root.get(`/api/task/?channel_id=${channelId}`);
-    expect(admin.body.data.items[0].channel_id).toBe(channelId);
+    const own = await fx.user.client.get(`/api/task/self?p=0&page_size=10&task_id=${taskId}`);
+    expect(own.body.data).toHaveLength(1);
+    expect(own.body.data[0]).toMatchObject({ task_id: taskId, platform: 'suno', status: 'SUCCESS', quota: MUSIC });
+    expect(own.body.data[0].private_data).toBeUndefined();
+    expect(own.body.data[0].channel_id).toBeUndefined();
+    const admin = await fx.root.get(`/api/task/?p=0&channel_id=${channelId}`);
+    expect(admin.body.data[0].channel_id).toBe(channelId);
     expect((await fx.user.client.get('/api/task/')).body.success).toBe(false);
   });
 

@@ -63,7 +63,7 @@ describe.each(testDatabases())('OpenAI-compatible video generation on %s', (kind
     expect(await fx.quota(fx.user.id)).toBe(before - 16 * PER_SECOND);
 
     const log = await fx.user.client.get(`/api/task/self?task_id=${video.id}`);
-    expect(log.body.data.items[0]).toMatchObject({ platform: '55', status: 'SUCCESS', quota: 8 * PER_SECOND });
+    expect(log.body.data[0]).toMatchObject({ platform: '55', status: 'SUCCESS', quota: 8 * PER_SECOND });
   });
 
   it('settles a finished video at the length really rendered, once: a shorter one pays back, a longer one pays more', async () => {
@@ -79,8 +79,8 @@ describe.each(testDatabases())('OpenAI-compatible video generation on %s', (kind
     await poll();
     expect(await fx.quota(fx.user.id)).toBe(before - 10 * PER_SECOND);
     const rows = await fx.user.client.get(`/api/task/self?task_id=${short.id}`);
-    expect(rows.body.data.items[0]).toMatchObject({ status: 'SUCCESS', quota: 4 * PER_SECOND });
-    expect((await fx.user.client.get(`/api/task/self?task_id=${long.id}`)).body.data.items[0].quota).toBe(6 * PER_SECOND);
+    expect(rows.body.data[0]).toMatchObject({ status: 'SUCCESS', quota: 4 * PER_SECOND });
+    expect((await fx.user.client.get(`/api/task/self?task_id=${long.id}`)).body.data[0].quota).toBe(6 * PER_SECOND);
     const settlements = (await fx.logs({ userId: fx.user.id })).filter((row: any) => JSON.parse(row.other || '{}').task_settlement);
     expect(settlements.map((row: any) => [row.type, row.quota])).toEqual(
       expect.arrayContaining([

@@ -2,6 +2,8 @@ export { api, apiEnvelope, apiHeaders, withQuery, messageForStatus, isApiError, 
 export type { Envelope, Page, RequestOptions } from './api/client';
 export { usePagedQuery } from './api/usePagedQuery';
 export type { FetchedPage, PageFetcher } from './api/usePagedQuery';
+export { useLoadMoreQuery } from './api/useLoadMoreQuery';
+export type { ListPageFetcher } from './api/useLoadMoreQuery';
 export { useAuth, logout } from './auth/useAuth';
 export type { Auth } from './auth/useAuth';
 export { ROLE, userStore, storeUser, clearStoredUser } from './auth/user-store';

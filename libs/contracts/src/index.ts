@@ -13,3 +13,4 @@ export type * from './log-view.contract.js';
 export * from './account-security.contract.js';
 export * from './task.contract.js';
 export * from './mail.contract.js';
+export * from './text.js';

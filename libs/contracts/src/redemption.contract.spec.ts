@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CreateRedemptionSchema, characterCount, REDEMPTION_NAME_RULE, UpdateRedemptionSchema } from './redemption.contract.js';
+import { CreateRedemptionSchema, REDEMPTION_NAME_RULE, UpdateRedemptionSchema } from './redemption.contract.js';
+import { characterCount } from './text.js';
 
 /** Spec 001 §5: a redemption code name is 1-20 characters, counted as characters and not UTF-16 units. */
 describe('redemption code name length', () => {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { characterCount } from './text.js';
 
 /** Integers arrive as numbers from the console; numeric strings are accepted too (form fields). */
 const integer = (message: string) =>
@@ -17,12 +18,6 @@ const quota = integer('quota must be an integer').pipe(
 const expiredTime = integer('expiry time must be a unix time in seconds')
   .pipe(z.number().min(0, 'expiry time must be a unix time in seconds').max(253402300799, 'expiry time is too far away'))
   .optional();
-
-/**
- * A name's length in characters (Unicode code points), not UTF-16 units, so an emoji counts once as it
- * does in new-api's rune count.
- */
-export const characterCount = (text: string): number => [...text].length;
 
 /** The redemption code name's limit, in characters; the service checks the default name against it too. */
 export const REDEMPTION_NAME_MAX = 20;

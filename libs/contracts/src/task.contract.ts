@@ -27,7 +27,10 @@ export const MjQuerySchema = z.object({
 });
 export type MjQuery = z.output<typeof MjQuerySchema>;
 
-/** GET /api/task/ and /api/task/self: start/end are unix seconds on submit_time. */
+/**
+ * GET /api/task/ and /api/task/self: start/end are unix seconds on submit_time. Paging is read by
+ * parseZeroBasedPage (`p` 0-based, `page_size`); the answer's data is a plain list of tasks.
+ */
 export const TaskQuerySchema = z.object({
   channel_id: intParam('channel_id'),
   task_id: idParam('task_id'),

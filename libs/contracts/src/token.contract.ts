@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { characterCount } from './text.js';
 
 /** An integer sent as a number or a numeric string (new-api's console sends numbers). */
 const integer = (message: string) =>
@@ -20,7 +21,11 @@ const flag = (name: string) => z.boolean({ error: `${name} must be true or false
 
 /** The editable fields of a token; user_id, key, used_quota and status are never taken from the client. */
 const tokenFields = {
-  name: z.string({ error: 'name is required' }).trim().min(1, 'name is required').max(50, 'token name is too long (at most 50 characters)'),
+  name: z
+    .string({ error: 'name is required' })
+    .trim()
+    .min(1, 'name is required')
+    .refine((name) => characterCount(name) <= 50, 'token name is too long (at most 50 characters)'),
   remain_quota: integer('remain_quota must be a non-negative integer')
     .refine((n) => n >= 0, 'remain_quota must be a non-negative integer')
     .optional()

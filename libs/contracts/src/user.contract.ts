@@ -1,11 +1,14 @@
 import { z } from 'zod';
+import { nameText } from './text.js';
 
 const optionalText = (max: number, message: string) => z.string().max(max, message).optional();
+const displayName = nameText(20, 'display name must be at most 20 characters').optional();
+const USERNAME_TOO_LONG = 'username must be at most 12 characters';
 
 /** POST /api/user/ (admin). Presence is checked by the service ('username and password cannot be empty'). */
 export const CreateUserSchema = z.object({
-  username: z.string().trim().max(12, 'username must be at most 12 characters').optional().default(''),
-  display_name: optionalText(20, 'display name must be at most 20 characters'),
+  username: nameText(12, USERNAME_TOO_LONG).optional().default(''),
+  display_name: displayName,
   password: z.string().max(20, 'password must be at most 20 characters').optional().default(''),
 });
 export type CreateUserRequest = z.infer<typeof CreateUserSchema>;
@@ -13,8 +16,10 @@ export type CreateUserRequest = z.infer<typeof CreateUserSchema>;
 /** PUT /api/user/ (admin). */
 export const UpdateUserSchema = z.object({
   id: z.coerce.number({ error: 'id is required' }).int('id is required').positive('id is required'),
-  username: z.string().trim().min(1, 'username cannot be empty').max(12, 'username must be at most 12 characters').optional(),
-  display_name: optionalText(20, 'display name must be at most 20 characters'),
+  username: nameText(12, USERNAME_TOO_LONG)
+    .refine((name) => name.length > 0, 'username cannot be empty')
+    .optional(),
+  display_name: displayName,
   group: z.string().trim().min(1, 'group cannot be empty').max(64, 'group must be at most 64 characters').optional(),
   quota: z
     .number({ error: 'quota must be an integer' })
@@ -40,7 +45,7 @@ export const SearchUsersSchema = z.object({
 
 /** PUT /api/user/self: role, quota, group, status and id are not in the schema, so they are dropped. */
 export const UpdateSelfSchema = z.object({
-  display_name: optionalText(20, 'display name must be at most 20 characters'),
+  display_name: displayName,
   password: z.string().max(20, 'password must be at most 20 characters').optional(),
   original_password: z.string().max(64).optional(),
 });

@@ -18,7 +18,7 @@ export {
 } from './http/envelope.js';
 export { NoEnvelope } from './http/envelope.interceptor.js';
 export { GatewayExceptionFilter, NOT_FOUND_FALLBACK, type NotFoundFallback } from './http/exception.filter.js';
-export { parsePage, toPage, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type Page, type PageRequest } from './http/pagination.js';
+export { parsePage, parseZeroBasedPage, toPage, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type Page, type PageRequest } from './http/pagination.js';
 export * from './http/relay-paths.js';
 export { bodyErrorAnswer } from './http/body-errors.js';
 export { body, ZodPipe } from './http/zod.pipe.js';

@@ -2,7 +2,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { BusinessError, Role, TooManyRequestsError, type Principal } from '@gw/core';
-import type { RegisterRequest } from '@gw/contracts';
+import { characterCount, type RegisterRequest } from '@gw/contracts';
 import { OptionService } from '@gw/option';
 import { MailService } from './mail.service.js';
 import { PasswordHasher } from './password.js';
@@ -126,7 +126,7 @@ export class AccountService {
     if (input.password.length < 8) throw new BusinessError(PASSWORD_TOO_SHORT);
     if (input.password.length > 20) throw new BusinessError('password length must not exceed 20');
     if (input.password2 !== undefined && input.password2 !== input.password) throw new BusinessError('the two passwords differ');
-    if (username.length > 12) throw new BusinessError('username must be at most 12 characters');
+    if (characterCount(username) > 12) throw new BusinessError('username must be at most 12 characters');
 
     // An email is kept only when it was proven by a code (as new-api): otherwise anyone could claim
     // someone else's address and block its owner from registering or binding it.

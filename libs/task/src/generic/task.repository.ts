@@ -66,7 +66,8 @@ export class TaskRepository {
     await this.rows.update({ id }, patch as never);
   }
 
-  async list(filter: TaskListFilter, offset: number, limit: number): Promise<[TaskEntity[], number]> {
+  /** One slice of the task log, newest first; nothing counts the matches (the log pages without a total). */
+  list(filter: TaskListFilter, offset: number, limit: number): Promise<TaskEntity[]> {
     const query = this.rows.createQueryBuilder('t').where('1 = 1');
     if (filter.userId !== undefined) query.andWhere('t.user_id = :userId', { userId: filter.userId });
     if (filter.channelId !== undefined) query.andWhere('t.channel_id = :channelId', { channelId: filter.channelId });
@@ -74,6 +75,6 @@ export class TaskRepository {
     if (filter.platform) query.andWhere('t.platform = :platform', { platform: filter.platform });
     if (filter.start !== undefined) query.andWhere('t.submit_time >= :start', { start: filter.start });
     if (filter.end !== undefined) query.andWhere('t.submit_time <= :end', { end: filter.end });
-    return query.orderBy('t.id', 'DESC').skip(offset).take(limit).getManyAndCount();
+    return query.orderBy('t.id', 'DESC').skip(offset).take(limit).getMany();
   }
 }

@@ -35,6 +35,7 @@ const en = {
   tasks: {
     title: 'Task logs',
     detailTitle: 'Task detail',
+    pageTextMore: 'Items {{start}} - {{end}} of {{loaded}} loaded, more may follow',
   },
   code: { 1: 'Submitted', 21: 'Waiting', 22: 'Duplicate submit', 0: 'Not submitted', other: 'Unknown' },
   status: {
@@ -109,7 +110,11 @@ const zh: typeof en = {
     viewImage: '查看图片',
     imageTitle: '结果图片',
   },
-  tasks: { title: '任务日志', detailTitle: '任务详情' },
+  tasks: {
+    title: '任务日志',
+    detailTitle: '任务详情',
+    pageTextMore: '显示第 {{start}} 条-第 {{end}} 条，已加载 {{loaded}} 条，可能还有更多',
+  },
   code: { 1: '已提交', 21: '等待中', 22: '重复提交', 0: '未提交', other: '未知' },
   status: {
     SUCCESS: '成功',

@@ -1,4 +1,4 @@
-import { api, type Page } from '@console/kit';
+import { api } from '@console/kit';
 import type { TaskFilterValues } from '../task-logs/TaskFilters';
 
 /** One row of `/api/task/` (new-api's task JSON; times in unix seconds; channel_id for admins only). */
@@ -20,11 +20,12 @@ export interface TaskRow {
   properties: unknown;
 }
 
+/** One 0-based page of tasks, newest first: the server answers a plain list, without a total (spec 001). */
 function fetchTaskPage(admin: boolean) {
-  return (page: number, pageSize: number, filters: TaskFilterValues) =>
-    api.get<Page<TaskRow>>(admin ? '/api/task/' : '/api/task/self', {
+  return (p: number, pageSize: number, filters: TaskFilterValues) =>
+    api.get<TaskRow[]>(admin ? '/api/task/' : '/api/task/self', {
       query: {
-        p: page,
+        p,
         page_size: pageSize,
         channel_id: admin ? filters.channelId : undefined,
         task_id: filters.id,
@@ -34,6 +35,6 @@ function fetchTaskPage(admin: boolean) {
     });
 }
 
-/** Stable identities for usePagedQuery: admins read every task, users their own. */
+/** Stable identities for useLoadMoreQuery: admins read every task, users their own. */
 export const fetchAllTasks = fetchTaskPage(true);
 export const fetchOwnTasks = fetchTaskPage(false);
