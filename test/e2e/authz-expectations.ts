@@ -87,6 +87,7 @@ export const ROUTE_ACCESS: Record<string, AccessLevel> = {
   'GET /api/setup': 'public',
   'GET /api/status': 'public',
   'GET /api/status/test': 'admin',
+  'GET /api/status/update': 'root',
   'GET /api/task': 'admin',
   'GET /api/task/self': 'user',
   'GET /api/token': 'user',

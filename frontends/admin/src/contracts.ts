@@ -8,5 +8,6 @@ export type {
   UpdateRedemptionRequest,
 } from '../../../libs/contracts/src/redemption.contract.ts';
 export type { UpdateOptionRequest } from '../../../libs/contracts/src/option.contract.ts';
+export type { ReleaseCheckView } from '../../../libs/contracts/src/release.contract.ts';
 export { CHANNEL_TYPES, channelTypeInfo, type ChannelTypeInfo } from '../../../libs/contracts/src/channel-types.ts';
 export type { AdminUserView, CreateUserRequest, ManageUserRequest, UpdateUserRequest } from '../../../libs/contracts/src/user.contract.ts';

@@ -13,4 +13,5 @@ export type * from './log-view.contract.js';
 export * from './account-security.contract.js';
 export * from './task.contract.js';
 export * from './mail.contract.js';
+export type * from './release.contract.js';
 export * from './text.js';

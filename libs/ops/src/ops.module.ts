@@ -8,12 +8,14 @@ import { MetricsController } from './metrics/metrics.controller.js';
 import { GATEWAY_METRICS, gatewayMetricsProvider } from './metrics/metrics-provider.js';
 import { RelayMetrics } from './metrics/relay-metrics.js';
 import { StateCollectors } from './metrics/state-collectors.js';
+import { ReleaseCheckController } from './release/release-check.controller.js';
+import { ReleaseCheckService } from './release/release-check.service.js';
 
-/** What an operator needs around the gateway: health and readiness probes, Prometheus metrics, status routes. */
+/** What an operator needs around the gateway: health and readiness probes, Prometheus metrics, status routes, the update check. */
 @Module({
   imports: [OptionModule, LogModule],
-  controllers: [HealthController, MetricsController],
-  providers: [ReadinessService, UptimeKumaService, gatewayMetricsProvider, RelayMetrics, StateCollectors],
+  controllers: [HealthController, MetricsController, ReleaseCheckController],
+  providers: [ReadinessService, UptimeKumaService, ReleaseCheckService, gatewayMetricsProvider, RelayMetrics, StateCollectors],
   exports: [ReadinessService, GATEWAY_METRICS],
 })
 export class OpsModule {}

@@ -39,8 +39,11 @@ async function waitForStatus(url: string, child: ChildProcess, output: () => str
   throw new Error(`gateway did not answer /api/status within 30 s:\n${output()}`);
 }
 
-/** The built gateway (npm run build), as an operator runs it: fresh SQLite file, free port, console served at /. */
-export async function startGatewayProcess(): Promise<GatewayProcess> {
+/**
+ * The built gateway (npm run build), as an operator runs it: fresh SQLite file, free port, console served at /.
+ * `env` adds or overrides variables (e.g. UPDATE_CHECK_URL pointing at a fake feed).
+ */
+export async function startGatewayProcess(env: Record<string, string> = {}): Promise<GatewayProcess> {
   if (!existsSync(GATEWAY_MAIN)) throw new Error(`${GATEWAY_MAIN} is missing: run npm run build first`);
   const dataDir = mkdtempSync(join(tmpdir(), 'gw-browser-'));
   const port = await freePort();
@@ -55,6 +58,7 @@ export async function startGatewayProcess(): Promise<GatewayProcess> {
       CRITICAL_RATE_LIMIT: '100000',
       // bcrypt's cheapest cost: the pages log in many users; the default cost is covered by password.spec.
       PASSWORD_HASH_COST: '4',
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

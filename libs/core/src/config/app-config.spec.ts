@@ -23,6 +23,12 @@ describe('loadConfig', () => {
     expect(config.http.backlog).toBe(4096);
   });
 
+  it('reads UPDATE_CHECK_URL, none by default (the update check is off)', () => {
+    expect(loadConfig({ DATA_DIR: dataDir(), SESSION_SECRET: 's' }).updateCheckUrl).toBe('');
+    const url = 'https://releases.example.com/latest.json';
+    expect(loadConfig({ DATA_DIR: dataDir(), SESSION_SECRET: 's', UPDATE_CHECK_URL: url }).updateCheckUrl).toBe(url);
+  });
+
   it('reads LISTEN_BACKLOG', () => {
     expect(loadConfig({ DATA_DIR: dataDir(), SESSION_SECRET: 's', LISTEN_BACKLOG: '16384' }).http.backlog).toBe(16384);
   });
@@ -48,6 +54,7 @@ describe('loadConfig', () => {
     ['LISTEN_BACKLOG', 'lots', /LISTEN_BACKLOG: expected an integer/],
     ['WORKERS', '0', /WORKERS: must be at least 1/],
     ['WORKERS', 'many', /WORKERS: expected an integer/],
+    ['UPDATE_CHECK_URL', 'ftp://example.com/latest', /UPDATE_CHECK_URL: expected a https: or http: URL/],
   ])('stops on a bad %s with one line naming it', (name, value, pattern) => {
     const load = () => loadConfig({ DATA_DIR: dataDir(), SESSION_SECRET: 's', [name]: value });
     expect(load).toThrow(ConfigError);

@@ -84,6 +84,12 @@ export interface AppConfig {
   turnstileVerifyUrl: string;
   /** PASSWORD_HASH_COST: bcrypt cost of new password hashes (new-api's 10; each step doubles the work). */
   passwordHashCost: number;
+  /**
+   * UPDATE_CHECK_URL: the release feed (GitHub's "latest release" JSON) the console's update check reads; ''
+   * (the default) turns the check off: this gateway publishes no feed, and another project's releases would
+   * always look newer than its own version.
+   */
+  updateCheckUrl: string;
   /** Operations: metrics, API docs, logging and shutdown. */
   ops: OpsConfig;
 }
@@ -190,6 +196,7 @@ export function loadConfig(env: RawEnv = process.env): AppConfig {
     turnstileVerifyUrl:
       read.url('TURNSTILE_VERIFY_URL', ['https:', 'http:']) ?? 'https://challenges.cloudflare.com/turnstile/v0/siteverify',
     passwordHashCost: read.int('PASSWORD_HASH_COST', 10, { min: 4, max: 16 }),
+    updateCheckUrl: read.url('UPDATE_CHECK_URL', ['https:', 'http:']) ?? '',
     ops: readOps(read),
   };
 }

@@ -1,4 +1,5 @@
 import { api } from '@console/kit';
+import type { ReleaseCheckView } from '../../contracts';
 
 export type OptionMap = Record<string, string>;
 
@@ -14,4 +15,6 @@ export const optionsApi = {
   /** Sends a test mail with the saved SMTP settings. */
   smtpTest: (email: string) => api.post<null>('/api/option/smtp_test', { email }),
   enabledModels: () => api.get<string[]>('/api/channel/models_enabled'),
+  /** The running version against the release feed's latest (the gateway reads the feed); failures are the caller's to show. */
+  checkUpdate: () => api.get<ReleaseCheckView>('/api/status/update', { quiet: true }),
 };

@@ -4,6 +4,7 @@ import { Button, Modal, SandboxedHtml } from '@console/kit';
 import { Section, TextAreaField, TextField } from '../fields';
 import { optionLabel } from '../label';
 import type { Settings } from '../useSettings';
+import { VersionSection } from './VersionSection';
 
 /** Renders admin-written content the way visitors will see it: a URL as a link, Markdown or HTML sandboxed. */
 function PreviewButton({ text }: { text: string }) {
@@ -28,11 +29,12 @@ function PreviewButton({ text }: { text: string }) {
 
 const CONTENT = ['Notice', 'About', 'HomePageContent', 'Footer'] as const;
 
-/** ?tab=other: site name and logo, notice, about and home page content, footer. */
+/** ?tab=other: version and update check, site name and logo, notice, about and home page content, footer. */
 export function OtherSections({ settings }: { settings: Settings }) {
   const { t } = useTranslation('admin');
   return (
     <>
+      <VersionSection />
       <Section title={t('settings.section.site')} settings={settings} keys={['SystemName', 'Logo']} testId="section-site">
         <TextField settings={settings} name="SystemName" label={optionLabel(t, 'SystemName')} />
         <TextField settings={settings} name="Logo" label={optionLabel(t, 'Logo')} placeholder="https://…/logo.png" />
