@@ -1,7 +1,14 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_REPLY } from '../fake-upstream/index.js';
-import { ERROR_OVERLOADED, MESSAGE_TOOL_USE, STREAM_ERROR_FIRST, STREAM_THINKING_TOOL } from '../fixtures/relay-formats/anthropic.js';
+import {
+  ERROR_OVERLOADED,
+  MESSAGE_CACHE_1H,
+  MESSAGE_TOOL_USE,
+  STREAM_CACHE_1H_ZERO_DELTA,
+  STREAM_ERROR_FIRST,
+  STREAM_THINKING_TOOL,
+} from '../fixtures/relay-formats/anthropic.js';
 import { CHAT_STREAM_TOOL_CALL, CHAT_TOOL_CALL } from '../fixtures/relay-formats/openai.js';
 import { testDatabases } from '../support/databases.js';
 import { CLAUDE, expectRow, formatQuota, GEMINI, OPENAI, startFormatsFixture, type FormatsFixture } from './relay-formats-fixture.js';
@@ -116,6 +123,36 @@ describe.each(testDatabases())('relay: Anthropic Messages (/v1/messages) on %s',
       });
       const [row] = await f.logCount({ modelName: CLAUDE, isStream: true, promptTokens: 180 }, 1);
       expectRow(row, { model: CLAUDE, ...usage, quota: formatQuota(usage), stream: true, path: '/v1/messages' });
+    });
+
+    it('bills 1-hour cache writes at the creation ratio × 6/3.75, and keeps the counts a zero message_delta repeats (both modes)', async () => {
+      // 30 input + 100 cache reads × 0.1 + 100 five-minute writes × 1.25 + 200 one-hour writes × 1.25 × 6/3.75 + 40 output × 3, × 2.
+      const usage = { prompt: 430, completion: 40, cached: 100, created: 300 };
+      const quota = Math.round((30 + 100 * 0.1 + 100 * 1.25 + 200 * 2 + 40 * 3) * 2);
+      const split = {
+        cache_creation_tokens_5m: 100,
+        cache_creation_tokens_1h: 200,
+        cache_creation_ratio_5m: 1.25,
+        cache_creation_ratio_1h: 2,
+      };
+      f.up.script({ times: 1, raw: json(MESSAGE_CACHE_1H) });
+      const { response } = await f
+        .anthropic()
+        .messages.create({ model: CLAUDE, max_tokens: 64, messages: [{ role: 'user', content: 'hi' }] })
+        .withResponse();
+      const row = await f.row(response.headers.get('x-oneapi-request-id'));
+      expectRow(row, { model: CLAUDE, ...usage, quota, stream: false, path: '/v1/messages' });
+      expect(typeof row.other === 'string' ? JSON.parse(row.other) : row.other).toMatchObject(split);
+
+      f.up.script({ times: 1, raw: sse(STREAM_CACHE_1H_ZERO_DELTA) });
+      const message = await f
+        .anthropic()
+        .messages.stream({ model: CLAUDE, max_tokens: 64, messages: [{ role: 'user', content: 'hi' }] })
+        .finalMessage();
+      expect(message.content).toEqual([{ type: 'text', text: 'Cached.' }]);
+      const [streamed] = await f.logCount({ modelName: CLAUDE, isStream: true, promptTokens: 430 }, 1);
+      expectRow(streamed, { model: CLAUDE, ...usage, quota, stream: true, path: '/v1/messages' });
+      expect(typeof streamed.other === 'string' ? JSON.parse(streamed.other) : streamed.other).toMatchObject(split);
     });
 
     it('passes anthropic-beta on and adds claude.model_headers_settings', async () => {

@@ -1,7 +1,12 @@
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_REPLY } from '../fake-upstream/index.js';
-import { ERROR_OVERLOADED, MESSAGE_TOOL_USE, STREAM_THINKING_TOOL } from '../fixtures/relay-formats/anthropic.js';
+import {
+  ERROR_OVERLOADED,
+  MESSAGE_TOOL_USE,
+  STREAM_CACHE_1H_ZERO_DELTA,
+  STREAM_THINKING_TOOL,
+} from '../fixtures/relay-formats/anthropic.js';
 import { RESPONSE_FUNCTION_CALL, STREAM_TEXT } from '../fixtures/relay-formats/gemini.js';
 import { testDatabases } from '../support/databases.js';
 import { CLAUDE, expectRow, formatQuota, GEMINI, startFormatsFixture, type FormatsFixture } from './relay-formats-fixture.js';
@@ -130,7 +135,7 @@ describe.each(testDatabases())('relay: OpenAI chat to Claude and Gemini channels
       max_tokens: 8000,
       reasoning_effort: 'medium',
     });
-    expect(f.up.requests[1]!.body).toMatchObject({ thinking: { type: 'enabled', budget_tokens: 4096 }, max_tokens: 8000 });
+    expect(f.up.requests[1]!.body).toMatchObject({ thinking: { type: 'enabled', budget_tokens: 2048 }, max_tokens: 8000 });
     // Anthropic's smallest budget is 1024 and max_tokens must exceed it: a small max_tokens is raised.
     await client.chat.completions.create({
       model: CLAUDE,
@@ -141,6 +146,129 @@ describe.each(testDatabases())('relay: OpenAI chat to Claude and Gemini channels
     });
     expect(f.up.requests[2]!.body).toMatchObject({ thinking: { type: 'enabled', budget_tokens: 1024 }, max_tokens: 2048 });
     expect(f.up.requests[2]!.body.temperature).toBeUndefined();
+  });
+
+  it("keeps Anthropic's tool_choice valid with parallel_tool_calls, and bills a converted stream's 1-hour cache writes", async () => {
+    await client.chat.completions.create({
+      model: CLAUDE,
+      messages: [{ role: 'user', content: 'hi' }],
+      tools: TOOLS,
+      tool_choice: 'none',
+      parallel_tool_calls: false,
+    });
+    await client.chat.completions.create({
+      model: CLAUDE,
+      messages: [{ role: 'user', content: 'hi' }],
+      tools: TOOLS,
+      parallel_tool_calls: false,
+    });
+    expect(f.up.requests.map((r) => r.body.tool_choice)).toEqual([{ type: 'none' }, { type: 'auto', disable_parallel_tool_use: true }]);
+
+    f.up.script({ times: 1, raw: sse(STREAM_CACHE_1H_ZERO_DELTA) });
+    const { data: stream, response } = await client.chat.completions
+      .create({ model: CLAUDE, messages: [{ role: 'user', content: 'hi' }], stream: true, stream_options: { include_usage: true } })
+      .withResponse();
+    const got = await collect(stream);
+    expect(got).toMatchObject({ text: 'Cached.', finish: 'stop' });
+    expect(got.usage).toMatchObject({ prompt_tokens: 430, completion_tokens: 40, prompt_tokens_details: { cached_tokens: 100 } });
+    const row = await f.row(response.headers.get('x-oneapi-request-id'));
+    const quota = Math.round((30 + 100 * 0.1 + 100 * 1.25 + 200 * 2 + 40 * 3) * 2);
+    expectRow(row, {
+      model: CLAUDE,
+      prompt: 430,
+      completion: 40,
+      cached: 100,
+      created: 300,
+      quota,
+      stream: true,
+      conversion: ['openai', 'anthropic'],
+      path: '/v1/chat/completions',
+    });
+  });
+
+  it('builds a Gemini request Gemini accepts: cleaned tool schemas, JSON mode, signed history calls, no civic-integrity default', async () => {
+    const schema = {
+      $schema: 'http://json-schema.org/draft-07/schema#',
+      type: 'object',
+      additionalProperties: false,
+      properties: { location: { type: 'string' }, unit: { type: ['string', 'null'], enum: ['c', 'f'] } },
+      required: ['location'],
+    };
+    await client.chat.completions.create({
+      model: GEMINI,
+      messages: [
+        { role: 'user', content: 'weather?' },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"location":"Paris"}' } }],
+        },
+        { role: 'tool', tool_call_id: 'call_1', content: '{"sky":"clear"}' },
+      ],
+      tools: [{ type: 'function', function: { name: 'get_weather', strict: true, parameters: schema } }],
+      response_format: {
+        type: 'json_schema',
+        json_schema: {
+          name: 'answer',
+          strict: true,
+          schema: { type: 'object', additionalProperties: false, properties: { sky: { type: 'string' } } },
+        },
+      },
+    });
+    const sent = f.up.requests[0]!.body;
+    expect(sent.tools).toEqual([
+      {
+        functionDeclarations: [
+          {
+            name: 'get_weather',
+            parameters: {
+              type: 'OBJECT',
+              properties: { location: { type: 'STRING' }, unit: { type: 'STRING', nullable: true, enum: ['c', 'f'] } },
+              required: ['location'],
+            },
+          },
+        ],
+      },
+    ]);
+    expect(sent.generationConfig).toEqual({
+      responseMimeType: 'application/json',
+      responseSchema: { type: 'OBJECT', properties: { sky: { type: 'STRING' } } },
+    });
+    expect(sent.contents[1].parts[0]).toEqual({
+      functionCall: { name: 'get_weather', args: { location: 'Paris' } },
+      thoughtSignature: 'context_engineering_is_the_way_to_go',
+    });
+    expect(sent.safetySettings.map((s: { category: string }) => s.category)).not.toContain('HARM_CATEGORY_CIVIC_INTEGRITY');
+  });
+
+  it('bills Gemini tool-use prompt tokens and keeps generated images in the content', async () => {
+    f.up.script({
+      times: 1,
+      raw: json({
+        candidates: [
+          {
+            content: { role: 'model', parts: [{ text: 'Here:' }, { inlineData: { mimeType: 'image/png', data: 'iVBORw0KGgo=' } }] },
+            finishReason: 'STOP',
+            index: 0,
+          },
+        ],
+        usageMetadata: { promptTokenCount: 40, toolUsePromptTokenCount: 60, candidatesTokenCount: 20, totalTokenCount: 120 },
+      }),
+    });
+    const { data, response } = await client.chat.completions
+      .create({ model: GEMINI, messages: [{ role: 'user', content: 'draw' }] })
+      .withResponse();
+    expect(data.choices[0]!.message.content).toBe('Here:\n![image](data:image/png;base64,iVBORw0KGgo=)');
+    expect(data.usage).toMatchObject({ prompt_tokens: 100, completion_tokens: 20 });
+    const usage = { prompt: 100, completion: 20 };
+    expectRow(await f.row(response.headers.get('x-oneapi-request-id')), {
+      model: GEMINI,
+      ...usage,
+      quota: formatQuota(usage),
+      stream: false,
+      conversion: ['openai', 'gemini'],
+      path: '/v1/chat/completions',
+    });
   });
 
   it('builds the Gemini request with gemini.safety_settings and the channel key in x-goog-api-key', async () => {

@@ -1,5 +1,6 @@
 import { LogType, type NewLog } from '@gw/log';
 import type { PriceInfo, RelayCaller } from '../pipeline/ports.js';
+import { CACHE_CREATION_1H_FACTOR } from '../pricing/billing-formulas.js';
 import type { RelayRequest } from '../pipeline/relay-request.js';
 import type { ForwardResult } from '../pipeline/upstream-call.js';
 import type { Usage } from '../stream/usage.js';
@@ -43,6 +44,14 @@ export function buildConsumeLog(record: ConsumeRecord): NewLog {
   if (usage.cacheCreationTokens) {
     other.cache_creation_tokens = usage.cacheCreationTokens;
     other.cache_creation_ratio = price.createCacheRatio ?? 1;
+    const oneHour = Math.min(usage.cacheCreation1hTokens ?? 0, usage.cacheCreationTokens);
+    if (oneHour > 0) {
+      // new-api's split of Anthropic cache writes by TTL, each with the ratio it was billed at.
+      other.cache_creation_tokens_5m = usage.cacheCreationTokens - oneHour;
+      other.cache_creation_ratio_5m = price.createCacheRatio ?? 1;
+      other.cache_creation_tokens_1h = oneHour;
+      other.cache_creation_ratio_1h = (price.createCacheRatio ?? 1) * CACHE_CREATION_1H_FACTOR;
+    }
   }
   if (forward.conversion) other.request_conversion = forward.conversion;
   if (typeof request.body.reasoning_effort === 'string') other.reasoning_effort = request.body.reasoning_effort;

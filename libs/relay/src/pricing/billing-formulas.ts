@@ -18,7 +18,15 @@ export interface BillableUsage {
   completionTokens: number;
   cachedTokens: number;
   cacheCreationTokens?: number;
+  /** The part of cacheCreationTokens written with a 1-hour TTL (Anthropic). */
+  cacheCreation1hTokens?: number;
 }
+
+/**
+ * A 1-hour cache write costs this many times a 5-minute one: Anthropic prices them at 2× and 1.25× the input
+ * price, and new-api derives the 1-hour ratio as the creation ratio × 6 / 3.75.
+ */
+export const CACHE_CREATION_1H_FACTOR = 6 / 3.75;
 
 /** The model ratio new-api bills a model with no price or ratio at (self-use mode / accept-unset users). */
 export const UNSET_MODEL_RATIO = 37.5;
@@ -61,8 +69,8 @@ export function worstCaseQuota(info: PriceInfo, promptTokens: number, maxTokens:
 
 /**
  * The final charge (new-api calculateTextQuotaSummary), in exact decimals, rounded half away from zero.
- * Ratio mode: (prompt − cached − cache writes + cached × cache ratio + cache writes × create-cache ratio +
- * completion × completion ratio) × model ratio ×
+ * Ratio mode: (prompt − cached − cache writes + cached × cache ratio + 5-minute cache writes × create-cache
+ * ratio + 1-hour cache writes × create-cache ratio × 6/3.75 + completion × completion ratio) × model ratio ×
  * group ratio, at least 1 when the ratio is not 0. Price mode: price × QuotaPerUnit × group ratio.
  * No tokens at all: 0 in both modes (new-api charges nothing for an answer without usage).
  */
@@ -80,12 +88,19 @@ export function settleQuota(info: PriceInfo, usage: BillableUsage, quotaPerUnit:
   if (info.modelRatio === 0 || info.groupRatio === 0) return 0;
   const cached = Math.min(nonNegative(usage.cachedTokens), prompt);
   const created = Math.min(nonNegative(usage.cacheCreationTokens ?? 0), prompt - cached);
+  const created1h = Math.min(nonNegative(usage.cacheCreation1hTokens ?? 0), created);
+  const created5m = created - created1h;
   const createRatio = info.createCacheRatio ?? 1;
+  const createRatio1h = createRatio * CACHE_CREATION_1H_FACTOR;
   const plain = prompt - cached - created;
   const approx =
-    (plain + cached * info.cacheRatio + created * createRatio + completion * info.completionRatio) * info.modelRatio * info.groupRatio;
+    (plain + cached * info.cacheRatio + created5m * createRatio + created1h * createRatio1h + completion * info.completionRatio) *
+    info.modelRatio *
+    info.groupRatio;
   const quota = roundExact(approx, () => {
-    const cache = add(mul(dec(cached), dec(info.cacheRatio)), mul(dec(created), dec(createRatio)));
+    // new-api's 1-hour ratio is the float product createRatio × (6.0 / 3.75), turned into a decimal as such.
+    const writes = add(mul(dec(created5m), dec(createRatio)), mul(dec(created1h), dec(createRatio1h)));
+    const cache = add(mul(dec(cached), dec(info.cacheRatio)), writes);
     const tokens = add(add(dec(plain), cache), mul(dec(completion), dec(info.completionRatio)));
     return mul(tokens, mul(dec(info.modelRatio), dec(info.groupRatio)));
   });

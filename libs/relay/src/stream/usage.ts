@@ -5,6 +5,11 @@ export interface Usage {
   cachedTokens: number;
   /** Tokens written to the provider's prompt cache (Anthropic), billed at the cache-creation ratio. */
   cacheCreationTokens?: number;
+  /**
+   * The part of cacheCreationTokens written with Anthropic's 1-hour TTL (`usage.cache_creation.ephemeral_1h_input_tokens`),
+   * billed at the 1-hour creation ratio (new-api: the creation ratio × 6/3.75); the rest is billed as 5-minute writes.
+   */
+  cacheCreation1hTokens?: number;
 }
 
 /** Upper bound for one count: anything above is a broken or hostile upstream (threats M2/M3). */

@@ -8,8 +8,12 @@ import type { HubRequest, Json, ProviderSettings } from '../types.js';
 
 /** Anthropic requires max_tokens; new-api's default when neither the client nor claude.default_max_tokens gives one. */
 export const DEFAULT_CLAUDE_MAX_TOKENS = 8192;
-/** Budgets a reasoning effort stands for when it becomes Anthropic's extended thinking. */
-const EFFORT_BUDGET: Record<string, number> = { minimal: 1024, low: 1024, medium: 4096, high: 16384 };
+/** Budgets a reasoning effort stands for when it becomes Anthropic's extended thinking (new-api's values). */
+const EFFORT_BUDGET: Record<string, number> = { low: 1280, medium: 2048, high: 4096 };
+/** Anthropic's smallest thinking budget. */
+const MIN_THINKING_BUDGET = 1024;
+/** Room kept for the answer itself above the thinking budget, so thinking cannot use up max_tokens. */
+const MIN_ANSWER_TOKENS = 1024;
 
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -120,16 +124,40 @@ function assistantToHub(content: unknown): Json {
 
 // ---------------------------------------------------------------- hub → Anthropic
 
+const DATA_URL = /^data:([^;,]+);base64,(.*)$/s;
+
+/** A base64 source as Anthropic takes it: a PDF is a document block, anything else an image block. */
+function base64Block(mediaType: string, data: string): Json {
+  const type = mediaType.toLowerCase() === 'application/pdf' ? 'document' : 'image';
+  return { type, source: { type: 'base64', media_type: mediaType, data } };
+}
+
+/**
+ * OpenAI's `file` part ({file: {file_data, filename}}): a PDF becomes a document block (as in new-api); a file
+ * id cannot be resolved here and other files have no Anthropic block, so they are dropped.
+ */
+function fileBlock(file: unknown): Json | undefined {
+  if (!isObject(file) || typeof file.file_data !== 'string' || !file.file_data) return undefined;
+  const data = DATA_URL.exec(file.file_data);
+  if (data) return data[1]!.toLowerCase() === 'application/pdf' ? base64Block(data[1]!, data[2]!) : undefined;
+  return typeof file.filename === 'string' && /\.pdf$/i.test(file.filename) ? base64Block('application/pdf', file.file_data) : undefined;
+}
+
 function hubPartsToBlocks(content: unknown): Json[] {
+  // Anthropic refuses empty text blocks ("text content blocks must be non-empty").
   if (typeof content === 'string') return content ? [{ type: 'text', text: content }] : [];
   const blocks: Json[] = [];
   for (const part of Array.isArray(content) ? content.filter(isObject) : []) {
-    if (part.type === 'text' && typeof part.text === 'string') blocks.push({ type: 'text', text: part.text });
-    else if (part.type === 'image_url') {
+    if (part.type === 'text' && typeof part.text === 'string') {
+      if (part.text) blocks.push({ type: 'text', text: part.text });
+    } else if (part.type === 'image_url') {
       const url = typeof part.image_url === 'string' ? part.image_url : part.image_url?.url;
       if (typeof url !== 'string') continue;
-      const data = /^data:([^;,]+);base64,(.*)$/s.exec(url);
-      blocks.push({ type: 'image', source: data ? { type: 'base64', media_type: data[1], data: data[2] } : { type: 'url', url } });
+      const data = DATA_URL.exec(url);
+      blocks.push(data ? base64Block(data[1]!, data[2]!) : { type: 'image', source: { type: 'url', url } });
+    } else if (part.type === 'file') {
+      const block = fileBlock(part.file);
+      if (block) blocks.push(block);
     }
   }
   return blocks;
@@ -201,20 +229,46 @@ export function hubToAnthropic(hub: HubRequest, model: string, settings: Provide
         input_schema: t.function.parameters ?? { type: 'object', properties: {} },
       }));
   }
-  const choice = hub.tool_choice;
-  if (choice === 'required') body.tool_choice = { type: 'any' };
-  else if (choice === 'none') body.tool_choice = { type: 'none' };
-  else if (choice === 'auto') body.tool_choice = { type: 'auto' };
-  else if (isObject(choice) && typeof choice.function?.name === 'string') body.tool_choice = { type: 'tool', name: choice.function.name };
-  if (hub.parallel_tool_calls === false && body.tool_choice) body.tool_choice.disable_parallel_tool_use = true;
-  const budget = typeof hub.reasoning_effort === 'string' ? EFFORT_BUDGET[hub.reasoning_effort] : undefined;
+  const choice = toolChoiceOf(hub.tool_choice, hub.parallel_tool_calls, Array.isArray(body.tools) && body.tools.length > 0);
+  if (choice) body.tool_choice = choice;
+  const budget = thinkingBudgetOf(hub);
   if (budget) {
-    // Anthropic needs max_tokens above the budget, and no temperature other than 1 while thinking.
-    body.thinking = { type: 'enabled', budget_tokens: Math.min(budget, Math.max(1024, body.max_tokens - 1)) };
-    if (body.max_tokens <= body.thinking.budget_tokens) body.max_tokens = body.thinking.budget_tokens + 1024;
+    // Anthropic needs max_tokens above the budget; the budget is cut so that at least MIN_ANSWER_TOKENS stay for
+    // the answer, and max_tokens raised when even the smallest budget does not fit.
+    const cut = Math.min(budget, Math.max(MIN_THINKING_BUDGET, body.max_tokens - MIN_ANSWER_TOKENS));
+    body.thinking = { type: 'enabled', budget_tokens: cut };
+    if (body.max_tokens < cut + MIN_ANSWER_TOKENS) body.max_tokens = cut + MIN_ANSWER_TOKENS;
+    // While thinking, Anthropic takes no temperature other than 1, no top_k and a top_p of 0.95 or more.
     delete body.temperature;
+    delete body.top_k;
+    if (typeof body.top_p === 'number' && body.top_p < 0.95) delete body.top_p;
   }
   return body;
+}
+
+/**
+ * OpenAI's tool_choice and parallel_tool_calls as Anthropic's tool_choice (new-api's mapToolChoice):
+ * parallel_tool_calls false is `disable_parallel_tool_use` (on an `auto` choice when none was given), never on
+ * `none`, which takes no other field.
+ */
+function toolChoiceOf(choice: unknown, parallel: unknown, hasTools: boolean): Json | undefined {
+  let out: Json | undefined;
+  if (choice === 'required') out = { type: 'any' };
+  else if (choice === 'none') out = { type: 'none' };
+  else if (choice === 'auto') out = { type: 'auto' };
+  else if (isObject(choice) && typeof choice.function?.name === 'string') out = { type: 'tool', name: choice.function.name };
+  if (parallel === false && out?.type !== 'none') {
+    if (!out && !hasTools) return undefined;
+    out = { ...(out ?? { type: 'auto' }), disable_parallel_tool_use: true };
+  }
+  return out;
+}
+
+/** The thinking budget a request asks for: reasoning.max_tokens (OpenRouter's form) first, else reasoning_effort. */
+function thinkingBudgetOf(hub: HubRequest): number | undefined {
+  const explicit = isObject(hub.reasoning) ? Number(hub.reasoning.max_tokens) : Number.NaN;
+  if (Number.isInteger(explicit) && explicit > 0) return Math.max(MIN_THINKING_BUDGET, explicit);
+  return typeof hub.reasoning_effort === 'string' ? EFFORT_BUDGET[hub.reasoning_effort] : undefined;
 }
 
 /** The client's max_tokens, else claude.default_max_tokens (per model, then its `default` key), else 8192. */

@@ -16,28 +16,37 @@ function count(value: unknown): number {
 
 /**
  * Anthropic's usage in the relay's terms. Anthropic's input_tokens excludes cache reads and writes, so the
- * prompt is their sum; cache reads and writes are then billed at their own ratios.
+ * prompt is their sum; cache reads and writes are then billed at their own ratios. Cache writes are split by
+ * TTL in `cache_creation` (ephemeral_5m / ephemeral_1h): as in new-api, the writes are the larger of the total
+ * and the split's sum, and the 1-hour part is billed at its own, higher ratio.
  */
 export function anthropicUsage(raw: unknown): Usage | undefined {
   if (typeof raw !== 'object' || raw === null) return undefined;
   const u = raw as Json;
   const read = count(u.cache_read_input_tokens);
-  const created = count(u.cache_creation_input_tokens);
+  const split = typeof u.cache_creation === 'object' && u.cache_creation !== null ? (u.cache_creation as Json) : {};
+  const oneHour = count(split.ephemeral_1h_input_tokens);
+  const created = Math.max(count(u.cache_creation_input_tokens), count(split.ephemeral_5m_input_tokens) + oneHour);
   const promptTokens = count(u.input_tokens) + read + created;
   const completionTokens = count(u.output_tokens);
   if (promptTokens === 0 && completionTokens === 0) return undefined;
-  return { promptTokens, completionTokens, cachedTokens: read, cacheCreationTokens: created };
+  const usage: Usage = { promptTokens, completionTokens, cachedTokens: read, cacheCreationTokens: created };
+  if (oneHour > 0) usage.cacheCreation1hTokens = oneHour;
+  return usage;
 }
 
 /** The relay's usage back in Anthropic's terms (input_tokens without the cache). */
 export function toAnthropicUsage(usage: Usage): Json {
   const created = usage.cacheCreationTokens ?? 0;
-  return {
+  const out: Json = {
     input_tokens: Math.max(0, usage.promptTokens - usage.cachedTokens - created),
     output_tokens: usage.completionTokens,
     cache_read_input_tokens: usage.cachedTokens,
     cache_creation_input_tokens: created,
   };
+  const oneHour = Math.min(usage.cacheCreation1hTokens ?? 0, created);
+  if (oneHour > 0) out.cache_creation = { ephemeral_5m_input_tokens: created - oneHour, ephemeral_1h_input_tokens: oneHour };
+  return out;
 }
 
 const STOP_TO_FINISH: Record<string, string> = {
@@ -45,6 +54,7 @@ const STOP_TO_FINISH: Record<string, string> = {
   stop_sequence: 'stop',
   pause_turn: 'stop',
   max_tokens: 'length',
+  model_context_window_exceeded: 'length',
   tool_use: 'tool_calls',
   refusal: 'content_filter',
 };

@@ -2,7 +2,7 @@ import type { Usage } from '../../stream/usage.js';
 import { parseJsonObject } from '../sse-events.js';
 import type { EncodeContext, HubChunk, Json, SseEvent, StreamDecoder, StreamEncoder } from '../types.js';
 import { anthropicUsage, finishReasonOf, stopReasonOf, toAnthropicUsage, toMessageId } from './response.js';
-import { hubChunk } from '../hub-chunk.js';
+import { hubChunk, toolKey } from '../hub-chunk.js';
 
 /**
  * Anthropic's Messages stream ⇄ OpenAI chat chunks. Event sequence per Anthropic's streaming reference:
@@ -31,6 +31,7 @@ export class AnthropicStreamDecoder implements StreamDecoder {
       }
       case 'content_block_start': {
         const block = data.content_block;
+        if (block?.type === 'text' && typeof block.text === 'string' && block.text) return [this.chunk({ content: block.text })];
         if (block?.type !== 'tool_use') return [];
         const index = this.toolIndex.size;
         this.toolIndex.set(Number(data.index), index);
@@ -47,14 +48,24 @@ export class AnthropicStreamDecoder implements StreamDecoder {
         if (delta.type === 'text_delta') return [this.chunk({ content: String(delta.text ?? '') })];
         if (delta.type === 'thinking_delta') return [this.chunk({ reasoning_content: String(delta.thinking ?? '') })];
         if (delta.type === 'input_json_delta') {
-          const index = this.toolIndex.get(Number(data.index)) ?? 0;
+          // Only client tools' blocks: a server tool's input (server_tool_use, web search) is no OpenAI tool call.
+          const index = this.toolIndex.get(Number(data.index));
+          if (index === undefined) return [];
           return [this.chunk({ tool_calls: [{ index, function: { arguments: String(delta.partial_json ?? '') } }] })];
         }
         return [];
       }
       case 'message_delta': {
-        // Usage here is cumulative: it replaces, never adds to, what message_start said.
-        for (const [key, value] of Object.entries(data.usage ?? {})) if (value !== null && value !== undefined) this.raw[key] = value;
+        // Usage here is cumulative: it replaces, never adds to, what message_start said. As in new-api, only
+        // counts above 0 replace one: proxies (and Bedrock) send input_tokens 0 here, which is no new count.
+        for (const [key, value] of Object.entries(data.usage ?? {})) {
+          if (value === null || value === undefined) continue;
+          if (typeof value === 'number' && !(value > 0)) continue;
+          if (typeof value === 'object' && typeof this.raw[key] === 'object' && this.raw[key] !== null) {
+            const counts = Object.entries(value as Json).filter(([, n]) => typeof n === 'number' && n > 0);
+            this.raw[key] = { ...this.raw[key], ...Object.fromEntries(counts) };
+          } else this.raw[key] = value;
+        }
         return data.delta?.stop_reason ? [this.chunk({}, finishReasonOf(data.delta.stop_reason))] : [];
       }
       case 'error':
@@ -78,7 +89,7 @@ type BlockKind = 'text' | 'thinking' | 'tool_use';
 /** Writes hub chunks as Anthropic's event stream, opening and closing content blocks as the kind changes. */
 export class AnthropicStreamEncoder implements StreamEncoder {
   private started = false;
-  private block: { kind: BlockKind; index: number; tool?: number } | undefined;
+  private block: { kind: BlockKind; index: number; tool?: string } | undefined;
   private nextIndex = 0;
   private stop = 'end_turn';
   private id = '';
@@ -100,12 +111,13 @@ export class AnthropicStreamEncoder implements StreamEncoder {
         out += this.open('text', { type: 'text', text: '' });
         out += event('content_block_delta', { index: this.block!.index, delta: { type: 'text_delta', text: delta.content } });
       }
-      for (const call of Array.isArray(delta.tool_calls) ? delta.tool_calls : []) {
-        const tool = Number(call?.index ?? 0);
+      const calls: Json[] = Array.isArray(delta.tool_calls) ? delta.tool_calls : [];
+      for (const [position, call] of calls.entries()) {
+        const tool = toolKey(call, position, this.block?.kind === 'tool_use' ? this.block.tool : undefined);
         if (this.block?.kind !== 'tool_use' || this.block.tool !== tool) {
           out += this.open(
             'tool_use',
-            { type: 'tool_use', id: String(call?.id ?? `toolu_${tool}`), name: String(call?.function?.name ?? ''), input: {} },
+            { type: 'tool_use', id: String(call?.id ?? `toolu_${this.nextIndex}`), name: String(call?.function?.name ?? ''), input: {} },
             tool,
           );
         }
@@ -144,7 +156,7 @@ export class AnthropicStreamEncoder implements StreamEncoder {
     return event('message_start', { message });
   }
 
-  private open(kind: BlockKind, contentBlock: Json, tool?: number): string {
+  private open(kind: BlockKind, contentBlock: Json, tool?: string): string {
     if (this.block?.kind === kind && kind !== 'tool_use') return '';
     const out = this.close();
     this.block = { kind, index: this.nextIndex++, tool };

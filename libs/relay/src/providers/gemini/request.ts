@@ -1,4 +1,5 @@
 import type { HubRequest, Json, ProviderSettings } from '../types.js';
+import { geminiParameters, geminiSchema } from './schema.js';
 
 /**
  * Gemini generateContent requests ⇄ OpenAI chat requests. Shapes: Google's Gemini API reference
@@ -9,15 +10,30 @@ import type { HubRequest, Json, ProviderSettings } from '../types.js';
 
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** The harm categories new-api sets a threshold for on every converted request. */
+/**
+ * The harm categories new-api sets a threshold for on every converted request. HARM_CATEGORY_CIVIC_INTEGRITY
+ * is not among them: several models refuse it ("HARM_CATEGORY_CIVIC_INTEGRITY threshold cannot be 5", new-api
+ * #701), so it is sent only when gemini.safety_settings names it.
+ */
 const SAFETY_CATEGORIES = [
   'HARM_CATEGORY_HARASSMENT',
   'HARM_CATEGORY_HATE_SPEECH',
   'HARM_CATEGORY_SEXUALLY_EXPLICIT',
   'HARM_CATEGORY_DANGEROUS_CONTENT',
-  'HARM_CATEGORY_CIVIC_INTEGRITY',
 ];
+const CIVIC_INTEGRITY = 'HARM_CATEGORY_CIVIC_INTEGRITY';
 const EFFORT_BUDGET: Record<string, number> = { minimal: 512, low: 1024, medium: 8192, high: 24576 };
+/** Gemini takes at most 5 stop sequences. */
+const MAX_STOP_SEQUENCES = 5;
+/**
+ * The thought signature Google documents for function calls whose real signature is unknown (a history
+ * converted from another format): Gemini 3 refuses a model turn's function call without one (400 "Function
+ * call is missing a thought_signature"). new-api attaches the same value (FunctionCallThoughtSignatureEnabled, on
+ * by default).
+ */
+const THOUGHT_SIGNATURE_BYPASS = 'context_engineering_is_the_way_to_go';
+/** Function names new-api turns into Gemini's built-in tools instead of function declarations. */
+const BUILT_IN_TOOLS = new Set(['googleSearch', 'codeExecution', 'urlContext']);
 
 // ---------------------------------------------------------------- Gemini → hub
 
@@ -149,10 +165,15 @@ export function hubToGemini(hub: HubRequest, _model: string, settings: ProviderS
       if (text) system.push(text);
     } else if (message.role === 'assistant') {
       const parts = hubParts(message.content);
+      let signed = false;
       for (const call of Array.isArray(message.tool_calls) ? message.tool_calls.filter(isObject) : []) {
         const name = String(call.function?.name ?? '');
         callNames.set(String(call.id ?? ''), name);
-        parts.push({ functionCall: { name, args: parseArgs(call.function?.arguments) } });
+        const part: Json = { functionCall: { name, args: parseArgs(call.function?.arguments) } };
+        // The first function call of a turn carries the signature (Gemini checks that one).
+        if (!signed) part.thoughtSignature = THOUGHT_SIGNATURE_BYPASS;
+        signed = true;
+        parts.push(part);
       }
       push(contents, 'model', parts);
     } else if (message.role === 'tool') {
@@ -169,20 +190,36 @@ export function hubToGemini(hub: HubRequest, _model: string, settings: ProviderS
   if (typeof hub.temperature === 'number') config.temperature = hub.temperature;
   if (typeof hub.top_p === 'number') config.topP = hub.top_p;
   if (typeof hub.top_k === 'number') config.topK = hub.top_k;
-  const stop = typeof hub.stop === 'string' ? [hub.stop] : Array.isArray(hub.stop) ? hub.stop : [];
-  if (stop.length) config.stopSequences = stop;
+  const stop = (typeof hub.stop === 'string' ? [hub.stop] : Array.isArray(hub.stop) ? hub.stop : []).filter(
+    (s: unknown) => typeof s === 'string' && s,
+  );
+  if (stop.length) config.stopSequences = stop.slice(0, MAX_STOP_SEQUENCES);
+  if (Number.isInteger(hub.seed) && hub.seed !== 0) config.seed = hub.seed;
+  const format = isObject(hub.response_format) ? hub.response_format : undefined;
+  if (format?.type === 'json_object' || format?.type === 'json_schema') {
+    // JSON mode, and with json_schema the schema Gemini must follow (new-api: responseMimeType + responseSchema).
+    config.responseMimeType = 'application/json';
+    const schema = isObject(format.json_schema) ? geminiSchema(format.json_schema.schema) : undefined;
+    if (schema) config.responseSchema = schema;
+  }
   const budget = typeof hub.reasoning_effort === 'string' ? EFFORT_BUDGET[hub.reasoning_effort] : undefined;
   if (budget) config.thinkingConfig = { thinkingBudget: budget, includeThoughts: true };
   if (Object.keys(config).length) body.generationConfig = config;
   if (Array.isArray(hub.tools) && hub.tools.length) {
-    const functionDeclarations = hub.tools
-      .filter((t: unknown) => isObject(t) && isObject(t.function))
-      .map((t: Json) => ({
-        name: t.function.name,
-        description: t.function.description,
-        ...(t.function.parameters ? { parameters: t.function.parameters } : {}),
-      }));
-    body.tools = [{ functionDeclarations }];
+    const tools: Json[] = [];
+    const functionDeclarations: Json[] = [];
+    for (const tool of hub.tools.filter((t: unknown) => isObject(t) && isObject(t.function))) {
+      const name = tool.function.name;
+      if (typeof name === 'string' && BUILT_IN_TOOLS.has(name)) {
+        if (!tools.some((t) => name in t)) tools.push({ [name]: {} });
+        continue;
+      }
+      // Gemini takes an OpenAPI subset: JSON Schema's $schema, additionalProperties, ... would be a 400.
+      const parameters = geminiParameters(tool.function.parameters);
+      functionDeclarations.push({ name, description: tool.function.description, ...(parameters ? { parameters } : {}) });
+    }
+    if (functionDeclarations.length) tools.push({ functionDeclarations });
+    if (tools.length) body.tools = tools;
   }
   if (hub.tool_choice === 'required') body.toolConfig = { functionCallingConfig: { mode: 'ANY' } };
   else if (hub.tool_choice === 'none') body.toolConfig = { functionCallingConfig: { mode: 'NONE' } };
@@ -197,7 +234,8 @@ export function hubToGemini(hub: HubRequest, _model: string, settings: ProviderS
 function safetySettings(settings: ProviderSettings): Json[] {
   const configured = settings.get<Record<string, string>>('gemini.safety_settings') ?? {};
   const fallback = typeof configured.default === 'string' ? configured.default : 'BLOCK_NONE';
-  return SAFETY_CATEGORIES.map((category) => ({
+  const categories = typeof configured[CIVIC_INTEGRITY] === 'string' ? [...SAFETY_CATEGORIES, CIVIC_INTEGRITY] : SAFETY_CATEGORIES;
+  return categories.map((category) => ({
     category,
     threshold: typeof configured[category] === 'string' ? configured[category] : fallback,
   }));

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Usage } from '../../stream/usage.js';
 import type { HubResponse, Json } from '../types.js';
 
@@ -14,12 +15,17 @@ function count(value: unknown): number {
   return Number.isFinite(n) && n > 0 ? Math.min(Math.floor(n), MAX_TOKENS_PER_FIELD) : 0;
 }
 
-/** Gemini's usageMetadata in the relay's terms: thoughts are output; the prompt count already includes the cache. */
+/**
+ * Gemini's usageMetadata in the relay's terms, as new-api reads it: the prompt is promptTokenCount plus
+ * toolUsePromptTokenCount (what grounding and other tools read), already including the cache; thoughts are
+ * output; without candidatesTokenCount the output is the total minus the prompt.
+ */
 export function geminiUsage(raw: unknown): Usage | undefined {
   if (typeof raw !== 'object' || raw === null) return undefined;
   const u = raw as Json;
-  const promptTokens = count(u.promptTokenCount);
-  const completionTokens = count(u.candidatesTokenCount) + count(u.thoughtsTokenCount);
+  const promptTokens = Math.min(count(u.promptTokenCount) + count(u.toolUsePromptTokenCount), MAX_TOKENS_PER_FIELD);
+  let completionTokens = count(u.candidatesTokenCount) + count(u.thoughtsTokenCount);
+  if (completionTokens === 0) completionTokens = Math.max(0, count(u.totalTokenCount) - promptTokens);
   if (promptTokens === 0 && completionTokens === 0) return undefined;
   return { promptTokens, completionTokens, cachedTokens: Math.min(count(u.cachedContentTokenCount), promptTokens) };
 }
@@ -34,13 +40,52 @@ export function toGeminiUsage(usage: Usage): Json {
   return out;
 }
 
-const BLOCKED = new Set(['SAFETY', 'RECITATION', 'BLOCKLIST', 'PROHIBITED_CONTENT', 'SPII', 'IMAGE_SAFETY']);
-
+/**
+ * Gemini's finishReason as OpenAI's (new-api's mapping): a function call is `tool_calls`, STOP `stop`,
+ * MAX_TOKENS `length`, and every other reason (SAFETY, RECITATION, OTHER, MALFORMED_FUNCTION_CALL, ...) is
+ * `content_filter`. null while the candidate is not finished.
+ */
 export function finishReasonOf(reason: unknown, calledTools: boolean): string | null {
   if (reason === undefined || reason === null || reason === '' || reason === 'FINISH_REASON_UNSPECIFIED') return null;
+  if (calledTools) return 'tool_calls';
+  if (reason === 'STOP') return 'stop';
   if (reason === 'MAX_TOKENS') return 'length';
-  if (BLOCKED.has(String(reason))) return 'content_filter';
-  return calledTools ? 'tool_calls' : 'stop';
+  return 'content_filter';
+}
+
+/** A prompt Gemini refused to answer: no candidates, and promptFeedback.blockReason says why. */
+export function promptBlocked(native: Json): boolean {
+  const candidates = Array.isArray(native.candidates) ? native.candidates : [];
+  return candidates.length === 0 && typeof native.promptFeedback?.blockReason === 'string';
+}
+
+/** A tool call id, unique per call (new-api: call_<uuid>), so that ids never repeat across a conversation's turns. */
+export function toolCallId(): string {
+  return `call_${randomUUID().replace(/-/g, '')}`;
+}
+
+/**
+ * The text an answer part stands for in OpenAI's message content, as new-api writes it: an inline image as a
+ * Markdown data-URL image, other inline media as a Markdown link, generated code and its output as fenced
+ * blocks. undefined for parts that are not content (function calls, thoughts, plain text handled by the caller).
+ */
+export function partText(part: Json): string | undefined {
+  const inline = part.inlineData ?? part.inline_data;
+  if (typeof inline === 'object' && inline !== null && typeof inline.data === 'string') {
+    const mime = String(inline.mimeType ?? inline.mime_type ?? 'application/octet-stream');
+    return mime.startsWith('image') ? `![image](data:${mime};base64,${inline.data})` : `[media](data:${mime};base64,${inline.data})`;
+  }
+  const code = part.executableCode ?? part.executable_code;
+  if (typeof code === 'object' && code !== null && typeof code.code === 'string')
+    return `\`\`\`${String(code.language ?? '').toLowerCase()}\n${code.code}\n\`\`\``;
+  const result = part.codeExecutionResult ?? part.code_execution_result;
+  if (typeof result === 'object' && result !== null && typeof result.output === 'string') return `\`\`\`output\n${result.output}\n\`\`\``;
+  return undefined;
+}
+
+/** Appends to content text: a rendered media or code block, and text right after one, start a line of their own. */
+export function appendContent(text: string, piece: string, ownLine: boolean): string {
+  return ownLine && text && !text.endsWith('\n') && !piece.startsWith('\n') ? `${text}\n${piece}` : text + piece;
 }
 
 export function geminiFinishOf(finish: unknown): string {
@@ -54,28 +99,36 @@ export function geminiResponseToHub(native: Json, model: string): { response: Hu
   let text = '';
   let reasoning = '';
   const calls: Json[] = [];
+  let afterBlock = false;
   for (const part of Array.isArray(candidate?.content?.parts) ? candidate.content.parts : []) {
-    if (typeof part?.text === 'string') {
+    if (typeof part !== 'object' || part === null) continue;
+    if (typeof part.text === 'string') {
       if (part.thought) reasoning += part.text;
-      else text += part.text;
-    } else if (part?.functionCall) {
+      else {
+        text = appendContent(text, part.text, afterBlock);
+        afterBlock = false;
+      }
+    } else if (part.functionCall) {
       const name = String(part.functionCall.name ?? '');
-      calls.push({
-        id: `call_${calls.length + 1}_${name}`,
-        type: 'function',
-        function: { name, arguments: JSON.stringify(part.functionCall.args ?? {}) },
-      });
+      calls.push({ id: toolCallId(), type: 'function', function: { name, arguments: JSON.stringify(part.functionCall.args ?? {}) } });
+    } else {
+      const block = partText(part);
+      if (block === undefined) continue;
+      text = appendContent(text, block, true);
+      afterBlock = true;
     }
   }
   const message: Json = { role: 'assistant', content: text };
   if (reasoning) message.reasoning_content = reasoning;
   if (calls.length) message.tool_calls = calls;
+  // A refused prompt has no candidate at all: OpenAI's content_filter says so (new-api answers an error).
+  const finish = promptBlocked(native) ? 'content_filter' : (finishReasonOf(candidate?.finishReason ?? 'STOP', calls.length > 0) ?? 'stop');
   const response: HubResponse = {
     id: `chatcmpl-${String(native.responseId ?? Date.now())}`,
     object: 'chat.completion',
     created: Math.floor(Date.now() / 1000),
     model,
-    choices: [{ index: 0, message, finish_reason: finishReasonOf(candidate?.finishReason ?? 'STOP', calls.length > 0) ?? 'stop' }],
+    choices: [{ index: 0, message, finish_reason: finish }],
   };
   return { response, usage: geminiUsage(native.usageMetadata) };
 }

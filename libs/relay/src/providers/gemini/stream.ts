@@ -1,8 +1,8 @@
 import type { Usage } from '../../stream/usage.js';
 import { parseJsonObject } from '../sse-events.js';
 import type { EncodeContext, HubChunk, Json, SseEvent, StreamDecoder, StreamEncoder } from '../types.js';
-import { finishReasonOf, geminiFinishOf, geminiUsage, parseArgs, toGeminiUsage } from './response.js';
-import { hubChunk } from '../hub-chunk.js';
+import { finishReasonOf, geminiFinishOf, geminiUsage, parseArgs, partText, promptBlocked, toGeminiUsage, toolCallId } from './response.js';
+import { hubChunk, toolKey } from '../hub-chunk.js';
 
 /**
  * Gemini's `streamGenerateContent?alt=sse` ⇄ OpenAI chat chunks. Each event is a whole
@@ -13,6 +13,11 @@ import { hubChunk } from '../hub-chunk.js';
 export class GeminiStreamDecoder implements StreamDecoder {
   private last?: Usage;
   private tools = 0;
+  /** The last content sent was a rendered media or code block: the next text starts a line of its own. */
+  private afterBlock = false;
+  /** Some content text was sent (a block after it starts a line of its own). */
+  private sent = false;
+  private finished = false;
   private readonly id = `chatcmpl-${Date.now()}`;
   private readonly created = Math.floor(Date.now() / 1000);
 
@@ -27,27 +32,40 @@ export class GeminiStreamDecoder implements StreamDecoder {
     const candidate = Array.isArray(data.candidates) ? data.candidates[0] : undefined;
     const out: HubChunk[] = [];
     for (const part of Array.isArray(candidate?.content?.parts) ? candidate.content.parts : []) {
-      if (typeof part?.text === 'string' && part.text)
-        out.push(this.chunk(part.thought ? { reasoning_content: part.text } : { content: part.text }));
-      else if (part?.functionCall) {
+      if (typeof part !== 'object' || part === null) continue;
+      if (typeof part.text === 'string') {
+        if (!part.text) continue;
+        if (part.thought) out.push(this.chunk({ reasoning_content: part.text }));
+        else {
+          out.push(this.chunk({ content: this.afterBlock && !part.text.startsWith('\n') ? `\n${part.text}` : part.text }));
+          this.afterBlock = false;
+          this.sent = true;
+        }
+      } else if (part.functionCall) {
         const index = this.tools++;
         const name = String(part.functionCall.name ?? '');
         out.push(
           this.chunk({
             tool_calls: [
-              {
-                index,
-                id: `call_${index + 1}_${name}`,
-                type: 'function',
-                function: { name, arguments: JSON.stringify(part.functionCall.args ?? {}) },
-              },
+              { index, id: toolCallId(), type: 'function', function: { name, arguments: JSON.stringify(part.functionCall.args ?? {}) } },
             ],
           }),
         );
+      } else {
+        // Generated images, code and its output: content text, as in the answer that is not streamed.
+        const block = partText(part);
+        if (block === undefined) continue;
+        out.push(this.chunk({ content: this.sent ? `\n${block}` : block }));
+        this.afterBlock = true;
+        this.sent = true;
       }
     }
-    const finish = finishReasonOf(candidate?.finishReason, this.tools > 0);
-    if (finish) out.push(this.chunk({}, finish));
+    // A refused prompt comes as one event without candidates: the answer ends there, filtered.
+    const finish = promptBlocked(data) ? 'content_filter' : finishReasonOf(candidate?.finishReason, this.tools > 0);
+    if (finish && !this.finished) {
+      this.finished = true;
+      out.push(this.chunk({}, finish));
+    }
     return out;
   }
 
@@ -63,7 +81,8 @@ export class GeminiStreamDecoder implements StreamDecoder {
 /** Writes hub chunks as Gemini SSE; tool calls go out whole (Gemini has no partial arguments) with the last chunk. */
 export class GeminiStreamEncoder implements StreamEncoder {
   private finish: string | null = null;
-  private readonly calls = new Map<number, { name: string; args: string }>();
+  private readonly calls = new Map<string, { name: string; args: string }>();
+  private lastCall: string | undefined;
 
   constructor(private readonly context: EncodeContext) {}
 
@@ -74,12 +93,14 @@ export class GeminiStreamEncoder implements StreamEncoder {
       if (typeof delta.reasoning_content === 'string' && delta.reasoning_content)
         parts.push({ text: delta.reasoning_content, thought: true });
       if (typeof delta.content === 'string' && delta.content) parts.push({ text: delta.content });
-      for (const call of Array.isArray(delta.tool_calls) ? delta.tool_calls : []) {
-        const index = Number(call?.index ?? 0);
-        const seen = this.calls.get(index) ?? { name: '', args: '' };
+      const calls: Json[] = Array.isArray(delta.tool_calls) ? delta.tool_calls : [];
+      for (const [position, call] of calls.entries()) {
+        const key = toolKey(call, position, this.lastCall);
+        this.lastCall = key;
+        const seen = this.calls.get(key) ?? { name: '', args: '' };
         if (typeof call?.function?.name === 'string') seen.name ||= call.function.name;
         if (typeof call?.function?.arguments === 'string') seen.args += call.function.arguments;
-        this.calls.set(index, seen);
+        this.calls.set(key, seen);
       }
       if (choice?.finish_reason) this.finish = choice.finish_reason;
     }
