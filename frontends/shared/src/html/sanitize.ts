@@ -34,13 +34,19 @@ const ALLOWED_TAGS = new Set([
   'TH',
 ]);
 const ALLOWED_ATTRIBUTES = new Set(['href', 'src', 'alt', 'title', 'target', 'width', 'height', 'colspan', 'rowspan']);
-const SAFE_URL = /^(https?:|mailto:|\/(?!\/)|#)/i;
+// A path must stay on this site: browsers read `/\host` (and `//host`) as another host's address.
+const SAFE_URL = /^(https?:|mailto:|\/(?![/\\])|#)/i;
+
+/** The URL as a browser reads it: tabs and newlines dropped wherever they are, spaces trimmed. */
+function urlAsRead(value: string): string {
+  return value.replace(/[\t\n\r]/g, '').trim();
+}
 
 function cleanElement(element: Element): void {
   for (const attribute of [...element.attributes]) {
     const name = attribute.name.toLowerCase();
     const isUrl = name === 'href' || name === 'src';
-    if (!ALLOWED_ATTRIBUTES.has(name) || (isUrl && !SAFE_URL.test(attribute.value.trim()))) {
+    if (!ALLOWED_ATTRIBUTES.has(name) || (isUrl && !SAFE_URL.test(urlAsRead(attribute.value)))) {
       element.removeAttribute(attribute.name);
     }
   }

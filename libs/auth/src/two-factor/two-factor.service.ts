@@ -90,8 +90,9 @@ export class TwoFactorService {
     if (!row) throw new BusinessError('set up two-factor authentication first');
     if (row.isEnabled) throw new BusinessError('two-factor authentication is already on');
     if (!isTotpShape(code.replace(/\s/g, ''))) throw new BusinessError('the verification code must be 6 digits');
-    await this.checkCode(row, code, false);
-    if (!(await this.repo.enable(row.id, new Date()))) throw new BusinessError('two-factor authentication is already on');
+    // The step of the code used stays spent: a next-step code (an authenticator running fast) must not work again.
+    const usedAt = await this.checkCode(row, code, false);
+    if (!(await this.repo.enable(row.id, usedAt))) throw new BusinessError('two-factor authentication is already on');
   }
 
   async disable(userId: number, code: string, sessionId?: string): Promise<void> {
@@ -145,9 +146,10 @@ export class TwoFactorService {
 
   /**
    * One attempt: refused while locked; counted before the check (atomic), so parallel guesses share
-   * the same five; the fifth failure locks for five minutes; a success clears the count.
+   * the same five; the fifth failure locks for five minutes; a success clears the count. Returns the
+   * `last_used_at` recorded (the matched code's step, so it cannot be replayed).
    */
-  private async checkCode(row: TwoFaEntity, rawCode: string, allowBackup: boolean): Promise<void> {
+  private async checkCode(row: TwoFaEntity, rawCode: string, allowBackup: boolean): Promise<Date> {
     const code = String(rawCode ?? '').trim();
     if (!code) throw new BusinessError('the verification code is empty');
     if (row.lockedUntil) {
@@ -167,7 +169,7 @@ export class TwoFactorService {
       // Remember the step used, so the same code is refused from now on (replay).
       const usedAt = step !== undefined ? new Date(Math.max(now.getTime(), step * TOTP_PERIOD * 1000)) : now;
       await this.repo.update(row.id, { failedAttempts: 0, lockedUntil: null, lastUsedAt: usedAt });
-      return;
+      return usedAt;
     }
     const fresh = await this.repo.findByUser(row.userId);
     if (fresh && fresh.failedAttempts >= TWO_FA_MAX_ATTEMPTS) {

@@ -3,8 +3,16 @@ import { RedisService } from '@gw/core';
 
 interface Entry {
   value: string;
+  /** On the monotonic clock (`elapsedMs`), not the wall clock. */
   expiresAt: number;
 }
+
+/**
+ * Milliseconds on a clock that only moves forward at a steady rate. Windows and lifetimes kept in memory are
+ * measured on it, so a wall-clock step (NTP, a resumed VM, an operator) neither ends a login lockout or a
+ * code's lifetime early nor stretches it (threat F8); Redis keeps its own expiry the same way.
+ */
+const elapsedMs = (): number => performance.now();
 
 /**
  * Short-lived shared state (verification codes, OAuth states, attempt counters). In memory on one
@@ -24,7 +32,7 @@ export class KvStore {
   private live(key: string): Entry | undefined {
     const entry = this.memory.get(key);
     if (!entry) return undefined;
-    if (entry.expiresAt <= Date.now()) {
+    if (entry.expiresAt <= elapsedMs()) {
       this.memory.delete(key);
       return undefined;
     }
@@ -33,7 +41,7 @@ export class KvStore {
 
   private sweep(): void {
     if (this.memory.size < 10_000) return;
-    const now = Date.now();
+    const now = elapsedMs();
     for (const [key, entry] of this.memory) if (entry.expiresAt <= now) this.memory.delete(key);
   }
 
@@ -44,7 +52,7 @@ export class KvStore {
       return;
     }
     this.sweep();
-    this.memory.set(key, { value, expiresAt: Date.now() + ttlSeconds * 1000 });
+    this.memory.set(key, { value, expiresAt: elapsedMs() + ttlSeconds * 1000 });
   }
 
   /** Sets only when absent; true when this call set it. */
@@ -53,7 +61,7 @@ export class KvStore {
     if (redis) return (await redis.set(this.key(key), value, 'EX', ttlSeconds, 'NX')) === 'OK';
     if (this.live(key)) return false;
     this.sweep();
-    this.memory.set(key, { value, expiresAt: Date.now() + ttlSeconds * 1000 });
+    this.memory.set(key, { value, expiresAt: elapsedMs() + ttlSeconds * 1000 });
     return true;
   }
 
@@ -93,7 +101,7 @@ export class KvStore {
     const entry = this.live(key);
     if (!entry) {
       this.sweep();
-      this.memory.set(key, { value: '1', expiresAt: Date.now() + windowSeconds * 1000 });
+      this.memory.set(key, { value: '1', expiresAt: elapsedMs() + windowSeconds * 1000 });
       return 1;
     }
     entry.value = String(Number(entry.value) + 1);
