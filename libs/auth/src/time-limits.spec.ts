@@ -139,6 +139,18 @@ describe('two-factor codes through the service', () => {
     await expect(service.verify(7, await codeOfStep(k + 2))).resolves.toBeUndefined();
   });
 
+  it('a code used in the last moment of its step is recorded as that step, in whole seconds', async () => {
+    // A DATETIME without fractions may round 29.7 s up to the next step (MySQL does), which would refuse the
+    // next step's valid code: the recorded time is the step's first second.
+    clockAt(k * TOTP_PERIOD * 1000 + TOTP_PERIOD * 1000 - 300);
+    const { service, row } = twoFactor(secret);
+    await service.enable(7, await codeOfStep(k));
+    expect(row.lastUsedAt?.getTime()).toBe(k * TOTP_PERIOD * 1000);
+    advance(300);
+    await expect(service.verify(7, await codeOfStep(k + 1))).resolves.toBeUndefined();
+    expect(row.lastUsedAt?.getTime()).toBe((k + 1) * TOTP_PERIOD * 1000);
+  });
+
   it('five wrong codes lock the second factor for exactly five minutes', async () => {
     clockAt(T0);
     const { service, row } = twoFactor(secret);

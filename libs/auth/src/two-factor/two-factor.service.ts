@@ -166,8 +166,10 @@ export class TwoFactorService {
     const step = await this.matchTotp(row, code);
     const ok = step !== undefined || (allowBackup && (await this.useBackupCode(row.userId, code, now)));
     if (ok) {
-      // Remember the step used, so the same code is refused from now on (replay).
-      const usedAt = step !== undefined ? new Date(Math.max(now.getTime(), step * TOTP_PERIOD * 1000)) : now;
+      // Remember the step used (or the current one, if later), so its code and older ones are refused from now
+      // on (replay). Stored as the step's first second: a DATETIME without fractions may round 12:00:29.7 up to
+      // the next step (MySQL rounds), which would refuse that step's valid code.
+      const usedAt = step !== undefined ? new Date(Math.max(stepOf(now), step) * TOTP_PERIOD * 1000) : now;
       await this.repo.update(row.id, { failedAttempts: 0, lockedUntil: null, lastUsedAt: usedAt });
       return usedAt;
     }
