@@ -52,4 +52,6 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
 # Node is PID 1 and handles SIGTERM itself (graceful drain); `docker stop -t` should exceed SHUTDOWN_TIMEOUT (30 s).
 STOPSIGNAL SIGTERM
-CMD ["node", "--max-semi-space-size=4", "--heap-growing-percent=20", "dist/apps/gateway/src/main.js"]
+# An entrypoint, as new-api's image has: a compose file's `command:` (new-api's passes `--log-dir /app/logs`)
+# becomes the gateway's arguments instead of replacing the program.
+ENTRYPOINT ["node", "--max-semi-space-size=4", "--heap-growing-percent=20", "dist/apps/gateway/src/main.js"]

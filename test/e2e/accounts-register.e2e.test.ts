@@ -386,3 +386,45 @@ describe.each(testDatabases())('accounts: registration, email and password reset
     expect(mailbox.mails.filter((m) => m.to.includes('warn@example.com'))).toHaveLength(1);
   });
 });
+
+describe.each(testDatabases())('accounts: GENERATE_DEFAULT_TOKEN on %s', (kind) => {
+  let gw: TestGateway;
+  let off: TestGateway;
+
+  beforeAll(async () => {
+    [gw, off] = await Promise.all([startTestGateway(kind, { GENERATE_DEFAULT_TOKEN: 'true' }), startTestGateway(kind)]);
+    await Promise.all([setupRoot(gw), setupRoot(off)]);
+  });
+  afterAll(async () => {
+    await Promise.all([gw?.close(), off?.close()]);
+  });
+
+  const tokensAfterSignUp = async (gateway: TestGateway, username: string) => {
+    const client = gateway.client();
+    expect((await client.post('/api/user/register', { username, password: 'password-123' })).body.success).toBe(true);
+    expect((await client.login(username, 'password-123')).body.success).toBe(true);
+    const list = await client.get('/api/token/?p=1&page_size=10');
+    expect(list.body.success).toBe(true);
+    return { client, items: list.body.data.items as Array<Record<string, unknown>> };
+  };
+
+  it("gives a password sign-up new-api's first token: unlimited, never expiring, usable on the relay", async () => {
+    const { client, items } = await tokensAfterSignUp(gw, 'firsttok');
+    expect(items).toHaveLength(1);
+    expect(items[0]).toMatchObject({
+      name: 'firsttok的初始令牌',
+      status: 1,
+      expired_time: -1,
+      unlimited_quota: true,
+      remain_quota: 500000,
+      model_limits_enabled: false,
+    });
+    const key = (await client.post(`/api/token/${items[0]!.id}/key`, {})).body.data.key as string;
+    const models = await fetch(`${gw.url}/v1/models`, { headers: { Authorization: `Bearer ${key}` } });
+    expect(models.status).toBe(200);
+  });
+
+  it('makes none by default', async () => {
+    expect((await tokensAfterSignUp(off, 'notoken')).items).toEqual([]);
+  });
+});

@@ -10,9 +10,10 @@ const DOCKERFILE = readFileSync('Dockerfile', 'utf8');
 const COMPOSE = readFileSync('docker-compose.yml', 'utf8');
 const WORKSPACES = ['shell', 'admin', 'user', 'playground', 'shared'];
 
-/** The runtime stage's CMD: node flags and entry, as the image runs them. */
+/** The runtime stage's ENTRYPOINT: node flags and entry, as the image runs them (a `command:` only adds arguments). */
 function imageCommand(): { nodeArgs: string[]; main: string } {
-  const match = /^CMD (\[.*\])$/m.exec(DOCKERFILE);
+  expect(DOCKERFILE).not.toMatch(/^CMD /m);
+  const match = /^ENTRYPOINT (\[.*\])$/m.exec(DOCKERFILE);
   const command = JSON.parse(match![1]!) as string[];
   expect(command[0]).toBe('node');
   return { nodeArgs: command.slice(1, -1), main: command[command.length - 1]! };
@@ -80,7 +81,8 @@ describe('the image steps, replayed without an engine', () => {
     const { nodeArgs, main } = imageCommand();
     gw = await startGatewayChild(
       { NODE_ENV: 'production', DATA_DIR: join(dir, 'data'), SQLITE_PATH: join(dir, 'data', 'one-api.db') },
-      { main: resolve(dir, main), cwd: dir, nodeArgs },
+      // new-api's docker-compose `command:`, kept by an operator who swapped the image: arguments to the entrypoint.
+      { main: resolve(dir, main), cwd: dir, nodeArgs, args: ['--log-dir', '/app/logs'] },
     );
   }, 300_000);
 

@@ -24,16 +24,18 @@ export interface ChildOptions {
   cwd?: string;
   /** Node flags before the entry (the image's CMD passes its V8 flags). */
   nodeArgs?: string[];
+  /** Arguments after the entry (a compose file's `command:` with the image's ENTRYPOINT). */
+  args?: string[];
 }
 
 export async function startGatewayChild(
   env: Record<string, string> = {},
-  { main = BUILT_MAIN, cwd, nodeArgs = [] }: ChildOptions = {},
+  { main = BUILT_MAIN, cwd, nodeArgs = [], args = [] }: ChildOptions = {},
 ): Promise<GatewayChild> {
   const dataDir = mkdtempSync(join(tmpdir(), 'gw-child-'));
   const sqlitePath = join(dataDir, 'gw.db');
   let output = '';
-  const child = spawn(process.execPath, [...nodeArgs, main], {
+  const child = spawn(process.execPath, [...nodeArgs, main, ...args], {
     cwd,
     env: {
       PATH: process.env.PATH ?? '',

@@ -48,7 +48,10 @@ export async function startGateway(
   const ops = await setupOperations(app, config, { logLevels: options.logger, logDestination: options.logDestination });
   app.use(noStoreOnApi);
   for (const middleware of bodyParsers(config.http.maxBodyBytes)) app.use(middleware);
-  for (const { path, handler } of consoleStaticMiddlewares(config.console.staticDir)) app.use(path, handler);
+  // FRONTEND_BASE_URL (slave nodes): the console is served elsewhere and its routes redirect there.
+  if (!config.console.frontendBaseUrl) {
+    for (const { path, handler } of consoleStaticMiddlewares(config.console.staticDir)) app.use(path, handler);
+  }
 
   // PORT=0 (tests) names no port anyone could probe; holding one would only risk losing it in between.
   // A cluster worker (migrate: false) shares the port with its siblings: a probe there would answer 503 for

@@ -1,5 +1,5 @@
 import cluster from 'node:cluster';
-import { type AppConfig, ConfigError, loadConfig } from '@gw/core';
+import { type AppConfig, ConfigError, loadConfig, readCommandLine, USAGE, versionOf } from '@gw/core';
 import { SchemaMismatchError } from '@gw/database';
 import { createRootLogger } from '@gw/ops';
 import { type Gateway, startGateway } from './bootstrap.js';
@@ -10,7 +10,13 @@ import { installGracefulShutdown } from './graceful-shutdown.js';
 async function main(): Promise<void> {
   let config: AppConfig;
   try {
-    config = loadConfig();
+    // new-api's flags (--port, --log-dir, --version, --help): its docker-compose and service files pass them.
+    const { env, action } = readCommandLine(process.argv.slice(2), process.env);
+    if (action !== 'run') {
+      console.log(action === 'help' ? USAGE : versionOf(env));
+      process.exit(0);
+    }
+    config = loadConfig(env);
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(error.message);

@@ -1,7 +1,16 @@
-export { loadConfig, LOG_LEVELS, type AppConfig, type OpsConfig, type RateLimitRule, type ServerTimeouts } from './config/app-config.js';
+export {
+  loadConfig,
+  versionOf,
+  LOG_LEVELS,
+  type AppConfig,
+  type OpsConfig,
+  type RateLimitRule,
+  type ServerTimeouts,
+} from './config/app-config.js';
 export { APP_CONFIG, ConfigModule } from './config/config.module.js';
 export { ConfigError } from './config/env-reader.js';
-export type { DatabaseTarget, DatabaseType } from './config/database-dsn.js';
+export { readCommandLine, USAGE, type CommandLineAction } from './config/command-line.js';
+export type { DatabaseTarget, DatabaseTls, DatabaseType } from './config/database-dsn.js';
 export { CoreModule } from './core.module.js';
 export * from './errors/app-error.js';
 export { DATABASE_UNAVAILABLE, INTERNAL_ERROR, isDatabaseUnavailable, serverFaultOf, type ServerFault } from './errors/server-fault.js';

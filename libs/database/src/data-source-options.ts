@@ -1,6 +1,6 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { AppConfig } from '@gw/core';
+import type { AppConfig, DatabaseTls } from '@gw/core';
 import type { DataSourceOptions } from 'typeorm';
 
 /** TypeORM's own option types (classes, schemas or glob strings), so nothing here restates them. */
@@ -62,6 +62,7 @@ export function dataSourceOptions(database: AppConfig['database'], parts: Schema
         bigNumberStrings: false,
         timezone: 'Z',
         poolSize: database.poolSize,
+        ssl: sslOptions(database.tls),
         extra: { connectionLimit: database.poolSize, enableKeepAlive: true },
       };
     case 'postgres':
@@ -74,10 +75,24 @@ export function dataSourceOptions(database: AppConfig['database'], parts: Schema
         password: database.password,
         database: database.database,
         poolSize: database.poolSize,
+        ssl: sslOptions(database.tls),
         // new-api's Go `int` columns are BIGINT on PostgreSQL: read them as numbers, as on the other databases.
         parseInt8: true,
       };
   }
+}
+
+/** The DSN's TLS mode (sslmode / tls) as Node TLS options for mysql2 and pg; undefined = plain TCP. */
+export function sslOptions(
+  tls: DatabaseTls | undefined,
+): { rejectUnauthorized: boolean; checkServerIdentity?: () => undefined; ca?: string } | undefined {
+  if (!tls) return undefined;
+  return {
+    rejectUnauthorized: tls.verifyCertificate,
+    // verify-ca: the chain is checked, the host name is not.
+    ...(tls.verifyCertificate && !tls.verifyHostname ? { checkServerIdentity: () => undefined } : {}),
+    ...(tls.caFile ? { ca: readFileSync(tls.caFile, 'utf8') } : {}),
+  };
 }
 
 /**

@@ -1,9 +1,9 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import type { CreateTokenRequest, TokenStatusRequest, TokenView, UpdateTokenRequest } from '@gw/contracts';
-import { BusinessError, NotFoundError, parsePage, toPage, type Page, type Principal } from '@gw/core';
+import { APP_CONFIG, BusinessError, NotFoundError, parsePage, toPage, type AppConfig, type Page, type Principal } from '@gw/core';
 import { nowSeconds } from '@gw/database';
 import { OptionService } from '@gw/option';
-import { BalanceEvents } from '@gw/user';
+import { BalanceEvents, UserHooks } from '@gw/user';
 import { TokenAuthService } from './token-auth.service.js';
 import { generateTokenKey, randomAlphanumeric } from './token-key.js';
 import { assertCanEnable, reachedStatus, validateTokenFields } from './token-rules.js';
@@ -17,13 +17,42 @@ const NOT_FOUND = 'token not found';
 
 /** The console's token management: a user sees and changes only their own tokens. */
 @Injectable()
-export class TokenService {
+export class TokenService implements OnModuleInit {
   constructor(
     private readonly tokens: TokenRepository,
     private readonly auth: TokenAuthService,
     private readonly options: OptionService,
     private readonly balances: BalanceEvents,
+    private readonly hooks: UserHooks,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
+
+  onModuleInit(): void {
+    if (this.config.generateDefaultToken) this.hooks.onPasswordRegistered((user) => this.createDefaultToken(user));
+  }
+
+  /**
+   * GENERATE_DEFAULT_TOKEN: new-api's first token for a password sign-up, `<username>的初始令牌`, never expiring,
+   * unlimited (its remain_quota 500000 is only shown), no model limits, the user's own group.
+   */
+  private async createDefaultToken(user: { id: number; username: string }): Promise<void> {
+    const now = nowSeconds();
+    const row = {
+      name: `${user.username}的初始令牌`,
+      userId: user.id,
+      key: generateTokenKey(),
+      status: TokenStatus.Enabled,
+      createdTime: now,
+      accessedTime: now,
+      expiredTime: -1,
+      remainQuota: 500_000,
+      unlimitedQuota: true,
+      modelLimitsEnabled: false,
+      usedQuota: 0,
+    };
+    const created = await this.tokens.transaction((manager) => this.tokens.insert([row], manager));
+    await this.auth.tokensChanged(created.map((t) => t.id));
+  }
 
   async list(caller: Principal, query: Record<string, unknown>): Promise<Page<TokenView>> {
     const page = parsePage(query);

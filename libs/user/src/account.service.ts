@@ -140,7 +140,9 @@ export class AccountService {
     if (email && (await this.users.bindingTaken('email', email))) throw new BusinessError('the email is already in use');
 
     const inviter = input.aff_code ? await this.users.findByAffCode(input.aff_code) : null;
-    await this.createAccount({ username, password: input.password, email, inviterId: inviter?.id ?? 0 });
+    const id = await this.createAccount({ username, password: input.password, email, inviterId: inviter?.id ?? 0 });
+    // GENERATE_DEFAULT_TOKEN (new-api): the password sign-up's first token, made after the account, as there.
+    await this.hooks.passwordRegistered({ id, username });
   }
 
   /** Creates a regular user with the new-user and invite rewards (also used by third-party sign-up). */

@@ -18,6 +18,7 @@ type RevokeHandler = (userId: number, exceptSessionId?: string) => Promise<void>
 type ModelsProvider = (groups: string[]) => string[] | Promise<string[]>;
 type UserChangedListener = (userId: number) => void;
 type AuditWriter = (entry: UserAuditEntry, transaction: EntityManager) => Promise<void>;
+type RegisteredListener = (user: { id: number; username: string }) => Promise<void>;
 
 /**
  * Hooks that let modules above `user` plug in without a dependency cycle: `@gw/auth` registers how
@@ -30,6 +31,7 @@ export class UserHooks {
   private revokeHandler?: RevokeHandler;
   private modelsProvider?: ModelsProvider;
   private auditWriter?: AuditWriter;
+  private registeredListener?: RegisteredListener;
   private readonly changedListeners = new Set<UserChangedListener>();
 
   onRevokeSessions(handler: RevokeHandler): void {
@@ -56,6 +58,16 @@ export class UserHooks {
       return;
     }
     await this.auditWriter(entry, transaction);
+  }
+
+  /** Called by the token module when GENERATE_DEFAULT_TOKEN is on: each password sign-up gets a first token. */
+  onPasswordRegistered(listener: RegisteredListener): void {
+    this.registeredListener = listener;
+  }
+
+  /** A user signed up with a password (POST /api/user/register), after the account committed. */
+  async passwordRegistered(user: { id: number; username: string }): Promise<void> {
+    await this.registeredListener?.(user);
   }
 
   /** Called by caches of user state (e.g. `@gw/token`'s relay lookup) to drop a user on change. */

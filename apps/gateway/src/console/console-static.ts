@@ -62,6 +62,18 @@ export function spaFallback(frontendsDir: string, remoteUrls: string[] = []): No
   };
 }
 
+/**
+ * FRONTEND_BASE_URL on a slave node (new-api): the console lives elsewhere, so every page request outside the
+ * API and the relay is sent there with a 301, path and query kept (new-api's NoRoute redirect).
+ */
+export function frontendRedirect(frontendBaseUrl: string): NotFoundFallback {
+  return (req: Request, res: Response) => {
+    if (isApiPath(req.path) || isRelayPath(req.path)) return false;
+    res.redirect(301, `${frontendBaseUrl}${req.originalUrl}`);
+    return true;
+  };
+}
+
 function staticOptions() {
   return {
     fallthrough: true,

@@ -1,7 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { APP_CONFIG, NOT_FOUND_FALLBACK, type AppConfig } from '@gw/core';
 import { ConsoleController } from './console.controller.js';
-import { spaFallback } from './console-static.js';
+import { frontendRedirect, spaFallback } from './console-static.js';
 
 @Global()
 @Module({
@@ -10,7 +10,10 @@ import { spaFallback } from './console-static.js';
     {
       provide: NOT_FOUND_FALLBACK,
       inject: [APP_CONFIG],
-      useFactory: (config: AppConfig) => spaFallback(config.console.staticDir, Object.values(config.console.remotes)),
+      useFactory: (config: AppConfig) =>
+        config.console.frontendBaseUrl
+          ? frontendRedirect(config.console.frontendBaseUrl)
+          : spaFallback(config.console.staticDir, Object.values(config.console.remotes)),
     },
   ],
   exports: [NOT_FOUND_FALLBACK],

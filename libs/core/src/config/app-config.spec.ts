@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -43,7 +43,8 @@ describe('loadConfig', () => {
     ['PORT', '70000', /PORT: must be at most 65535/],
     ['SYNC_FREQUENCY', '0', /SYNC_FREQUENCY: must be at least 1/],
     ['MAX_REQUEST_BODY_MB', '-1', /MAX_REQUEST_BODY_MB/],
-    ['NODE_TYPE', 'leader', /NODE_TYPE: expected one of master, slave/],
+    ['CRYPTO_SECRET', 'random_string', /CRYPTO_SECRET/],
+    ['FRONTEND_BASE_URL', 'console.example.com', /FRONTEND_BASE_URL: not a valid URL/],
     ['BATCH_UPDATE_ENABLED', 'sometimes', /BATCH_UPDATE_ENABLED: expected true or false/],
     ['REDIS_CONN_STRING', 'http://x', /REDIS_CONN_STRING/],
     ['SESSION_SECRET', 'random_string', /SESSION_SECRET/],
@@ -56,9 +57,50 @@ describe('loadConfig', () => {
     ['WORKERS', 'many', /WORKERS: expected an integer/],
     ['UPDATE_CHECK_URL', 'ftp://example.com/latest', /UPDATE_CHECK_URL: expected a https: or http: URL/],
   ])('stops on a bad %s with one line naming it', (name, value, pattern) => {
-    const load = () => loadConfig({ DATA_DIR: dataDir(), SESSION_SECRET: 's', [name]: value });
+    const load = () => loadConfig({ DATA_DIR: dataDir(), SESSION_SECRET: 's', NODE_TYPE: 'slave', [name]: value });
     expect(load).toThrow(ConfigError);
     expect(load).toThrow(pattern);
+  });
+
+  it('reads NODE_TYPE as new-api: `slave` is a slave, any other value a master', () => {
+    const node = (value?: string) => loadConfig({ DATA_DIR: dataDir(), SESSION_SECRET: 's', NODE_TYPE: value }).node.isMaster;
+    expect(node(undefined)).toBe(true);
+    expect(node('master')).toBe(true);
+    expect(node('leader')).toBe(true);
+    expect(node('slave')).toBe(false);
+  });
+
+  it("takes Go's boolean spellings (strconv.ParseBool: t, F, TRUE, 0, ...)", () => {
+    const batch = (value: string) =>
+      loadConfig({ DATA_DIR: dataDir(), SESSION_SECRET: 's', BATCH_UPDATE_ENABLED: value }).jobs.batchUpdateEnabled;
+    for (const yes of ['t', 'T', 'TRUE', 'True', '1']) expect(batch(yes), yes).toBe(true);
+    for (const no of ['f', 'F', 'FALSE', 'False', '0']) expect(batch(no), no).toBe(false);
+  });
+
+  it('lets CRYPTO_SECRET alone sign sessions too (as new-api), so instances given only it share sessions', () => {
+    const config = loadConfig({ DATA_DIR: dataDir(), CRYPTO_SECRET: 'shared-crypto-secret' });
+    expect(config.session).toEqual({ secret: 'shared-crypto-secret', cryptoSecret: 'shared-crypto-secret' });
+    expect(loadConfig({ DATA_DIR: dataDir(), SESSION_SECRET: 'a', CRYPTO_SECRET: 'b' }).session).toEqual({
+      secret: 'a',
+      cryptoSecret: 'b',
+    });
+  });
+
+  it("accepts any SQL_MAX_OPEN_CONNS new-api does: 0 (Go's no limit) and large values become the 1000 cap", () => {
+    const pool = (value: string) => loadConfig({ DATA_DIR: dataDir(), SESSION_SECRET: 's', SQL_MAX_OPEN_CONNS: value }).database.poolSize;
+    expect(pool('50')).toBe(50);
+    expect(pool('0')).toBe(1000);
+    expect(pool('-1')).toBe(1000);
+    expect(pool('5000')).toBe(1000);
+  });
+
+  it('uses FRONTEND_BASE_URL on a slave only (new-api ignores it on the master), without a trailing slash', () => {
+    const load = (env: Record<string, string>) => loadConfig({ DATA_DIR: dataDir(), SESSION_SECRET: 's', ...env });
+    expect(load({ NODE_TYPE: 'slave', FRONTEND_BASE_URL: 'https://console.example.com/' }).console.frontendBaseUrl).toBe(
+      'https://console.example.com',
+    );
+    expect(load({ FRONTEND_BASE_URL: 'https://console.example.com' }).console.frontendBaseUrl).toBeUndefined();
+    expect(load({ NODE_TYPE: 'slave' }).console.frontendBaseUrl).toBeUndefined();
   });
 
   it('generates a session secret once and keeps it beside the database', () => {
@@ -92,6 +134,31 @@ describe('parseDatabaseDsn', () => {
       database: 'db',
     });
     expect(parseDatabaseDsn('postgresql://u@h/db', '')).toMatchObject({ type: 'postgres', port: 5432, database: 'db' });
+  });
+
+  it("honours the DSN's TLS mode as new-api's drivers do (PostgreSQL sslmode, MySQL tls)", () => {
+    const tls = (dsn: string) => parseDatabaseDsn(dsn, '').tls;
+    expect(tls('postgres://u@h/db')).toBeUndefined();
+    for (const mode of ['disable', 'allow', 'prefer']) expect(tls(`postgres://u@h/db?sslmode=${mode}`), mode).toBeUndefined();
+    expect(tls('postgres://u@h/db?sslmode=require')).toEqual({ verifyCertificate: false, verifyHostname: false });
+    expect(tls('postgresql://u@h/db?sslmode=verify-ca')).toEqual({ verifyCertificate: true, verifyHostname: false });
+    expect(tls('postgres://u@h/db?sslmode=verify-full')).toEqual({ verifyCertificate: true, verifyHostname: true });
+    const ca = join(dataDir(), 'root.crt');
+    writeFileSync(ca, 'pem');
+    expect(tls(`postgres://u@h/db?sslmode=require&sslrootcert=${ca}`)).toEqual({
+      verifyCertificate: true,
+      verifyHostname: false,
+      caFile: ca,
+    });
+    expect(() => tls('postgres://u@h/db?sslmode=verify-full&sslrootcert=/nowhere/root.crt')).toThrow(/SQL_DSN: sslrootcert/);
+    expect(() => tls('postgres://u@h/db?sslmode=strict')).toThrow(/SQL_DSN: unknown sslmode/);
+
+    expect(tls('u:p@tcp(h:3306)/db?charset=utf8mb4&parseTime=True&loc=Local')).toBeUndefined();
+    expect(tls('u:p@tcp(h:3306)/db?tls=true')).toEqual({ verifyCertificate: true, verifyHostname: true });
+    expect(tls('u:p@tcp(h:3306)/db?parseTime=true&tls=skip-verify')).toEqual({ verifyCertificate: false, verifyHostname: false });
+    expect(tls('u:p@tcp(h:3306)/db?tls=preferred')).toBeUndefined();
+    expect(tls('mysql://u@h:3306/db?tls=true')).toEqual({ verifyCertificate: true, verifyHostname: true });
+    expect(() => tls('u:p@tcp(h:3306)/db?tls=custom')).toThrow(/SQL_DSN: unknown tls/);
   });
 
   it('refuses a DSN without a database name', () => {

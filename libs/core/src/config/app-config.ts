@@ -77,7 +77,15 @@ export interface AppConfig {
     taskPollIntervalSeconds: number;
   };
   notify: { limitCount: number; limitDurationMinutes: number };
-  console: { staticDir: string; remotes: Record<'admin' | 'user' | 'playground', string> };
+  console: {
+    staticDir: string;
+    remotes: Record<'admin' | 'user' | 'playground', string>;
+    /**
+     * FRONTEND_BASE_URL, on a slave node only (new-api ignores it on the master): the console is served there, and
+     * this node answers its routes with a 301 to it instead of serving the console itself.
+     */
+    frontendBaseUrl?: string;
+  };
   generateDefaultToken: boolean;
   errorLogEnabled: boolean;
   /** Cloudflare Turnstile siteverify endpoint (TURNSTILE_VERIFY_URL; tests point it at a local fake). */
@@ -106,10 +114,16 @@ export interface OpsConfig {
   shutdownTimeoutSeconds: number;
 }
 
-const NODE_TYPES = ['master', 'slave'] as const;
+/** Connections per pool at most: new-api's SQL_MAX_OPEN_CONNS default, also what its 0 (no limit) becomes. */
+const MAX_POOL_SIZE = 1000;
 const MB = 1024 * 1024;
 /** Room for a burst of thousands of new connections (Linux's own somaxconn default since 5.4). */
 const DEFAULT_LISTEN_BACKLOG = 4096;
+
+/** VERSION (shown in /api/status and by --version); read alone so `--version` touches nothing else. */
+export function versionOf(env: RawEnv = process.env): string {
+  return new EnvReader(env).string('VERSION', 'v0.1.0');
+}
 
 /** Builds the one typed configuration object; nothing else in the app reads process.env. */
 export function loadConfig(env: RawEnv = process.env): AppConfig {
@@ -118,15 +132,19 @@ export function loadConfig(env: RawEnv = process.env): AppConfig {
   const sqlitePath = resolve(read.string('SQLITE_PATH', join(dataDir, 'one-api.db')));
   const database = parseDatabaseDsn(read.string('SQL_DSN'), sqlitePath);
   const logDatabase = parseLogDatabaseDsn(read.string('LOG_SQL_DSN'), database, (path) => resolve(path));
-  const poolSize = read.int('SQL_MAX_OPEN_CONNS', 20, { min: 1, max: 1000 });
-  const sessionSecret = read.string('SESSION_SECRET');
-  if (sessionSecret === 'random_string') {
-    throw new ConfigError('SESSION_SECRET', "the placeholder 'random_string' must be replaced by a real secret");
+  const poolSize = readPoolSize(read);
+  for (const name of ['SESSION_SECRET', 'CRYPTO_SECRET']) {
+    if (read.string(name) === 'random_string') {
+      throw new ConfigError(name, "the placeholder 'random_string' must be replaced by a real secret");
+    }
   }
+  // As new-api: either secret stands in for the other, so instances given only CRYPTO_SECRET share sessions.
+  const sessionSecret = read.string('SESSION_SECRET') ?? read.string('CRYPTO_SECRET');
   const secret = sessionSecret ?? persistentSecret(database.type === 'sqlite' ? dirname(sqlitePath) : dataDir);
+  const isMaster = read.string('NODE_TYPE') !== 'slave';
 
   return {
-    version: read.string('VERSION', 'v0.1.0'),
+    version: versionOf(env),
     http: {
       port: read.int('PORT', 3000, { min: 0, max: 65535 }),
       host: read.string('HOST', '0.0.0.0'),
@@ -146,7 +164,8 @@ export function loadConfig(env: RawEnv = process.env): AppConfig {
     redis: readRedis(read),
     session: { secret, cryptoSecret: read.string('CRYPTO_SECRET') ?? secret },
     node: {
-      isMaster: read.oneOf('NODE_TYPE', NODE_TYPES, 'master') === 'master',
+      // new-api: every value but `slave` is a master node (`master`, unset, or anything else).
+      isMaster,
       name: read.string('NODE_NAME', read.string('HOSTNAME', 'gateway')),
     },
     workers: readWorkers(read),
@@ -190,6 +209,7 @@ export function loadConfig(env: RawEnv = process.env): AppConfig {
         user: read.string('CONSOLE_REMOTE_USER_URL', '/remotes/user/mf-manifest.json'),
         playground: read.string('CONSOLE_REMOTE_PLAYGROUND_URL', '/remotes/playground/mf-manifest.json'),
       },
+      frontendBaseUrl: isMaster ? undefined : read.url('FRONTEND_BASE_URL', ['https:', 'http:'])?.replace(/\/+$/, ''),
     },
     generateDefaultToken: read.bool('GENERATE_DEFAULT_TOKEN', false),
     errorLogEnabled: read.bool('ERROR_LOG_ENABLED', false),
@@ -237,6 +257,16 @@ function rule(read: EnvReader, name: string, limit: number, duration: number): R
     limit: read.int(name, limit, { min: 1 }),
     duration: read.int(`${name}_DURATION`, duration, { min: 1 }),
   };
+}
+
+/**
+ * SQL_MAX_OPEN_CONNS: connections per database pool (20 by default: the gateway's queries are short and batched;
+ * new-api's 1000 is only a ceiling). As in Go's database/sql, 0 or less means no limit, which is MAX_POOL_SIZE
+ * here, and so is anything above it: an env file written for new-api still starts the gateway.
+ */
+function readPoolSize(read: EnvReader): number {
+  const size = read.int('SQL_MAX_OPEN_CONNS', 20);
+  return size <= 0 ? MAX_POOL_SIZE : Math.min(size, MAX_POOL_SIZE);
 }
 
 /** `auto` is one worker per core this process may use; a number is taken as given. */

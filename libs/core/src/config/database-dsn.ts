@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { ConfigError } from './env-reader.js';
 
 export type DatabaseType = 'sqlite' | 'mysql' | 'postgres';
@@ -11,6 +12,17 @@ export interface DatabaseTarget {
   username?: string;
   password?: string;
   database?: string;
+  /** TLS to the server, from the DSN's own parameters (PostgreSQL `sslmode`, MySQL `tls`); absent = plain TCP. */
+  tls?: DatabaseTls;
+}
+
+export interface DatabaseTls {
+  /** Check the server certificate's chain (libpq's verify-ca and verify-full, Go MySQL's tls=true). */
+  verifyCertificate: boolean;
+  /** Check that the certificate names the host (verify-full, tls=true); meaningful only with verifyCertificate. */
+  verifyHostname: boolean;
+  /** PEM file of the certificate authority to trust instead of the system's (PostgreSQL `sslrootcert`). */
+  caFile?: string;
 }
 
 /** new-api's Go DSN form: user:pass@tcp(host:port)/db?params */
@@ -32,6 +44,8 @@ export function parseDatabaseDsn(dsn: string | undefined, sqlitePath: string, va
   }
   const { user, pass, host, port, db } = match.groups;
   if (!db) throw new ConfigError(variable, 'the database name is missing');
+  const query = dsn.indexOf('?');
+  const params = new URLSearchParams(query === -1 ? '' : dsn.slice(query + 1));
   return {
     type: 'mysql',
     host,
@@ -39,6 +53,7 @@ export function parseDatabaseDsn(dsn: string | undefined, sqlitePath: string, va
     username: decodeURIComponent(user ?? ''),
     password: decodeURIComponent(pass ?? ''),
     database: db,
+    ...tlsOf('mysql', params, variable),
   };
 }
 
@@ -58,7 +73,54 @@ function fromUrl(dsn: string, type: DatabaseType, defaultPort: number, variable:
     username: decodeURIComponent(url.username),
     password: decodeURIComponent(url.password),
     database,
+    ...tlsOf(type, url.searchParams, variable),
   };
+}
+
+/**
+ * TLS asked for in the DSN, read as new-api's drivers read it, so a managed database's DSN (which requires TLS)
+ * works unchanged. PostgreSQL `sslmode` (libpq/pgx): `require` encrypts without checking the certificate,
+ * `verify-ca` checks its chain, `verify-full` also the host name, `sslrootcert` names the CA file;
+ * `disable`, `allow` and `prefer` connect in plain TCP (Node's driver cannot fall back from TLS to plain, so the
+ * two "try" modes keep the plain connection every server accepts unless it requires TLS: use `require` there).
+ * MySQL `tls` (go-sql-driver): `true` checks the certificate and host, `skip-verify` only encrypts, `false` and
+ * `preferred` connect in plain TCP.
+ */
+function tlsOf(type: DatabaseType, params: URLSearchParams, variable: string): { tls?: DatabaseTls } {
+  if (type === 'postgres') {
+    const mode = params.get('sslmode') ?? '';
+    const caFile = params.get('sslrootcert') || undefined;
+    if (caFile && !existsSync(caFile)) throw new ConfigError(variable, `sslrootcert file not found: ${caFile}`);
+    switch (mode) {
+      case '':
+      case 'disable':
+      case 'allow':
+      case 'prefer':
+        return {};
+      case 'require':
+        // libpq: with a root certificate present, require behaves as verify-ca.
+        return { tls: { verifyCertificate: Boolean(caFile), verifyHostname: false, caFile } };
+      case 'verify-ca':
+        return { tls: { verifyCertificate: true, verifyHostname: false, caFile } };
+      case 'verify-full':
+        return { tls: { verifyCertificate: true, verifyHostname: true, caFile } };
+      default:
+        throw new ConfigError(variable, `unknown sslmode '${mode}' (disable, allow, prefer, require, verify-ca or verify-full)`);
+    }
+  }
+  const mode = (params.get('tls') ?? '').toLowerCase();
+  switch (mode) {
+    case '':
+    case 'false':
+    case 'preferred':
+      return {};
+    case 'true':
+      return { tls: { verifyCertificate: true, verifyHostname: true } };
+    case 'skip-verify':
+      return { tls: { verifyCertificate: false, verifyHostname: false } };
+    default:
+      throw new ConfigError(variable, `unknown tls '${mode}' (true, skip-verify, preferred or false)`);
+  }
 }
 
 /**

@@ -47,8 +47,9 @@ export class EnvReader {
   bool(name: string, fallback: boolean): boolean {
     const value = this.raw(name)?.toLowerCase();
     if (value === undefined) return fallback;
-    if (['true', '1', 'yes', 'on'].includes(value)) return true;
-    if (['false', '0', 'no', 'off'].includes(value)) return false;
+    // Go's strconv.ParseBool (new-api) also takes t/T and f/F.
+    if (['true', 't', '1', 'yes', 'on'].includes(value)) return true;
+    if (['false', 'f', '0', 'no', 'off'].includes(value)) return false;
     throw new ConfigError(name, `expected true or false, got '${value}'`);
   }
 
