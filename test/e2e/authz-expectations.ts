@@ -80,6 +80,7 @@ export const ROUTE_ACCESS: Record<string, AccessLevel> = {
   'GET /api/option': 'root',
   'GET /api/pricing': 'public',
   'GET /api/privacy-policy': 'public',
+  'GET /api/ratio_config': 'public',
   'GET /api/redemption': 'admin',
   'GET /api/redemption/:id': 'admin',
   'GET /api/redemption/search': 'admin',

@@ -156,6 +156,8 @@ describe('hardening: authorization matrix over the route table, with a canary sc
       canary.plant(`option ${key}`, value);
     }
     expect((await root.put('/api/option/', { key: 'ModelRatio', value: JSON.stringify({ [MODEL]: 1 }) })).body.success).toBe(true);
+    // GET /api/ratio_config is public only while exposed (403 otherwise, as new-api).
+    expect((await root.put('/api/option/', { key: 'ExposeRatioEnabled', value: 'true' })).body.success).toBe(true);
 
     // A multi-key channel and a single-key one.
     const multi = await root.post('/api/channel/', {

@@ -47,7 +47,7 @@ describe.each(testDatabases())('GET /api/pricing on %s', (kind) => {
   it('shows guests every model of the default usable groups, with new-api row shapes', async () => {
     const res = await gw.client().get('/api/pricing');
     expect(res.status).toBe(200);
-    expect(Object.keys(res.body).sort()).toEqual(['data', 'group_ratio', 'message', 'success', 'usable_group']);
+    expect(Object.keys(res.body).sort()).toEqual(['data', 'group_ratio', 'message', 'success', 'supported_endpoint', 'usable_group']);
     expect(res.body).toMatchObject({
       success: true,
       message: '',
@@ -65,6 +65,12 @@ describe.each(testDatabases())('GET /api/pricing on %s', (kind) => {
       model_price: 0,
       owner_by: '',
       enable_groups: ['default', 'vip'],
+      supported_endpoint_types: ['openai', 'openai-response', 'openai-response-compact'],
+    });
+    expect(res.body.supported_endpoint).toEqual({
+      openai: { path: '/v1/chat/completions', method: 'POST' },
+      'openai-response': { path: '/v1/responses', method: 'POST' },
+      'openai-response-compact': { path: '/v1/responses/compact', method: 'POST' },
     });
     expect(rows['p-price']).toMatchObject({ quota_type: 1, model_price: 0.05, model_ratio: 0, enable_groups: ['default'] });
     // Unpriced: new-api's sentinel ratio. No CompletionRatio entry: the built-in table (1 by default, 4 for gpt-4o*).
@@ -84,6 +90,34 @@ describe.each(testDatabases())('GET /api/pricing on %s', (kind) => {
     expect(res.body.usable_group).toEqual({ default: '默认分组', vip: 'vip分组', hidden: '用户分组' });
     expect(res.body.group_ratio).toEqual({ default: 1, vip: 0.8, hidden: 5 });
     expect(rowsByName(res.body)['p-hidden']).toMatchObject({ model_ratio: 3, enable_groups: ['hidden'] });
+
+    // GroupGroupRatio: what the hidden group pays in vip, for its users only (new-api's group-to-group ratio).
+    await setOption('GroupGroupRatio', { hidden: { vip: 0.25 } });
+    expect((await user.get('/api/pricing')).body.group_ratio).toEqual({ default: 1, vip: 0.25, hidden: 5 });
+    expect((await user.get('/api/user/self/groups')).body.data.vip).toEqual({ desc: 'vip分组', ratio: 0.25 });
+    expect((await gw.client().get('/api/pricing')).body.group_ratio).toEqual({ default: 1, vip: 0.8 });
+    await setOption('GroupGroupRatio', {});
+  });
+
+  it("serves GET /api/ratio_config only while ExposeRatioEnabled is on (other new-api sites' ratio sync)", async () => {
+    const off = await gw.client().get('/api/ratio_config');
+    expect(off.status).toBe(403);
+    expect(off.body).toMatchObject({ success: false });
+    await root.put('/api/option/', { key: 'ExposeRatioEnabled', value: 'true' });
+    const on = await gw.client().get('/api/ratio_config');
+    expect(on.status).toBe(200);
+    expect(on.body).toMatchObject({
+      success: true,
+      data: { model_ratio: { 'p-ratio': 2 }, completion_ratio: { 'p-ratio': 3 }, model_price: { 'p-price': 0.05 } },
+    });
+    expect(Object.keys(on.body.data).sort()).toEqual([
+      'cache_ratio',
+      'completion_ratio',
+      'create_cache_ratio',
+      'model_price',
+      'model_ratio',
+    ]);
+    await root.put('/api/option/', { key: 'ExposeRatioEnabled', value: 'false' });
   });
 
   it('reflects POST /api/option/rest_model_ratio: custom ratios and prices go back to the built-in defaults', async () => {

@@ -239,4 +239,22 @@ describe.each(testDatabases())('relay: metering, aborts and concurrent billing o
     expect(tokenAfter.remainQuota).toBe(5000 - charged);
     expect(tokenAfter.usedQuota).toBe(charged);
   });
+
+  it("bills at GroupGroupRatio's ratio for the user's group in the using group (new-api's group-to-group ratio)", async () => {
+    await f.setOption('GroupGroupRatio', { default: { default: 0.5 } });
+    try {
+      await f.setQuota(f.user.id, 1_000_000);
+      const before = await f.quota(f.user.id);
+      const { response } = await f
+        .openai(token.key)
+        .chat.completions.create({ model: CHAT, messages: [{ role: 'user', content: 'hi' }] })
+        .withResponse();
+      const log = await f.settled(response.headers.get('x-oneapi-request-id'));
+      expect(log.quota).toBe(ratioQuota(CHAT, 10, 20, 0.5));
+      expect(JSON.parse(log.other)).toMatchObject({ group_ratio: 0.5 });
+      expect(await f.quota(f.user.id)).toBe(before - ratioQuota(CHAT, 10, 20, 0.5));
+    } finally {
+      await f.setOption('GroupGroupRatio', {});
+    }
+  });
 });

@@ -70,11 +70,16 @@ describe.each(testDatabases())('relay: OpenAI routes, billing and logs on %s', (
     quotaChanged.mockRestore();
   });
 
-  it('streams chunk by chunk, forces include_usage upstream, strips the usage chunk the client did not ask for', async () => {
+  it('streams chunk by chunk, forces include_usage upstream, strips the usage chunk the client turned off', async () => {
     const before = await f.quota(f.user.id);
     const { data: stream, response } = await f
       .openai(token.key)
-      .chat.completions.create({ model: CHAT, messages: [{ role: 'user', content: 'hi' }], stream: true })
+      .chat.completions.create({
+        model: CHAT,
+        messages: [{ role: 'user', content: 'hi' }],
+        stream: true,
+        stream_options: { include_usage: false },
+      })
       .withResponse();
     let text = '';
     let usageChunks = 0;
@@ -88,6 +93,32 @@ describe.each(testDatabases())('relay: OpenAI routes, billing and logs on %s', (
     const log = await f.settled(response.headers.get('x-oneapi-request-id'));
     expect(log).toMatchObject({ quota: ratioQuota(CHAT), promptTokens: 10, completionTokens: 20, isStream: true });
     expect(await f.quota(f.user.id)).toBe(before - ratioQuota(CHAT));
+  });
+
+  it("sends the usage chunk to a stream without stream_options (new-api's default), upstream's or estimated", async () => {
+    const ask = () =>
+      f
+        .openai(token.key)
+        .chat.completions.create({ model: CHAT, messages: [{ role: 'user', content: 'hi' }], stream: true })
+        .withResponse();
+    const usagesOf = async (stream: AsyncIterable<{ usage?: unknown; choices: unknown[] }>) => {
+      const usages: { prompt_tokens: number; completion_tokens: number }[] = [];
+      for await (const chunk of stream) if (chunk.usage) usages.push(chunk.usage as (typeof usages)[number]);
+      return usages;
+    };
+    const { data: stream, response } = await ask();
+    const usages = await usagesOf(stream);
+    expect(usages).toEqual([expect.objectContaining({ prompt_tokens: 10, completion_tokens: 20 })]);
+    await f.settled(response.headers.get('x-oneapi-request-id'));
+
+    f.up.script({ omitUsage: true });
+    const { data: estimated, response: estimatedResponse } = await ask();
+    const synthetic = await usagesOf(estimated);
+    expect(synthetic).toHaveLength(1);
+    expect(synthetic[0]!.completion_tokens).toBeGreaterThan(0);
+    expect(await f.settled(estimatedResponse.headers.get('x-oneapi-request-id'))).toMatchObject({
+      completionTokens: synthetic[0]!.completion_tokens,
+    });
   });
 
   it('passes the usage chunk through when the client asks for it', async () => {

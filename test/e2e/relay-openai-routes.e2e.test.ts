@@ -2,7 +2,7 @@ import { toFile } from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_REPLY, FAKE_AUDIO_SECONDS, FAKE_SPEECH } from '../fake-upstream/index.js';
 import { testDatabases } from '../support/databases.js';
-import { CLAUDE, GEMINI, IMAGE, IMAGE_QUOTA, OTHER, startFormatsFixture, type FormatsFixture } from './relay-formats-fixture.js';
+import { CLAUDE, GEMINI, IMAGE, IMAGE_QUOTA, OPENAI, OTHER, startFormatsFixture, type FormatsFixture } from './relay-formats-fixture.js';
 
 /** Ratio 1, completion ratio 2: the fake upstream's 10 prompt + 20 completion tokens cost 50. */
 const DEFAULT_QUOTA = 10 + 20 * 2;
@@ -262,6 +262,37 @@ describe.each(testDatabases())("relay: OpenAI's other routes and model lists on 
 
     const openai = await (await fetch(`${f.gw.url}/v1/models`, { headers: { authorization: `Bearer ${f.apiToken.key}` } })).json();
     expect(openai).toMatchObject({ success: true, object: 'list' });
+    // new-api's supported_endpoint_types, by the types of the channels serving each model: clients with a
+    // new-api provider (Cherry Studio) pick the route a model is called through by it.
+    const endpoints = Object.fromEntries(
+      (openai.data as { id: string; supported_endpoint_types: string[] }[]).map((m) => [m.id, m.supported_endpoint_types]),
+    );
+    expect(endpoints).toMatchObject({
+      [OPENAI]: ['openai', 'openai-response', 'openai-response-compact'],
+      [CLAUDE]: ['anthropic', 'openai'],
+      [GEMINI]: ['gemini', 'openai'],
+      [IMAGE]: ['image-generation', 'openai', 'openai-response', 'openai-response-compact'],
+    });
+    const retrieved = await (
+      await fetch(`${f.gw.url}/v1/models/${CLAUDE}`, { headers: { authorization: `Bearer ${f.apiToken.key}` } })
+    ).json();
+    expect(retrieved).toEqual({
+      id: CLAUDE,
+      object: 'model',
+      created: 1626777600,
+      owned_by: 'custom',
+      supported_endpoint_types: ['anthropic', 'openai'],
+    });
+    const pricing = (await f.gw.client().get('/api/pricing')).body;
+    expect(pricing.data.find((row: { model_name: string }) => row.model_name === CLAUDE).supported_endpoint_types).toEqual([
+      'anthropic',
+      'openai',
+    ]);
+    expect(pricing.supported_endpoint).toMatchObject({
+      anthropic: { path: '/v1/messages', method: 'POST' },
+      gemini: { path: '/v1beta/models/{model}:generateContent', method: 'POST' },
+      openai: { path: '/v1/chat/completions', method: 'POST' },
+    });
     const denied = await fetch(`${f.gw.url}/v1beta/models?key=sk-nope`);
     expect(denied.status).toBe(401);
     expect((await denied.json()).error).toMatchObject({ code: 401, status: 'UNAUTHENTICATED' });

@@ -153,6 +153,14 @@ export class ChannelRouter implements OnModuleInit, OnModuleDestroy {
       .sort();
   }
 
+  /** The types of the enabled channels serving the model in any group (its endpoint types, new-api's pricing cache). */
+  channelTypesForModel(model: string): Set<number> {
+    const types = new Set<number>();
+    for (const byModel of this.table.index.values())
+      for (const tier of byModel.get(model) ?? []) for (const channel of tier.channels) types.add(channel.type);
+    return types;
+  }
+
   /** Every enabled model (any group), sorted. */
   enabledModels(): string[] {
     const models = new Set<string>();

@@ -20,13 +20,20 @@ import { RetryPolicy } from './pipeline/retry-policy.js';
 import { UpstreamCall } from './pipeline/upstream-call.js';
 import { FormatCall } from './pipeline/format-call.js';
 import { RelayChannelProbe } from './pipeline/channel-probe.js';
-import { PricingCatalog, PricingController, PricingService, RelayPricingAdapter, TokenCounter } from './pricing/index.js';
+import {
+  PricingCatalog,
+  PricingController,
+  PricingService,
+  RatioConfigController,
+  RelayPricingAdapter,
+  TokenCounter,
+} from './pricing/index.js';
 import { ModelRateLimiter } from './rate-limit/index.js';
 
 /** The OpenAI-compatible relay: routes, channel selection, forwarding, billing and the consume log. */
 @Module({
   imports: [OptionModule, ChannelModule, UpstreamModule, TokenModule, UserModule, LogModule],
-  controllers: [PlaygroundController, ModelsController, PricingController],
+  controllers: [PlaygroundController, ModelsController, PricingController, RatioConfigController],
   providers: [
     RelayEntry,
     TokenRelayAuthenticator,

@@ -15,9 +15,11 @@ export function usableGroups(options: OptionService, userGroup?: string): Record
 /** `{group: {desc, ratio}}` for usable groups that have a ratio (plus the user's own group). */
 export function groupInfos(options: OptionService, userGroup?: string): Record<string, GroupInfo> {
   const ratios = options.get('GroupRatio');
+  const special = userGroup ? options.get('GroupGroupRatio')[userGroup] : undefined;
   const out: Record<string, GroupInfo> = {};
   for (const [group, desc] of Object.entries(usableGroups(options, userGroup))) {
-    if (group in ratios) out[group] = { desc, ratio: ratios[group]! };
+    // What this user's group pays there: GroupGroupRatio's override, else the group's ratio (new-api GetUserGroupRatio).
+    if (group in ratios) out[group] = { desc, ratio: special && Object.hasOwn(special, group) ? special[group]! : ratios[group]! };
     else if (group === userGroup) out[group] = { desc, ratio: 1 };
   }
   return out;

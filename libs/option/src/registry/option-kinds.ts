@@ -68,6 +68,16 @@ export function numberMap(value: unknown): string | undefined {
   return undefined;
 }
 
+/** `{"name": {"name": number}}` maps: group-to-group ratios. */
+export function numberMapOfMaps(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'must be a JSON object';
+  for (const [name, inner] of Object.entries(value)) {
+    const problem = numberMap(inner);
+    if (problem) return `value of ${name} ${problem}`;
+  }
+  return undefined;
+}
+
 /** `{"name": "description"}` maps: usable groups. */
 export function stringMap(value: unknown): string | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'must be a JSON object';

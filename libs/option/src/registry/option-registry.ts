@@ -7,6 +7,7 @@ import {
   json,
   jsonObject,
   numberMap,
+  numberMapOfMaps,
   oneOf,
   secret,
   stringMap,
@@ -227,6 +228,8 @@ const pricingOptions = {
   CreateCacheRatio: json<Record<string, number>>({}, numberMap),
   ModelPrice: json<Record<string, number>>(DEFAULT_MODEL_PRICE, numberMap),
   GroupRatio: json<Record<string, number>>(DEFAULT_GROUP_RATIO, numberMap),
+  /** `{"userGroup": {"usingGroup": ratio}}`: what a user group pays in another group, over GroupRatio (new-api's default). */
+  GroupGroupRatio: json<Record<string, Record<string, number>>>({ vip: { edit_this: 0.9 } }, numberMapOfMaps),
   UserUsableGroups: json<Record<string, string>>({ default: '默认分组', vip: 'vip分组' }, stringMap),
   ExposeRatioEnabled: bool(false),
   ModelRequestRateLimitEnabled: bool(false),

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ChannelRouter } from '@gw/channel';
+import { endpointTypesOfModel, type EndpointType } from '@gw/contracts';
 import { OptionService } from '@gw/option';
 import { RelayPricing, type RelayCaller } from './ports.js';
 import { RelayError } from './relay-error.js';
@@ -12,6 +13,8 @@ export interface OpenAiModel {
   object: 'model';
   created: number;
   owned_by: string;
+  /** new-api's extension: the APIs the model can be called through (openai, anthropic, gemini, ...). */
+  supported_endpoint_types: EndpointType[];
 }
 
 /**
@@ -33,7 +36,13 @@ export class ModelList {
     const acceptUnset = caller.acceptUnsetModelRatioModel || this.options.get('SelfUseModeEnabled');
     return names
       .filter((name) => acceptUnset || this.pricing.resolve(name, group, caller.userGroup) !== undefined)
-      .map((id) => ({ id, object: 'model', created: MODEL_CREATED, owned_by: 'custom' }));
+      .map((id) => ({
+        id,
+        object: 'model',
+        created: MODEL_CREATED,
+        owned_by: 'custom',
+        supported_endpoint_types: endpointTypesOfModel(this.router.channelTypesForModel(id), id),
+      }));
   }
 
   get(caller: RelayCaller, id: string): OpenAiModel {

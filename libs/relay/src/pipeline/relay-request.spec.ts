@@ -48,4 +48,15 @@ describe('parseRelayRequest', () => {
     });
     expect(parseRelayRequest('embeddings', '/p', { model: 'm', input: 'x', stream: true })).toMatchObject({ stream: false, maxTokens: 0 });
   });
+
+  it("gives a stream the usage chunk unless its stream_options turn it off (new-api's default)", () => {
+    const includeUsage = (extra: Record<string, unknown>) =>
+      parseRelayRequest('chat', '/p', { model: 'm', messages: [], ...extra }).includeUsage;
+    expect(includeUsage({ stream: true })).toBe(true);
+    expect(includeUsage({ stream: true, stream_options: null })).toBe(true);
+    expect(includeUsage({ stream: true, stream_options: {} })).toBe(false);
+    expect(includeUsage({ stream: true, stream_options: { include_usage: false } })).toBe(false);
+    expect(includeUsage({})).toBe(false);
+    expect(parseRelayRequest('completions', '/p', { model: 'm', prompt: 'x', stream: true }).includeUsage).toBe(true);
+  });
 });

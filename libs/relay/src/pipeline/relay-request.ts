@@ -42,7 +42,10 @@ export interface RelayRequest {
   body: Record<string, unknown>;
   model: string;
   stream: boolean;
-  /** The client asked for the usage chunk (`stream_options.include_usage: true`). */
+  /**
+   * The client gets the usage chunk: `stream_options.include_usage`, or true when a stream has no
+   * stream_options at all (new-api's default, which OpenAI-style clients of new-api count tokens with).
+   */
   includeUsage: boolean;
   /** max_tokens / max_completion_tokens / max_output_tokens, 0 when absent. */
   maxTokens: number;
@@ -94,7 +97,7 @@ export function parseRelayRequest(kind: RelayKind, path: string, raw: unknown, r
     body: raw,
     model: model.trim(),
     stream,
-    includeUsage: stream && isObject(options) && options.include_usage === true,
+    includeUsage: stream && (options === undefined || options === null || (isObject(options) && options.include_usage === true)),
     maxTokens: kind === 'embeddings' ? 0 : readMaxTokens(raw),
   };
 }

@@ -5,3 +5,4 @@ export { TokenCounter, encodingFor } from './token-counter.js';
 export { RelayPricingAdapter } from './relay-pricing.adapter.js';
 export { PricingCatalog, type PricingRow, type PricingPage } from './pricing-catalog.js';
 export { PricingController } from './pricing.controller.js';
+export { RatioConfigController } from './ratio-config.controller.js';

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ChannelRouter } from '@gw/channel';
+import { ENDPOINT_ROUTES, endpointTypesOfModel, type EndpointType } from '@gw/contracts';
 import { OptionService } from '@gw/option';
 import { UNSET_MODEL_RATIO } from './billing-formulas.js';
 import { lookupModel } from './model-names.js';
@@ -15,12 +16,16 @@ export interface PricingRow {
   completion_ratio: number;
   owner_by: string;
   enable_groups: string[];
+  /** The APIs the model can be called through (new-api's endpoint types). */
+  supported_endpoint_types: EndpointType[];
 }
 
 export interface PricingPage {
   data: PricingRow[];
   group_ratio: Record<string, number>;
   usable_group: Record<string, string>;
+  /** The route of each endpoint type the listed models use. */
+  supported_endpoint: Partial<Record<EndpointType, { path: string; method: string }>>;
 }
 
 /** The public price list: every model with an enabled channel, as the caller's groups see it. */
@@ -37,15 +42,27 @@ export class PricingCatalog {
     const usable = this.pricing.usableGroups(userGroup);
     const isUsable = (group: string) => Object.hasOwn(usable, group);
     const data = this.rows().filter((row) => row.enable_groups.some((group) => group === 'all' || isUsable(group)));
-    const groupRatio = Object.fromEntries(Object.entries(this.options.get('GroupRatio')).filter(([group]) => isUsable(group)));
-    return { data, group_ratio: groupRatio, usable_group: usable };
+    // The caller's group-to-group overrides replace the ratios it would pay (new-api GetPricing).
+    const groupRatio = Object.fromEntries(
+      Object.keys(this.options.get('GroupRatio'))
+        .filter(isUsable)
+        .map((group) => [group, this.pricing.groupRatio(group, userGroup)]),
+    );
+    const endpoints = new Set(data.flatMap((row) => row.supported_endpoint_types));
+    const supported = Object.fromEntries([...endpoints].map((type) => [type, ENDPOINT_ROUTES[type]]));
+    return { data, group_ratio: groupRatio, usable_group: usable, supported_endpoint: supported };
   }
 
   private rows(): PricingRow[] {
     const prices = this.options.get('ModelPrice');
     const ratios = this.options.get('ModelRatio');
     return this.router.enabledModels().map((model) => {
-      const row = { model_name: model, owner_by: '', enable_groups: this.router.groupsForModel(model) };
+      const row = {
+        model_name: model,
+        owner_by: '',
+        enable_groups: this.router.groupsForModel(model),
+        supported_endpoint_types: endpointTypesOfModel(this.router.channelTypesForModel(model), model),
+      };
       const price = lookupModel(prices, model);
       if (price !== undefined) return { ...row, quota_type: 1, model_price: price, model_ratio: 0, completion_ratio: 0 };
       // Unpriced models show new-api's sentinel ratio, as new-api does (its issue #7058).

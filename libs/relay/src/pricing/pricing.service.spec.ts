@@ -9,6 +9,7 @@ describe('PricingService', () => {
   const pricing = service({
     UserUsableGroups: { default: '默认分组', vip: 'vip分组' },
     GroupRatio: { default: 1, vip: 0.8 },
+    GroupGroupRatio: { team: { vip: 0.5 } },
     ModelRatio: { m: 2 },
     ModelPrice: {},
     CompletionRatio: {},
@@ -24,6 +25,14 @@ describe('PricingService', () => {
 
   it('reads group ratios, 1 for unknown groups (inherited keys included)', () => {
     expect([pricing.groupRatio('vip'), pricing.groupRatio('nope'), pricing.groupRatio('constructor')]).toEqual([0.8, 1, 1]);
+  });
+
+  it("applies GroupGroupRatio: what the user's group pays in the using group, over GroupRatio", () => {
+    expect([pricing.groupRatio('vip', 'team'), pricing.groupRatio('default', 'team'), pricing.groupRatio('vip', 'default')]).toEqual([
+      0.5, 1, 0.8,
+    ]);
+    expect(pricing.groupRatio('vip', 'constructor')).toBe(0.8);
+    expect(pricing.resolve('m', 'vip', 'team')).toMatchObject({ modelRatio: 2, groupRatio: 0.5 });
   });
 
   it('prices unpriced models at the 37.5 sentinel only when asked to', () => {

@@ -17,17 +17,16 @@ const USER_GROUP_DESCRIPTION = '用户分组';
 const DEFAULT_CREATE_CACHE_RATIO = 1.25;
 
 /**
- * Prices from the ratio options (in memory; no database access on the relay path). Group ratios are
- * per using group; new-api's group-to-group overrides (GroupGroupRatio) have no option here yet, so the
- * user's own group does not change the ratio.
+ * Prices from the ratio options (in memory; no database access on the relay path). The group ratio is the
+ * using group's, unless GroupGroupRatio sets what the user's own group pays in it (new-api HandleGroupRatio).
  */
 @Injectable()
 export class PricingService {
   constructor(private readonly options: OptionService) {}
 
   /** undefined when the model has neither a fixed price nor a model ratio. */
-  resolve(model: string, usingGroup: string, _userGroup: string): PriceInfo | undefined {
-    const groupRatio = this.groupRatio(usingGroup);
+  resolve(model: string, usingGroup: string, userGroup: string): PriceInfo | undefined {
+    const groupRatio = this.groupRatio(usingGroup, userGroup);
     const price = lookupModel(this.options.get('ModelPrice'), model);
     if (price !== undefined) return { usePrice: true, modelPrice: price, modelRatio: 0, completionRatio: 0, cacheRatio: 0, groupRatio };
     const modelRatio = lookupModel(this.options.get('ModelRatio'), model);
@@ -36,7 +35,7 @@ export class PricingService {
 
   /** For self-use mode and users who accept unpriced models: new-api bills those at ratio 37.5. */
   resolveOrUnset(model: string, usingGroup: string, userGroup: string): PriceInfo {
-    return this.resolve(model, usingGroup, userGroup) ?? this.ratioInfo(model, UNSET_MODEL_RATIO, this.groupRatio(usingGroup));
+    return this.resolve(model, usingGroup, userGroup) ?? this.ratioInfo(model, UNSET_MODEL_RATIO, this.groupRatio(usingGroup, userGroup));
   }
 
   preConsumeQuota(info: PriceInfo, promptTokens: number, maxTokens: number): number {
@@ -64,8 +63,15 @@ export class PricingService {
     return groups;
   }
 
-  groupRatio(group: string): number {
-    return lookupOwn(this.options.get('GroupRatio'), group) ?? 1;
+  /** The ratio a user of `userGroup` pays in `usingGroup`: GroupGroupRatio's override, else GroupRatio's (1 when unset). */
+  groupRatio(usingGroup: string, userGroup = ''): number {
+    return this.specialGroupRatio(usingGroup, userGroup) ?? lookupOwn(this.options.get('GroupRatio'), usingGroup) ?? 1;
+  }
+
+  /** GroupGroupRatio[userGroup][usingGroup], when set. */
+  specialGroupRatio(usingGroup: string, userGroup: string): number | undefined {
+    const special = userGroup ? lookupOwn(this.options.get('GroupGroupRatio'), userGroup) : undefined;
+    return special ? lookupOwn(special, usingGroup) : undefined;
   }
 
   completionRatio(model: string): number {

@@ -42,7 +42,7 @@ export class RelayPricingAdapter extends RelayPricing {
     return this.tokens.countTextTokens(model, text);
   }
 
-  groupRatio(usingGroup: string): number {
-    return this.pricing.groupRatio(usingGroup);
+  groupRatio(usingGroup: string, userGroup: string): number {
+    return this.pricing.groupRatio(usingGroup, userGroup);
   }
 }

@@ -104,7 +104,7 @@ export class TaskGate {
       this.pricing.resolve(priceKey, caller.group, caller.userGroup) ??
       (priceKey === model ? undefined : this.pricing.resolve(model, caller.group, caller.userGroup));
     const perUnit = this.options.get('QuotaPerUnit');
-    const groupRatio = this.pricing.groupRatio(caller.group);
+    const groupRatio = this.pricing.groupRatio(caller.group, caller.userGroup);
     if (info?.usePrice)
       return {
         quota: Math.max(0, Math.trunc(info.modelPrice * perUnit * groupRatio)),
