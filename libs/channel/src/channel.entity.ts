@@ -45,6 +45,16 @@ export class ChannelEntity {
   @Column({ name: 'base_url', type: 'varchar', length: 512, nullable: true, default: '' })
   baseUrl: string | null;
 
+  /**
+   * Whether the base URL must stay on public addresses when the relay connects (threats S5, DNS rebinding): 1
+   * when the save-time check found only public addresses (or a name an admin saved that did not resolve yet),
+   * 0 when root or AllowPrivateOutboundUrls let a private one through, or the base URL is empty. Set by the
+   * service on every save of the base URL, never from the request. NULL (rows from before, or written by
+   * new-api) keeps the old behaviour: no check at connect time.
+   */
+  @Column({ name: 'base_url_public', type: 'integer', nullable: true })
+  baseUrlPublic: number | null;
+
   @Column({ type: 'text', nullable: true })
   other: string | null;
 

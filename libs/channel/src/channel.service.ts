@@ -153,6 +153,8 @@ export class ChannelService {
           group: 'default',
           priority: 0,
           weight: 0,
+          // No base URL (the type's default): no admin-chosen host to hold public.
+          baseUrlPublic: 0,
           ...fields,
           name: prefixName ? `${name}_${k.slice(0, 8)}` : name,
           key: k,
@@ -336,7 +338,8 @@ export class ChannelService {
     if (weight !== undefined) out.weight = weight;
     const baseUrl = parseBaseUrl(input.base_url);
     if (baseUrl !== undefined) {
-      if (baseUrl) await this.checkBaseUrl(baseUrl, principal);
+      // Recorded with the URL, never read from the request: the relay holds the URL to it when it connects.
+      out.baseUrlPublic = baseUrl && (await this.checkBaseUrl(baseUrl, principal)) ? 1 : 0;
       out.baseUrl = baseUrl;
     }
     if (input.other !== undefined) out.other = (input.other ?? '').trim();
@@ -357,13 +360,19 @@ export class ChannelService {
   /**
    * Threats S5: a base URL on a private or loopback address can send the provider key into the
    * intranet. Root may set one (self-hosted providers like Ollama); an admin only when the operator
-   * turned AllowPrivateOutboundUrls on.
+   * turned AllowPrivateOutboundUrls on. Returns whether the URL must stay public when the relay connects
+   * (DNS rebinding: the name is resolved again then): true when every address found now is public, and
+   * for a name an admin saved that does not resolve yet (an admin could not have saved a private one);
+   * false when a private address was let through, or root saved a name that does not resolve yet (a
+   * Docker service started later).
    */
-  private async checkBaseUrl(baseUrl: string, principal: Principal): Promise<void> {
-    if (principal.role >= Role.Root || this.options.get('AllowPrivateOutboundUrls')) return;
-    if (await reachesInside(baseUrl.replaceAll('{model}', 'model'))) {
-      throw new BusinessError('this base url points to a private address; only root can set it');
-    }
+  private async checkBaseUrl(baseUrl: string, principal: Principal): Promise<boolean> {
+    const reach = await reachOf(baseUrl.replaceAll('{model}', 'model'));
+    if (reach === 'public') return true;
+    const privileged = principal.role >= Role.Root || this.options.get('AllowPrivateOutboundUrls');
+    if (reach === 'unresolved') return !privileged;
+    if (!privileged) throw new BusinessError('this base url points to a private address; only root can set it');
+    return false;
   }
 
   /**
@@ -396,23 +405,29 @@ export class ChannelService {
 }
 
 /**
- * A URL that may reach the intranet: malformed, a local name, or a name or literal with a private or
- * reserved address. A name that does not resolve now (offline install, DNS later) reaches nothing.
+ * Where a URL reaches: `private` when malformed, a local name, or a name or literal with any private or
+ * reserved address; `unresolved` for a name that does not resolve now (offline install, DNS later);
+ * `public` when every address is public.
  */
-async function reachesInside(raw: string): Promise<boolean> {
+async function reachOf(raw: string): Promise<'public' | 'private' | 'unresolved'> {
   let url: URL;
   try {
     url = parseOutboundUrl(raw);
   } catch {
-    return true;
+    return 'private';
   }
-  if (/(^|\.)(localhost|internal|local)\.?$/i.test(url.hostname)) return true;
+  if (/(^|\.)(localhost|internal|local)\.?$/i.test(url.hostname)) return 'private';
   try {
     await resolveOutbound(url);
   } catch (error) {
-    return !(error instanceof OutboundUrlError) || !/cannot be resolved/.test(error.message);
+    return error instanceof OutboundUrlError && /cannot be resolved/.test(error.message) ? 'unresolved' : 'private';
   }
-  return false;
+  return 'public';
+}
+
+/** A URL that may reach the intranet (reachOf); a name that does not resolve now reaches nothing. */
+async function reachesInside(raw: string): Promise<boolean> {
+  return (await reachOf(raw)) === 'private';
 }
 
 function toIds(raw: (number | string)[]): number[] {

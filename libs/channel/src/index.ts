@@ -3,6 +3,7 @@ import { ChannelEntity } from './channel.entity.js';
 import { CreateChannels1732262403000 } from './migrations/1732262403000-create-channels.js';
 import { CreateAbilities1732262403100 } from './migrations/1732262403100-create-abilities.js';
 import { AddNewApiChannelColumns1732262403300 } from './migrations/1732262403300-add-new-api-channel-columns.js';
+import { AddChannelBaseUrlPublic1732262403400 } from './migrations/1732262403400-add-channel-base-url-public.js';
 
 export { ChannelModule } from './channel.module.js';
 export { ChannelRouter, buildRoutingTable, pickFromTiers, weightedPick } from './channel-router.js';
@@ -15,7 +16,12 @@ export { parseChannelInfo, splitKeys, KeyStatus, type ChannelInfo, type MultiKey
 
 export const channelSchema = {
   entities: [ChannelEntity, AbilityEntity],
-  migrations: [CreateChannels1732262403000, CreateAbilities1732262403100, AddNewApiChannelColumns1732262403300],
+  migrations: [
+    CreateChannels1732262403000,
+    CreateAbilities1732262403100,
+    AddNewApiChannelColumns1732262403300,
+    AddChannelBaseUrlPublic1732262403400,
+  ],
 };
 export { ChannelMonitorService, type CycleSummary } from './channel-monitor.service.js';
 export { ChannelTestService, mapModel, type ChannelTestResult } from './channel-test.service.js';

@@ -101,6 +101,8 @@ export function toRelayChannel(row: ChannelEntity): RelayChannel {
       headerOverride,
       organization: row.openaiOrganization || null,
       createdTime: Number(row.createdTime) || 0,
+      // Checked public when saved: the connection refuses a private address too (DNS rebinding, threats S5).
+      ...(row.baseUrlPublic === 1 ? { publicOnly: true } : {}),
     },
   };
 }

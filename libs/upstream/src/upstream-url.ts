@@ -6,6 +6,8 @@ export interface BuiltRequest {
   /** DELETE only for Ollama's model management (`/api/delete` takes a JSON body). */
   method: 'GET' | 'POST' | 'DELETE';
   headers: Record<string, string>;
+  /** The channel's UpstreamTarget.publicOnly, carried to the connection. */
+  publicOnly?: boolean;
 }
 
 const PATHS: Record<UpstreamEndpoint, string> = {
@@ -134,7 +136,7 @@ export function buildUpstreamRequest(
 
   for (const [name, value] of Object.entries(init.extraHeaders ?? {})) setHeader(headers, name, value, target.key);
   for (const [name, value] of Object.entries(target.headerOverride ?? {})) setHeader(headers, name, value, target.key);
-  return { url: url.toString(), method, headers };
+  return withRule({ url: url.toString(), method, headers }, target);
 }
 
 /** Cloudflare Workers AI's OpenAI-compatible endpoints live under the account (the channel's `other`), as new-api calls them. */
@@ -167,7 +169,7 @@ export function buildProviderRequest(
   const headers: Record<string, string> = { accept: stream ? 'text/event-stream' : 'application/json', 'content-type': 'application/json' };
   for (const [name, value] of Object.entries(authHeaders)) setHeader(headers, name, value, target.key);
   for (const [name, value] of Object.entries(target.headerOverride ?? {})) setHeader(headers, name, value, target.key);
-  return { url: url.toString(), method: 'POST', headers };
+  return withRule({ url: url.toString(), method: 'POST', headers }, target);
 }
 
 /**
@@ -184,7 +186,13 @@ export function buildBalanceRequest(target: UpstreamTarget): BuiltRequest {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (target.key) headers.authorization = `Bearer ${target.key}`;
   for (const [name, value] of Object.entries(target.headerOverride ?? {})) setHeader(headers, name, value, target.key);
-  return { url: url.toString(), method: 'GET', headers };
+  return withRule({ url: url.toString(), method: 'GET', headers }, target);
+}
+
+/** A request for a channel whose base URL must stay public carries that rule to its connection. */
+function withRule(built: BuiltRequest, target: Pick<UpstreamTarget, 'publicOnly'>): BuiltRequest {
+  if (target.publicOnly) built.publicOnly = true;
+  return built;
 }
 
 function setHeader(headers: Record<string, string>, name: string, value: unknown, key: string): void {

@@ -1,8 +1,10 @@
 import diagnostics from 'node:diagnostics_channel';
-import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
-import type { Agent, Dispatcher } from 'undici';
+import { Inject, Injectable, type OnModuleDestroy, Optional } from '@nestjs/common';
+import type { Agent, buildConnector, Dispatcher } from 'undici';
 import { APP_CONFIG, type AppConfig, requireOnFirstUse } from '@gw/core';
+import { OptionService } from '@gw/option';
 import { Http1Dispatcher } from './http1/dispatcher.js';
+import { addressRefused, publicOnlyLookup, refusedLiteral } from './public-only.js';
 import { UpstreamExchange } from './upstream-exchange.js';
 import { buildBalanceRequest, buildUpstreamRequest, type BuiltRequest } from './upstream-url.js';
 import {
@@ -50,6 +52,8 @@ export const DEFAULT_HEADERS_TIMEOUT_SECONDS = 300;
 export class UpstreamClient implements OnModuleDestroy {
   /** undici's pool, made (and undici loaded) by the first call under a connection limit. */
   private agent?: Agent;
+  /** The same for public-only calls (see public-only.ts): its connections are opened with the checking lookup. */
+  private publicAgent?: Agent;
   private readonly connectTimeoutMs: number;
   /** Every call without a connection limit: a leaner path per call and per streamed chunk than undici's (see Http1Dispatcher). */
   private readonly http1: Http1Dispatcher;
@@ -61,7 +65,11 @@ export class UpstreamClient implements OnModuleDestroy {
   private readonly maxConnections: number;
   private readonly prepared = new WeakMap<UpstreamTarget, Map<string, PreparedRequest>>();
 
-  constructor(@Inject(APP_CONFIG) config: Pick<AppConfig, 'relay'>) {
+  constructor(
+    @Inject(APP_CONFIG) config: Pick<AppConfig, 'relay'>,
+    /** AllowPrivateOutboundUrls lifts the public-only rule; without the options (unit tests) the rule holds. */
+    @Optional() private readonly options?: OptionService,
+  ) {
     const relay = config.relay;
     this.headersTimeoutMs = (relay.timeoutSeconds || DEFAULT_HEADERS_TIMEOUT_SECONDS) * 1000;
     this.bodyTimeoutMs = relay.streamingTimeoutSeconds * 1000;
@@ -75,6 +83,7 @@ export class UpstreamClient implements OnModuleDestroy {
   async onModuleDestroy(): Promise<void> {
     this.http1.close();
     await this.agent?.close().catch(() => undefined);
+    await this.publicAgent?.close().catch(() => undefined);
   }
 
   async send(target: UpstreamTarget, endpoint: UpstreamEndpoint, init: UpstreamRequestInit = {}): Promise<UpstreamResponse> {
@@ -127,6 +136,8 @@ export class UpstreamClient implements OnModuleDestroy {
     // undici re-arms its body timeout on any byte: the exchange times a line-wise stream's lines on top of it (threats F4).
     const lineTimeout = ownClient ? 0 : bodyTimeout;
     const exchange = new UpstreamExchange(built.url, init.maxResponseBytes ?? this.maxResponseBytes, init.signal, ownClient, lineTimeout);
+    // A channel whose base URL was checked public when saved stays public when connected to (DNS rebinding, threats S5).
+    const publicOnly = built.publicOnly === true && this.options?.get('AllowPrivateOutboundUrls') !== true;
     const request = {
       origin: built.origin,
       path: built.path,
@@ -143,6 +154,7 @@ export class UpstreamClient implements OnModuleDestroy {
               : undefined,
       headersTimeout: init.headersTimeoutMs ?? this.headersTimeoutMs,
       bodyTimeout,
+      publicOnly,
     };
     if (UPSTREAM_CALL_CHANNEL.hasSubscribers) {
       UPSTREAM_CALL_CHANNEL.publish({ request });
@@ -152,21 +164,39 @@ export class UpstreamClient implements OnModuleDestroy {
       );
     }
     if (ownClient) this.http1.dispatch(request, exchange);
-    else this.limitedPool().dispatch(request, exchange as unknown as Dispatcher.DispatchHandler);
+    else this.limitedPool(publicOnly).dispatch(request, exchange as unknown as Dispatcher.DispatchHandler);
     return exchange.response;
   }
 
-  private limitedPool(): Agent {
-    this.agent ??= new (undici().Agent)({
-      connect: { timeout: this.connectTimeoutMs },
+  /** undici's pool of one kind: public-only calls have their own, so neither reuses the other's connections. */
+  private limitedPool(publicOnly: boolean): Agent {
+    if (publicOnly) {
+      this.publicAgent ??= this.newAgent(publicOnlyConnector(this.connectTimeoutMs));
+      return this.publicAgent;
+    }
+    this.agent ??= this.newAgent({ timeout: this.connectTimeoutMs });
+    return this.agent;
+  }
+
+  private newAgent(connect: Agent.Options['connect']): Agent {
+    return new (undici().Agent)({
+      connect,
       keepAliveTimeout: 30_000,
       keepAliveMaxTimeout: 600_000,
       connections: this.maxConnections,
       headersTimeout: this.headersTimeoutMs,
       bodyTimeout: this.bodyTimeoutMs,
     });
-    return this.agent;
   }
+}
+
+/** undici's connector with the checking lookup, and a literal address (never looked up) checked before connecting. */
+function publicOnlyConnector(timeout: number): buildConnector.connector {
+  const connect = undici().buildConnector({ timeout, lookup: publicOnlyLookup } as buildConnector.BuildOptions);
+  return (options, callback) => {
+    if (refusedLiteral(options.hostname)) callback(addressRefused(), null);
+    else connect(options, callback);
+  };
 }
 
 export { toUpstreamError } from './upstream-errors.js';

@@ -19,6 +19,11 @@ export interface UpstreamTarget {
   organization?: string | null;
   /** Channel creation time (unix seconds): Azure channels older than new-api's cutoff drop dots from deployments. */
   createdTime?: number;
+  /**
+   * The base URL was checked public when it was saved: while AllowPrivateOutboundUrls is off, a connection
+   * for this channel refuses a name that now resolves to a private or reserved address (DNS rebinding).
+   */
+  publicOnly?: boolean;
 }
 
 export type UpstreamEndpoint =

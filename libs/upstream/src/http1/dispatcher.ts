@@ -1,6 +1,7 @@
 import { connect as netConnect, isIP, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import { endsLine, idleTimeoutError, type IdleWatched, silenceAfter, unwatchIdle, watchIdle } from '../idle-sweep.js';
+import { addressRefused, publicOnlyLookup, refusedLiteral } from '../public-only.js';
 import { toUpstreamError } from '../upstream-errors.js';
 import { UpstreamError } from '../upstream.types.js';
 import { ResponseParser, type ResponseParts } from './response-parser.js';
@@ -17,6 +18,11 @@ export interface Http1Request {
   headersTimeout: number;
   /** Longest time in ms without progress (a byte, or a line: see isLineStream) while the reader takes the body (0: none). */
   bodyTimeout: number;
+  /**
+   * Only a public address may be connected to (see public-only.ts): such calls have connections of their own,
+   * opened with the checking lookup, so a connection opened without it is never handed to them.
+   */
+  publicOnly?: boolean;
 }
 
 /** The part of undici's dispatch handler interface that UpstreamExchange implements. */
@@ -57,6 +63,8 @@ const BAD_VALUE = /[\r\n\0]/;
  */
 export class Http1Dispatcher {
   private readonly idle = new Map<string, Http1Connection[]>();
+  /** Idle connections opened under the public-only rule: never handed to other calls, nor theirs to these. */
+  private readonly idlePublic = new Map<string, Http1Connection[]>();
   private closed = false;
 
   constructor(private readonly options: Http1DispatcherOptions) {}
@@ -66,15 +74,26 @@ export class Http1Dispatcher {
       handler.onError(new UpstreamError('connect', 'the upstream client is closed'));
       return;
     }
-    const connection = this.takeIdle(request.origin) ?? new Http1Connection(this, request.origin, this.options.connectTimeoutMs);
+    const publicOnly = request.publicOnly === true;
+    let connection = this.takeIdle(request.origin, publicOnly);
+    if (!connection) {
+      if (publicOnly && refusedLiteral(new URL(request.origin).hostname)) {
+        // A literal address is never looked up: checked here, once per connection it would open.
+        handler.onError(addressRefused());
+        return;
+      }
+      connection = new Http1Connection(this, request.origin, this.options.connectTimeoutMs, publicOnly);
+    }
     connection.send(request, handler);
   }
 
   /** Closes idle connections; calls in flight finish (their connections are then closed, not kept). */
   close(): void {
     this.closed = true;
-    for (const list of this.idle.values()) for (const connection of list.splice(0)) connection.destroy();
-    this.idle.clear();
+    for (const idle of [this.idle, this.idlePublic]) {
+      for (const list of idle.values()) for (const connection of list.splice(0)) connection.destroy();
+      idle.clear();
+    }
   }
 
   /** A connection whose answer ended cleanly, kept for the next call to its origin. */
@@ -85,10 +104,11 @@ export class Http1Dispatcher {
       connection.destroy();
       return;
     }
-    let list = this.idle.get(connection.origin);
+    const idle = this.idleOf(connection.publicOnly);
+    let list = idle.get(connection.origin);
     if (!list) {
       list = [];
-      this.idle.set(connection.origin, list);
+      idle.set(connection.origin, list);
     }
     list.push(connection);
     connection.idleFor(keepMs);
@@ -96,18 +116,25 @@ export class Http1Dispatcher {
 
   /** An idle connection closed or expired. */
   forget(connection: Http1Connection): void {
-    const list = this.idle.get(connection.origin);
+    const idle = this.idleOf(connection.publicOnly);
+    const list = idle.get(connection.origin);
     const at = list?.indexOf(connection) ?? -1;
     if (at < 0) return;
     list!.splice(at, 1);
-    if (list!.length === 0) this.idle.delete(connection.origin);
+    if (list!.length === 0) idle.delete(connection.origin);
   }
 
-  private takeIdle(origin: string): Http1Connection | undefined {
-    const list = this.idle.get(origin);
+  /** The idle connections of one kind: a public-only call never reuses a connection opened without the check, nor the other way round. */
+  private idleOf(publicOnly: boolean): Map<string, Http1Connection[]> {
+    return publicOnly ? this.idlePublic : this.idle;
+  }
+
+  private takeIdle(origin: string, publicOnly: boolean): Http1Connection | undefined {
+    const idle = this.idleOf(publicOnly);
+    const list = idle.get(origin);
     // The most recently used first: its socket is the least likely to be closing.
     for (let connection = list?.pop(); connection; connection = list?.pop()) {
-      if (list!.length === 0) this.idle.delete(origin);
+      if (list!.length === 0) idle.delete(origin);
       if (connection.usable) return connection;
     }
     return undefined;
@@ -145,15 +172,19 @@ class Http1Connection implements ResponseParts, IdleWatched {
     private readonly pool: Http1Dispatcher,
     readonly origin: string,
     connectTimeoutMs: number,
+    /** Opened under the public-only rule (its name resolved by publicOnlyLookup). */
+    readonly publicOnly: boolean,
   ) {
     const url = new URL(origin);
     const secure = url.protocol === 'https:';
     const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
     const port = Number(url.port) || (secure ? 443 : 80);
     this.sharedReads = !secure;
+    // Node's own lookup unless the call is public-only (a literal address was checked by the dispatcher).
+    const lookup = publicOnly ? publicOnlyLookup : undefined;
     this.socket = secure
-      ? tlsConnect({ host, port, servername: isIP(host) ? undefined : host, ALPNProtocols: ['http/1.1'] })
-      : netConnect({ host, port, onread: { buffer: READ_BUFFER, callback: (length) => this.readShared(length) } });
+      ? tlsConnect({ host, port, lookup, servername: isIP(host) ? undefined : host, ALPNProtocols: ['http/1.1'] })
+      : netConnect({ host, port, lookup, onread: { buffer: READ_BUFFER, callback: (length) => this.readShared(length) } });
     this.socket.setNoDelay(true);
     // TCP keep-alive probes after a minute of silence, as undici's connector sets them.
     this.socket.setKeepAlive(true, 60_000);
