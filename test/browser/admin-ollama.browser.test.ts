@@ -7,6 +7,7 @@ import { type FakeNativeUpstream, startFakeNativeUpstream } from '../fake-upstre
 import { OLLAMA_VERSION } from '../fake-upstream/native/ollama.js';
 import { chromiumSkipReason, launchConsoleBrowser, type ConsoleBrowser, screenshotIfFailed } from './support/chromium.js';
 import { consoleCall } from './support/console-api.js';
+import { login, setupRoot } from './support/console-session.js';
 import { startGatewayProcess, type GatewayProcess } from './support/gateway-process.js';
 
 const skipReason = chromiumSkipReason();
@@ -23,20 +24,11 @@ describe.skipIf(skipReason !== null)('admin: Ollama model management in Chromium
   beforeAll(async () => {
     native = await startFakeNativeUpstream();
     gateway = await startGatewayProcess();
-    const setup = await fetch(`${gateway.url}/api/setup`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ ...ROOT, confirmPassword: ROOT.password, SelfUseModeEnabled: false, DemoSiteEnabled: false }),
-    });
-    expect(((await setup.json()) as { success: boolean }).success).toBe(true);
+    await setupRoot(gateway.url, ROOT);
     browser = await launchConsoleBrowser(gateway.url);
     page = browser.page;
     page.setDefaultTimeout(15_000);
-    await page.goto('/login');
-    await page.locator('input[name="username"]').fill(ROOT.username);
-    await page.locator('input[name="password"]').fill(ROOT.password);
-    await page.getByTestId('login-submit').click();
-    await page.waitForURL('**/token');
+    await login(page, ROOT);
   });
 
   afterAll(async () => {

@@ -7,6 +7,7 @@ import type { Page } from 'playwright-core';
 import { type FakeReleaseFeed, releaseAnswer, startFakeReleaseFeed } from '../fake-upstream/fake-release-feed.js';
 import { chromiumSkipReason, launchConsoleBrowser, type ConsoleBrowser, screenshotIfFailed } from './support/chromium.js';
 import { consoleCall } from './support/console-api.js';
+import { login, setupRoot } from './support/console-session.js';
 import { startGatewayProcess, type GatewayProcess } from './support/gateway-process.js';
 
 const skipReason = chromiumSkipReason();
@@ -24,20 +25,11 @@ describe.skipIf(skipReason !== null)('admin: version info and update check in Ch
   beforeAll(async () => {
     feed = await startFakeReleaseFeed({ status: 503, body: '{"message":"maintenance"}' });
     gateway = await startGatewayProcess({ VERSION: 'v1.0.0', UPDATE_CHECK_URL: feed.url });
-    const setup = await fetch(`${gateway.url}/api/setup`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ ...ROOT, confirmPassword: ROOT.password, SelfUseModeEnabled: false, DemoSiteEnabled: false }),
-    });
-    expect(((await setup.json()) as { success: boolean }).success).toBe(true);
+    await setupRoot(gateway.url, ROOT);
     browser = await launchConsoleBrowser(gateway.url);
     page = browser.page;
     page.setDefaultTimeout(15_000);
-    await page.goto('/login');
-    await page.locator('input[name="username"]').fill(ROOT.username);
-    await page.locator('input[name="password"]').fill(ROOT.password);
-    await page.getByTestId('login-submit').click();
-    await page.waitForURL('**/token');
+    await login(page, ROOT);
     // The feed is on loopback: the gateway reads it only with this option on.
     expect((await consoleCall(page, 'PUT', '/api/option/', { key: 'AllowPrivateOutboundUrls', value: 'true' })).success).toBe(true);
   });
