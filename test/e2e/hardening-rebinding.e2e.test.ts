@@ -1,11 +1,10 @@
-import dns, { type LookupAddress } from 'node:dns';
-import dnsPromises from 'node:dns/promises';
+import type { LookupAddress } from 'node:dns';
 import { createServer, type Server } from 'node:http';
-import { syncBuiltinESMExports } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../support/api-client.js';
 import { testDatabases } from '../support/databases.js';
+import { scriptResolver } from './rebind-resolver.js';
 import { CHAT, INSTRUCT, type RelayFixture, startRelayFixture } from './relay-fixture.js';
 
 /**
@@ -13,7 +12,7 @@ import { CHAT, INSTRUCT, type RelayFixture, startRelayFixture } from './relay-fi
  * must stay public when the relay connects, even after the name is pointed at loopback; a base URL root saved on
  * a private address keeps working. The names under `.rebind.test` are answered by a scripted resolver put in
  * place of Node's own (both the lookup the save-time check makes and the one a connection makes), in this test
- * process only: the gateway has no hook of its own for it.
+ * process only (rebind-resolver.ts): the gateway has no hook of its own for it.
  */
 const PUBLIC = '93.184.216.34';
 /** Models the fixture prices (an unpriced model would be refused before any channel is picked). */
@@ -31,37 +30,6 @@ const answerFor = (host: string): LookupAddress[] | undefined => {
   return [{ address: phase === 'public' ? PUBLIC : '127.0.0.1', family: 4 }];
 };
 
-const systemLookup = dns.lookup;
-const systemPromisesLookup = dnsPromises.lookup;
-
-function scriptResolver(): void {
-  (dns as { lookup: unknown }).lookup = (host: string, options: unknown, callback?: (...args: unknown[]) => void) => {
-    const answers = answerFor(host);
-    if (!answers) return (systemLookup as (...args: unknown[]) => void)(host, options, callback);
-    const done = (typeof options === 'function' ? options : callback) as (...args: unknown[]) => void;
-    if (!answers.length)
-      return process.nextTick(() => done(Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' })));
-    process.nextTick(() => {
-      if ((options as { all?: boolean } | undefined)?.all) done(null, answers);
-      else done(null, answers[0]!.address, answers[0]!.family);
-    });
-  };
-  (dnsPromises as { lookup: unknown }).lookup = (host: string, options?: unknown) => {
-    const answers = answerFor(host);
-    if (!answers) return (systemPromisesLookup as (...args: unknown[]) => unknown)(host, options);
-    if (!answers.length) return Promise.reject(Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' }));
-    return Promise.resolve((options as { all?: boolean } | undefined)?.all ? answers : answers[0]);
-  };
-  // `import { lookup } from 'node:dns/promises'` bindings follow the swap.
-  syncBuiltinESMExports();
-}
-
-function restoreResolver(): void {
-  (dns as { lookup: unknown }).lookup = systemLookup;
-  (dnsPromises as { lookup: unknown }).lookup = systemPromisesLookup;
-  syncBuiltinESMExports();
-}
-
 describe.each(testDatabases())(
   'a channel base URL checked public when saved stays public when the relay connects (threats S5) on %s',
   (kind) => {
@@ -73,6 +41,7 @@ describe.each(testDatabases())(
     let adminChannel: number;
     let rootChannel: number;
     let tokenKey: string;
+    let restoreResolver: (() => void) | undefined;
 
     const chat = (model: string) =>
       fetch(`${f.gw.url}/v1/chat/completions`, {
@@ -86,7 +55,7 @@ describe.each(testDatabases())(
     };
 
     beforeAll(async () => {
-      scriptResolver();
+      restoreResolver = scriptResolver(answerFor);
       canary = createServer((_req, res) => {
         hits++;
         res.setHeader('content-type', 'application/json');
@@ -104,7 +73,7 @@ describe.each(testDatabases())(
     afterAll(async () => {
       await f?.close();
       await new Promise<void>((resolve) => canary?.close(() => resolve()));
-      restoreResolver();
+      restoreResolver?.();
     });
 
     it('records, when the base URL is saved, whether it must stay public; the request cannot set it', async () => {

@@ -36,6 +36,7 @@ import { TaskRepository } from './generic/task.repository.js';
 import { TaskBilling } from './shared/task-billing.service.js';
 import { TaskGate } from './shared/task-gate.js';
 import { TaskPoller } from './shared/task-poller.service.js';
+import { TaskUpstream } from './shared/upstream-json.js';
 
 /**
  * Asynchronous tasks: Midjourney-proxy drawings (`midjourneys`) and Suno/video jobs (`tasks`). Submits go
@@ -75,6 +76,7 @@ const TASK_FAMILIES = [
   providers: [
     TaskGate,
     TaskBilling,
+    TaskUpstream,
     TaskPoller,
     MjRepository,
     MjRelayService,

@@ -1,6 +1,7 @@
 export * from './upstream.types.js';
 export { UpstreamModule } from './upstream.module.js';
 export { UpstreamClient, toUpstreamError, DEFAULT_HEADERS_TIMEOUT_SECONDS } from './upstream.client.js';
+export { addressRefused } from './public-only.js';
 export {
   isOpenAiCompatible,
   buildUpstreamRequest,

@@ -54,6 +54,8 @@ export class UpstreamClient implements OnModuleDestroy {
   private agent?: Agent;
   /** The same for public-only calls (see public-only.ts): its connections are opened with the checking lookup. */
   private publicAgent?: Agent;
+  /** The checking pool lent to calls made with other clients (publicOnlyDispatcher): no connection limit of the relay's. */
+  private lentAgent?: Agent;
   private readonly connectTimeoutMs: number;
   /** Every call without a connection limit: a leaner path per call and per streamed chunk than undici's (see Http1Dispatcher). */
   private readonly http1: Http1Dispatcher;
@@ -84,6 +86,31 @@ export class UpstreamClient implements OnModuleDestroy {
     this.http1.close();
     await this.agent?.close().catch(() => undefined);
     await this.publicAgent?.close().catch(() => undefined);
+    await this.lentAgent?.close().catch(() => undefined);
+  }
+
+  /**
+   * Whether a call to this channel may connect only to public addresses (see public-only.ts): its base URL was
+   * checked public when saved (`publicOnly`), and AllowPrivateOutboundUrls is off.
+   */
+  holdsPublic(rule: { publicOnly?: boolean }): boolean {
+    return rule.publicOnly === true && this.options?.get('AllowPrivateOutboundUrls') !== true;
+  }
+
+  /**
+   * For a call to a channel that another client makes (a task provider's fetch, Spark's WebSocket): when the
+   * rule holds (holdsPublic), undici's pool whose connections are opened with the checking lookup, its own so
+   * they are never shared with unchecked ones; else undefined, and the caller keeps its usual connections.
+   * The pool is made (and undici loaded) by the first such call.
+   */
+  publicOnlyDispatcher(rule: { publicOnly?: boolean }): Dispatcher | undefined {
+    if (!this.holdsPublic(rule)) return undefined;
+    this.lentAgent ??= new (undici().Agent)({
+      connect: publicOnlyConnector(this.connectTimeoutMs),
+      keepAliveTimeout: 30_000,
+      keepAliveMaxTimeout: 600_000,
+    });
+    return this.lentAgent;
   }
 
   async send(target: UpstreamTarget, endpoint: UpstreamEndpoint, init: UpstreamRequestInit = {}): Promise<UpstreamResponse> {
@@ -137,7 +164,7 @@ export class UpstreamClient implements OnModuleDestroy {
     const lineTimeout = ownClient ? 0 : bodyTimeout;
     const exchange = new UpstreamExchange(built.url, init.maxResponseBytes ?? this.maxResponseBytes, init.signal, ownClient, lineTimeout);
     // A channel whose base URL was checked public when saved stays public when connected to (DNS rebinding, threats S5).
-    const publicOnly = built.publicOnly === true && this.options?.get('AllowPrivateOutboundUrls') !== true;
+    const publicOnly = this.holdsPublic(built);
     const request = {
       origin: built.origin,
       path: built.path,

@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { RelayChannel } from '@gw/channel';
+import type { Dispatcher } from 'undici';
 import type { BuiltRequest, UpstreamRequestInit, UpstreamResponse } from '@gw/upstream';
 import type { Usage } from '../stream/usage.js';
 
@@ -92,6 +93,11 @@ export type ProviderCodec = Pick<FormatCodec, 'requestFromHub' | 'responseToHub'
 /** How the relay reaches the network from an adaptor that must make its own calls (an OAuth token first, ...). */
 export interface AdaptorHttp {
   sendBuilt(built: BuiltRequest, init?: UpstreamRequestInit): Promise<UpstreamResponse>;
+  /**
+   * For a call made over another transport (Spark's WebSocket): the pool to connect through when the channel's
+   * base URL must stay public (UpstreamClient.publicOnlyDispatcher, threats S5), else undefined.
+   */
+  publicOnlyDispatcher(rule: { publicOnly?: boolean }): Dispatcher | undefined;
 }
 
 /**
@@ -137,6 +143,11 @@ interface AdaptorParts {
   finishBody?(body: Record<string, unknown>, call: AdaptorCall, converted: boolean): Record<string, unknown>;
   /** The provider's own embeddings API, when it has one (the relay answers 400 to embeddings otherwise). */
   embeddings?: EmbeddingAdaptor;
+  /**
+   * Gemini's `:embedContent` / `:batchEmbedContents` (Google's Gemini API only): a Gemini client's native
+   * embeddings call, passed through; channels without it answer 400 to those routes.
+   */
+  geminiEmbeddings?(call: AdaptorCall, batch: boolean): BuiltRequest;
   /**
    * Sends the built request itself, for providers whose call is more than one HTTP request (Baidu fetches
    * an OAuth token first) or another transport; the answer is read as if it came over HTTP (a stream as SSE).

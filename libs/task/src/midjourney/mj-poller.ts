@@ -3,7 +3,7 @@ import type { RelayChannel } from '@gw/channel';
 import { TaskBilling } from '../shared/task-billing.service.js';
 import { TaskGate } from '../shared/task-gate.js';
 import { emptySummary, TaskPoller, type PollingFamily, type PollSummary } from '../shared/task-poller.service.js';
-import { callUpstreamJson, joinUrl } from '../shared/upstream-json.js';
+import { joinUrl, TaskUpstream } from '../shared/upstream-json.js';
 import { MjStatus, type MidjourneyEntity } from './midjourney.entity.js';
 import { mjModelName } from './mj-actions.js';
 import { MjRepository } from './mj.repository.js';
@@ -66,6 +66,7 @@ export class MjPoller implements PollingFamily, OnModuleInit {
     private readonly gate: TaskGate,
     private readonly billing: TaskBilling,
     private readonly poller: TaskPoller,
+    private readonly upstream: TaskUpstream,
   ) {}
 
   onModuleInit(): void {
@@ -98,7 +99,7 @@ export class MjPoller implements PollingFamily, OnModuleInit {
     const ids = [...new Set(rows.map((row) => row.mjId!))];
     let items: ProxyTask[];
     try {
-      const upstream = await callUpstreamJson(channel, joinUrl(channel.baseUrl, '/mj/task/list-by-condition'), {
+      const upstream = await this.upstream.json(channel, joinUrl(channel.baseUrl, '/mj/task/list-by-condition'), {
         body: { ids },
         headers: { 'mj-api-secret': channelSecret(channel) },
         timeoutMs: 30_000,

@@ -6,7 +6,7 @@ import { OptionService } from '@gw/option';
 import { TaskBilling } from '../shared/task-billing.service.js';
 import { TaskRelayError } from '../shared/task-error.js';
 import { TaskGate, type TaskCaller } from '../shared/task-gate.js';
-import { callUpstreamJson, joinUrl, type UpstreamJson } from '../shared/upstream-json.js';
+import { joinUrl, TaskUpstream, type UpstreamJson } from '../shared/upstream-json.js';
 import {
   FREE_ACTIONS,
   forwardBody,
@@ -88,6 +88,7 @@ export class MjRelayService {
     private readonly options: OptionService,
     private readonly health: ChannelHealthService,
     private readonly poller: MjPoller,
+    private readonly upstream: TaskUpstream,
   ) {}
 
   private forwardFlags() {
@@ -136,7 +137,7 @@ export class MjRelayService {
         accountFilter: this.options.get('MjAccountFilterEnabled'),
         modeClear: this.options.get('MjModeClearEnabled'),
       };
-      upstream = await callUpstreamJson(channel, joinUrl(channel.baseUrl, upstreamPath(call.path)), {
+      upstream = await this.upstream.json(channel, joinUrl(channel.baseUrl, upstreamPath(call.path)), {
         body: forwardBody(request, flags),
         headers: { 'mj-api-secret': channelSecret(channel) },
         timeoutMs: SUBMIT_TIMEOUT_MS,
@@ -284,7 +285,7 @@ export class MjRelayService {
     if (!channel) return mjError('get_channel_info_failed');
     if (channel.status !== 1) return mjError('the channel of this task is disabled');
     try {
-      const upstream = await callUpstreamJson(channel, joinUrl(channel.baseUrl, upstreamPath(call.path)), {
+      const upstream = await this.upstream.json(channel, joinUrl(channel.baseUrl, upstreamPath(call.path)), {
         method: 'GET',
         headers: { 'mj-api-secret': channelSecret(channel) },
         timeoutMs: 30_000,

@@ -35,6 +35,7 @@ export function scriptedHttp(answers: { status?: number; contentType?: string; b
         json: async <T>() => JSON.parse(answer.body) as T,
       } satisfies UpstreamResponse;
     },
+    publicOnlyDispatcher: () => undefined,
   };
   return { http, sent };
 }

@@ -47,7 +47,11 @@ describe('iFlytek Spark adaptor (type 18)', () => {
   it('refuses a key that is not APPID|APISecret|APIKey before connecting', async () => {
     const call = testCall(18, 'a|b', 'SparkDesk');
     await expect(
-      sparkAdaptor.send!(sparkAdaptor.buildChatRequest(call), { body: {} }, { call, http: { sendBuilt: () => Promise.reject() } }),
+      sparkAdaptor.send!(
+        sparkAdaptor.buildChatRequest(call),
+        { body: {} },
+        { call, http: { sendBuilt: () => Promise.reject(), publicOnlyDispatcher: () => undefined } },
+      ),
     ).rejects.toThrow(/APPID\|APISecret\|APIKey/);
   });
 });

@@ -31,7 +31,7 @@ export const sparkAdaptor: ChannelAdaptor = {
     const parameter = body.parameter as { chat?: object } | undefined;
     return { ...body, header, parameter: { chat: { ...parameter?.chat, domain: sparkDomain(version), auditing: 'default' } } };
   },
-  send(built, init, { call }) {
+  send(built, init, { call, http }) {
     let key: ReturnType<typeof sparkKey>;
     try {
       key = safeKey(call);
@@ -40,7 +40,8 @@ export const sparkAdaptor: ChannelAdaptor = {
     }
     const path = new URL(built.url).pathname;
     const url = sparkSignedUrl(socketBase(call), path, key.apiKey, key.apiSecret);
-    return sparkExchange(url, init.body as Record<string, unknown>, init);
+    // A base URL checked public when saved is connected to only on public addresses (threats S5, DNS rebinding).
+    return sparkExchange(url, init.body as Record<string, unknown>, init, http.publicOnlyDispatcher(built));
   },
 };
 

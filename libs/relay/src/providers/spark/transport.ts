@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import type { Dispatcher } from 'undici';
 import { requireOnFirstUse } from '@gw/core';
 import { type UpstreamRequestInit, UpstreamError, type UpstreamResponse } from '@gw/upstream';
 import { parseJsonObject } from '../sse-events.js';
@@ -26,12 +27,14 @@ function jsonResponse(body: Json): UpstreamResponse {
  * One Spark call over its WebSocket, answered as if it came over HTTP: a stream as server-sent events (one
  * `data:` per frame, as frames arrive, with back-pressure left to the socket's own buffering), a non-stream
  * call as one JSON frame. An error frame before any text becomes a JSON error, so the relay can still retry.
+ * `dispatcher` (UpstreamClient.publicOnlyDispatcher) opens the socket's connection with the checking lookup when
+ * the channel's base URL must stay public; a refused address fails as any connect failure does.
  */
-export function sparkExchange(url: string, request: Json, init: UpstreamRequestInit): Promise<UpstreamResponse> {
+export function sparkExchange(url: string, request: Json, init: UpstreamRequestInit, dispatcher?: Dispatcher): Promise<UpstreamResponse> {
   return new Promise((resolve, reject) => {
     if (init.signal?.aborted) return reject(new UpstreamError('aborted', 'the request was aborted'));
     const { WebSocket } = undici();
-    const socket = new WebSocket(url);
+    const socket = dispatcher ? new WebSocket(url, { dispatcher }) : new WebSocket(url);
     const frames: Json[] = [];
     let stream: Readable | undefined;
     let settled = false;

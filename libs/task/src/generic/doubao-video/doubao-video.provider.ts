@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ChannelType } from '@gw/contracts';
 import type { RelayChannel } from '@gw/channel';
-import { callUpstreamJson, joinUrl } from '../../shared/upstream-json.js';
+import { TaskUpstream, joinUrl } from '../../shared/upstream-json.js';
 import type { PlannedSubmit, SubmitContext, SubmitOutcome, TaskProvider, TaskReport } from '../task-provider.js';
 import { TaskStatus, type TaskEntity } from '../task.entity.js';
 import { queuedVideo, readVideoRequest, upstreamMessage } from '../video-request.js';
@@ -33,6 +33,8 @@ export class DoubaoVideoProvider implements TaskProvider {
   readonly channelTypes = [ChannelType.DoubaoVideo];
   readonly publicIds = true;
 
+  constructor(private readonly upstream: TaskUpstream) {}
+
   platformOf(): string {
     return String(ChannelType.DoubaoVideo);
   }
@@ -54,7 +56,7 @@ export class DoubaoVideoProvider implements TaskProvider {
   }
 
   async submit(channel: RelayChannel, planned: PlannedSubmit, context: SubmitContext): Promise<SubmitOutcome> {
-    const upstream = await callUpstreamJson(channel, joinUrl(channel.baseUrl, TASKS_PATH), {
+    const upstream = await this.upstream.json(channel, joinUrl(channel.baseUrl, TASKS_PATH), {
       body: { model: channel.modelMapping[planned.model] ?? planned.model, ...planned.body },
       headers: auth(channel),
     });
@@ -68,7 +70,7 @@ export class DoubaoVideoProvider implements TaskProvider {
     const reports: TaskReport[] = [];
     for (const row of rows) {
       const upstreamId = row.privateData?.upstream_task_id || row.taskId || '';
-      const upstream = await callUpstreamJson(channel, joinUrl(channel.baseUrl, `${TASKS_PATH}/${encodeURIComponent(upstreamId)}`), {
+      const upstream = await this.upstream.json(channel, joinUrl(channel.baseUrl, `${TASKS_PATH}/${encodeURIComponent(upstreamId)}`), {
         headers: auth(channel),
         timeoutMs: 15_000,
       });

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ChannelType } from '@gw/contracts';
 import type { RelayChannel } from '@gw/channel';
-import { callUpstreamJson, joinUrl } from '../../shared/upstream-json.js';
+import { TaskUpstream, joinUrl } from '../../shared/upstream-json.js';
 import type { PlannedSubmit, SubmitContext, SubmitOutcome, TaskProvider, TaskReport } from '../task-provider.js';
 import { TaskStatus, type TaskEntity } from '../task.entity.js';
 import { queuedVideo, readVideoRequest } from '../video-request.js';
@@ -38,6 +38,8 @@ export class HailuoProvider implements TaskProvider {
   readonly channelTypes = [ChannelType.MiniMax];
   readonly publicIds = true;
 
+  constructor(private readonly upstream: TaskUpstream) {}
+
   platformOf(): string {
     return 'hailuo';
   }
@@ -59,7 +61,7 @@ export class HailuoProvider implements TaskProvider {
   }
 
   async submit(channel: RelayChannel, planned: PlannedSubmit, context: SubmitContext): Promise<SubmitOutcome> {
-    const upstream = await callUpstreamJson(channel, joinUrl(channel.baseUrl, '/v1/video_generation'), {
+    const upstream = await this.upstream.json(channel, joinUrl(channel.baseUrl, '/v1/video_generation'), {
       body: { model: channel.modelMapping[planned.model] ?? planned.model, ...planned.body },
       headers: auth(channel),
     });
@@ -78,7 +80,7 @@ export class HailuoProvider implements TaskProvider {
     const reports: TaskReport[] = [];
     for (const row of rows) {
       const upstreamId = row.privateData?.upstream_task_id || row.taskId || '';
-      const upstream = await callUpstreamJson(
+      const upstream = await this.upstream.json(
         channel,
         joinUrl(channel.baseUrl, `/v1/query/video_generation?task_id=${encodeURIComponent(upstreamId)}`),
         { headers: auth(channel), timeoutMs: 15_000 },
@@ -108,10 +110,14 @@ export class HailuoProvider implements TaskProvider {
 
   private async downloadUrl(channel: RelayChannel, fileId: string): Promise<string | undefined> {
     if (!fileId) return undefined;
-    const upstream = await callUpstreamJson(channel, joinUrl(channel.baseUrl, `/v1/files/retrieve?file_id=${encodeURIComponent(fileId)}`), {
-      headers: auth(channel),
-      timeoutMs: 15_000,
-    });
+    const upstream = await this.upstream.json(
+      channel,
+      joinUrl(channel.baseUrl, `/v1/files/retrieve?file_id=${encodeURIComponent(fileId)}`),
+      {
+        headers: auth(channel),
+        timeoutMs: 15_000,
+      },
+    );
     const answer = (upstream.body ?? {}) as BaseResp & { file?: { download_url?: unknown } };
     return upstream.status === 200 && succeeded(answer) && typeof answer.file?.download_url === 'string'
       ? answer.file.download_url

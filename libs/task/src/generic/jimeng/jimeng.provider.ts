@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ChannelType } from '@gw/contracts';
 import type { RelayChannel } from '@gw/channel';
-import { callUpstreamJson, joinUrl } from '../../shared/upstream-json.js';
+import { TaskUpstream, joinUrl } from '../../shared/upstream-json.js';
 import type { PlannedSubmit, SubmitContext, SubmitOutcome, TaskProvider, TaskReport } from '../task-provider.js';
 import { TaskStatus, type TaskEntity } from '../task.entity.js';
 import { queuedVideo, readVideoRequest } from '../video-request.js';
@@ -27,7 +27,7 @@ export function jimengReqKey(model: string, images: number): string {
 const viaGateway = (channel: RelayChannel) => channel.upstream.key.trim().startsWith('sk-');
 
 /** Jimeng's OpenAPI call: `?Action=…&Version=2022-08-31`, signed with "accessKey|secretKey" (service cv, cn-north-1). */
-async function callJimeng(channel: RelayChannel, action: string, body: Record<string, unknown>) {
+async function callJimeng(upstream: TaskUpstream, channel: RelayChannel, action: string, body: Record<string, unknown>) {
   const url = new URL(joinUrl(channel.baseUrl, `${viaGateway(channel) ? '/jimeng' : ''}/?Action=${action}&Version=${VERSION}`));
   const text = JSON.stringify(body);
   let headers: Record<string, string>;
@@ -37,7 +37,7 @@ async function callJimeng(channel: RelayChannel, action: string, body: Record<st
     if (!accessKey || !secretKey) throw new Error('invalid Jimeng key: the channel key must be accessKey|secretKey');
     headers = volcSignedHeaders(url, text, { accessKey, secretKey, region: 'cn-north-1', service: 'cv' });
   }
-  return callUpstreamJson(channel, url.toString(), { body, headers, timeoutMs: 60_000 });
+  return upstream.json(channel, url.toString(), { body, headers, timeoutMs: 60_000 });
 }
 
 interface JimengAnswer {
@@ -57,6 +57,8 @@ export class JimengProvider implements TaskProvider {
   readonly polls = [String(ChannelType.Jimeng)];
   readonly channelTypes = [ChannelType.Jimeng];
   readonly publicIds = true;
+
+  constructor(private readonly upstream: TaskUpstream) {}
 
   platformOf(): string {
     return String(ChannelType.Jimeng);
@@ -83,7 +85,7 @@ export class JimengProvider implements TaskProvider {
   async submit(channel: RelayChannel, planned: PlannedSubmit, context: SubmitContext): Promise<SubmitOutcome> {
     const model = channel.modelMapping[planned.model] ?? planned.model;
     const reqKey = jimengReqKey(model, IMAGE_COUNT[planned.action] ?? 0);
-    const upstream = await callJimeng(channel, 'CVSync2AsyncSubmitTask', { req_key: reqKey, ...planned.body });
+    const upstream = await callJimeng(this.upstream, channel, 'CVSync2AsyncSubmitTask', { req_key: reqKey, ...planned.body });
     const answer = (upstream.body ?? {}) as JimengAnswer;
     const taskId = answer.data?.task_id;
     if (Number(answer.code) !== SUCCESS || typeof taskId !== 'string' || !taskId) {
@@ -99,7 +101,7 @@ export class JimengProvider implements TaskProvider {
       const upstreamId = row.privateData?.upstream_task_id || '';
       const model = row.properties?.upstream_model_name || row.properties?.origin_model_name || 'jimeng_vgfm_t2v_l20';
       const reqKey = jimengReqKey(channel.modelMapping[model] ?? model, IMAGE_COUNT[row.action ?? ''] ?? 0);
-      const upstream = await callJimeng(channel, 'CVSync2AsyncGetResult', { req_key: reqKey, task_id: upstreamId });
+      const upstream = await callJimeng(this.upstream, channel, 'CVSync2AsyncGetResult', { req_key: reqKey, task_id: upstreamId });
       const answer = (upstream.body ?? {}) as JimengAnswer;
       if (!upstream.body || typeof upstream.body !== 'object' || upstream.status >= 500) continue;
       const failed = Number(answer.code) !== SUCCESS || answer.data?.status === 'not_found' || answer.data?.status === 'expired';

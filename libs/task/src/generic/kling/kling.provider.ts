@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { RelayChannel } from '@gw/channel';
 import { TaskRelayError } from '../../shared/task-error.js';
-import { callUpstreamJson, joinUrl } from '../../shared/upstream-json.js';
+import { TaskUpstream, joinUrl } from '../../shared/upstream-json.js';
 import type { PlannedSubmit, SubmitContext, SubmitOutcome, TaskProvider, TaskReport } from '../task-provider.js';
 import { TaskStatus, type TaskEntity } from '../task.entity.js';
 import { queuedVideo } from '../video-request.js';
@@ -53,6 +53,8 @@ export class KlingProvider implements TaskProvider {
   readonly channelTypes = [KLING_CHANNEL_TYPE];
   readonly publicIds = true;
 
+  constructor(private readonly upstream: TaskUpstream) {}
+
   platformOf(): string {
     return String(KLING_CHANNEL_TYPE);
   }
@@ -94,7 +96,7 @@ export class KlingProvider implements TaskProvider {
       model_name: channel.modelMapping[planned.model] ?? planned.model,
       model: channel.modelMapping[planned.model] ?? planned.model,
     };
-    const upstream = await callUpstreamJson(
+    const upstream = await this.upstream.json(
       channel,
       joinUrl(channel.baseUrl, klingPathPrefix(channel.upstream.key) + endpoint(planned.action)),
       {
@@ -115,7 +117,7 @@ export class KlingProvider implements TaskProvider {
     const reports: TaskReport[] = [];
     for (const row of rows) {
       const upstreamId = row.privateData?.upstream_task_id || row.taskId || '';
-      const upstream = await callUpstreamJson(
+      const upstream = await this.upstream.json(
         channel,
         joinUrl(channel.baseUrl, `${klingPathPrefix(channel.upstream.key)}${endpoint(row.action ?? '')}/${encodeURIComponent(upstreamId)}`),
         {

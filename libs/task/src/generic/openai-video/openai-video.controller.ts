@@ -4,6 +4,7 @@ import { FileFieldsInterceptor } from '@nestjs/platform-express';
 import { channelRedactingTransform } from '@gw/channel';
 import { NoEnvelope, OutboundUrlError, type OutboundStream } from '@gw/core';
 import { OptionService } from '@gw/option';
+import { UpstreamClient } from '@gw/upstream';
 import { callOf, sendTaskAnswer } from '../../shared/send-task-answer.js';
 import { TaskRelayError } from '../../shared/task-error.js';
 import { taskError, TaskRelayService } from '../task-relay.service.js';
@@ -46,6 +47,7 @@ export class OpenAiVideoController {
   constructor(
     private readonly tasks: TaskRelayService,
     private readonly options: OptionService,
+    private readonly upstream: UpstreamClient,
   ) {}
 
   /** JSON, or multipart as the official SDKs send it (fields, and reference images as files). */
@@ -91,6 +93,7 @@ export class OpenAiVideoController {
       try {
         upstream = await openVideoDownload(source, own.channel.baseUrl, {
           allowPrivate: this.options.get('AllowPrivateOutboundUrls'),
+          ownPublicOnly: this.upstream.holdsPublic(own.channel.upstream),
           timeoutMs: CONTENT_TIMEOUT_MS,
         });
       } catch (error) {

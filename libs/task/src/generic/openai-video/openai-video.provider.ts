@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { RelayChannel } from '@gw/channel';
 import { TaskRelayError } from '../../shared/task-error.js';
-import { callUpstreamJson, fromDataUrl, joinUrl, toMultipart } from '../../shared/upstream-json.js';
+import { TaskUpstream, fromDataUrl, joinUrl, toMultipart } from '../../shared/upstream-json.js';
 import type { ContentSource, PlannedSubmit, SubmitContext, SubmitOutcome, TaskProvider, TaskReport } from '../task-provider.js';
 import { TaskStatus, type TaskEntity } from '../task.entity.js';
 
@@ -70,6 +70,8 @@ export class OpenAiVideoProvider implements TaskProvider {
   readonly channelTypes = OPENAI_VIDEO_CHANNEL_TYPES;
   readonly publicIds = true;
 
+  constructor(private readonly upstream: TaskUpstream) {}
+
   platformOf(channel: RelayChannel): string {
     return String(channel.type);
   }
@@ -110,7 +112,7 @@ export class OpenAiVideoProvider implements TaskProvider {
     if (planned.action === 'remix') delete (body as Record<string, unknown>).model;
     // An uploaded reference image goes on as the multipart submit OpenAI's video API takes.
     const upload = fromDataUrl((body as Record<string, unknown>).input_reference) !== undefined;
-    const upstream = await callUpstreamJson(channel, joinUrl(channel.baseUrl, path), {
+    const upstream = await this.upstream.json(channel, joinUrl(channel.baseUrl, path), {
       ...(upload ? { form: toMultipart(body, ['input_reference']) } : { body }),
       headers: { authorization: `Bearer ${channel.upstream.key.trim()}` },
     });
@@ -141,7 +143,7 @@ export class OpenAiVideoProvider implements TaskProvider {
     const reports: TaskReport[] = [];
     for (const row of rows) {
       const upstreamId = row.privateData?.upstream_task_id || row.taskId || '';
-      const upstream = await callUpstreamJson(channel, joinUrl(channel.baseUrl, `/v1/videos/${encodeURIComponent(upstreamId)}`), {
+      const upstream = await this.upstream.json(channel, joinUrl(channel.baseUrl, `/v1/videos/${encodeURIComponent(upstreamId)}`), {
         method: 'GET',
         headers: { authorization: `Bearer ${channel.upstream.key.trim()}` },
         timeoutMs: 15_000,

@@ -1,4 +1,5 @@
-import { outboundOpen, type OutboundStream } from '@gw/core';
+import { outboundOpen, OutboundUrlError, type OutboundStream } from '@gw/core';
+import { addressRefused } from '@gw/upstream';
 import type { ContentSource } from '../task-provider.js';
 
 /** Redirects followed from the first URL; a CDN hand-off takes one. */
@@ -11,21 +12,32 @@ const MAX_REDIRECTS = 3;
  * third party: it is called without the credentials and through the outbound guard, so it cannot be a
  * private address unless `allowPrivate` (AllowPrivateOutboundUrls). Redirects are followed here, one hop at a
  * time, each judged the same way; the connection always goes to the address that was checked.
+ *
+ * A base URL checked public when it was saved stays public here too (`ownPublicOnly`: UpstreamClient.holdsPublic,
+ * threats S5 with DNS rebinding): its own origin is then checked as a third party's is, and a refusal is the
+ * provider's connect failure (addressRefused: no address in it), as the relay and the task calls report it.
  */
 export async function openVideoDownload(
   source: ContentSource,
   channelBaseUrl: string,
-  options: { allowPrivate: boolean; timeoutMs: number },
+  options: { allowPrivate: boolean; ownPublicOnly?: boolean; timeoutMs: number },
 ): Promise<OutboundStream> {
   const home = originOf(channelBaseUrl);
   let url = source.url;
   for (let hop = 0; ; hop++) {
     const own = home !== undefined && originOf(url) === home;
-    const answer = await outboundOpen(url, {
-      allowPrivate: own || options.allowPrivate,
-      timeoutMs: options.timeoutMs,
-      headers: own ? source.headers : undefined,
-    });
+    const checked = own && options.ownPublicOnly === true;
+    let answer: OutboundStream;
+    try {
+      answer = await outboundOpen(url, {
+        allowPrivate: (own && !checked) || options.allowPrivate,
+        timeoutMs: options.timeoutMs,
+        headers: own ? source.headers : undefined,
+      });
+    } catch (error) {
+      if (checked && error instanceof OutboundUrlError && !error.message.startsWith('request failed')) throw addressRefused();
+      throw error;
+    }
     const location = answer.headers.location;
     if (answer.status < 300 || answer.status >= 400 || typeof location !== 'string' || hop === MAX_REDIRECTS) return answer;
     answer.body.on('error', () => undefined).destroy();

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { RelayChannel } from '@gw/channel';
 import { TaskRelayError } from '../../shared/task-error.js';
-import { callUpstreamJson, joinUrl } from '../../shared/upstream-json.js';
+import { TaskUpstream, joinUrl } from '../../shared/upstream-json.js';
 import type { PlannedSubmit, SubmitOutcome, TaskProvider, TaskReport } from '../task-provider.js';
 import type { TaskEntity } from '../task.entity.js';
 
@@ -27,6 +27,8 @@ export class SunoProvider implements TaskProvider {
   readonly channelTypes = [SUNO_CHANNEL_TYPE];
   readonly publicIds = false;
 
+  constructor(private readonly upstream: TaskUpstream) {}
+
   platformOf(): string {
     return 'suno';
   }
@@ -45,7 +47,7 @@ export class SunoProvider implements TaskProvider {
   }
 
   async submit(channel: RelayChannel, planned: PlannedSubmit): Promise<SubmitOutcome> {
-    const upstream = await callUpstreamJson(channel, joinUrl(channel.baseUrl, `/suno/submit/${planned.action.toLowerCase()}`), {
+    const upstream = await this.upstream.json(channel, joinUrl(channel.baseUrl, `/suno/submit/${planned.action.toLowerCase()}`), {
       body: planned.body,
       headers: bearer(channel),
     });
@@ -64,7 +66,7 @@ export class SunoProvider implements TaskProvider {
 
   async fetch(channel: RelayChannel, rows: TaskEntity[]): Promise<TaskReport[]> {
     const ids = rows.map((row) => row.taskId).filter((id): id is string => Boolean(id));
-    const upstream = await callUpstreamJson(channel, joinUrl(channel.baseUrl, '/suno/fetch'), {
+    const upstream = await this.upstream.json(channel, joinUrl(channel.baseUrl, '/suno/fetch'), {
       body: { ids, action: '' },
       headers: bearer(channel),
       timeoutMs: 15_000,

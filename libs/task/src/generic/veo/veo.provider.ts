@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ChannelType } from '@gw/contracts';
 import type { RelayChannel } from '@gw/channel';
-import { callUpstreamJson, joinUrl } from '../../shared/upstream-json.js';
+import { TaskUpstream, joinUrl } from '../../shared/upstream-json.js';
 import type { ContentSource, PlannedSubmit, SubmitContext, SubmitOutcome, TaskProvider, TaskReport } from '../task-provider.js';
 import { TaskStatus, type TaskEntity } from '../task.entity.js';
 import { queuedVideo, readVideoRequest, upstreamMessage } from '../video-request.js';
@@ -38,6 +38,8 @@ export class VeoProvider implements TaskProvider {
   readonly channelTypes = [ChannelType.Gemini];
   readonly publicIds = true;
 
+  constructor(private readonly upstream: TaskUpstream) {}
+
   platformOf(): string {
     return 'veo';
   }
@@ -60,7 +62,7 @@ export class VeoProvider implements TaskProvider {
 
   async submit(channel: RelayChannel, planned: PlannedSubmit, context: SubmitContext): Promise<SubmitOutcome> {
     const model = channel.modelMapping[planned.model] ?? planned.model;
-    const upstream = await callUpstreamJson(
+    const upstream = await this.upstream.json(
       channel,
       joinUrl(channel.baseUrl, `/${VERSION}/models/${encodeURIComponent(model)}:predictLongRunning`),
       { body: planned.body, headers: auth(channel) },
@@ -76,7 +78,7 @@ export class VeoProvider implements TaskProvider {
     for (const row of rows) {
       const upstreamId = row.privateData?.upstream_task_id || '';
       // The operation name is a path ("models/veo…/operations/…"): its slashes stay as they are.
-      const upstream = await callUpstreamJson(channel, joinUrl(channel.baseUrl, `/${VERSION}/${upstreamId}`), {
+      const upstream = await this.upstream.json(channel, joinUrl(channel.baseUrl, `/${VERSION}/${upstreamId}`), {
         headers: auth(channel),
         timeoutMs: 15_000,
       });

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ChannelType } from '@gw/contracts';
 import type { RelayChannel } from '@gw/channel';
-import { callUpstreamJson, joinUrl } from '../../shared/upstream-json.js';
+import { TaskUpstream, joinUrl } from '../../shared/upstream-json.js';
 import type { PlannedSubmit, SubmitContext, SubmitOutcome, TaskProvider, TaskReport } from '../task-provider.js';
 import { TaskStatus, type TaskEntity } from '../task.entity.js';
 import { queuedVideo, readVideoRequest, upstreamMessage } from '../video-request.js';
@@ -43,6 +43,8 @@ export class ViduProvider implements TaskProvider {
   readonly channelTypes = [ChannelType.Vidu];
   readonly publicIds = true;
 
+  constructor(private readonly upstream: TaskUpstream) {}
+
   platformOf(): string {
     return String(ChannelType.Vidu);
   }
@@ -70,7 +72,7 @@ export class ViduProvider implements TaskProvider {
     let model = channel.modelMapping[planned.model] ?? planned.model;
     // Reference-image videos take the bare viduq2 model only (Vidu's reference2video docs).
     if (planned.action === 'referenceGenerate' && model.includes('viduq2')) model = 'viduq2';
-    const upstream = await callUpstreamJson(channel, joinUrl(channel.baseUrl, `/ent/v2${PATHS[planned.action]}`), {
+    const upstream = await this.upstream.json(channel, joinUrl(channel.baseUrl, `/ent/v2${PATHS[planned.action]}`), {
       body: { model, ...planned.body },
       headers: auth(channel),
     });
@@ -84,7 +86,7 @@ export class ViduProvider implements TaskProvider {
     const reports: TaskReport[] = [];
     for (const row of rows) {
       const upstreamId = row.privateData?.upstream_task_id || row.taskId || '';
-      const upstream = await callUpstreamJson(
+      const upstream = await this.upstream.json(
         channel,
         joinUrl(channel.baseUrl, `/ent/v2/tasks/${encodeURIComponent(upstreamId)}/creations`),
         {
