@@ -207,6 +207,32 @@ describe.skipIf(skipReason !== null)('console in Chromium', () => {
     await dialog.waitFor({ state: 'hidden' });
   });
 
+  it('offers the auto group in the token form, preselected with DefaultUseAutoGroup, with its cross-group retry switch', async () => {
+    const option = (key: string, value: string) => consoleCall(page, 'PUT', '/api/option/', { key, value });
+    expect((await option('UserUsableGroups', '{"default":"默认分组","vip":"vip分组","auto":"自动选择"}')).success).toBe(true);
+    expect((await option('DefaultUseAutoGroup', 'true')).success).toBe(true);
+    // A fresh load reads /api/status again.
+    await page.goto('/token');
+    await page.reload();
+    await page.getByTestId('create-token').click();
+    await page.getByTestId('token-name').fill('auto-token');
+    const retry = page.getByTestId('token-cross-group-retry');
+    await retry.waitFor();
+    await page.locator('.semi-sidesheet').getByText('auto · 自动选择', { exact: false }).waitFor();
+    await retry.click();
+    await browser.screenshot('05-tokens-auto-group');
+    await page.getByTestId('token-submit').click();
+    await page.getByTestId('tokens-table').locator('tr', { hasText: 'auto-token' }).waitFor();
+    const list = await consoleCall<{ items: { name: string; group: string; cross_group_retry: boolean }[] }>(
+      page,
+      'GET',
+      '/api/token/?p=1&page_size=50',
+    );
+    expect(list.data.items.find((t) => t.name === 'auto-token')).toMatchObject({ group: 'auto', cross_group_retry: true });
+    expect((await option('DefaultUseAutoGroup', 'false')).success).toBe(true);
+    expect((await option('UserUsableGroups', '{"default":"默认分组","vip":"vip分组"}')).success).toBe(true);
+  });
+
   it('streams a reply from the fake upstream in the playground remote', async () => {
     const created = await consoleCall(page, 'POST', '/api/channel/', {
       mode: 'single',

@@ -67,7 +67,8 @@ describe.skipIf(skipReason !== null)('user remote in Chromium', () => {
 
   beforeAll(async () => {
     upstream = await startFakeUpstream();
-    gateway = await startGatewayProcess();
+    // Upstream failures are logged as error rows (type 5), shown in /log.
+    gateway = await startGatewayProcess({ ERROR_LOG_ENABLED: 'true' });
     const setup = await fetch(`${gateway.url}/api/setup`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
@@ -262,6 +263,20 @@ describe.skipIf(skipReason !== null)('user remote in Chromium', () => {
       .getByText(`消耗额度: ${dollars(0)}`)
       .waitFor();
     await browser.screenshot('user-02-logs-filtered');
+
+    // ERROR_LOG_ENABLED: a failed upstream call is an error row, offered by the type filter, its message in the details.
+    upstream.script({ status: 500, errorMessage: 'browser provider down', times: 1 });
+    await expect(client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'fail' }] })).rejects.toThrow();
+    await expect.poll(async () => (await ownLogs('&type=5')).length, { timeout: 10_000 }).toBe(1);
+    await page.goto('/log');
+    await poll(() => table.getByTestId('log-model').count()).toBe(5);
+    // Newest first: the error row, labelled 错误, with the upstream's message in its details and no cost.
+    expect(await table.locator('tbody tr').first().innerText()).toContain('错误');
+    expect(await table.locator('tbody').getByText('错误', { exact: true }).count()).toBe(1);
+    expect(await table.locator('[data-testid^="log-details-"]').first().innerText()).toContain('status_code=500, browser provider down');
+    await page.getByTestId('logs-filters').locator('.semi-select').first().click();
+    await page.locator('.semi-select-option', { hasText: '错误' }).waitFor();
+    await page.keyboard.press('Escape');
   });
 
   it('remembers the page size and the column choice', async () => {

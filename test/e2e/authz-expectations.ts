@@ -215,6 +215,8 @@ export const ROUTE_ACCESS: Record<string, AccessLevel> = {
   'POST /v1/video/generations': 'token',
   'POST /v1/videos': 'token',
   'POST /v1/videos/:id/remix': 'token',
+  'POST /v1beta/models/:model:batchEmbedContents': 'token',
+  'POST /v1beta/models/:model:embedContent': 'token',
   'POST /v1beta/models/:model:generateContent': 'token',
   'POST /v1beta/models/:model:streamGenerateContent': 'token',
   'PUT /api/channel': 'admin',

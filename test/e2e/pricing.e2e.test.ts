@@ -47,7 +47,15 @@ describe.each(testDatabases())('GET /api/pricing on %s', (kind) => {
   it('shows guests every model of the default usable groups, with new-api row shapes', async () => {
     const res = await gw.client().get('/api/pricing');
     expect(res.status).toBe(200);
-    expect(Object.keys(res.body).sort()).toEqual(['data', 'group_ratio', 'message', 'success', 'supported_endpoint', 'usable_group']);
+    expect(Object.keys(res.body).sort()).toEqual([
+      'auto_groups',
+      'data',
+      'group_ratio',
+      'message',
+      'success',
+      'supported_endpoint',
+      'usable_group',
+    ]);
     expect(res.body).toMatchObject({
       success: true,
       message: '',

@@ -251,7 +251,8 @@ describe.each(testDatabases())('relay: metering, aborts and concurrent billing o
         .withResponse();
       const log = await f.settled(response.headers.get('x-oneapi-request-id'));
       expect(log.quota).toBe(ratioQuota(CHAT, 10, 20, 0.5));
-      expect(JSON.parse(log.other)).toMatchObject({ group_ratio: 0.5 });
+      // new-api logs the override as user_group_ratio (GroupSpecialRatio), and group_ratio is the ratio billed.
+      expect(JSON.parse(log.other)).toMatchObject({ group_ratio: 0.5, user_group_ratio: 0.5 });
       expect(await f.quota(f.user.id)).toBe(before - ratioQuota(CHAT, 10, 20, 0.5));
     } finally {
       await f.setOption('GroupGroupRatio', {});

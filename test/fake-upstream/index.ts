@@ -5,7 +5,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { ruleMatches, type FakeRule, type RecordedRequest } from './rules.js';
 import { readForm, sendOpenAiExtra } from './openai-extra.js';
-import { sendAnthropic, sendCompletion, sendEmbeddings, sendError, sendGemini, sendJson } from './responses.js';
+import { sendAnthropic, sendCompletion, sendEmbeddings, sendError, sendGemini, sendGeminiEmbedding, sendJson } from './responses.js';
 
 export { DEFAULT_REPLY, DEFAULT_USAGE } from './responses.js';
 export { FAKE_AUDIO_SECONDS, FAKE_SPEECH } from './openai-extra.js';
@@ -115,6 +115,8 @@ export async function startFakeUpstream(options: FakeUpstreamOptions = {}): Prom
     if (pathname.endsWith('/completions')) return sendCompletion(res, body, rule, false);
     if (pathname.endsWith('/embeddings')) return sendEmbeddings(res, body, rule);
     if (pathname.endsWith('/messages')) return sendAnthropic(res, body, rule);
+    if (pathname.includes(':embedContent')) return sendGeminiEmbedding(res, body, false);
+    if (pathname.includes(':batchEmbedContents')) return sendGeminiEmbedding(res, body, true);
     if (pathname.includes(':streamGenerateContent')) return sendGemini(res, true, rule);
     if (pathname.includes(':generateContent')) return sendGemini(res, false, rule);
     if (pathname.endsWith('/models') && req.method === 'GET') {

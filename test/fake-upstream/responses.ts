@@ -163,6 +163,17 @@ export async function sendAnthropic(res: ServerResponse, body: any, rule: FakeRu
   res.end();
 }
 
+/** Gemini `:embedContent` (`{embedding:{values}}`) and `:batchEmbedContents` (one embedding per request). */
+export function sendGeminiEmbedding(res: ServerResponse, body: any, batch: boolean): void {
+  const vector = (index: number) => ({ values: [0.1, 0.2, 0.3, index] });
+  if (!batch) {
+    sendJson(res, 200, { embedding: vector(0) });
+    return;
+  }
+  const requests: unknown[] = Array.isArray(body?.requests) ? body.requests : [];
+  sendJson(res, 200, { embeddings: requests.map((_, index) => vector(index)) });
+}
+
 /** Gemini `:generateContent` and `:streamGenerateContent?alt=sse`. */
 export function sendGemini(res: ServerResponse, stream: boolean, rule: FakeRule | undefined): void {
   const reply = rule?.reply ?? DEFAULT_REPLY;

@@ -84,7 +84,7 @@ export class StatusService {
       passkey_allow_insecure: o.get('passkey.allow_insecure_origin'),
       passkey_user_verification: o.get('passkey.user_verification'),
       passkey_attachment: o.get('passkey.attachment_preference'),
-      default_use_auto_group: false,
+      default_use_auto_group: o.get('DefaultUseAutoGroup'),
       api_info_enabled: false,
       uptime_kuma_enabled: false,
       announcements_enabled: false,

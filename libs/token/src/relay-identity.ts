@@ -25,6 +25,8 @@ export interface TokenSnapshot {
   modelLimits: string[];
   allowIps: string[];
   group: string;
+  /** An `auto` token moves on to the next auto group once a group's retries are spent. */
+  crossGroupRetry: boolean;
 }
 
 /** The parts of the user's setting the relay reads (secrets such as the webhook secret stay out). */
@@ -78,5 +80,6 @@ export function toTokenSnapshot(row: TokenEntity): TokenSnapshot {
       .filter(Boolean),
     allowIps: splitAllowIps(row.allowIps),
     group: row.group ?? '',
+    crossGroupRetry: row.crossGroupRetry === true,
   };
 }

@@ -3,7 +3,7 @@ import type { CreateTokenRequest, TokenStatusRequest, TokenView, UpdateTokenRequ
 import { APP_CONFIG, BusinessError, NotFoundError, parsePage, toPage, type AppConfig, type Page, type Principal } from '@gw/core';
 import { nowSeconds } from '@gw/database';
 import { OptionService } from '@gw/option';
-import { BalanceEvents, UserHooks } from '@gw/user';
+import { AUTO_GROUP, BalanceEvents, UserHooks } from '@gw/user';
 import { TokenAuthService } from './token-auth.service.js';
 import { generateTokenKey, randomAlphanumeric } from './token-key.js';
 import { assertCanEnable, reachedStatus, validateTokenFields } from './token-rules.js';
@@ -33,7 +33,8 @@ export class TokenService implements OnModuleInit {
 
   /**
    * GENERATE_DEFAULT_TOKEN: new-api's first token for a password sign-up, `<username>的初始令牌`, never expiring,
-   * unlimited (its remain_quota 500000 is only shown), no model limits, the user's own group.
+   * unlimited (its remain_quota 500000 is only shown), no model limits, the user's own group (`auto` with
+   * DefaultUseAutoGroup on, as new-api).
    */
   private async createDefaultToken(user: { id: number; username: string }): Promise<void> {
     const now = nowSeconds();
@@ -49,6 +50,7 @@ export class TokenService implements OnModuleInit {
       unlimitedQuota: true,
       modelLimitsEnabled: false,
       usedQuota: 0,
+      group: this.options.get('DefaultUseAutoGroup') ? AUTO_GROUP : '',
     };
     const created = await this.tokens.transaction((manager) => this.tokens.insert([row], manager));
     await this.auth.tokensChanged(created.map((t) => t.id));

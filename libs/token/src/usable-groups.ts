@@ -1,8 +1,7 @@
 import type { OptionService } from '@gw/option';
+import { usableGroups } from '@gw/user';
 
-/** Groups a user may put on a token: the UserUsableGroups option plus the user's own group (new-api). */
+/** Groups a user may put on a token (new-api GetUserUsableGroups, `auto` included when usable). */
 export function usableGroupNames(options: OptionService, userGroup: string): Set<string> {
-  const groups = new Set(Object.keys(options.get('UserUsableGroups')));
-  if (userGroup) groups.add(userGroup);
-  return groups;
+  return new Set(Object.keys(usableGroups(options, userGroup)));
 }

@@ -20,6 +20,7 @@ export { TurnstileService } from './turnstile.service.js';
 export { KvStore } from './support/kv-store.js';
 export { randomAlnum, newAccessToken } from './support/random.js';
 export type { BindingField } from './user.repository.js';
+export { AUTO_GROUP, AUTO_GROUP_RATIO_LABEL, autoGroupsOf, groupInfos, usableGroups, type GroupInfo } from './groups.js';
 
 export const userSchema = {
   entities: [UserEntity],

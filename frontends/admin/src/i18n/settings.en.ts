@@ -115,6 +115,10 @@ export const settingsEn = {
     CompletionRatio: 'JSON: {"model": completion ratio}',
     GroupRatio: 'JSON: {"group": ratio}',
     UserUsableGroups: 'JSON: {"group": "description"}',
+    group_ratio_setting_group_special_usable_group:
+      'JSON: {"user group": {"+:group": "description", "-:group": "description", "group": "description"}}; +: or a bare name adds a usable group for that user group, -: removes one',
+    AutoGroups: 'JSON array: the groups an auto token tries, in order, e.g. ["default","vip"]',
+    DefaultUseAutoGroup: 'New users’ initial token uses the auto group, and auto is listed first when creating a token',
   },
   label: {
     TopUpLink: 'Top-up link',
@@ -231,6 +235,9 @@ export const settingsEn = {
     CompletionRatio: 'Completion ratios',
     GroupRatio: 'Group ratios',
     UserUsableGroups: 'Groups users may choose',
+    group_ratio_setting_group_special_usable_group: 'Usable groups per user group',
+    AutoGroups: 'Auto groups',
+    DefaultUseAutoGroup: 'Use the auto group by default',
     ExposeRatioEnabled: 'Expose ratios to users',
   },
 };

@@ -115,6 +115,10 @@ export const settingsZh: Messages<typeof settingsEn> = {
     CompletionRatio: 'JSON：{"模型": 补全倍率}',
     GroupRatio: 'JSON：{"分组": 倍率}',
     UserUsableGroups: 'JSON：{"分组": "描述"}',
+    group_ratio_setting_group_special_usable_group:
+      'JSON：{"用户分组": {"+:分组": "描述", "-:分组": "描述", "分组": "描述"}}；+: 或直接写分组名为该用户分组增加可选分组，-: 移除',
+    AutoGroups: 'JSON 数组：auto 令牌按顺序尝试的分组，如 ["default","vip"]',
+    DefaultUseAutoGroup: '新用户的初始令牌使用 auto 分组，创建令牌时 auto 排在首位',
   },
   label: {
     TopUpLink: '充值链接',
@@ -231,6 +235,9 @@ export const settingsZh: Messages<typeof settingsEn> = {
     CompletionRatio: '模型补全倍率',
     GroupRatio: '分组倍率',
     UserUsableGroups: '用户可选分组',
+    group_ratio_setting_group_special_usable_group: '分组特殊可用分组',
+    AutoGroups: '自动分组',
+    DefaultUseAutoGroup: '默认使用 auto 分组',
     ExposeRatioEnabled: '向用户公开倍率',
   },
 };

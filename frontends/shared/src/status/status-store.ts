@@ -44,6 +44,8 @@ export interface SiteStatus {
   price?: number;
   passkey_login?: boolean;
   checkin_enabled?: boolean;
+  /** DefaultUseAutoGroup: the token form lists `auto` first and preselects it for a new token. */
+  default_use_auto_group?: boolean;
   discord_oauth?: boolean;
   discord_client_id?: string;
   user_agreement_enabled?: boolean;

@@ -87,6 +87,22 @@ export function stringMap(value: unknown): string | undefined {
   return undefined;
 }
 
+/** `["name", ...]`: ordered group lists (AutoGroups). */
+export function stringList(value: unknown): string | undefined {
+  if (!Array.isArray(value)) return 'must be a JSON array';
+  return value.every((item) => typeof item === 'string') ? undefined : 'must be a JSON array of strings';
+}
+
+/** `{"name": {"name": "description"}}` maps: per-group usable-group changes. */
+export function stringMapOfMaps(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'must be a JSON object';
+  for (const [name, inner] of Object.entries(value)) {
+    const problem = stringMap(inner);
+    if (problem) return `value of ${name} ${problem}`;
+  }
+  return undefined;
+}
+
 export function jsonObject(value: unknown): string | undefined {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? undefined : 'must be a JSON object';
 }

@@ -10,7 +10,9 @@ import {
   numberMapOfMaps,
   oneOf,
   secret,
+  stringList,
   stringMap,
+  stringMapOfMaps,
   text,
   type OptionDef,
   type ValueOf,
@@ -231,6 +233,18 @@ const pricingOptions = {
   /** `{"userGroup": {"usingGroup": ratio}}`: what a user group pays in another group, over GroupRatio (new-api's default). */
   GroupGroupRatio: json<Record<string, Record<string, number>>>({ vip: { edit_this: 0.9 } }, numberMapOfMaps),
   UserUsableGroups: json<Record<string, string>>({ default: '默认分组', vip: 'vip分组' }, stringMap),
+  /**
+   * `{"userGroup": {"+:g": desc, "-:g": desc, "g": desc}}`: groups added to (`+:` or a bare name) or removed from
+   * (`-:`) UserUsableGroups for users of that group (new-api's key and default).
+   */
+  'group_ratio_setting.group_special_usable_group': json<Record<string, Record<string, string>>>(
+    { vip: { append_1: 'vip_special_group_1', '-:remove_1': 'vip_removed_group_1' } },
+    stringMapOfMaps,
+  ),
+  /** The groups an `auto` token walks, in order (kept to the user's usable groups). */
+  AutoGroups: json<string[]>(['default'], stringList),
+  /** New users' initial token is created in the `auto` group; the console puts `auto` first. */
+  DefaultUseAutoGroup: bool(false),
   ExposeRatioEnabled: bool(false),
   ModelRequestRateLimitEnabled: bool(false),
   ModelRequestRateLimitCount: int(0, { min: 0, max: 100000000 }),

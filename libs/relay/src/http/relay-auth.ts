@@ -82,6 +82,7 @@ function toCaller(identity: RelayIdentity): RelayCaller {
     tokenId: token.id,
     tokenName: token.name,
     requestedGroup: token.group,
+    crossGroupRetry: token.crossGroupRetry,
     modelLimits: token.modelLimitsEnabled ? token.modelLimits : undefined,
     acceptUnsetModelRatioModel: user.setting.acceptUnsetModelRatioModel,
     recordIp: user.setting.recordIpLog,

@@ -6,7 +6,7 @@ import { HttpAdapterHost } from '@nestjs/core';
 import { APP_CONFIG, bodyErrorAnswer, isRelayPath, openAiError, serverFaultOf, verifyJsonDepth, type AppConfig } from '@gw/core';
 import { RelayError } from '../pipeline/relay-error.js';
 import { RelayPipeline } from '../pipeline/relay-pipeline.js';
-import type { RelayKind, RouteFacts } from '../pipeline/relay-request.js';
+import { formatOfKind, type RelayKind, type RouteFacts } from '../pipeline/relay-request.js';
 import type { RelayCaller } from '../pipeline/ports.js';
 import { applyRelayCors } from './cors.js';
 import { readJsonBody, type BodyParser } from './json-body.js';
@@ -151,7 +151,7 @@ export class RelayEntry implements OnApplicationBootstrap {
         body: openAiError('request body could not be read', 'invalid_request_error', 'invalid_request'),
       };
       // Gemini clients read Google's error shape; the shared answer knows OpenAI's and Anthropic's.
-      if (kind === 'gemini')
+      if (formatOfKind(kind) === 'gemini')
         this.pipeline.renderError(res, new RelayError(errorMessageOf(answer.body), answer.status, 'invalid_request'), 'gemini');
       else sendJson(res, answer.status, answer.body);
       return;

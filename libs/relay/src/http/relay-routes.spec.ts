@@ -25,6 +25,14 @@ describe('matchRelayRoute', () => {
     });
     expect(matchRelayRoute('POST', '/v1beta/models/%E0%A4%A:generateContent')).toBeUndefined();
     expect(matchRelayRoute('POST', '/v1beta/models/x:countTokens')).toBeUndefined();
+    expect(matchRelayRoute('POST', '/v1beta/models/models%2Fgemini-embedding-001:embedContent')).toEqual({
+      kind: 'gemini_embeddings',
+      route: { model: 'gemini-embedding-001', batch: false },
+    });
+    expect(matchRelayRoute('POST', '/v1/models/gemini-embedding-001:batchEmbedContents/')).toEqual({
+      kind: 'gemini_embeddings',
+      route: { model: 'gemini-embedding-001', batch: true },
+    });
   });
 
   it('takes the legacy engines route and the unimplemented ones', () => {

@@ -21,6 +21,8 @@ import type { RelayKind, RouteFacts } from '../pipeline/relay-request.js';
  *   POST /v1/messages                                Anthropic Messages    → messages
  *   POST /v1beta/models/{model}:generateContent      Gemini                → gemini
  *   POST /v1beta/models/{model}:streamGenerateContent  (also under /v1/models/...)
+ *   POST /v1beta/models/{model}:embedContent         Gemini embeddings     → gemini_embeddings
+ *   POST /v1beta/models/{model}:batchEmbedContents     (also under /v1/models/...)
  *   *    /v1/files*, /v1/fine-tunes*, POST /v1/images/variations, DELETE /v1/models/{model}
  *                                                    501 api_not_implemented (as new-api)
  */
@@ -51,12 +53,18 @@ export function relayRouteTemplates(): { method: 'POST'; path: string; kind: Rel
     { method: 'POST', path: '/v1/engines/:model/embeddings', kind: 'embeddings' },
     { method: 'POST', path: '/v1beta/models/:model:generateContent', kind: 'gemini' },
     { method: 'POST', path: '/v1beta/models/:model:streamGenerateContent', kind: 'gemini' },
+    { method: 'POST', path: '/v1beta/models/:model:embedContent', kind: 'gemini_embeddings' },
+    { method: 'POST', path: '/v1beta/models/:model:batchEmbedContents', kind: 'gemini_embeddings' },
   ];
 }
 
 const ENGINE_EMBEDDINGS = /^\/v1\/engines\/([^/]+)\/embeddings$/i;
 
-const GEMINI = /^\/v1(?:beta)?\/models\/([^/:]+(?:\/[^/:]+)?):(generateContent|streamGenerateContent)$/;
+/**
+ * Gemini's actions (new-api serves these four; `:countTokens` is not served: new-api sends it on to
+ * generateContent as a billed generation, so it stays a 404 here).
+ */
+const GEMINI = /^\/v1(?:beta)?\/models\/([^/:]+(?:\/[^/:]+)?):(generateContent|streamGenerateContent|embedContent|batchEmbedContents)$/;
 
 export type RelayRoute = { kind: RelayKind; route?: RouteFacts } | { notImplemented: true };
 
@@ -79,10 +87,13 @@ export function matchRelayRoute(method: string | undefined, path: string): Relay
     if (kind) return { kind };
     const gemini = GEMINI.exec(trimmed);
     if (gemini) {
-      const model = safeDecode(gemini[1]!);
-      return model === undefined
-        ? undefined
-        : { kind: 'gemini', route: { model: model.replace(/^models\//, ''), stream: gemini[2] === 'streamGenerateContent' } };
+      const decoded = safeDecode(gemini[1]!);
+      if (decoded === undefined) return undefined;
+      const model = decoded.replace(/^models\//, '');
+      const action = gemini[2]!;
+      if (action === 'embedContent' || action === 'batchEmbedContents')
+        return { kind: 'gemini_embeddings', route: { model, batch: action === 'batchEmbedContents' } };
+      return { kind: 'gemini', route: { model, stream: action === 'streamGenerateContent' } };
     }
     const engine = ENGINE_EMBEDDINGS.exec(trimmed);
     if (engine) {

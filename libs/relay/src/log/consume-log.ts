@@ -32,7 +32,7 @@ export function buildConsumeLog(record: ConsumeRecord): NewLog {
     model_price: price.usePrice ? price.modelPrice : -1,
     cache_tokens: usage.cachedTokens,
     cache_ratio: price.cacheRatio,
-    user_group_ratio: -1,
+    user_group_ratio: price.userGroupRatio ?? -1,
     frt: forward.frtMs,
     admin_info: adminInfo,
     request_path: request.path,

@@ -15,5 +15,6 @@ export async function heldBack(input: ForwardInput, upstreamModel: string): Prom
     frtMs: 0,
     retryable: false,
     error: new RelayError('the quota reservation did not commit', 503, 'reservation_failed'),
+    unlogged: true,
   };
 }

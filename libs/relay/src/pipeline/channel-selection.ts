@@ -1,7 +1,64 @@
 import { Injectable } from '@nestjs/common';
 import { ChannelRouter, ChannelStatus, type RelayChannel } from '@gw/channel';
+import { OptionService } from '@gw/option';
+import { AUTO_GROUP, autoGroupsOf } from '@gw/user';
 import { RelayError } from './relay-error.js';
 import { RelayPricing, type RelayCaller } from './ports.js';
+
+/** How one request picks its channels: the routing table's pick, by group, model, tier and what was tried. */
+type Pick = (group: string, model: string, exclude: ReadonlySet<number>, tier: number) => RelayChannel | undefined;
+
+/**
+ * Where one request is served: the group it is routed and billed in (for `auto`, the auto group that had
+ * a channel) and how a retry moves on. Within a group each retry takes the next priority tier, never a
+ * channel already tried, up to RetryTimes; an `auto` request with the token's cross_group_retry then moves
+ * to the next auto group with a channel, starting again at its top tier with RetryTimes retries of its own
+ * (new-api's cross-group retry: a group is left only once its retries are spent, and only when RetryTimes > 0).
+ */
+export class ChannelRoute {
+  /** The group of the current channel. */
+  group: string;
+  channel: RelayChannel;
+  /** Retries spent in the current group. */
+  private retry = 0;
+
+  constructor(
+    private readonly pick: Pick,
+    private readonly model: string,
+    /** The groups the request may walk, in order (one for a plain group), and the current one's index. */
+    private readonly groups: readonly string[],
+    private index: number,
+    channel: RelayChannel,
+    private readonly maxRetries: number,
+    private readonly crossGroupRetry: boolean,
+  ) {
+    this.group = groups[index]!;
+    this.channel = channel;
+  }
+
+  /** The channel of the next attempt, or undefined when the request has no retry left. */
+  next(tried: ReadonlySet<number>): RelayChannel | undefined {
+    if (this.retry < this.maxRetries) {
+      const next = this.pick(this.group, this.model, tried, this.retry + 1);
+      if (next) {
+        this.retry++;
+        this.channel = next;
+        return next;
+      }
+    }
+    if (!this.crossGroupRetry || this.maxRetries <= 0) return undefined;
+    for (let i = this.index + 1; i < this.groups.length; i++) {
+      const next = this.pick(this.groups[i]!, this.model, tried, 0);
+      if (!next) continue;
+      this.index = i;
+      this.group = this.groups[i]!;
+      this.retry = 0;
+      this.channel = next;
+      return next;
+    }
+    return undefined;
+  }
+}
 
 /**
  * Which group a request bills and routes under, and which channel serves each attempt. Reads only the
@@ -9,10 +66,15 @@ import { RelayPricing, type RelayCaller } from './ports.js';
  */
 @Injectable()
 export class ChannelSelection {
+  private readonly pick: Pick;
+
   constructor(
     private readonly router: ChannelRouter,
     private readonly pricing: RelayPricing,
-  ) {}
+    private readonly options: OptionService,
+  ) {
+    this.pick = (group, model, exclude, tier) => this.router.pick(group, model, exclude, tier);
+  }
 
   /** Token model limits (403), then the using group (token's or playground's, else the user's), which must be usable (403). */
   usingGroup(caller: RelayCaller, model: string): string {
@@ -27,23 +89,37 @@ export class ChannelSelection {
     return group;
   }
 
-  /** The first channel: the pinned one as is (admins' sk-KEY-ID), else the routing table's pick. */
-  first(caller: RelayCaller, group: string, model: string): RelayChannel {
+  /**
+   * The route of a request in `group`: the pinned channel alone (admins' sk-KEY-ID, no retry), else the
+   * routing table's pick; for `auto`, in the first of the user's auto groups (AutoGroups kept to the usable
+   * ones, in order) that has a channel for the model.
+   */
+  route(caller: RelayCaller, group: string, model: string): ChannelRoute {
     if (caller.pinnedChannelId !== undefined) {
       const pinned = this.router.get(caller.pinnedChannelId);
       if (!pinned)
         throw new RelayError(`channel #${caller.pinnedChannelId} does not exist`, 400, 'channel_not_found', 'invalid_request_error');
       if (pinned.status !== ChannelStatus.Enabled) throw new RelayError(`channel #${pinned.id} is disabled`, 403, 'channel_disabled');
-      return pinned;
+      return new ChannelRoute(this.pick, model, [group], 0, pinned, 0, false);
     }
-    const channel = this.router.pick(group, model);
-    if (!channel) throw noChannel(model, group);
-    return channel;
+    const retries = this.options.get('RetryTimes');
+    if (group !== AUTO_GROUP) {
+      const channel = this.router.pick(group, model);
+      if (!channel) throw noChannel(model, group);
+      return new ChannelRoute(this.pick, model, [group], 0, channel, retries, false);
+    }
+    const groups = autoGroupsOf(this.options, caller.userGroup);
+    if (groups.length === 0) throw new RelayError(`no auto group is available for model ${model}`, 503, 'model_not_found');
+    for (let i = 0; i < groups.length; i++) {
+      const channel = this.router.pick(groups[i]!, model);
+      if (channel) return new ChannelRoute(this.pick, model, groups, i, channel, retries, caller.crossGroupRetry === true);
+    }
+    throw noChannel(model, group);
   }
 
-  /** A retry: the tier at the retry index, never a channel already tried in this request. */
-  next(group: string, model: string, tried: ReadonlySet<number>, retry: number): RelayChannel | undefined {
-    return this.router.pick(group, model, tried, retry);
+  /** A route that stays in one group (callers without a ChannelRoute of their own). */
+  fixedRoute(group: string, model: string, first: RelayChannel, maxRetries: number): ChannelRoute {
+    return new ChannelRoute(this.pick, model, [group], 0, first, maxRetries, false);
   }
 }
 

@@ -16,6 +16,7 @@ import {
   type ProviderEndpoint,
   type ProviderSettings,
 } from '../providers/types.js';
+import { geminiEmbeddingAttempt } from './gemini-embeddings.js';
 import { nativeEmbeddingAttempt } from './native-embeddings.js';
 import { FormatStream, hubAnswerText } from '../stream/format-stream.js';
 import { sendAnswer } from '../stream/json-responder.js';
@@ -74,6 +75,23 @@ export class FormatCall {
       channelFault,
       conversion,
     });
+    if (request.kind === 'gemini_embeddings') {
+      // new-api passes these to Gemini channels only (its handler sends the Gemini body unconverted).
+      if (!adaptor.geminiEmbeddings) {
+        const message = `channel type ${channel.type} does not serve ${request.path}`;
+        return failed(new RelayError(message, 400, 'convert_request_failed', 'invalid_request_error'), true);
+      }
+      const call: AdaptorCall = { channel, model: upstreamModel, stream: false, settings: this.settings };
+      const send = adaptor.send;
+      return geminiEmbeddingAttempt({
+        built: adaptor.geminiEmbeddings(call, request.batch === true),
+        codec: native,
+        call,
+        input,
+        send: (built, init) => (send ? send(built, init, { call, http: this.upstream }) : this.upstream.sendBuilt(built, init)),
+        shouldRetryStatus: (status) => this.retry.shouldRetryStatus(status),
+      });
+    }
     const endpoint = adaptor.endpoints?.[request.kind];
     if (endpoint) return this.providerEndpoint(channel, endpoint, input, upstreamModel, failed);
     if (adaptor.servesChat === false) {

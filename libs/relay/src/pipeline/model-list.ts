@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ChannelRouter } from '@gw/channel';
 import { endpointTypesOfModel, type EndpointType } from '@gw/contracts';
 import { OptionService } from '@gw/option';
+import { AUTO_GROUP, autoGroupsOf } from '@gw/user';
 import { RelayPricing, type RelayCaller } from './ports.js';
 import { RelayError } from './relay-error.js';
 
@@ -19,7 +20,7 @@ export interface OpenAiModel {
 
 /**
  * The models a caller may use (GET /v1/models): the token's model limits when enabled, otherwise the
- * models with an enabled channel in the using group. Models without a price are left out unless
+ * models with an enabled channel in the using group (for `auto`, in any of the user's auto groups). Models without a price are left out unless
  * unset models are accepted (self-use mode or the user's setting), as they could not be called.
  */
 @Injectable()
@@ -32,7 +33,8 @@ export class ModelList {
 
   list(caller: RelayCaller): OpenAiModel[] {
     const group = caller.requestedGroup || caller.userGroup;
-    const names = caller.modelLimits ? [...caller.modelLimits] : this.router.modelsForGroups([group]);
+    const groups = group === AUTO_GROUP ? autoGroupsOf(this.options, caller.userGroup) : [group];
+    const names = caller.modelLimits ? [...caller.modelLimits] : this.router.modelsForGroups(groups);
     const acceptUnset = caller.acceptUnsetModelRatioModel || this.options.get('SelfUseModeEnabled');
     return names
       .filter((name) => acceptUnset || this.pricing.resolve(name, group, caller.userGroup) !== undefined)

@@ -22,6 +22,8 @@ export abstract class RelayPricing {
   abstract countTextTokens(model: string, text: string): number;
   /** Group ratio alone, for models billed at the unset-ratio sentinel. */
   abstract groupRatio(usingGroup: string, userGroup: string): number;
+  /** GroupGroupRatio's override for the user's group in the using group, when set. */
+  abstract specialGroupRatio(usingGroup: string, userGroup: string): number | undefined;
 }
 
 export abstract class RelayRateLimiter {
@@ -40,6 +42,8 @@ export interface RelayCaller {
   tokenName: string;
   /** The token's group ('' = the user's group), or the playground's chosen group. */
   requestedGroup: string;
+  /** The token's cross_group_retry: an `auto` request moves to the next auto group once a group's retries are spent. */
+  crossGroupRetry?: boolean;
   /** Models the token is limited to, or undefined when it is not limited. */
   modelLimits?: ReadonlySet<string> | readonly string[];
   acceptUnsetModelRatioModel: boolean;

@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
-import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { ChannelUsageService } from '@gw/channel';
+import { APP_CONFIG, type AppConfig } from '@gw/core';
 import { LogService } from '@gw/log';
 import { OptionService } from '@gw/option';
 import { UserNotifyService } from '@gw/user';
@@ -10,6 +11,7 @@ import { type OverlapTicket, ReserveOverlap } from '../billing/reserve-overlap.j
 import { requestIdOf } from '../http/request-id.js';
 import { sendJson } from '../http/send-json.js';
 import { buildConsumeLog } from '../log/consume-log.js';
+import { buildErrorLog, type FailedAttempt } from '../log/error-log.js';
 import { isFree, UNSET_MODEL_RATIO } from '../pricing/index.js';
 import { ChannelSelection } from './channel-selection.js';
 import { ClientGone } from './client-gone.js';
@@ -44,6 +46,8 @@ export class RelayPipeline implements OnModuleDestroy {
   private readonly logger = new Logger('Relay');
   private inFlight = 0;
   private onDrained?: () => void;
+  /** ERROR_LOG_ENABLED: failed attempts are logged (type 5); off, the relay does no work for them. */
+  private readonly errorLogEnabled: boolean;
 
   constructor(
     private readonly auth: RelayAuthenticator,
@@ -57,7 +61,10 @@ export class RelayPipeline implements OnModuleDestroy {
     private readonly channelUsage: ChannelUsageService,
     private readonly logs: LogService,
     private readonly notices: UserNotifyService,
-  ) {}
+    @Inject(APP_CONFIG) config?: AppConfig,
+  ) {
+    this.errorLogEnabled = config?.errorLogEnabled === true;
+  }
 
   /**
    * Destroy hooks run before the log's and counters' shutdown flushes: wait here for requests in flight
@@ -88,9 +95,11 @@ export class RelayPipeline implements OnModuleDestroy {
       const request = parseRelayRequest(kind, call.path, call.body, call.route);
       if (!who.playground) await this.rateLimiter.check(who.userId, who.requestedGroup || who.userGroup);
       const group = this.selection.usingGroup(who, request.model);
-      const first = this.selection.first(who, group, request.model);
-      trace?.routed(request.model, group, request.stream);
-      const price = this.price(who, request.model, group);
+      // For `auto`, the route's group is the auto group serving the request: it is priced, billed and logged there.
+      const route = this.selection.route(who, group, request.model);
+      trace?.routed(request.model, route.group, request.stream);
+      const price = this.price(who, request.model, route.group);
+      const pricedGroup = route.group;
       const promptTokens =
         request.kind === 'audio_speech' ? speechCharacters(request) : this.pricing.countPromptTokens(request.model, promptBodyOf(request));
       billing = new BillingSession(this.ledger, who.userId, who.tokenId, requestId);
@@ -108,8 +117,9 @@ export class RelayPipeline implements OnModuleDestroy {
       trace?.forwarding();
       const forward = await this.upstream.forward({
         request,
-        group,
-        first,
+        group: route.group,
+        first: route.channel,
+        route,
         promptTokens,
         startedAt,
         res,
@@ -119,6 +129,20 @@ export class RelayPipeline implements OnModuleDestroy {
         dropFields: who.playground ? ['group'] : undefined,
         clientHeaders: req.headers,
         holdAnswer: reserving && (() => committed(reserving)),
+        onFailure: this.errorLogEnabled
+          ? (failure: FailedAttempt) =>
+              this.logs.record(
+                buildErrorLog({
+                  caller: who,
+                  request,
+                  group: route.group,
+                  failure,
+                  requestId,
+                  ip: call.ip,
+                  useTimeMs: performance.now() - startedAt,
+                }),
+              )
+          : undefined,
       });
       // A refused reserve is the answer, whatever the upstream did (nothing was written to the client).
       if (reserving) await reserving;
@@ -130,7 +154,19 @@ export class RelayPipeline implements OnModuleDestroy {
       }
       if (!res.writableEnded) res.end();
       if (!who.playground) this.rateLimiter.recordSuccess(who.userId, group);
-      const charged = await this.settle({ billing, who, request, group, price, forward, requestId, ip: call.ip, startedAt });
+      // A cross-group retry served it in another auto group: settled at that group's ratio (new-api HandleGroupRatio).
+      const served = route.group === pricedGroup ? price : this.price(who, request.model, route.group);
+      const charged = await this.settle({
+        billing,
+        who,
+        request,
+        group: route.group,
+        price: served,
+        forward,
+        requestId,
+        ip: call.ip,
+        startedAt,
+      });
       trace?.charged(charged);
     } catch (error) {
       await billing?.refund().catch((e: Error) => this.logger.error(`refund of ${requestId} failed: ${e.message}`));
@@ -160,7 +196,7 @@ export class RelayPipeline implements OnModuleDestroy {
     if (!this.options.get('SelfUseModeEnabled') && !who.acceptUnsetModelRatioModel) {
       throw new RelayError(`model ${model} has no price or ratio set; ask the administrator to configure it`, 400, 'model_price_error');
     }
-    return {
+    const unset: PriceInfo = {
       usePrice: false,
       modelPrice: -1,
       modelRatio: UNSET_MODEL_RATIO,
@@ -168,6 +204,9 @@ export class RelayPipeline implements OnModuleDestroy {
       cacheRatio: 1,
       groupRatio: this.pricing.groupRatio(group, who.userGroup),
     };
+    const special = this.pricing.specialGroupRatio(group, who.userGroup);
+    if (special !== undefined) unset.userGroupRatio = special;
+    return unset;
   }
 
   private async reserve(billing: BillingSession, who: RelayCaller, amount: number): Promise<void> {

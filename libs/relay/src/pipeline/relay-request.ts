@@ -10,20 +10,34 @@ import {
   type MultipartKind,
   type OpenAiOtherKind,
 } from './openai-request.js';
+import { parseGeminiEmbeddings } from './gemini-embed-request.js';
 import { badRequest } from './relay-error.js';
 
-/** The relay's inbound request kinds: OpenAI's three text routes, Anthropic Messages and Gemini generateContent. */
-export type RelayKind = 'chat' | 'completions' | 'embeddings' | 'messages' | 'gemini' | OpenAiOtherKind | MultipartKind;
+/**
+ * The relay's inbound request kinds: OpenAI's three text routes, Anthropic Messages, Gemini generateContent
+ * and Gemini's embedContent / batchEmbedContents.
+ */
+export type RelayKind =
+  | 'chat'
+  | 'completions'
+  | 'embeddings'
+  | 'messages'
+  | 'gemini'
+  | 'gemini_embeddings'
+  | OpenAiOtherKind
+  | MultipartKind;
 
 /** The wire format a client of each kind speaks (its errors and answers come back in it). */
 export function formatOfKind(kind: RelayKind): FormatId {
-  return kind === 'messages' ? 'anthropic' : kind === 'gemini' ? 'gemini' : 'openai';
+  return kind === 'messages' ? 'anthropic' : kind === 'gemini' || kind === 'gemini_embeddings' ? 'gemini' : 'openai';
 }
 
-/** What the route itself says of a request (Gemini puts the model and the stream mode in the path). */
+/** What the route itself says of a request (Gemini puts the model, the stream mode and the action in the path). */
 export interface RouteFacts {
   model?: string;
   stream?: boolean;
+  /** Gemini's `:batchEmbedContents` (else `:embedContent`). */
+  batch?: boolean;
 }
 
 /** The largest max_tokens accepted: far above any model's limit, far below integer overflow (threats M2). */
@@ -53,6 +67,8 @@ export interface RelayRequest {
   callFactor?: number;
   /** A multipart upload, forwarded re-encoded with the upstream model. */
   multipart?: FormData;
+  /** Gemini's `:batchEmbedContents` (gemini_embeddings only). */
+  batch?: boolean;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -74,6 +90,7 @@ function readMaxTokens(body: Record<string, unknown>): number {
 export function parseRelayRequest(kind: RelayKind, path: string, raw: unknown, route: RouteFacts = {}): RelayRequest {
   if (kind === 'messages') return parseMessages(path, raw);
   if (kind === 'gemini') return parseGemini(path, raw, route);
+  if (kind === 'gemini_embeddings') return parseGeminiEmbeddings(path, raw, route);
   if (OPENAI_OTHER_KINDS.has(kind)) return parseOpenAiOther(kind as OpenAiOtherKind, path, raw);
   if (MULTIPART_KINDS.has(kind)) return parseMultipart(kind as MultipartKind, path, raw);
   if (kind === 'embeddings') raw = withPathModel(raw, route);

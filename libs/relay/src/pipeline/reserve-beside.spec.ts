@@ -81,7 +81,7 @@ function harness(userQuota: number) {
       countTextTokens: () => 1,
     } as never,
     { check: async () => {}, recordSuccess: () => {} } as never,
-    { usingGroup: () => 'default', first: () => ({ id: 1 }) } as never,
+    { usingGroup: () => 'default', route: () => ({ group: 'default', channel: { id: 1 } }) } as never,
     upstream as unknown as UpstreamCall,
     ledger as unknown as QuotaLedger,
     new ReserveOverlap(),

@@ -11,9 +11,10 @@ import { FormatStream } from '../stream/format-stream.js';
 import { relayJson } from '../stream/json-responder.js';
 import { SseTracker } from '../stream/sse-tracker.js';
 import { relayStream, type StreamLimits, streamLimitsOf } from '../stream/stream-responder.js';
+import type { FailedAttempt } from '../log/error-log.js';
 import type { Usage } from '../stream/usage.js';
 import { adaptorOf } from '../providers/registry.js';
-import { ChannelSelection } from './channel-selection.js';
+import { ChannelSelection, type ChannelRoute } from './channel-selection.js';
 import { FormatCall } from './format-call.js';
 import { RelayError } from './relay-error.js';
 import type { RelayRequest } from './relay-request.js';
@@ -33,6 +34,8 @@ export interface ForwardInput {
   request: RelayRequest;
   group: string;
   first: RelayChannel;
+  /** How retries move between channels and, for `auto`, groups (its `group` follows); absent, they stay in `group`. */
+  route?: ChannelRoute;
   /** A pinned channel is used alone: no retry. */
   pinned: boolean;
   promptTokens: number;
@@ -49,6 +52,12 @@ export interface ForwardInput {
    * any byte is written to the client; false when the reserve did not commit (the call was cancelled).
    */
   holdAnswer?: () => Promise<boolean>;
+  /**
+   * Told of every failed attempt the error log records (set only when ERROR_LOG_ENABLED is on): as new-api,
+   * each channel that failed, whether or not a retry then succeeded; not a channel that could not be used
+   * (no key left), a reserve that did not commit, nor an attempt cut short because the client left.
+   */
+  onFailure?: (failure: FailedAttempt) => void;
 }
 
 export interface ForwardResult {
@@ -76,6 +85,8 @@ export interface Attempt extends Omit<ForwardResult, 'channel' | 'usedChannels'>
   keyIndex?: number;
   /** Counted against the channel's health (not for client aborts). */
   channelFault?: { status?: number; message: string; channelError?: boolean };
+  /** Not an upstream call's failure (channel selection, the reserve): no error log row (new-api logs none). */
+  unlogged?: boolean;
 }
 
 /** A multi-key channel whose keys are all disabled: a channel fault, so another channel is tried. */
@@ -89,6 +100,7 @@ function noKeyLeft(model: string): Attempt {
     retryable: true,
     error: new RelayError(message, 503, 'channel:no_available_key'),
     channelFault: { message, channelError: true },
+    unlogged: true,
   };
 }
 
@@ -114,11 +126,12 @@ export class UpstreamCall {
   }
 
   async forward(input: ForwardInput): Promise<ForwardResult> {
-    const maxRetries = input.pinned ? 0 : this.retry.retryTimes();
+    const route =
+      input.route ?? this.selection.fixedRoute(input.group, input.request.model, input.first, input.pinned ? 0 : this.retry.retryTimes());
     const tried = new Set<number>();
     const usedChannels: number[] = [];
     let channel = input.first;
-    for (let retry = 0; ; retry++) {
+    for (;;) {
       tried.add(channel.id);
       usedChannels.push(channel.id);
       const choice = this.keys.choose(channel);
@@ -127,9 +140,12 @@ export class UpstreamCall {
         : noKeyLeft(input.request.model);
       if (attempt.channelFault) this.health.reportRelayFailure(channel.id, attempt.channelFault, attempt.keyIndex);
       else if (attempt.ok) this.health.reportRelaySuccess(channel.id, attempt.keyIndex);
+      if (!attempt.ok && input.onFailure && attempt.error && !attempt.unlogged && !input.signal.aborted) {
+        input.onFailure({ channel, error: attempt.error, usedChannels: [...usedChannels], keyIndex: attempt.keyIndex });
+      }
       const result: ForwardResult = { ...attempt, channel, usedChannels };
-      if (attempt.ok || !attempt.retryable || input.signal.aborted || retry >= maxRetries) return result;
-      const next = this.selection.next(input.group, input.request.model, tried, retry + 1);
+      if (attempt.ok || !attempt.retryable || input.signal.aborted) return result;
+      const next = route.next(tried);
       if (!next) return result;
       channel = next;
     }

@@ -11,6 +11,11 @@ export interface PriceInfo {
   /** Ratio of prompt-cache writes (Anthropic cache creation); 1 when absent. */
   createCacheRatio?: number;
   groupRatio: number;
+  /**
+   * GroupGroupRatio's override for the caller's group in the using group, when one applied (then groupRatio
+   * equals it); logged as `other.user_group_ratio`, -1 when absent (new-api's GroupSpecialRatio).
+   */
+  userGroupRatio?: number;
 }
 
 export interface BillableUsage {

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ChannelRouter } from '@gw/channel';
 import { ENDPOINT_ROUTES, endpointTypesOfModel, type EndpointType } from '@gw/contracts';
 import { OptionService } from '@gw/option';
+import { autoGroupsOf } from '@gw/user';
 import { UNSET_MODEL_RATIO } from './billing-formulas.js';
 import { lookupModel } from './model-names.js';
 import { PricingService } from './pricing.service.js';
@@ -26,6 +27,8 @@ export interface PricingPage {
   usable_group: Record<string, string>;
   /** The route of each endpoint type the listed models use. */
   supported_endpoint: Partial<Record<EndpointType, { path: string; method: string }>>;
+  /** The groups an `auto` token of this user walks, in order (new-api GetUserAutoGroup). */
+  auto_groups: string[];
 }
 
 /** The public price list: every model with an enabled channel, as the caller's groups see it. */
@@ -50,7 +53,13 @@ export class PricingCatalog {
     );
     const endpoints = new Set(data.flatMap((row) => row.supported_endpoint_types));
     const supported = Object.fromEntries([...endpoints].map((type) => [type, ENDPOINT_ROUTES[type]]));
-    return { data, group_ratio: groupRatio, usable_group: usable, supported_endpoint: supported };
+    return {
+      data,
+      group_ratio: groupRatio,
+      usable_group: usable,
+      supported_endpoint: supported,
+      auto_groups: autoGroupsOf(this.options, userGroup),
+    };
   }
 
   private rows(): PricingRow[] {

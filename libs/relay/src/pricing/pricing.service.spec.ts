@@ -32,7 +32,9 @@ describe('PricingService', () => {
       0.5, 1, 0.8,
     ]);
     expect(pricing.groupRatio('vip', 'constructor')).toBe(0.8);
-    expect(pricing.resolve('m', 'vip', 'team')).toMatchObject({ modelRatio: 2, groupRatio: 0.5 });
+    expect(pricing.resolve('m', 'vip', 'team')).toMatchObject({ modelRatio: 2, groupRatio: 0.5, userGroupRatio: 0.5 });
+    // No override: userGroupRatio stays absent (the consume log writes -1).
+    expect(pricing.resolve('m', 'vip', 'default')).not.toHaveProperty('userGroupRatio');
   });
 
   it('prices unpriced models at the 37.5 sentinel only when asked to', () => {

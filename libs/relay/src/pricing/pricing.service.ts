@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { OptionService } from '@gw/option';
+import { usableGroups } from '@gw/user';
 import {
   perCallQuota,
   preConsumeQuota,
@@ -26,16 +27,31 @@ export class PricingService {
 
   /** undefined when the model has neither a fixed price nor a model ratio. */
   resolve(model: string, usingGroup: string, userGroup: string): PriceInfo | undefined {
-    const groupRatio = this.groupRatio(usingGroup, userGroup);
     const price = lookupModel(this.options.get('ModelPrice'), model);
-    if (price !== undefined) return { usePrice: true, modelPrice: price, modelRatio: 0, completionRatio: 0, cacheRatio: 0, groupRatio };
+    if (price !== undefined) {
+      const info: PriceInfo = { usePrice: true, modelPrice: price, modelRatio: 0, completionRatio: 0, cacheRatio: 0, groupRatio: 1 };
+      return this.withGroupRatio(info, usingGroup, userGroup);
+    }
     const modelRatio = lookupModel(this.options.get('ModelRatio'), model);
-    return modelRatio === undefined ? undefined : this.ratioInfo(model, modelRatio, groupRatio);
+    return modelRatio === undefined ? undefined : this.withGroupRatio(this.ratioInfo(model, modelRatio, 1), usingGroup, userGroup);
   }
 
   /** For self-use mode and users who accept unpriced models: new-api bills those at ratio 37.5. */
   resolveOrUnset(model: string, usingGroup: string, userGroup: string): PriceInfo {
-    return this.resolve(model, usingGroup, userGroup) ?? this.ratioInfo(model, UNSET_MODEL_RATIO, this.groupRatio(usingGroup, userGroup));
+    return (
+      this.resolve(model, usingGroup, userGroup) ?? this.withGroupRatio(this.ratioInfo(model, UNSET_MODEL_RATIO, 1), usingGroup, userGroup)
+    );
+  }
+
+  /** Sets the group ratio on `info` and, when GroupGroupRatio's override applied, userGroupRatio (new-api HandleGroupRatio). */
+  withGroupRatio(info: PriceInfo, usingGroup: string, userGroup: string): PriceInfo {
+    const special = this.specialGroupRatio(usingGroup, userGroup);
+    if (special === undefined) info.groupRatio = lookupOwn(this.options.get('GroupRatio'), usingGroup) ?? 1;
+    else {
+      info.groupRatio = special;
+      info.userGroupRatio = special;
+    }
+    return info;
   }
 
   preConsumeQuota(info: PriceInfo, promptTokens: number, maxTokens: number): number {
@@ -56,11 +72,9 @@ export class PricingService {
     return perCallQuota(info, factor, this.options.get('QuotaPerUnit'));
   }
 
-  /** Group → description: UserUsableGroups plus the user's own group (new-api GetUserUsableGroups). */
+  /** Group → description: UserUsableGroups changed by GroupSpecialUsableGroup, plus the user's own group (new-api GetUserUsableGroups). */
   usableGroups(userGroup: string): Record<string, string> {
-    const groups = { ...this.options.get('UserUsableGroups') };
-    if (userGroup && !Object.hasOwn(groups, userGroup)) groups[userGroup] = USER_GROUP_DESCRIPTION;
-    return groups;
+    return usableGroups(this.options, userGroup, USER_GROUP_DESCRIPTION);
   }
 
   /** The ratio a user of `userGroup` pays in `usingGroup`: GroupGroupRatio's override, else GroupRatio's (1 when unset). */

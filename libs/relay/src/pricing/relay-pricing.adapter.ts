@@ -45,4 +45,8 @@ export class RelayPricingAdapter extends RelayPricing {
   groupRatio(usingGroup: string, userGroup: string): number {
     return this.pricing.groupRatio(usingGroup, userGroup);
   }
+
+  specialGroupRatio(usingGroup: string, userGroup: string): number | undefined {
+    return this.pricing.specialGroupRatio(usingGroup, userGroup);
+  }
 }

@@ -94,6 +94,13 @@ describe('channel adaptors', () => {
     expect(geminiAdaptor.buildChatRequest({ ...call(24, {}, 'a/../b'), stream: true }).url).toBe(
       'https://up.example/v1beta/models/a%2F..%2Fb:streamGenerateContent?alt=sse',
     );
+    expect(geminiAdaptor.geminiEmbeddings!(call(24, { other: 'v1' }, 'gemini-embedding-001'), false).url).toBe(
+      'https://up.example/v1/models/gemini-embedding-001:embedContent',
+    );
+    expect(geminiAdaptor.geminiEmbeddings!(call(24, {}, 'e'), true)).toMatchObject({
+      url: 'https://up.example/v1beta/models/e:batchEmbedContents',
+      headers: expect.objectContaining({ 'x-goog-api-key': 'k' }),
+    });
     expect(geminiAdaptor.finishBody!({ model: 'g', stream: true, contents: [] }, call(24), false)).toEqual({ contents: [] });
   });
 });

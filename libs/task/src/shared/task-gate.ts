@@ -4,6 +4,7 @@ import { ChannelRouter, ChannelStatus, type RelayChannel } from '@gw/channel';
 import { OptionService } from '@gw/option';
 import { PricingService } from '@gw/relay';
 import { RelayAuthError, TokenAuthService } from '@gw/token';
+import { AUTO_GROUP, autoGroupsOf } from '@gw/user';
 import { TaskRelayError } from './task-error.js';
 
 /** Who submits a task: the token's user, billed under the token's group (or the user's). */
@@ -81,12 +82,20 @@ export class TaskGate {
     if (limits && !(Array.isArray(limits) ? (limits as readonly string[]).includes(model) : (limits as ReadonlySet<string>).has(model))) {
       throw new TaskRelayError(`this token has no access to model ${model}`, 403, 'model_not_allowed');
     }
+    this.settleAutoGroup(caller, model);
     const channel = caller.pinnedChannelId !== undefined ? this.router.get(caller.pinnedChannelId) : this.router.pick(caller.group, model);
     if (!channel) throw new TaskRelayError(`no available channel for model ${model} under group ${caller.group}`, 503, 'model_not_found');
     if (channel.status !== ChannelStatus.Enabled) throw new TaskRelayError(`channel #${channel.id} is disabled`, 403, 'channel_disabled');
     if (types && !types.includes(channel.type))
       throw new TaskRelayError(`channel #${channel.id} does not serve this kind of task`, 400, 'channel_type_mismatch');
     return channel;
+  }
+
+  /** An `auto` caller takes the first of the user's auto groups with a channel for the model (routed and billed there). */
+  private settleAutoGroup(caller: TaskCaller, model: string): void {
+    if (caller.group !== AUTO_GROUP || caller.pinnedChannelId !== undefined) return;
+    const served = autoGroupsOf(this.options, caller.userGroup).find((group) => this.router.pick(group, model));
+    if (served) caller.group = served;
   }
 
   /** A task's own channel (follow-up actions and fetches go where the task was submitted). */
@@ -100,6 +109,7 @@ export class TaskGate {
    * unpriced models (then the default per-call price of 0.1).
    */
   price(caller: TaskCaller, model: string, priceKey = model): TaskPrice {
+    this.settleAutoGroup(caller, model);
     const info =
       this.pricing.resolve(priceKey, caller.group, caller.userGroup) ??
       (priceKey === model ? undefined : this.pricing.resolve(model, caller.group, caller.userGroup));

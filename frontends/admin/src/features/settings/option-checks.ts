@@ -7,6 +7,8 @@
 export const JSON_OPTIONS = new Set([
   'GroupRatio',
   'UserUsableGroups',
+  'group_ratio_setting.group_special_usable_group',
+  'AutoGroups',
   'ModelPrice',
   'ModelRatio',
   'CacheRatio',

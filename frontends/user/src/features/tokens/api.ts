@@ -17,6 +17,8 @@ export interface Token {
   model_limits: string;
   allow_ips: string;
   group: string;
+  /** An `auto` token moves on to the next auto group once a group's retries are spent. */
+  cross_group_retry?: boolean;
   created_time: number;
   accessed_time: number;
 }
@@ -24,7 +26,7 @@ export interface Token {
 export type TokenInput = Pick<
   Token,
   'name' | 'remain_quota' | 'unlimited_quota' | 'expired_time' | 'model_limits_enabled' | 'model_limits' | 'allow_ips' | 'group'
->;
+> & { cross_group_retry: boolean };
 
 export type GroupOptions = Record<string, { desc: string; ratio: number | string }>;
 

@@ -6,7 +6,20 @@ import { Section, SwitchField, TextAreaField } from '../fields';
 import { optionLabel } from '../label';
 import type { Settings } from '../useSettings';
 
-const KEYS = ['ModelPrice', 'ModelRatio', 'CacheRatio', 'CompletionRatio', 'GroupRatio', 'UserUsableGroups', 'ExposeRatioEnabled'] as const;
+const KEYS = [
+  'ModelPrice',
+  'ModelRatio',
+  'CacheRatio',
+  'CompletionRatio',
+  'GroupRatio',
+  'UserUsableGroups',
+  'group_ratio_setting.group_special_usable_group',
+  'AutoGroups',
+  'ExposeRatioEnabled',
+  'DefaultUseAutoGroup',
+] as const;
+
+const SWITCHES: readonly string[] = ['ExposeRatioEnabled', 'DefaultUseAutoGroup'];
 
 /** The ratio and price maps as JSON; nothing is saved while any of them does not parse. */
 export function RatioJsonEditors({ settings }: { settings: Settings }) {
@@ -34,10 +47,23 @@ export function RatioJsonEditors({ settings }: { settings: Settings }) {
         </Popconfirm>
       }
     >
-      {KEYS.filter((key) => key !== 'ExposeRatioEnabled').map((key) => (
-        <TextAreaField key={key} settings={settings} name={key} label={optionLabel(t, key)} hint={t(`settings.hint.${key}`)} rows={6} />
+      {KEYS.filter((key) => !SWITCHES.includes(key)).map((key) => (
+        <TextAreaField
+          key={key}
+          settings={settings}
+          name={key}
+          label={optionLabel(t, key)}
+          hint={t(`settings.hint.${key.replace(/\./g, '_')}`)}
+          rows={6}
+        />
       ))}
       <SwitchField settings={settings} name="ExposeRatioEnabled" label={optionLabel(t, 'ExposeRatioEnabled')} />
+      <SwitchField
+        settings={settings}
+        name="DefaultUseAutoGroup"
+        label={optionLabel(t, 'DefaultUseAutoGroup')}
+        hint={t('settings.hint.DefaultUseAutoGroup')}
+      />
     </Section>
   );
 }

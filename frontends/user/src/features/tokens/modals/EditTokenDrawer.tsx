@@ -1,11 +1,12 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Button, FormRow, Input, Space, Spin, Toast, renderQuota } from '@console/kit';
+import { Button, FormRow, Input, Space, Spin, Toast, renderQuota, useStatus } from '@console/kit';
 import { DatePicker, InputNumber, Select, SideSheet, Switch, TextArea } from '@console/kit/data';
 import { tokensApi } from '../api';
 import type { TokenDrawer } from '../useTokensTableState';
 import { useTokenFormOptions } from './useTokenFormOptions';
 import {
+  AUTO_GROUP,
   BATCH_COUNTS,
   EXPIRY_SHORTCUTS,
   NEW_TOKEN,
@@ -30,6 +31,8 @@ export function EditTokenDrawer({ drawer, onClose, onSaved }: EditTokenDrawerPro
   const [form, setForm] = useState<TokenForm | null>(null);
   const [saving, setSaving] = useState(false);
   const options = useTokenFormOptions(drawer !== null);
+  const defaultAuto = useStatus().default_use_auto_group === true;
+  const autoListed = Object.hasOwn(options.groups, AUTO_GROUP);
   const set =
     <K extends keyof TokenForm>(key: K) =>
     (value: TokenForm[K]) =>
@@ -63,10 +66,24 @@ export function EditTokenDrawer({ drawer, onClose, onSaved }: EditTokenDrawerPro
     }
   };
 
-  const groupOptions = Object.entries(options.groups).map(([name, info]) => ({
-    value: name,
-    label: `${name} · ${info.desc} (${info.ratio})`,
-  }));
+  // A new token starts in `auto` when DefaultUseAutoGroup is on and the groups list offers it (new-api's console).
+  const preselected = useRef(false);
+  useEffect(() => {
+    if (drawer === null) preselected.current = false;
+  }, [drawer]);
+  useEffect(() => {
+    if (!creating || !defaultAuto || !autoListed || !form || preselected.current) return;
+    preselected.current = true;
+    if (form.group === '') setForm({ ...form, group: AUTO_GROUP });
+  }, [creating, defaultAuto, autoListed, form]);
+
+  const groupOptions = Object.entries(options.groups)
+    .map(([name, info]) => ({
+      value: name,
+      label: name === AUTO_GROUP ? `${name} · ${info.desc} (${t('tokens.form.autoGroup')})` : `${name} · ${info.desc} (${info.ratio})`,
+    }))
+    // With DefaultUseAutoGroup on, `auto` is listed first.
+    .sort((a, b) => (defaultAuto ? Number(b.value === AUTO_GROUP) - Number(a.value === AUTO_GROUP) : 0));
 
   return (
     <SideSheet
@@ -100,6 +117,16 @@ export function EditTokenDrawer({ drawer, onClose, onSaved }: EditTokenDrawerPro
               style={{ width: '100%' }}
             />
           </FormRow>
+          {form.group === AUTO_GROUP && (
+            <FormRow label={t('tokens.form.crossGroupRetry')} extra={t('tokens.form.crossGroupRetryHint')}>
+              <Switch
+                checked={form.crossGroupRetry}
+                onChange={set('crossGroupRetry')}
+                aria-label={t('tokens.form.crossGroupRetry')}
+                data-testid="token-cross-group-retry"
+              />
+            </FormRow>
+          )}
           <FormRow
             label={t('tokens.column.expires')}
             extra={

@@ -12,7 +12,12 @@ export interface TokenForm {
   count: number;
   modelLimits: string[];
   allowIps: string;
+  /** Shown and sent for `auto` tokens only (new-api's console). */
+  crossGroupRetry: boolean;
 }
+
+/** The group whose tokens walk the user's auto groups. */
+export const AUTO_GROUP = 'auto';
 
 /** Spec 001 §9: new tokens start with 500 000 quota (US$1) and never expire. */
 export const NEW_TOKEN: TokenForm = {
@@ -24,6 +29,7 @@ export const NEW_TOKEN: TokenForm = {
   count: 1,
   modelLimits: [],
   allowIps: '',
+  crossGroupRetry: false,
 };
 
 export const QUOTA_PRESETS = [500_000, 5_000_000, 25_000_000, 50_000_000, 250_000_000, 500_000_000];
@@ -51,6 +57,7 @@ export function formFromToken(token: Token): TokenForm {
     count: 1,
     modelLimits: token.model_limits ? token.model_limits.split(',').filter(Boolean) : [],
     allowIps: token.allow_ips ?? '',
+    crossGroupRetry: token.cross_group_retry === true,
   };
 }
 
@@ -82,5 +89,6 @@ export function toInput(form: TokenForm): TokenInput {
     model_limits_enabled: form.modelLimits.length > 0,
     model_limits: form.modelLimits.join(','),
     allow_ips: form.allowIps,
+    cross_group_retry: form.group === AUTO_GROUP && form.crossGroupRetry,
   };
 }

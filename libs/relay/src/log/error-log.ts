@@ -1,0 +1,70 @@
+import type { RelayChannel } from '@gw/channel';
+import { LogType, type NewLog } from '@gw/log';
+import type { RelayCaller } from '../pipeline/ports.js';
+import type { RelayError } from '../pipeline/relay-error.js';
+import type { RelayRequest } from '../pipeline/relay-request.js';
+
+/** One failed upstream attempt, as the forward loop reports it (ForwardInput.onFailure). */
+export interface FailedAttempt {
+  channel: RelayChannel;
+  error: RelayError;
+  /** The channels tried so far, this one last. */
+  usedChannels: readonly number[];
+  /** Which key of a multi-key channel the attempt used. */
+  keyIndex?: number;
+}
+
+export interface ErrorRecord {
+  caller: RelayCaller;
+  request: RelayRequest;
+  group: string;
+  failure: FailedAttempt;
+  requestId: string;
+  ip: string;
+  useTimeMs: number;
+}
+
+/**
+ * The error row (type 5) of one failed channel attempt, written when ERROR_LOG_ENABLED is on (new-api's
+ * processChannelError → RecordErrorLog): content `status_code=N, message` (the message the client is given,
+ * the channel's keys already removed), quota and tokens 0, `other` with the error's type, code and status,
+ * the channel, the request path and admin_info. A user's own view drops admin_info and the channel keys.
+ */
+export function buildErrorLog(record: ErrorRecord): NewLog {
+  const { caller, request, failure } = record;
+  const { channel, error } = failure;
+  const adminInfo: Record<string, unknown> = { use_channel: failure.usedChannels.map(String) };
+  if (channel.info?.is_multi_key) {
+    adminInfo.is_multi_key = true;
+    adminInfo.multi_key_index = failure.keyIndex ?? 0;
+  }
+  return {
+    userId: caller.userId,
+    username: caller.username,
+    type: LogType.Error,
+    content: error.message ? `status_code=${error.httpStatus}, ${error.message}` : `status_code=${error.httpStatus}`,
+    tokenName: caller.tokenName,
+    tokenId: caller.tokenId,
+    modelName: request.model,
+    quota: 0,
+    promptTokens: 0,
+    completionTokens: 0,
+    useTime: Math.floor(record.useTimeMs / 1000),
+    isStream: request.stream,
+    channelId: channel.id,
+    channelName: channel.name,
+    group: record.group,
+    ip: caller.recordIp ? record.ip : '',
+    requestId: record.requestId,
+    other: {
+      request_path: request.path,
+      error_type: error.type,
+      error_code: error.errorCode ?? '',
+      status_code: error.httpStatus,
+      channel_id: channel.id,
+      channel_name: channel.name,
+      channel_type: channel.type,
+      admin_info: adminInfo,
+    },
+  };
+}

@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import type { ChannelRouter, RelayChannel } from '@gw/channel';
+import type { OptionService } from '@gw/option';
+import { ChannelSelection } from './channel-selection.js';
+import type { RelayCaller, RelayPricing } from './ports.js';
+
+/** A routing table of group → channel ids (one tier each, in order; a retry takes the next untried one). */
+function selectionOf(table: Record<string, number[]>, values: Record<string, unknown> = {}) {
+  const channel = (id: number) => ({ id, status: 1 }) as RelayChannel;
+  const router = {
+    pick: (group: string, _model: string, exclude: ReadonlySet<number> = new Set()) => {
+      const id = (table[group] ?? []).find((c) => !exclude.has(c));
+      return id === undefined ? undefined : channel(id);
+    },
+    get: (id: number) => channel(id),
+  } as unknown as ChannelRouter;
+  const options = {
+    get: (key: string) =>
+      ({
+        RetryTimes: 1,
+        AutoGroups: ['default', 'vip'],
+        UserUsableGroups: { default: '默认分组', vip: 'vip分组', auto: '自动' },
+        'group_ratio_setting.group_special_usable_group': {},
+        ...values,
+      })[key],
+  } as unknown as OptionService;
+  const pricing = { usableGroups: () => ({ default: '', vip: '', auto: '' }) } as unknown as RelayPricing;
+  return new ChannelSelection(router, pricing, options);
+}
+
+const caller = (extra: Partial<RelayCaller> = {}): RelayCaller => ({
+  userId: 1,
+  username: 'u',
+  role: 1,
+  userGroup: 'default',
+  tokenId: 1,
+  tokenName: 't',
+  requestedGroup: 'auto',
+  acceptUnsetModelRatioModel: false,
+  recordIp: false,
+  playground: false,
+  ...extra,
+});
+
+/** Every channel the route would try after the first fails, each failing in turn. */
+function walk(selection: ChannelSelection, who: RelayCaller): [string, number][] {
+  const route = selection.route(who, who.requestedGroup || who.userGroup, 'm');
+  const tried = new Set([route.channel.id]);
+  const seen: [string, number][] = [[route.group, route.channel.id]];
+  for (let next = route.next(tried); next; next = route.next(tried)) {
+    tried.add(next.id);
+    seen.push([route.group, next.id]);
+  }
+  return seen;
+}
+
+describe('ChannelSelection: the auto group', () => {
+  it('routes an auto request to the first auto group with a channel for the model', () => {
+    const selection = selectionOf({ vip: [20] });
+    const route = selection.route(caller(), 'auto', 'm');
+    expect([route.group, route.channel.id]).toEqual(['vip', 20]);
+  });
+
+  it('refuses when no auto group has a channel, or the user has no auto group', () => {
+    expect(() => selectionOf({ other: [1] }).route(caller(), 'auto', 'm')).toThrow(/no available channel for model m under group auto/);
+    expect(() => selectionOf({ default: [1] }, { AutoGroups: ['svip'] }).route(caller(), 'auto', 'm')).toThrow(/no auto group/);
+  });
+
+  it('without cross_group_retry, retries stay in the group that served first', () => {
+    expect(walk(selectionOf({ default: [1, 2, 3], vip: [20] }), caller())).toEqual([
+      ['default', 1],
+      ['default', 2],
+    ]);
+  });
+
+  it('with cross_group_retry, spends RetryTimes in a group, then moves to the next auto group with a channel', () => {
+    const selection = selectionOf({ default: [1, 2, 3], vip: [20, 21, 22] });
+    expect(walk(selection, caller({ crossGroupRetry: true }))).toEqual([
+      ['default', 1],
+      ['default', 2],
+      ['vip', 20],
+      ['vip', 21],
+    ]);
+    // A group with no untried channel left is passed over at once.
+    expect(walk(selectionOf({ default: [1], vip: [20] }), caller({ crossGroupRetry: true }))).toEqual([
+      ['default', 1],
+      ['vip', 20],
+    ]);
+  });
+
+  it('never leaves a group when RetryTimes is 0 (new-api retries nothing then)', () => {
+    expect(walk(selectionOf({ default: [1], vip: [20] }, { RetryTimes: 0 }), caller({ crossGroupRetry: true }))).toEqual([['default', 1]]);
+  });
+
+  it('keeps a plain group and a pinned channel in place', () => {
+    expect(walk(selectionOf({ default: [1, 2], vip: [20] }), caller({ requestedGroup: 'vip', crossGroupRetry: true }))).toEqual([
+      ['vip', 20],
+    ]);
+    expect(walk(selectionOf({ default: [1, 2] }), caller({ pinnedChannelId: 7, crossGroupRetry: true }))).toEqual([['auto', 7]]);
+  });
+});
