@@ -289,19 +289,26 @@ describe('token route rate limits', () => {
   let gw: TestGateway;
 
   beforeAll(async () => {
-    gw = await startTestGateway('sqlite', { SEARCH_RATE_LIMIT: '2', CRITICAL_RATE_LIMIT: '4' });
+    gw = await startTestGateway('sqlite', { SEARCH_RATE_LIMIT: '2', CRITICAL_RATE_LIMIT: '5' });
   });
   afterAll(async () => {
     await gw?.close();
   });
 
   it('limits token search (per user) and key reveal (critical, per IP), not the admin searches', async () => {
-    // Setup and the root login use 2 of the 4 critical calls.
+    // Setup and the two logins use 3 of the 5 critical calls.
     const root = await setupRoot(gw);
     await root.post('/api/token/', { name: 'limited', remain_quota: 1, expired_time: -1 });
+    expect((await root.post('/api/user/', { username: 'neighbour', password: 'neighbour-pass' })).body.success).toBe(true);
+    const neighbour = gw.client();
+    expect((await neighbour.login('neighbour', 'neighbour-pass')).body.success).toBe(true);
     const searches = [];
     for (let i = 0; i < 3; i++) searches.push((await root.get('/api/token/search?keyword=limited')).status);
     expect(searches).toEqual([200, 200, 429]);
+    // Per user id, as new-api: another user on the same address still has their own searches.
+    const theirs = [];
+    for (let i = 0; i < 3; i++) theirs.push((await neighbour.get('/api/token/search?keyword=limited')).status);
+    expect(theirs).toEqual([200, 200, 429]);
     // new-api limits only the token search (and the deprecated log search): an admin paging a filtered user
     // or channel list calls search on every page change and refresh, so those are not limited.
     for (const path of ['/api/user/search?keyword=root', '/api/channel/search?keyword=x']) {

@@ -43,7 +43,8 @@ export class CoreModule {
         { provide: APP_FILTER, useClass: GatewayExceptionFilter },
         { provide: APP_GUARD, useClass: GatewayThrottlerGuard },
       ],
-      exports: [RedisService, ConfigModule],
+      // ThrottlerModule's storage and options, for SearchLimitGuard on the routes that use it.
+      exports: [RedisService, ConfigModule, ThrottlerModule],
     };
   }
 }

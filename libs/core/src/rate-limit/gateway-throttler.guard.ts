@@ -7,7 +7,7 @@ import { RATE_LIMIT_CLASS, type RateLimitClass } from './rate-limit.decorators.j
 
 /**
  * Applies new-api's per-IP limits: `global` to every console API call and the dashboard billing
- * routes, and `critical` / `search` only to the routes marked with their decorators. Relay routes
+ * routes, and `critical` only to the routes marked with its decorator (`search` is per user: SearchLimitGuard). Relay routes
  * have their own per-user model limit.
  */
 @Injectable()
@@ -17,6 +17,9 @@ export class GatewayThrottlerGuard extends ThrottlerGuard {
     const name = props.throttler.name;
     if (name === 'global') {
       if (!isApiPath(req.path) && !req.path.includes('/dashboard/billing')) return true;
+    } else if (name === 'search') {
+      // Counted per user by SearchLimitGuard, once the caller is known.
+      return true;
     } else {
       const wanted = this.reflector.getAllAndOverride<RateLimitClass | undefined>(RATE_LIMIT_CLASS, [
         props.context.getHandler(),
