@@ -177,7 +177,11 @@ describe.runIf(redisUrl).each(cases)('two instances on one $kind and one Redis, 
     expect(ok.length).toBeLessThanOrEqual(K);
     // The price is fixed (reserve = charge): nothing may be refused while quota is left.
     expect(ok.length).toBe(K);
-    expect(new Set(ok.map((r) => r.via % 2)).size, 'both instances served').toBe(2);
+    // On a server database the two instances' reserves interleave row by row, so both serve. On SQLite one
+    // process may hold the file's write lock for the whole burst (its group commit takes every reserve it has
+    // in a few transactions) and the other then finds the quota gone: its calls are the clear refusals
+    // checked above, which is all the guarantee asks.
+    if (kind !== 'sqlite') expect(new Set(ok.map((r) => r.via % 2)).size, 'both instances served').toBe(2);
     await expectNoDrift(MODELS.steady, initial, used, ok.length);
   });
 
