@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../support/api-client.js';
 import { testDatabases } from '../support/databases.js';
 import { ROOT, startTestGateway, type TestGateway } from '../support/test-gateway.js';
+import { relayMessage } from '../support/relay-error.js';
 
 describe.each(testDatabases())('foundation on %s', (kind) => {
   let gw: TestGateway;
@@ -166,7 +167,7 @@ describe.each(testDatabases())('foundation on %s', (kind) => {
       const key = (await admin.post(`/api/token/${tokenId}/key`, {})).body.data.key as string;
       const relay = await small.client().raw('POST', '/v1/chat/completions', big, { authorization: `Bearer ${key}` });
       expect(relay.status).toBe(413);
-      expect(relay.body.error.message).toBe('request body is too large');
+      expect(relayMessage(relay)).toBe('request body is too large');
     } finally {
       await small.close();
     }

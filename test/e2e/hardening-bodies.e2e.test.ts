@@ -4,6 +4,7 @@ import { connect } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, startTestGateway, type TestGateway } from '../support/test-gateway.js';
+import { relayError, relayMessage } from '../support/relay-error.js';
 import { startRelayFixture, type RelayFixture } from './relay-fixture.js';
 
 const CHAT = 'relay-chat';
@@ -35,7 +36,10 @@ describe('hardening: hostile request bodies', () => {
     f.up.reset();
     const chat = await post('/v1/chat/completions', deep(5000));
     expect(chat.status).toBe(400);
-    expect((await chat.json()).error).toMatchObject({ type: 'invalid_request_error', message: 'request body is nested too deeply' });
+    expect(relayError({ headers: chat.headers, body: await chat.json() }).error).toMatchObject({
+      type: 'invalid_request_error',
+      message: 'request body is nested too deeply',
+    });
     const messages = await post('/v1/messages', deep(5000));
     expect(messages.status).toBe(400);
     expect(await messages.json()).toMatchObject({ type: 'error', error: { type: 'invalid_request_error' } });
@@ -71,7 +75,7 @@ describe('hardening: hostile request bodies', () => {
     expect(await login.json()).toEqual({ success: false, message: 'request body is too large' });
     const chat = await post('/v1/chat/completions', bomb, { 'content-encoding': 'gzip' });
     expect(chat.status).toBe(413);
-    expect((await chat.json()).error.message).toBe('request body is too large');
+    expect(relayMessage({ headers: chat.headers, body: await chat.json() })).toBe('request body is too large');
     expect(f.up.requests).toHaveLength(0);
 
     // 12 at once (the gateway runs in this process): the old parser held ~130 MB each.

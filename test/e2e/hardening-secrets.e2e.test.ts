@@ -3,6 +3,7 @@ import { APIError } from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { leakedWindow } from '../support/canary.js';
 import { testDatabases } from '../support/databases.js';
+import { relayMessage } from '../support/relay-error.js';
 import { startRelayFixture, type RelayFixture } from './relay-fixture.js';
 
 /** Channel keys long enough to be recognised in pieces (OpenAI quotes `sk-proj-abc1…wxyz`). */
@@ -84,7 +85,7 @@ describe.each(testDatabases())('hardening: no channel key in an upstream error, 
     });
     expect(res.status).toBe(429);
     const text = await res.text();
-    expect(JSON.parse(text).error.message).toBe('rate limited for ***');
+    expect(relayMessage({ headers: res.headers, body: JSON.parse(text) })).toBe('rate limited for ***');
     expectNoKeyIn(text);
   });
 

@@ -11,6 +11,7 @@ import {
 } from '../fixtures/relay-formats/anthropic.js';
 import { CHAT_STREAM_TOOL_CALL, CHAT_TOOL_CALL } from '../fixtures/relay-formats/openai.js';
 import { testDatabases } from '../support/databases.js';
+import { relayError } from '../support/relay-error.js';
 import { CLAUDE, expectRow, formatQuota, GEMINI, OPENAI, startFormatsFixture, type FormatsFixture } from './relay-formats-fixture.js';
 
 const TOOLS = [
@@ -179,7 +180,8 @@ describe.each(testDatabases())('relay: Anthropic Messages (/v1/messages) on %s',
         .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(Anthropic.APIError);
       expect((error as InstanceType<typeof Anthropic.APIError>).status).toBe(529);
-      expect((error as InstanceType<typeof Anthropic.APIError>).error).toMatchObject({
+      const { headers, error: body } = error as InstanceType<typeof Anthropic.APIError>;
+      expect(relayError({ headers, body })).toMatchObject({
         type: 'error',
         error: { type: 'overloaded_error', message: 'Overloaded' },
       });
@@ -194,7 +196,8 @@ describe.each(testDatabases())('relay: Anthropic Messages (/v1/messages) on %s',
         .finalMessage()
         .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(Anthropic.APIError);
-      expect((error as InstanceType<typeof Anthropic.APIError>).error).toMatchObject({ type: 'error', error: { message: 'Overloaded' } });
+      const { headers, error: body } = error as InstanceType<typeof Anthropic.APIError>;
+      expect(relayError({ headers, body })).toMatchObject({ type: 'error', error: { message: 'Overloaded' } });
     });
   });
 
@@ -378,7 +381,7 @@ describe.each(testDatabases())('relay: Anthropic Messages (/v1/messages) on %s',
         'x-api-key': f.apiToken.key,
       });
       expect(missing.status).toBe(400);
-      expect(missing.body).toEqual({ type: 'error', error: { type: 'invalid_request_error', message: 'messages: field required' } });
+      expect(relayError(missing)).toEqual({ type: 'error', error: { type: 'invalid_request_error', message: 'messages: field required' } });
       const badKey = await client.raw('POST', '/v1/messages', JSON.stringify({ model: CLAUDE, max_tokens: 8, messages: [] }), {
         'x-api-key': 'sk-nope',
       });

@@ -3,6 +3,7 @@ import { UserNotifyService } from '@gw/user';
 import { DEFAULT_REPLY } from '../fake-upstream/index.js';
 import { testDatabases } from '../support/databases.js';
 import { CHAT, EMBED, INSTRUCT, ratioQuota, startRelayFixture, type RelayFixture } from './relay-fixture.js';
+import { relayError } from '../support/relay-error.js';
 
 describe.each(testDatabases())('relay: OpenAI routes, billing and logs on %s', (kind) => {
   let f: RelayFixture;
@@ -213,7 +214,7 @@ describe.each(testDatabases())('relay: OpenAI routes, billing and logs on %s', (
       .client()
       .post('/v1/chat/completions', { model: 'orphan-model', messages: [] }, { Authorization: `Bearer ${token.key}` });
     expect(orphan.status).toBe(503);
-    expect(orphan.body.error).toEqual({
+    expect(relayError(orphan).error).toEqual({
       message: 'no available channel for model orphan-model under group default',
       type: 'new_api_error',
       param: '',

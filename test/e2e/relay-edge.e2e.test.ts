@@ -1,6 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CHAT, startRelayFixture, type RelayFixture } from './relay-fixture.js';
+import { relayError } from '../support/relay-error.js';
 
 /**
  * The relay's front door (libs/relay/src/http/relay-entry.ts) serves /v1 POSTs off the bare Node server,
@@ -85,7 +86,10 @@ describe('relay edge: the front door ahead of Express', () => {
   it('answers body errors and unknown methods in OpenAI error shape with a request id', async () => {
     const broken = await post('/v1/chat/completions', {}, '{"model":');
     expect(broken.status).toBe(400);
-    expect((await broken.json()).error).toMatchObject({ type: 'invalid_request_error', message: 'request body is not valid JSON' });
+    expect(relayError({ headers: broken.headers, body: await broken.json() }).error).toMatchObject({
+      type: 'invalid_request_error',
+      message: 'request body is not valid JSON',
+    });
     expect(broken.headers.get('x-oneapi-request-id')).toMatch(/^\d{17}[A-Za-z0-9]{8}$/);
     const text = await post('/v1/chat/completions', { 'content-type': 'text/plain' });
     expect(text.status).toBe(400);

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_REPLY } from '../fake-upstream/index.js';
 import { ERROR_INVALID_ARGUMENT, RESPONSE_FUNCTION_CALL, STREAM_TEXT } from '../fixtures/relay-formats/gemini.js';
 import { testDatabases } from '../support/databases.js';
+import { relayError } from '../support/relay-error.js';
 import { CLAUDE, expectRow, formatQuota, GEMINI, OPENAI, startFormatsFixture, type FormatsFixture } from './relay-formats-fixture.js';
 
 const json = (body: unknown) => ({ contentType: 'application/json', body: JSON.stringify(body) });
@@ -100,7 +101,9 @@ describe.each(testDatabases())('relay: Gemini generateContent on %s', (kind) => 
       f.up.script({ times: 1, raw: { status: 400, ...json(ERROR_INVALID_ARGUMENT) } });
       const res = await post(`/v1beta/models/${GEMINI}:generateContent`, ASK, { 'x-goog-api-key': f.apiToken.key });
       expect(res.status).toBe(400);
-      expect(await res.json()).toEqual({ error: { code: 400, message: ERROR_INVALID_ARGUMENT.error.message, status: 'INVALID_ARGUMENT' } });
+      expect(relayError({ headers: res.headers, body: await res.json() })).toEqual({
+        error: { code: 400, message: ERROR_INVALID_ARGUMENT.error.message, status: 'INVALID_ARGUMENT' },
+      });
       expect(await f.quota(f.user.id)).toBe(before);
     });
   });
@@ -215,7 +218,9 @@ describe.each(testDatabases())('relay: Gemini generateContent on %s', (kind) => 
     it("refuses bad input and bad keys with Gemini's error shape", async () => {
       const noContents = await post(`/v1beta/models/${GEMINI}:generateContent`, { prompt: 'x' }, { 'x-goog-api-key': f.apiToken.key });
       expect(noContents.status).toBe(400);
-      expect(await noContents.json()).toEqual({ error: { code: 400, message: 'contents must be an array', status: 'INVALID_ARGUMENT' } });
+      expect(relayError({ headers: noContents.headers, body: await noContents.json() })).toEqual({
+        error: { code: 400, message: 'contents must be an array', status: 'INVALID_ARGUMENT' },
+      });
       const broken = await fetch(`${f.gw.url}/v1beta/models/${GEMINI}:generateContent`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-goog-api-key': f.apiToken.key },

@@ -9,6 +9,7 @@ import {
 } from '../fixtures/relay-formats/anthropic.js';
 import { RESPONSE_FUNCTION_CALL, STREAM_TEXT } from '../fixtures/relay-formats/gemini.js';
 import { testDatabases } from '../support/databases.js';
+import { withoutRequestId } from '../support/relay-error.js';
 import { CLAUDE, expectRow, formatQuota, GEMINI, startFormatsFixture, type FormatsFixture } from './relay-formats-fixture.js';
 
 const json = (body: unknown) => ({ contentType: 'application/json', body: JSON.stringify(body) });
@@ -389,7 +390,9 @@ describe.each(testDatabases())('relay: OpenAI chat to Claude and Gemini channels
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OpenAI.APIError);
     expect((error as InstanceType<typeof OpenAI.APIError>).status).toBe(529);
-    expect((error as InstanceType<typeof OpenAI.APIError>).error).toMatchObject({ message: 'Overloaded', type: 'overloaded_error' });
+    const { headers, error: body } = error as InstanceType<typeof OpenAI.APIError>;
+    expect(body).toMatchObject({ type: 'overloaded_error' });
+    expect(withoutRequestId(headers, (body as { message: string }).message)).toBe('Overloaded');
   });
 
   it('refuses /v1/embeddings on a Claude channel with a clear 400', async () => {

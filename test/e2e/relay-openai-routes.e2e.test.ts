@@ -2,6 +2,7 @@ import { toFile } from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_REPLY, FAKE_AUDIO_SECONDS, FAKE_SPEECH } from '../fake-upstream/index.js';
 import { testDatabases } from '../support/databases.js';
+import { relayMessage } from '../support/relay-error.js';
 import { CLAUDE, GEMINI, IMAGE, IMAGE_QUOTA, OPENAI, OTHER, startFormatsFixture, type FormatsFixture } from './relay-formats-fixture.js';
 
 /** Ratio 1, completion ratio 2: the fake upstream's 10 prompt + 20 completion tokens cost 50. */
@@ -112,7 +113,7 @@ describe.each(testDatabases())("relay: OpenAI's other routes and model lists on 
     expect(await f.row(one.headers.get('x-oneapi-request-id'))).toMatchObject({ quota: IMAGE_QUOTA });
     const bad = await post('/v1/images/generations', { model: IMAGE, prompt: 'x', n: 50 });
     expect(bad.status).toBe(400);
-    expect((await bad.json()).error.message).toBe('n must be an integer from 1 to 10');
+    expect(relayMessage({ headers: bad.headers, body: await bad.json() })).toBe('n must be an integer from 1 to 10');
   });
 
   it('passes speech audio through as bytes and bills the input characters', async () => {
@@ -167,7 +168,7 @@ describe.each(testDatabases())("relay: OpenAI's other routes and model lists on 
       })(),
     });
     expect(missing.status).toBe(400);
-    expect((await missing.json()).error.message).toBe('file is required');
+    expect(relayMessage({ headers: missing.headers, body: await missing.json() })).toBe('file is required');
     const notForm = await post('/v1/audio/transcriptions', { model: OTHER.whisper });
     expect(notForm.status).toBe(400);
   });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { testDatabases } from '../support/databases.js';
+import { relayMessage } from '../support/relay-error.js';
 import { RATIOS, startRelayFixture, type RelayFixture } from './relay-fixture.js';
 
 /** Retries, pinned channels, model mapping, param override and status-code mapping, each on its own model. */
@@ -61,7 +62,7 @@ describe.each(testDatabases())('relay: channel routing and retries on %s', (kind
     const before = await f.quota(f.user.id);
     const res = await chat('retry-fail');
     expect(res.status).toBe(500);
-    expect(res.body.error.message).toBe('b is down');
+    expect(relayMessage(res)).toBe('b is down');
     expect(f.up.requests).toHaveLength(2);
     expect(new Set(f.up.requests.map((r) => r.headers.authorization)).size).toBe(2);
     expect(await f.quota(f.user.id)).toBe(before);
@@ -84,7 +85,7 @@ describe.each(testDatabases())('relay: channel routing and retries on %s', (kind
     f.up.script({ key: keyOf(id), status: 500, errorMessage: 'upstream exploded', times: 1 });
     const failed = await chat('override-model');
     expect(failed.status).toBe(502);
-    expect(failed.body.error.message).toBe('upstream exploded');
+    expect(relayMessage(failed)).toBe('upstream exploded');
     const ok = await chat('override-model');
     expect(ok.status).toBe(200);
     expect(f.up.requests.at(-1)!.body.temperature).toBe(0.25);
@@ -103,7 +104,7 @@ describe.each(testDatabases())('relay: channel routing and retries on %s', (kind
     const before = await f.quota(f.user.id);
     const cycle = await chat('cyc-a');
     expect(cycle.status).toBe(500);
-    expect(cycle.body.error.message).toBe('model mapping contains a cycle');
+    expect(relayMessage(cycle)).toBe('model mapping contains a cycle');
     expect(f.up.requests).toHaveLength(1);
     expect(await f.quota(f.user.id)).toBe(before);
   });

@@ -3,6 +3,7 @@ import type { ApiClient } from '../support/api-client.js';
 import { createTestDatabase, testDatabases, type TestDatabase } from '../support/databases.js';
 import { setupRoot, startTestGateway, type TestGateway } from '../support/test-gateway.js';
 import { swapLetterCase } from '../support/letter-case.js';
+import { relayError, relayMessage } from '../support/relay-error.js';
 
 /** Creates a token for `client` and returns its id and full key (`sk-…`). */
 async function newToken(client: ApiClient, name: string, body: Record<string, unknown> = {}): Promise<{ id: number; key: string }> {
@@ -73,7 +74,7 @@ describe.each(testDatabases())('relay key check on %s', (kind) => {
     const wrongKey = `${aliceToken.key.slice(0, -1)}${aliceToken.key.endsWith('a') ? 'b' : 'a'}`;
     const unknown = await subscription(bearer(wrongKey));
     expect(unknown.status).toBe(401);
-    expect(unknown.body).toEqual({
+    expect(relayError(unknown)).toEqual({
       error: { message: 'invalid token', type: 'invalid_request_error', param: '', code: 'invalid_api_key' },
     });
     expect(unknown.text).not.toContain(wrongKey.slice(3, 20));
@@ -116,7 +117,7 @@ describe.each(testDatabases())('relay key check on %s', (kind) => {
   it('lets only admins pin a channel with sk-KEY-CHANNEL', async () => {
     const refused = await subscription(bearer(`${aliceToken.key}-3`));
     expect(refused.status).toBe(403);
-    expect(refused.body.error.message).toBe('regular users cannot pick a channel');
+    expect(relayMessage(refused)).toBe('regular users cannot pick a channel');
     const rootToken = await newToken(root, 'admin-key');
     expect((await subscription(bearer(`${rootToken.key}-3`))).status).toBe(200);
     expect((await subscription(bearer(`${rootToken.key}-x`))).status).toBe(400);
@@ -130,7 +131,7 @@ describe.each(testDatabases())('relay key check on %s', (kind) => {
     for (const headers of forms) {
       const res = await subscription(headers);
       expect(res.status).toBe(401);
-      expect(res.body.error.message).toBe('the token is disabled');
+      expect(relayMessage(res)).toBe('the token is disabled');
     }
     // The read-only usage route still identifies a disabled token (new-api's TokenAuthReadOnly).
     expect((await gw.client().get('/api/usage/token/', bearer(token.key))).body.code).toBe(true);
@@ -142,14 +143,14 @@ describe.each(testDatabases())('relay key check on %s', (kind) => {
     const token = await newToken(alice, 'doomed');
     expect((await subscription(bearer(token.key))).status).toBe(200);
     await alice.delete(`/api/token/${token.id}`);
-    expect((await subscription(bearer(token.key))).body.error.message).toBe('invalid token');
+    expect(relayMessage(await subscription(bearer(token.key)))).toBe('invalid token');
   });
 
   it('refuses an expired token and records status 3', async () => {
     const token = await newToken(alice, 'brief', { expired_time: Math.floor(Date.now() / 1000) + 2 });
     expect((await subscription(bearer(token.key))).status).toBe(200);
     await expect.poll(async () => (await subscription(bearer(token.key))).status, { timeout: 5000, interval: 200 }).toBe(401);
-    expect((await subscription(bearer(token.key))).body.error.message).toBe('the token has expired');
+    expect(relayMessage(await subscription(bearer(token.key)))).toBe('the token has expired');
     expect((await alice.get(`/api/token/${token.id}`)).body.data.status).toBe(3);
   });
 
@@ -157,7 +158,7 @@ describe.each(testDatabases())('relay key check on %s', (kind) => {
     const token = await newToken(alice, 'nothing', { remain_quota: 0 });
     const res = await subscription(bearer(token.key));
     expect(res.status).toBe(401);
-    expect(res.body.error).toMatchObject({ message: 'the token quota is exhausted', code: 'insufficient_quota' });
+    expect(relayError(res).error).toMatchObject({ message: 'the token quota is exhausted', code: 'insufficient_quota' });
     expect((await alice.get(`/api/token/${token.id}`)).body.data.status).toBe(4);
   });
 
@@ -165,7 +166,7 @@ describe.each(testDatabases())('relay key check on %s', (kind) => {
     const elsewhere = await newToken(alice, 'office', { allow_ips: '10.9.9.9\n192.168.0.0/16' });
     const res = await subscription(bearer(elsewhere.key));
     expect(res.status).toBe(403);
-    expect(res.body.error).toMatchObject({ message: 'your IP address is not allowed to use this token', code: 'access_denied' });
+    expect(relayError(res).error).toMatchObject({ message: 'your IP address is not allowed to use this token', code: 'access_denied' });
     expect((await subscription({ 'x-api-key': elsewhere.key })).status).toBe(403);
     const local = await newToken(alice, 'local', { allow_ips: '10.9.9.9, 127.0.0.0/8' });
     expect((await subscription(bearer(local.key))).status).toBe(200);
@@ -178,7 +179,7 @@ describe.each(testDatabases())('relay key check on %s', (kind) => {
     expect((await root.post('/api/user/manage', { id: carol.userId, action: 'disable' })).body.success).toBe(true);
     const res = await subscription(bearer(token.key));
     expect(res.status).toBe(403);
-    expect(res.body.error.message).toBe('the user is disabled');
+    expect(relayMessage(res)).toBe('the user is disabled');
     await root.post('/api/user/manage', { id: carol.userId, action: 'enable' });
     expect((await subscription(bearer(token.key))).status).toBe(200);
     await root.post('/api/user/manage', { id: carol.userId, action: 'delete' });

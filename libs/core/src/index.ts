@@ -29,7 +29,7 @@ export { NoEnvelope } from './http/envelope.interceptor.js';
 export { GatewayExceptionFilter, NOT_FOUND_FALLBACK, type NotFoundFallback } from './http/exception.filter.js';
 export { parsePage, parseZeroBasedPage, toPage, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type Page, type PageRequest } from './http/pagination.js';
 export * from './http/relay-paths.js';
-export { bodyErrorAnswer } from './http/body-errors.js';
+export { bodyErrorAnswer, describeBodyError } from './http/body-errors.js';
 export { body, ZodPipe } from './http/zod.pipe.js';
 export { idParam, IdParamPipe } from './http/id-param.pipe.js';
 export * from './auth/principal.js';

@@ -55,8 +55,12 @@ export interface RelayIdentity {
   pinnedChannelId?: number;
 }
 
-/** A refused relay credential: rendered by the global filter as an OpenAI error with `relayStatus`. */
+/**
+ * A refused relay credential: rendered by the global filter as an OpenAI error with `relayStatus`, its
+ * message ending with the request id on relay paths (new-api's token auth appends it).
+ */
 export class RelayAuthError extends AppError {
+  readonly appendRequestId = true;
   constructor(message: string, relayStatus: 401 | 403 | 400, code: string) {
     super(message, relayStatus, code, relayStatus);
   }

@@ -1,5 +1,5 @@
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
-import { bodyErrorAnswer, parseJsonBody, readBoundedBody, verifyJsonDepth } from '@gw/core';
+import { bodyErrorAnswer, parseJsonBody, readBoundedBody, requestIdHeaderOf, verifyJsonDepth } from '@gw/core';
 
 /** JSON in UTF-8 (RFC 8259's only encoding): read by boundedJson; other charsets fall to express.json. */
 const UTF8_JSON = /^application\/(?:[\w.+-]+\+)?json\s*(;\s*charset\s*=\s*"?utf-?8"?\s*)?$/i;
@@ -68,7 +68,7 @@ function boundedJson(maxBytes: number) {
 }
 
 function bodyErrorHandler(error: unknown, req: Request, res: Response, next: NextFunction): void {
-  const answer = bodyErrorAnswer(error, req.path);
+  const answer = bodyErrorAnswer(error, req.path, requestIdHeaderOf(res));
   if (answer) res.status(answer.status).json(answer.body);
   else next(error);
 }

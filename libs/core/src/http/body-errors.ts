@@ -1,4 +1,4 @@
-import { anthropicError, isAnthropicPath, isRelayPath, openAiError } from './relay-paths.js';
+import { anthropicError, isAnthropicPath, isRelayPath, openAiError, withRequestId } from './relay-paths.js';
 
 /**
  * A request body that could not be read, as body-parser reports it (`type` and `status` on the error),
@@ -22,13 +22,15 @@ export function describeBodyError(error: unknown): { status: number; message: st
 
 /**
  * The whole answer to a body error on `path`, in the caller's own error shape: the envelope on the
- * console API, OpenAI's (or on /v1/messages Anthropic's) error body on the relay.
+ * console API, OpenAI's (or on /v1/messages Anthropic's) error body on the relay, whose message ends
+ * with the request id (new-api's body checks append it).
  */
-export function bodyErrorAnswer(error: unknown, path: string): { status: number; body: unknown } | undefined {
+export function bodyErrorAnswer(error: unknown, path: string, requestId?: string): { status: number; body: unknown } | undefined {
   const described = describeBodyError(error);
   if (!described) return undefined;
-  const { status, message } = described;
-  if (!isRelayPath(path)) return { status, body: { success: false, message } };
+  const { status } = described;
+  if (!isRelayPath(path)) return { status, body: { success: false, message: described.message } };
+  const message = withRequestId(described.message, requestId);
   const body = isAnthropicPath(path)
     ? anthropicError(message, 'invalid_request_error')
     : openAiError(message, 'invalid_request_error', 'invalid_request');

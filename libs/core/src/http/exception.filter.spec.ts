@@ -1,11 +1,15 @@
 import type { ArgumentsHost } from '@nestjs/common';
 import { describe, expect, it } from 'vitest';
+import { AppError } from '../errors/app-error.js';
 import { GatewayExceptionFilter } from './exception.filter.js';
+
+const REQUEST_ID = '20261128204700123abcdEFGH';
 
 function answer(error: unknown, path = '/api/user/') {
   const sent: { status?: number; body?: unknown } = {};
   const res = {
     headersSent: false,
+    getHeader: (name: string) => (name === 'X-Oneapi-Request-Id' ? REQUEST_ID : undefined),
     status(code: number) {
       sent.status = code;
       return this;
@@ -51,6 +55,24 @@ describe('GatewayExceptionFilter', () => {
     expect(answer(new Error('Connection terminated unexpectedly'), '/v1/chat/completions')).toEqual({
       status: 503,
       body: { error: { message: unavailable.message, type: 'new_api_error', param: '', code: 'database_unavailable' } },
+    });
+  });
+
+  it("ends a token refusal's message with the request id on the relay, in OpenAI's and Anthropic's shapes only", () => {
+    const refusal = Object.assign(new AppError('invalid token', 401, 'invalid_api_key', 401), { appendRequestId: true });
+    expect(answer(refusal, '/v1/models')).toEqual({
+      status: 401,
+      body: {
+        error: { message: `invalid token (request id: ${REQUEST_ID})`, type: 'invalid_request_error', param: '', code: 'invalid_api_key' },
+      },
+    });
+    expect(answer(refusal, '/v1/messages/count_tokens')).toEqual({
+      status: 401,
+      body: { type: 'error', error: { type: 'invalid_request_error', message: `invalid token (request id: ${REQUEST_ID})` } },
+    });
+    expect(answer(refusal, '/api/usage/token')).toEqual({ status: 401, body: { success: false, message: 'invalid token' } });
+    expect(answer(new AppError('model not found', 404, 'model_not_found', 404), '/v1/models').body).toMatchObject({
+      error: { message: 'model not found' },
     });
   });
 });

@@ -2,7 +2,15 @@ import { Catch, HttpException, Inject, Logger, Optional, type ArgumentsHost, typ
 import type { Request, Response } from 'express';
 import { AppError } from '../errors/app-error.js';
 import { serverFaultOf } from '../errors/server-fault.js';
-import { anthropicError, isAnthropicPath, isRelayPath, openAiError } from './relay-paths.js';
+import {
+  anthropicError,
+  carriesRequestId,
+  isAnthropicPath,
+  isRelayPath,
+  openAiError,
+  requestIdHeaderOf,
+  withRequestId,
+} from './relay-paths.js';
 
 /** Lets the gateway answer unknown non-API GETs (the console's SPA routes) instead of a 404. */
 export const NOT_FOUND_FALLBACK = Symbol('NOT_FOUND_FALLBACK');
@@ -19,7 +27,7 @@ interface ErrorView {
 
 /**
  * The one error filter. The console edge gets `{success:false, message}`; relay paths get OpenAI's
- * error body. Unexpected errors are logged with their stack and answered with a generic 500.
+ * error body (Anthropic's on /v1/messages). Unexpected errors are logged with their stack and answered with a generic 500.
  */
 @Catch()
 export class GatewayExceptionFilter implements ExceptionFilter {
@@ -40,7 +48,9 @@ export class GatewayExceptionFilter implements ExceptionFilter {
 
     if (isRelayPath(req.path)) {
       const type = view.relayStatus >= 500 ? 'new_api_error' : 'invalid_request_error';
-      const body = isAnthropicPath(req.path) ? anthropicError(view.message, type) : openAiError(view.message, type, view.code);
+      // A token refusal ends with the request id (new-api's auth middleware); a route's own errors do not.
+      const message = carriesRequestId(exception) ? withRequestId(view.message, requestIdHeaderOf(res)) : view.message;
+      const body = isAnthropicPath(req.path) ? anthropicError(message, type) : openAiError(message, type, view.code);
       res.status(view.relayStatus).json(body);
       return;
     }

@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import { Controller, Get, Param, Req, Res } from '@nestjs/common';
-import { NoEnvelope } from '@gw/core';
+import { carriesRequestId, NoEnvelope } from '@gw/core';
 import { ModelList, type OpenAiModel } from '../pipeline/model-list.js';
 import { RelayPipeline } from '../pipeline/relay-pipeline.js';
 import type { FormatId } from '../providers/types.js';
@@ -101,12 +101,13 @@ export class ModelsController {
     });
   }
 
+  /** A refused key ends with the request id (new-api's token auth); the lists' own errors do not (its handlers). */
   private async answer(req: Request, res: Response, format: FormatId, body: () => Promise<unknown>): Promise<void> {
-    requestIdOf(req, res);
+    const requestId = requestIdOf(req, res);
     try {
       res.json(await body());
     } catch (error) {
-      this.pipeline.renderError(res, error, format);
+      this.pipeline.renderError(res, error, format, carriesRequestId(error) ? requestId : undefined);
     }
   }
 }

@@ -3,7 +3,17 @@ import express from 'express';
 import proxyAddr from 'proxy-addr';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import { APP_CONFIG, bodyErrorAnswer, isRelayPath, openAiError, serverFaultOf, verifyJsonDepth, type AppConfig } from '@gw/core';
+import {
+  APP_CONFIG,
+  bodyErrorAnswer,
+  describeBodyError,
+  isRelayPath,
+  openAiError,
+  serverFaultOf,
+  verifyJsonDepth,
+  withRequestId,
+  type AppConfig,
+} from '@gw/core';
 import { RelayError } from '../pipeline/relay-error.js';
 import { RelayPipeline } from '../pipeline/relay-pipeline.js';
 import { formatOfKind, type RelayKind, type RouteFacts } from '../pipeline/relay-request.js';
@@ -24,10 +34,7 @@ function discardBody(req: IncomingMessage): Promise<void> {
   });
 }
 
-function errorMessageOf(body: unknown): string {
-  const message = (body as { error?: { message?: unknown } })?.error?.message;
-  return typeof message === 'string' ? message : 'request body could not be read';
-}
+const BODY_UNREADABLE = 'request body could not be read';
 
 /** `?key=` is one of new-api's key carriers; a repeated key is no key (as with Express's query parser). */
 function queryKey(query: string): string | undefined {
@@ -97,14 +104,17 @@ export class RelayEntry implements OnApplicationBootstrap {
     return true;
   }
 
-  /** new-api's unimplemented OpenAI routes: 501 api_not_implemented for an authenticated caller. */
+  /**
+   * new-api's unimplemented OpenAI routes: 501 api_not_implemented for an authenticated caller (without the
+   * request id: new-api's handler answers it, not its relay; a refused key carries it, as from its auth).
+   */
   private async notImplemented(req: IncomingMessage, res: ServerResponse, query: string): Promise<void> {
     req.resume();
     try {
       await this.pipeline.authenticateOnly({ req, ip: this.ipOf(req), queryKey: queryKey(query) });
       sendJson(res, 501, openAiError('API not implemented', 'new_api_error', 'api_not_implemented'));
     } catch (error) {
-      this.pipeline.renderError(res, error, 'openai');
+      this.pipeline.renderError(res, error, 'openai', requestIdOf(req, res));
     }
   }
 
@@ -142,18 +152,23 @@ export class RelayEntry implements OnApplicationBootstrap {
       if (MULTIPART_KINDS.has(kind)) body = await readMultipart(req, this.limit);
       else body = await readJsonBody(req, res, this.limit, this.fallbackJson);
     } catch (error) {
+      // Body errors are relay errors: their messages end with the request id, as new-api's do.
+      const requestId = requestIdOf(req, res);
       if (error instanceof MultipartError) {
-        sendJson(res, error.status, openAiError(error.message, 'invalid_request_error', 'invalid_request'));
+        sendJson(res, error.status, openAiError(withRequestId(error.message, requestId), 'invalid_request_error', 'invalid_request'));
         return;
       }
-      const answer = bodyErrorAnswer(error, path) ?? {
-        status: 400,
-        body: openAiError('request body could not be read', 'invalid_request_error', 'invalid_request'),
-      };
       // Gemini clients read Google's error shape; the shared answer knows OpenAI's and Anthropic's.
-      if (formatOfKind(kind) === 'gemini')
-        this.pipeline.renderError(res, new RelayError(errorMessageOf(answer.body), answer.status, 'invalid_request'), 'gemini');
-      else sendJson(res, answer.status, answer.body);
+      if (formatOfKind(kind) === 'gemini') {
+        const { status, message } = describeBodyError(error) ?? { status: 400, message: BODY_UNREADABLE };
+        this.pipeline.renderError(res, new RelayError(message, status, 'invalid_request'), 'gemini', requestId);
+        return;
+      }
+      const answer = bodyErrorAnswer(error, path, requestId) ?? {
+        status: 400,
+        body: openAiError(withRequestId(BODY_UNREADABLE, requestId), 'invalid_request_error', 'invalid_request'),
+      };
+      sendJson(res, answer.status, answer.body);
       return;
     }
     try {
@@ -162,7 +177,8 @@ export class RelayEntry implements OnApplicationBootstrap {
       const fault = serverFaultOf(error);
       if (fault.status === 503) this.logger.warn(`${path}: database unavailable (${(error as Error).message})`);
       else this.logger.error(`${path}: ${(error as Error)?.stack ?? String(error)}`);
-      if (!res.headersSent) sendJson(res, fault.status, openAiError(fault.message, 'new_api_error', fault.code));
+      if (!res.headersSent)
+        sendJson(res, fault.status, openAiError(withRequestId(fault.message, requestIdOf(req, res)), 'new_api_error', fault.code));
       else res.end();
     }
   }

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-
-export const REQUEST_ID_HEADER = 'X-Oneapi-Request-Id';
+import { REQUEST_ID_HEADER } from '@gw/core';
 
 const pool = { bytes: Buffer.alloc(0), offset: 0 };
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';

@@ -19,8 +19,9 @@ export class RelayError extends AppError {
     super(message, httpStatus, typeof errorCode === 'string' ? errorCode : String(errorCode ?? 'error'), httpStatus);
   }
 
-  body(): RelayErrorBody {
-    return { error: { message: this.message, type: this.type, param: '', code: this.errorCode } };
+  /** The OpenAI body; `message` replaces the error's own (with the request id appended, say). */
+  body(message = this.message): RelayErrorBody {
+    return { error: { message, type: this.type, param: '', code: this.errorCode } };
   }
 }
 

@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { ChannelUsageService } from '@gw/channel';
-import { APP_CONFIG, type AppConfig } from '@gw/core';
+import { APP_CONFIG, withRequestId, type AppConfig } from '@gw/core';
 import { LogService } from '@gw/log';
 import { OptionService } from '@gw/option';
 import { UserNotifyService } from '@gw/user';
@@ -149,7 +149,7 @@ export class RelayPipeline implements OnModuleDestroy {
       trace?.forwarded(forward);
       if (!forward.ok) {
         await billing.refund();
-        this.fail(res, forward.error ?? new RelayError('upstream request failed', 502, 'do_request_failed'), formatOfKind(kind));
+        this.fail(res, forward.error ?? new RelayError('upstream request failed', 502, 'do_request_failed'), formatOfKind(kind), requestId);
         return;
       }
       if (!res.writableEnded) res.end();
@@ -170,7 +170,7 @@ export class RelayPipeline implements OnModuleDestroy {
       trace?.charged(charged);
     } catch (error) {
       await billing?.refund().catch((e: Error) => this.logger.error(`refund of ${requestId} failed: ${e.message}`));
-      this.fail(res, error, formatOfKind(kind));
+      this.fail(res, error, formatOfKind(kind), requestId);
     } finally {
       ticket?.leave();
       gone.release();
@@ -184,9 +184,12 @@ export class RelayPipeline implements OnModuleDestroy {
     return this.auth.authenticate(call);
   }
 
-  /** An error in a client format's own shape, for the relay's other front doors. */
-  renderError(res: ServerResponse, error: unknown, format: FormatId): void {
-    this.fail(res, error, format);
+  /**
+   * An error in a client format's own shape, for the relay's other front doors; with `requestId` (where
+   * new-api appends it) its message ends with the request id.
+   */
+  renderError(res: ServerResponse, error: unknown, format: FormatId, requestId?: string): void {
+    this.fail(res, error, format, requestId);
   }
 
   /** Price of the model for this group, or new-api's 400 model_price_error (the 37.5 sentinel ratio when unset models are accepted). */
@@ -277,8 +280,11 @@ export class RelayPipeline implements OnModuleDestroy {
     }
   }
 
-  /** The error in the client's own format (OpenAI, Anthropic or Gemini error body). */
-  private fail(res: ServerResponse, error: unknown, format: FormatId): void {
+  /**
+   * The error in the client's own format (OpenAI, Anthropic or Gemini error body), its message ending with
+   * the request id when given (new-api appends it to every relay error, whatever the client's format).
+   */
+  private fail(res: ServerResponse, error: unknown, format: FormatId, requestId: string | undefined): void {
     const relayError = toRelayError(error);
     if (relayError.httpStatus === 503 && !(error instanceof RelayError))
       this.logger.warn(`relay failed, database unavailable: ${(error as Error).message}`);
@@ -288,10 +294,11 @@ export class RelayPipeline implements OnModuleDestroy {
       if (!res.writableEnded) res.end();
       return;
     }
+    const message = withRequestId(relayError.message, requestId);
     const body =
       format === 'openai'
-        ? relayError.body()
-        : codecOf(format).errorBody(relayError.message, relayError.type, relayError.httpStatus, relayError.errorCode);
+        ? relayError.body(message)
+        : codecOf(format).errorBody(message, relayError.type, relayError.httpStatus, relayError.errorCode);
     sendJson(res, relayError.httpStatus, body);
   }
 }

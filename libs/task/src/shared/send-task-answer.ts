@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { Request, Response } from 'express';
 import { Logger } from '@nestjs/common';
-import { openAiError, serverFaultOf } from '@gw/core';
+import { carriesRequestId, openAiError, requestIdHeaderOf, serverFaultOf, withRequestId } from '@gw/core';
 import { TaskRelayError } from './task-error.js';
 
 const logger = new Logger('TaskRelay');
@@ -11,7 +11,8 @@ export type TaskRouteAnswer = { status: number; body: unknown } | { status: numb
 
 /**
  * Runs a task route and writes its answer: the family's own body on success, an OpenAI error body for
- * authentication, quota and routing refusals (as new-api's middleware answers them), a logged 500 otherwise.
+ * authentication, quota and routing refusals (as new-api's middleware answers them; its token and routing
+ * refusals end with the request id), a logged 500 otherwise.
  */
 export async function sendTaskAnswer(req: Request, res: Response, work: () => Promise<TaskRouteAnswer>): Promise<void> {
   try {
@@ -24,9 +25,10 @@ export async function sendTaskAnswer(req: Request, res: Response, work: () => Pr
     res.status(answer.status).json(answer.body);
   } catch (error) {
     if (error instanceof TaskRelayError) {
+      const message = carriesRequestId(error) ? withRequestId(error.message, requestIdHeaderOf(res)) : error.message;
       res
         .status(error.httpStatus)
-        .json(openAiError(error.message, error.httpStatus >= 500 ? 'new_api_error' : 'invalid_request_error', error.code));
+        .json(openAiError(message, error.httpStatus >= 500 ? 'new_api_error' : 'invalid_request_error', error.code));
       return;
     }
     const fault = serverFaultOf(error);

@@ -71,7 +71,7 @@ export class TaskGate {
       if (pinnedChannelId !== undefined) caller.pinnedChannelId = pinnedChannelId;
       return caller;
     } catch (error) {
-      if (error instanceof RelayAuthError) throw new TaskRelayError(error.message, error.relayStatus, error.code);
+      if (error instanceof RelayAuthError) throw new TaskRelayError(error.message, error.relayStatus, error.code, true);
       throw error;
     }
   }
@@ -80,14 +80,16 @@ export class TaskGate {
   channelFor(caller: TaskCaller, model: string, types?: readonly number[]): RelayChannel {
     const limits = caller.modelLimits;
     if (limits && !(Array.isArray(limits) ? (limits as readonly string[]).includes(model) : (limits as ReadonlySet<string>).has(model))) {
-      throw new TaskRelayError(`this token has no access to model ${model}`, 403, 'model_not_allowed');
+      throw new TaskRelayError(`this token has no access to model ${model}`, 403, 'model_not_allowed', true);
     }
     this.settleAutoGroup(caller, model);
     const channel = caller.pinnedChannelId !== undefined ? this.router.get(caller.pinnedChannelId) : this.router.pick(caller.group, model);
-    if (!channel) throw new TaskRelayError(`no available channel for model ${model} under group ${caller.group}`, 503, 'model_not_found');
-    if (channel.status !== ChannelStatus.Enabled) throw new TaskRelayError(`channel #${channel.id} is disabled`, 403, 'channel_disabled');
+    if (!channel)
+      throw new TaskRelayError(`no available channel for model ${model} under group ${caller.group}`, 503, 'model_not_found', true);
+    if (channel.status !== ChannelStatus.Enabled)
+      throw new TaskRelayError(`channel #${channel.id} is disabled`, 403, 'channel_disabled', true);
     if (types && !types.includes(channel.type))
-      throw new TaskRelayError(`channel #${channel.id} does not serve this kind of task`, 400, 'channel_type_mismatch');
+      throw new TaskRelayError(`channel #${channel.id} does not serve this kind of task`, 400, 'channel_type_mismatch', true);
     return channel;
   }
 
