@@ -1,11 +1,8 @@
 import { redactChannelText } from '@gw/channel';
 import type { BuiltRequest, UpstreamRequestInit, UpstreamResponse } from '@gw/upstream';
-import { parseJsonObject } from '../providers/sse-events.js';
 import type { AdaptorCall, ProviderCodec } from '../providers/types.js';
 import { sendAnswer } from '../stream/json-responder.js';
-import { heldBack } from './answer-hold.js';
-import { RelayError } from './relay-error.js';
-import { statusFailure, transportError, transportFailure, upstreamStatusError } from './upstream-error.js';
+import { exchangeJson } from './json-exchange.js';
 import type { Attempt, ForwardInput } from './upstream-call.js';
 
 export interface GeminiEmbeddingCall {
@@ -38,57 +35,25 @@ export function geminiEmbeddingBody(body: Record<string, unknown>, upstreamModel
  */
 export async function geminiEmbeddingAttempt(job: GeminiEmbeddingCall): Promise<Attempt> {
   const { call, input } = job;
-  const channel = call.channel;
-  const upstreamModel = call.model;
-  const failed = (error: RelayError, retryable: boolean, channelFault?: Attempt['channelFault']): Attempt => ({
-    ok: false,
-    upstreamModel,
-    localCount: false,
-    frtMs: 0,
-    error,
-    retryable,
-    channelFault,
+  const exchange = await exchangeJson({
+    call,
+    input,
+    codec: job.codec,
+    send: () => {
+      const body = geminiEmbeddingBody(input.request.body, call.model, input.request.batch === true, call.channel.paramOverride);
+      return job.send(job.built, { body, stream: false, signal: input.signal });
+    },
+    shouldRetryStatus: job.shouldRetryStatus,
+    isError: (parsed) => parsed.error !== undefined && parsed.embedding === undefined && parsed.embeddings === undefined,
   });
-  let response: UpstreamResponse;
-  try {
-    const body = geminiEmbeddingBody(input.request.body, upstreamModel, input.request.batch === true, channel.paramOverride);
-    response = await job.send(job.built, { body, stream: false, signal: input.signal });
-  } catch (error) {
-    const failure = transportFailure(error, input.signal.aborted, channel);
-    return failed(failure.error, failure.retryable, failure.channelFault);
-  }
-  const headersAt = performance.now();
-  if (response.status !== 200) {
-    const failure = await statusFailure(response, channel, job.shouldRetryStatus);
-    return failed(failure.error, failure.retryable, failure.channelFault);
-  }
-  const held = await heldBack(input, upstreamModel);
-  if (held) return held;
-  let text: string;
-  try {
-    text = await response.text();
-  } catch (error) {
-    const relayError = transportError(error, channel);
-    return failed(relayError, !input.signal.aborted, input.signal.aborted ? undefined : { message: relayError.message });
-  }
-  const parsed = parseJsonObject(text);
-  if (!parsed)
-    return failed(new RelayError('upstream answer is not a JSON object', 502, 'bad_response_body', 'upstream_error'), true, {
-      status: 200,
-      message: 'bad response body',
-    });
-  if (parsed.error !== undefined && parsed.embedding === undefined && parsed.embeddings === undefined) {
-    const message = job.codec.errorMessage?.(parsed);
-    const error = upstreamStatusError(message ? JSON.stringify({ message }) : text, 500, channel);
-    return failed(error, job.shouldRetryStatus(500), { status: 200, message: error.message });
-  }
-  sendAnswer(input.res, redactChannelText(text, channel));
+  if ('failure' in exchange) return exchange.failure;
+  sendAnswer(input.res, redactChannelText(exchange.answer.text, call.channel));
   return {
     ok: true,
-    upstreamModel,
+    upstreamModel: call.model,
     usage: { promptTokens: input.promptTokens, completionTokens: 0, cachedTokens: 0 },
     localCount: true,
-    frtMs: Math.round(headersAt - input.startedAt),
+    frtMs: Math.round(exchange.answer.headersAt - input.startedAt),
     retryable: false,
   };
 }
