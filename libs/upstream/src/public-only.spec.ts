@@ -1,12 +1,27 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import dns from 'node:dns';
 import diagnostics from 'node:diagnostics_channel';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '@gw/core';
 import type { OptionService } from '@gw/option';
 import { UpstreamClient } from './upstream.client.js';
 import { buildBalanceRequest, buildProviderRequest, buildUpstreamRequest } from './upstream-url.js';
 import { UpstreamError, type UpstreamTarget } from './upstream.types.js';
+
+/** The relay settings as the gateway reads them (5 s timeouts; a connection limit puts calls on undici's pool). */
+const relayConfig = (maxConnectionsPerOrigin = 0) =>
+  loadConfig({
+    DATA_DIR: mkdtempSync(join(tmpdir(), 'gw-public-only-')),
+    SESSION_SECRET: 'public-only',
+    RELAY_TIMEOUT: '5',
+    STREAMING_TIMEOUT: '5',
+    RELAY_CONNECT_TIMEOUT: '2',
+    RELAY_MAX_CONNECTIONS_PER_ORIGIN: String(maxConnectionsPerOrigin),
+  });
 
 /**
  * Threats S5, DNS rebinding: a channel whose base URL was checked public when saved (`publicOnly`) must not be
@@ -77,22 +92,7 @@ describe('public-only channels at connect time (threats S5, DNS rebinding)', () 
   });
 
   const client = (maxConnectionsPerOrigin = 0) => {
-    const made = new UpstreamClient(
-      {
-        relay: {
-          timeoutSeconds: 5,
-          streamingTimeoutSeconds: 5,
-          connectTimeoutSeconds: 2,
-          forceStreamOption: true,
-          azureDefaultApiVersion: '2025-04-01-preview',
-          maxResponseBytes: 4096,
-          maxConnectionsPerOrigin,
-          streamWriteIdleSeconds: 60,
-          streamMaxBufferedBytes: 4 * 1024 * 1024,
-        },
-      } as ConstructorParameters<typeof UpstreamClient>[0],
-      options,
-    );
+    const made = new UpstreamClient(relayConfig(maxConnectionsPerOrigin), options);
     clients.push(made);
     return made;
   };

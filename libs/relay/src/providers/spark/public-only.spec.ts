@@ -1,11 +1,26 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '@gw/core';
 import type { OptionService } from '@gw/option';
 import { UpstreamClient, UpstreamError } from '@gw/upstream';
 import * as fx from '../../../../../test/fixtures/providers/spark/fixtures.js';
 import { testCall } from '../native/test-call.js';
 import { sparkAdaptor } from './index.js';
+
+/** The relay settings as the gateway reads them (5 s timeouts; a connection limit puts calls on undici's pool). */
+const relayConfig = (maxConnectionsPerOrigin = 0) =>
+  loadConfig({
+    DATA_DIR: mkdtempSync(join(tmpdir(), 'gw-public-only-')),
+    SESSION_SECRET: 'public-only',
+    RELAY_TIMEOUT: '5',
+    STREAMING_TIMEOUT: '5',
+    RELAY_CONNECT_TIMEOUT: '2',
+    RELAY_MAX_CONNECTIONS_PER_ORIGIN: String(maxConnectionsPerOrigin),
+  });
 
 /**
  * Threats S5 with DNS rebinding, on Spark's WebSocket: a channel whose base URL was checked public when saved
@@ -18,22 +33,7 @@ describe('Spark WebSocket on a public-only channel (threats S5)', () => {
   let upgrades: number;
   let allowPrivate: boolean;
   const options = { get: (key: string) => (key === 'AllowPrivateOutboundUrls' ? allowPrivate : undefined) } as unknown as OptionService;
-  const client = new UpstreamClient(
-    {
-      relay: {
-        timeoutSeconds: 5,
-        streamingTimeoutSeconds: 5,
-        connectTimeoutSeconds: 2,
-        forceStreamOption: true,
-        azureDefaultApiVersion: '2025-04-01-preview',
-        maxResponseBytes: 4096,
-        maxConnectionsPerOrigin: 0,
-        streamWriteIdleSeconds: 60,
-        streamMaxBufferedBytes: 4 * 1024 * 1024,
-      },
-    } as ConstructorParameters<typeof UpstreamClient>[0],
-    options,
-  );
+  const client = new UpstreamClient(relayConfig(), options);
 
   beforeAll(async () => {
     canary = createServer((_req, res) => res.end());
