@@ -4,6 +4,7 @@ import { CACHE_CREATION_1H_FACTOR } from '../pricing/billing-formulas.js';
 import type { RelayRequest } from '../pipeline/relay-request.js';
 import type { ForwardResult } from '../pipeline/upstream-call.js';
 import type { Usage } from '../stream/usage.js';
+import { relayLogRow } from './relay-log-row.js';
 
 export interface ConsumeRecord {
   caller: RelayCaller;
@@ -22,7 +23,7 @@ export interface ConsumeRecord {
 
 /** The consume row (type 2) of one relayed request: every Log field, `other` as new-api writes it. */
 export function buildConsumeLog(record: ConsumeRecord): NewLog {
-  const { caller, request, price, forward, usage } = record;
+  const { request, price, forward, usage } = record;
   const adminInfo: Record<string, unknown> = { use_channel: forward.usedChannels.map(String) };
   if (forward.localCount) adminInfo.local_count_tokens = true;
   const other: Record<string, unknown> = {
@@ -64,23 +65,12 @@ export function buildConsumeLog(record: ConsumeRecord): NewLog {
   }
   if (usage.promptTokens + usage.completionTokens === 0) notes.push('no billing information from upstream');
   return {
-    userId: caller.userId,
-    username: caller.username,
+    ...relayLogRow({ ...record, channel: forward.channel }),
     type: LogType.Consume,
     content: notes.join('; '),
-    tokenName: caller.tokenName,
-    tokenId: caller.tokenId,
-    modelName: request.model,
     quota: record.quota,
     promptTokens: usage.promptTokens,
     completionTokens: usage.completionTokens,
-    useTime: Math.floor(record.useTimeMs / 1000),
-    isStream: request.stream,
-    channelId: forward.channel.id,
-    channelName: forward.channel.name,
-    group: record.group,
-    ip: caller.recordIp ? record.ip : '',
-    requestId: record.requestId,
     other,
   };
 }

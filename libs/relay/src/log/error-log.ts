@@ -3,6 +3,7 @@ import { LogType, type NewLog } from '@gw/log';
 import type { RelayCaller } from '../pipeline/ports.js';
 import type { RelayError } from '../pipeline/relay-error.js';
 import type { RelayRequest } from '../pipeline/relay-request.js';
+import { relayLogRow } from './relay-log-row.js';
 
 /** One failed upstream attempt, as the forward loop reports it (ForwardInput.onFailure). */
 export interface FailedAttempt {
@@ -31,7 +32,7 @@ export interface ErrorRecord {
  * the channel, the request path and admin_info. A user's own view drops admin_info and the channel keys.
  */
 export function buildErrorLog(record: ErrorRecord): NewLog {
-  const { caller, request, failure } = record;
+  const { request, failure } = record;
   const { channel, error } = failure;
   const adminInfo: Record<string, unknown> = { use_channel: failure.usedChannels.map(String) };
   if (channel.info?.is_multi_key) {
@@ -39,23 +40,12 @@ export function buildErrorLog(record: ErrorRecord): NewLog {
     adminInfo.multi_key_index = failure.keyIndex ?? 0;
   }
   return {
-    userId: caller.userId,
-    username: caller.username,
+    ...relayLogRow({ ...record, channel }),
     type: LogType.Error,
     content: error.message ? `status_code=${error.httpStatus}, ${error.message}` : `status_code=${error.httpStatus}`,
-    tokenName: caller.tokenName,
-    tokenId: caller.tokenId,
-    modelName: request.model,
     quota: 0,
     promptTokens: 0,
     completionTokens: 0,
-    useTime: Math.floor(record.useTimeMs / 1000),
-    isStream: request.stream,
-    channelId: channel.id,
-    channelName: channel.name,
-    group: record.group,
-    ip: caller.recordIp ? record.ip : '',
-    requestId: record.requestId,
     other: {
       request_path: request.path,
       error_type: error.type,
