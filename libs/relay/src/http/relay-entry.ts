@@ -5,7 +5,6 @@ import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs
 import { HttpAdapterHost } from '@nestjs/core';
 import {
   APP_CONFIG,
-  bodyErrorAnswer,
   describeBodyError,
   isRelayPath,
   openAiError,
@@ -152,23 +151,12 @@ export class RelayEntry implements OnApplicationBootstrap {
       if (MULTIPART_KINDS.has(kind)) body = await readMultipart(req, this.limit);
       else body = await readJsonBody(req, res, this.limit, this.fallbackJson);
     } catch (error) {
-      // Body errors are relay errors: their messages end with the request id, as new-api's do.
-      const requestId = requestIdOf(req, res);
-      if (error instanceof MultipartError) {
-        sendJson(res, error.status, openAiError(withRequestId(error.message, requestId), 'invalid_request_error', 'invalid_request'));
-        return;
-      }
-      // Gemini clients read Google's error shape; the shared answer knows OpenAI's and Anthropic's.
-      if (formatOfKind(kind) === 'gemini') {
-        const { status, message } = describeBodyError(error) ?? { status: 400, message: BODY_UNREADABLE };
-        this.pipeline.renderError(res, new RelayError(message, status, 'invalid_request'), 'gemini', requestId);
-        return;
-      }
-      const answer = bodyErrorAnswer(error, path, requestId) ?? {
-        status: 400,
-        body: openAiError(withRequestId(BODY_UNREADABLE, requestId), 'invalid_request_error', 'invalid_request'),
-      };
-      sendJson(res, answer.status, answer.body);
+      // A body error is answered like any relay error: in the client's own format (OpenAI, Anthropic or
+      // Gemini), its message ending with the request id, as new-api's body checks do.
+      const { status, message } =
+        error instanceof MultipartError ? error : (describeBodyError(error) ?? { status: 400, message: BODY_UNREADABLE });
+      const refusal = new RelayError(message, status, 'invalid_request', 'invalid_request_error');
+      this.pipeline.renderError(res, refusal, formatOfKind(kind), requestIdOf(req, res));
       return;
     }
     try {
