@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button, Card, FormRow, Input, Radio, RadioGroup, Space, Toast, renderQuota } from '@console/kit';
 import { InputNumber, Switch } from '@console/kit/data';
@@ -11,8 +11,17 @@ export function NotificationCard({ user, onSaved }: { user: SelfUser | null; onS
   const { t } = useTranslation('user');
   const [form, setForm] = useState<NotifyForm>(() => readNotifySettings(user?.setting));
   const [saving, setSaving] = useState(false);
-  useEffect(() => setForm(readNotifySettings(user?.setting)), [user?.setting]);
-  const set = <K extends keyof NotifyForm>(key: K, value: NotifyForm[K]) => setForm((current) => ({ ...current, [key]: value }));
+  // The page shows the stored user first and reads it again: unsaved edits are kept when it arrives (a choice
+  // made meanwhile, e.g. Webhook, was reset to the stored one), and the form follows the server once saved.
+  const edited = useRef(false);
+  useEffect(() => {
+    if (!edited.current) setForm(readNotifySettings(user?.setting));
+  }, [user?.setting]);
+  const edit = (update: (current: NotifyForm) => NotifyForm) => {
+    edited.current = true;
+    setForm(update);
+  };
+  const set = <K extends keyof NotifyForm>(key: K, value: NotifyForm[K]) => edit((current) => ({ ...current, [key]: value }));
 
   const save = async () => {
     const problem = notifySettingsProblem(form);
@@ -21,6 +30,7 @@ export function NotificationCard({ user, onSaved }: { user: SelfUser | null; onS
     try {
       await personalApi.saveSettings(settingsToSave(form));
       Toast.success(t('personal.notify.saved'));
+      edited.current = false;
       onSaved();
     } catch {
       Toast.error(t('personal.notify.failed'));
@@ -81,7 +91,7 @@ export function NotificationCard({ user, onSaved }: { user: SelfUser | null; onS
                     size="small"
                     type={form.clear_webhook_secret ? 'primary' : 'danger'}
                     onClick={() =>
-                      setForm((current) => ({ ...current, webhook_secret: '', clear_webhook_secret: !current.clear_webhook_secret }))
+                      edit((current) => ({ ...current, webhook_secret: '', clear_webhook_secret: !current.clear_webhook_secret }))
                     }
                     data-testid="notify-webhook-secret-clear"
                   >
