@@ -48,7 +48,10 @@ function openTempFiles(): string[] {
 
 describe('the SQLite connection', () => {
   it.runIf(process.platform === 'linux')('keeps the statement journal of a batch of savepoints in memory, not in a temp file', () => {
-    const options = dataSourceOptions({ type: 'sqlite', path: join(mkdtempSync(join(tmpdir(), 'gw-db-')), 'one.db') }, parts) as {
+    const options = dataSourceOptions(
+      { type: 'sqlite', path: join(mkdtempSync(join(tmpdir(), 'gw-db-')), 'one.db'), poolSize: 1 },
+      parts,
+    ) as {
       database: string;
       prepareDatabase(db: Database.Database): void;
     };
