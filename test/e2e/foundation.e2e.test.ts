@@ -19,6 +19,14 @@ describe.each(testDatabases())('foundation on %s', (kind) => {
     const status = await gw.client().get('/api/status');
     expect(status.status).toBe(200);
     expect(status.body).toMatchObject({ success: true, data: { setup: false, quota_per_unit: 500000, system_name: expect.any(String) } });
+    // new-api's fields for features the gateway lacks, with the values new-api gives while they are off or unset.
+    expect(status.body.data).toMatchObject({
+      custom_currency_symbol: '¤',
+      custom_currency_exchange_rate: 1,
+      stripe_unit_price: 8,
+      HeaderNavModules: '',
+      SidebarModulesAdmin: '',
+    });
     const setup = await gw.client().get('/api/setup');
     expect(setup.body).toEqual({ success: true, data: { status: false, root_init: false, database_type: kind } });
   });

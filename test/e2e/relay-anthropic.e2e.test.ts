@@ -156,6 +156,79 @@ describe.each(testDatabases())('relay: Anthropic Messages (/v1/messages) on %s',
       expect(typeof streamed.other === 'string' ? JSON.parse(streamed.other) : streamed.other).toMatchObject(split);
     });
 
+    it("completes message_delta's usage from message_start as new-api does, so the SDK's final usage is whole", async () => {
+      const relayed = async (fixture: string) => {
+        f.up.script({ times: 1, raw: sse(fixture) });
+        const stream = f.anthropic().messages.stream({ model: CLAUDE, max_tokens: 64, messages: [{ role: 'user', content: 'hi' }] });
+        const deltas: Record<string, unknown>[] = [];
+        stream.on('streamEvent', (event) => {
+          if (event.type === 'message_delta') deltas.push(event as unknown as Record<string, unknown>);
+        });
+        const { response } = await stream.withResponse();
+        const message = await stream.finalMessage();
+        return { usage: message.usage, delta: deltas[0]!, requestId: response.headers.get('x-oneapi-request-id') };
+      };
+
+      // The delta repeats input and cache counts as 0: the SDK would overwrite message_start's with them.
+      const zero = await relayed(STREAM_CACHE_1H_ZERO_DELTA);
+      expect(zero.usage).toMatchObject({
+        input_tokens: 30,
+        cache_read_input_tokens: 100,
+        cache_creation_input_tokens: 300,
+        output_tokens: 40,
+      });
+      // new-api takes the delta's own TTL split (0 and 0) and counts the writes it leaves out as 5-minute ones.
+      expect(zero.delta.usage).toEqual({
+        input_tokens: 30,
+        cache_read_input_tokens: 100,
+        cache_creation_input_tokens: 300,
+        cache_creation: { ephemeral_5m_input_tokens: 300, ephemeral_1h_input_tokens: 0 },
+        output_tokens: 40,
+      });
+      // Billing still reads the stream's own counts: 1-hour writes stay 1-hour writes.
+      const zeroRow = await f.row(zero.requestId);
+      expect(zeroRow.promptTokens).toBe(430);
+      expect(typeof zeroRow.other === 'string' ? JSON.parse(zeroRow.other) : zeroRow.other).toMatchObject({
+        cache_creation_tokens_5m: 100,
+        cache_creation_tokens_1h: 200,
+      });
+
+      // The delta leaves them out (Bedrock): they are added after its own fields, which stay as sent.
+      const missing = await relayed(STREAM_THINKING_TOOL);
+      expect(missing.delta).toEqual({
+        type: 'message_delta',
+        delta: { stop_reason: 'tool_use', stop_sequence: null },
+        usage: {
+          output_tokens: 40,
+          input_tokens: 30,
+          cache_read_input_tokens: 100,
+          cache_creation_input_tokens: 50,
+          cache_creation: { ephemeral_5m_input_tokens: 50 },
+        },
+      });
+      expect(missing.usage).toMatchObject({ input_tokens: 30, cache_read_input_tokens: 100, cache_creation_input_tokens: 50 });
+      const usage = { prompt: 180, completion: 40, cached: 100, created: 50 };
+      expectRow(await f.row(missing.requestId), { model: CLAUDE, ...usage, quota: formatQuota(usage), stream: true, path: '/v1/messages' });
+
+      // Pass-through (global, or the channel's pass_through_body_enabled) relays the delta as it came.
+      const untouched = { output_tokens: 40 };
+      await f.setOption('global.pass_through_request_enabled', true);
+      try {
+        expect((await relayed(STREAM_THINKING_TOOL)).delta.usage).toEqual(untouched);
+      } finally {
+        await f.setOption('global.pass_through_request_enabled', false);
+      }
+      const claude = (await f.root.get('/api/channel/?type=14')).body.data.items[0] as { id: number; setting: string };
+      const put = (setting: string) => f.root.put('/api/channel/', { id: claude.id, setting });
+      expect((await put(JSON.stringify({ pass_through_body_enabled: true }))).body.success).toBe(true);
+      try {
+        expect((await relayed(STREAM_THINKING_TOOL)).delta.usage).toEqual(untouched);
+      } finally {
+        expect((await put(claude.setting)).body.success).toBe(true);
+      }
+      expect((await relayed(STREAM_THINKING_TOOL)).delta.usage).toMatchObject({ input_tokens: 30 });
+    });
+
     it('passes anthropic-beta on and adds claude.model_headers_settings', async () => {
       await f.setOption('claude.model_headers_settings', { [CLAUDE]: { 'anthropic-beta': ['output-128k-2025-02-19'] } });
       try {

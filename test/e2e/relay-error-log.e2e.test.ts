@@ -32,7 +32,7 @@ describe.each(testDatabases())('relay error logs (ERROR_LOG_ENABLED=true) on %s'
 
   beforeAll(async () => {
     f = await startRelayFixture(kind, { ERROR_LOG_ENABLED: 'true' });
-    await f.setOption('ModelRatio', { ...RATIOS, 'err-500': 1, 'err-retry': 1, 'err-all': 1, 'err-ok': 1 });
+    await f.setOption('ModelRatio', { ...RATIOS, 'err-500': 1, 'err-retry': 1, 'err-all': 1, 'err-ok': 1, 'err-blocked': 1 });
     token = await f.token({ unlimited_quota: true });
   });
   afterAll(async () => {
@@ -136,6 +136,32 @@ describe.each(testDatabases())('relay error logs (ERROR_LOG_ENABLED=true) on %s'
     ]);
     expect(rows.map((r) => JSON.parse(r.other).admin_info.use_channel)).toEqual([[String(a)], [String(a), String(b)]]);
     await f.setOption('RetryTimes', '0');
+  });
+
+  it('logs a prompt Gemini refused as the failed call new-api makes of it (400 prompt_blocked), refunded', async () => {
+    const id = await channel({ type: 24, models: 'err-blocked', name: 'gemini-chan' });
+    f.up.script({
+      path: '/v1beta/models/err-blocked:generateContent',
+      raw: {
+        contentType: 'application/json',
+        body: JSON.stringify({ promptFeedback: { blockReason: 'SAFETY' }, usageMetadata: { promptTokenCount: 5, totalTokenCount: 5 } }),
+      },
+    });
+    const before = await f.quota(f.user.id);
+    const res = await chat('err-blocked');
+    expect(res.status).toBe(400);
+    const requestId = res.headers.get('x-oneapi-request-id');
+    const [row, ...more] = await f.logCount({ requestId }, 1);
+    expect(more).toHaveLength(0);
+    expect(row).toMatchObject({
+      type: ERROR,
+      content: 'status_code=400, request blocked by Gemini API: SAFETY',
+      quota: 0,
+      promptTokens: 0,
+      channelId: id,
+    });
+    expect(JSON.parse(row.other)).toMatchObject({ error_type: 'prompt_blocked', error_code: 'prompt_blocked', status_code: 400 });
+    expect(await f.quota(f.user.id)).toBe(before);
   });
 
   it('writes no error row for refusals new-api does not log: quota, invalid request, no channel, no price, a bad key', async () => {

@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_REPLY } from '../fake-upstream/index.js';
-import { ERROR_INVALID_ARGUMENT, RESPONSE_FUNCTION_CALL, STREAM_TEXT } from '../fixtures/relay-formats/gemini.js';
+import {
+  ERROR_INVALID_ARGUMENT,
+  RESPONSE_FUNCTION_CALL,
+  RESPONSE_PROMPT_BLOCKED,
+  STREAM_PROMPT_BLOCKED,
+  STREAM_TEXT,
+} from '../fixtures/relay-formats/gemini.js';
 import { testDatabases } from '../support/databases.js';
 import { relayError } from '../support/relay-error.js';
 import { CLAUDE, expectRow, formatQuota, GEMINI, OPENAI, startFormatsFixture, type FormatsFixture } from './relay-formats-fixture.js';
@@ -211,6 +217,127 @@ describe.each(testDatabases())('relay: Gemini generateContent on %s', (kind) => 
         stream: true,
         path: `/v1beta/models/${CLAUDE}:streamGenerateContent`,
       });
+    });
+  });
+
+  describe('a prompt Gemini refuses (promptFeedback.blockReason, no candidates)', () => {
+    const blockedUsage = { prompt: 12, completion: 0 };
+    const chat = (body: Record<string, unknown>) =>
+      post(
+        '/v1/chat/completions',
+        { model: GEMINI, messages: [{ role: 'user', content: 'hi' }], ...body },
+        {
+          authorization: `Bearer ${f.apiToken.key}`,
+        },
+      );
+
+    it("answers an OpenAI client new-api's 400 prompt_blocked, once, refunded and never billed", async () => {
+      const before = await f.quota(f.user.id);
+      f.up.script({ times: 1, raw: json(RESPONSE_PROMPT_BLOCKED) });
+      const res = await chat({});
+      expect(res.status).toBe(400);
+      expect(relayError({ headers: res.headers, body: await res.json() })).toEqual({
+        error: { message: 'request blocked by Gemini API: PROHIBITED_CONTENT', type: 'prompt_blocked', param: '', code: 'prompt_blocked' },
+      });
+      expect(f.up.requests).toHaveLength(1);
+      expect(await f.quota(f.user.id)).toBe(before);
+      expect(await f.logs({ requestId: res.headers.get('x-oneapi-request-id'), type: 2 })).toEqual([]);
+    });
+
+    it('answers an Anthropic client the same refusal in its own error shape', async () => {
+      f.up.script({ times: 1, raw: json(RESPONSE_PROMPT_BLOCKED) });
+      const res = await post(
+        '/v1/messages',
+        { model: GEMINI, max_tokens: 64, messages: [{ role: 'user', content: 'hi' }] },
+        { 'x-api-key': f.apiToken.key, 'anthropic-version': '2023-06-01' },
+      );
+      expect(res.status).toBe(400);
+      expect(relayError({ headers: res.headers, body: await res.json() })).toEqual({
+        type: 'error',
+        error: { type: 'invalid_request_error', message: 'request blocked by Gemini API: PROHIBITED_CONTENT' },
+      });
+    });
+
+    it('passes the refusal through to a Gemini client, as new-api does, billed for the prompt Gemini read', async () => {
+      f.up.script({ times: 1, raw: json(RESPONSE_PROMPT_BLOCKED) });
+      const res = await post(`/v1beta/models/${GEMINI}:generateContent`, ASK, { 'x-goog-api-key': f.apiToken.key });
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual(RESPONSE_PROMPT_BLOCKED);
+      expectRow(await f.row(res.headers.get('x-oneapi-request-id')), {
+        model: GEMINI,
+        ...blockedUsage,
+        quota: formatQuota(blockedUsage),
+        stream: false,
+        path: `/v1beta/models/${GEMINI}:generateContent`,
+      });
+    });
+
+    it('ends an OpenAI stream as new-api does: no finish reason, no error, the prompt billed', async () => {
+      f.up.script({ times: 1, raw: sse(STREAM_PROMPT_BLOCKED) });
+      const res = await chat({ stream: true, stream_options: { include_usage: true } });
+      expect(res.status).toBe(200);
+      const text = await res.text();
+      const chunks = text
+        .split('\n')
+        .filter((line) => line.startsWith('data: ') && line !== 'data: [DONE]')
+        .map((line) => JSON.parse(line.slice(6)));
+      expect(chunks.flatMap((c) => c.choices.map((choice: any) => choice.finish_reason)).filter(Boolean)).toEqual([]);
+      expect(chunks.at(-1).usage).toMatchObject({ prompt_tokens: 12, completion_tokens: 0 });
+      expect(text.trimEnd().endsWith('data: [DONE]')).toBe(true);
+      expectRow(await f.row(res.headers.get('x-oneapi-request-id')), {
+        model: GEMINI,
+        ...blockedUsage,
+        quota: formatQuota(blockedUsage),
+        stream: true,
+        conversion: ['openai', 'gemini'],
+        path: '/v1/chat/completions',
+      });
+    });
+  });
+
+  describe('thinking (new-api gemini.thinking_adapter_enabled)', () => {
+    const THINKER = 'fmt-gemini-think';
+    const chat = (model: string, body: Record<string, unknown> = {}) =>
+      post(
+        '/v1/chat/completions',
+        { model, messages: [{ role: 'user', content: 'hi' }], ...body },
+        {
+          authorization: `Bearer ${f.apiToken.key}`,
+        },
+      );
+
+    beforeAll(async () => {
+      const options = (await f.root.get('/api/option/')).body.data as { key: string; value: string }[];
+      const ratios = JSON.parse(options.find((o) => o.key === 'ModelRatio')!.value);
+      await f.setOption('ModelRatio', { ...ratios, [THINKER]: 1 });
+      await f.channel({
+        type: 24,
+        models: THINKER,
+        key: 'gemini-think-key',
+        model_mapping: JSON.stringify({ [THINKER]: 'gemini-2.5-flash-thinking-2048' }),
+      });
+    });
+    afterAll(async () => {
+      await f.setOption('gemini.thinking_adapter_enabled', 'false');
+    });
+
+    it('sends no thinkingConfig for a reasoning_effort alone (the adapter is off by default)', async () => {
+      const res = await chat(GEMINI, { reasoning_effort: 'high' });
+      expect(res.status).toBe(200);
+      expect(f.up.requests[0]!.body.generationConfig?.thinkingConfig).toBeUndefined();
+    });
+
+    it('turns a -thinking-<budget> model into thinkingConfig and calls Gemini without the suffix, converted or native', async () => {
+      await f.setOption('gemini.thinking_adapter_enabled', 'true');
+      const converted = await chat(THINKER, { max_tokens: 500 });
+      expect(converted.status).toBe(200);
+      const native = await post(`/v1beta/models/${THINKER}:generateContent`, ASK, { 'x-goog-api-key': f.apiToken.key });
+      expect(native.status).toBe(200);
+      for (const sent of f.up.requests) {
+        expect(sent.path).toBe('/v1beta/models/gemini-2.5-flash:generateContent');
+        expect(sent.body.generationConfig.thinkingConfig).toEqual({ includeThoughts: true, thinkingBudget: 2048 });
+      }
+      expect(f.up.requests).toHaveLength(2);
     });
   });
 

@@ -5,6 +5,20 @@ import { SetupStateService } from './setup-state.service.js';
 
 const START_TIME = Math.floor(Date.now() / 1000);
 
+/**
+ * new-api fields for features this gateway does not have, with the value new-api gives while they are off or
+ * unset (controller/misc.go GetStatus): the CUSTOM quota display type's symbol and rate (operation_setting
+ * general_setting defaults), Stripe top-up's unit price (setting.StripeUnitPrice) and the header and admin
+ * sidebar module layouts (options never saved read as "", which new-api's console takes as its defaults).
+ */
+const ABSENT_FEATURES = {
+  custom_currency_symbol: '¤',
+  custom_currency_exchange_rate: 1,
+  stripe_unit_price: 8,
+  HeaderNavModules: '',
+  SidebarModulesAdmin: '',
+} as const;
+
 /** Builds `GET /api/status`: every field of spec 000 §3 and spec 001 §3, plus new-api's. */
 @Injectable()
 export class StatusService {
@@ -92,6 +106,7 @@ export class StatusService {
       user_agreement_enabled: o.get('legal.user_agreement').trim() !== '',
       privacy_policy_enabled: o.get('legal.privacy_policy').trim() !== '',
       checkin_enabled: o.get('checkin_setting.enabled'),
+      ...ABSENT_FEATURES,
     };
   }
 }

@@ -211,3 +211,23 @@ export const DEFAULT_MODEL_PRICE: Record<string, number> = {
   suno_music: 0.1,
   suno_lyrics: 0.01,
 };
+
+/** new-api's default audio input ratios (an audio token costs this many text tokens); unlisted models use 1. */
+export const DEFAULT_AUDIO_RATIO: Record<string, number> = {
+  'gpt-4o-audio-preview': 16,
+  'gpt-4o-mini-audio-preview': 66.67,
+  'gpt-4o-realtime-preview': 8,
+  'gpt-4o-mini-realtime-preview': 16.67,
+  'gpt-4o-mini-tts': 25,
+};
+
+/** new-api's default audio output ratios (over the audio input ratio); unlisted models use 1. */
+export const DEFAULT_AUDIO_COMPLETION_RATIO: Record<string, number> = {
+  'gpt-4o-realtime': 2,
+  'gpt-4o-mini-realtime': 2,
+  'gpt-4o-mini-tts': 1,
+  'tts-1': 0,
+  'tts-1-hd': 0,
+  'tts-1-1106': 0,
+  'tts-1-hd-1106': 0,
+};

@@ -1,4 +1,11 @@
-import { DEFAULT_CACHE_RATIO, DEFAULT_COMPLETION_RATIO, DEFAULT_MODEL_PRICE, DEFAULT_MODEL_RATIO } from './default-ratios.js';
+import {
+  DEFAULT_AUDIO_COMPLETION_RATIO,
+  DEFAULT_AUDIO_RATIO,
+  DEFAULT_CACHE_RATIO,
+  DEFAULT_COMPLETION_RATIO,
+  DEFAULT_MODEL_PRICE,
+  DEFAULT_MODEL_RATIO,
+} from './default-ratios.js';
 import {
   bool,
   float,
@@ -229,6 +236,10 @@ const pricingOptions = {
   /** Prompt-cache write ratio per model (Anthropic cache creation); unlisted models use 1.25 as new-api does. */
   CreateCacheRatio: json<Record<string, number>>({}, numberMap),
   ModelPrice: json<Record<string, number>>(DEFAULT_MODEL_PRICE, numberMap),
+  /** Audio tokens per model, in text tokens (the Realtime relay's input audio); unlisted models use 1, as new-api does. */
+  AudioRatio: json<Record<string, number>>(DEFAULT_AUDIO_RATIO, numberMap),
+  /** Output audio over input audio per model (the Realtime relay); unlisted models use 1, as new-api does. */
+  AudioCompletionRatio: json<Record<string, number>>(DEFAULT_AUDIO_COMPLETION_RATIO, numberMap),
   GroupRatio: json<Record<string, number>>(DEFAULT_GROUP_RATIO, numberMap),
   /** `{"userGroup": {"usingGroup": ratio}}`: what a user group pays in another group, over GroupRatio (new-api's default). */
   GroupGroupRatio: json<Record<string, Record<string, number>>>({ vip: { edit_this: 0.9 } }, numberMapOfMaps),
@@ -257,6 +268,10 @@ const pricingOptions = {
 const modelOptions = {
   'gemini.safety_settings': json<Record<string, string>>({}, jsonObject),
   'gemini.version_settings': json<Record<string, string>>({}, jsonObject),
+  /** new-api's Gemini thinking adapter: `-thinking`, `-thinking-<budget>`, `-nothinking`, `-<effort>` model suffixes. */
+  'gemini.thinking_adapter_enabled': bool(false),
+  /** The share of maxOutputTokens a `-thinking` model may think with. */
+  'gemini.thinking_adapter_budget_tokens_percentage': float(0.6, { min: 0.1, max: 1 }),
   'claude.model_headers_settings': json<Record<string, unknown>>({}, jsonObject),
   'claude.default_max_tokens': json<Record<string, number>>({}, jsonObject),
   'claude.thinking_adapter_enabled': bool(true),

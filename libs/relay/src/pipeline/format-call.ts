@@ -25,6 +25,7 @@ import { toOpenAiUsage, type Usage } from '../stream/usage.js';
 import { RelayError } from './relay-error.js';
 import { RetryPolicy } from './retry-policy.js';
 import {
+  promptBlockedFailure,
   redactingStream,
   statusFailure,
   streamInterruption,
@@ -33,6 +34,7 @@ import {
   upstreamStatusError,
 } from './upstream-error.js';
 import { heldBack } from './answer-hold.js';
+import { relaysVerbatim } from './verbatim-stream.js';
 import type { Attempt, ForwardInput } from './upstream-call.js';
 
 /**
@@ -161,7 +163,8 @@ export class FormatCall {
         ? undefined
         : inbound.streamEncoder({ model: request.model, promptTokens: input.promptTokens, includeUsage: request.includeUsage });
       const framer = await adaptor.streamFraming?.reader();
-      const stream = new FormatStream(native.streamDecoder(request.model), encoder, input.promptTokens, input.countText, framer);
+      const rewrite = passThrough && !relaysVerbatim(channel, this.settings);
+      const stream = new FormatStream(native.streamDecoder(request.model), encoder, input.promptTokens, input.countText, framer, rewrite);
       const outcome = await relayStream(response.body, input.res, redactingStream(stream, channel), this.streamLimits);
       const frtMs = Math.round((outcome.firstChunkAt ?? headersAt) - input.startedAt);
       if (outcome.error !== undefined && !outcome.delivered) {
@@ -203,6 +206,13 @@ export class FormatCall {
       const message = native.errorMessage?.(parsed);
       const error = upstreamStatusError(message ? JSON.stringify({ message }) : text, 500, channel);
       return failed(error, this.retry.shouldRetryStatus(500), { status: 200, message: error.message });
+    }
+    // A refused prompt: converted clients get new-api's 400 prompt_blocked; a client of the provider's own format
+    // gets the answer as sent (new-api passes Gemini's promptFeedback through to Gemini clients, and bills it).
+    const blocked = passThrough ? undefined : native.blockedPrompt?.(parsed);
+    if (blocked !== undefined) {
+      const failure = promptBlockedFailure(blocked, channel, (status) => this.retry.shouldRetryStatus(status));
+      return failed(failure.error, failure.retryable, failure.channelFault);
     }
     const { response: hub, usage: reported } = native.responseToHub(parsed, request.model);
     const usage: Usage = reported ?? {

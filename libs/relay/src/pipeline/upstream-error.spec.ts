@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { OptionService } from '@gw/option';
 import { UpstreamError } from '@gw/upstream';
 import { RetryPolicy } from './retry-policy.js';
-import { mapStatus, redactingStream, transportError, upstreamStatusError } from './upstream-error.js';
+import { mapStatus, promptBlockedFailure, redactingStream, transportError, upstreamStatusError } from './upstream-error.js';
 
 const channel = (statusCodeMapping: Record<string, string> = {}) => ({ statusCodeMapping }) as RelayChannel;
 
@@ -23,6 +23,21 @@ describe('upstream errors', () => {
     expect(mapStatus({ '200': '500' }, 200)).toBe(200);
     expect(mapStatus({ '500': '999' }, 500)).toBe(500);
     expect(mapStatus({ '500': 'x' }, 500)).toBe(500);
+  });
+
+  it("makes a refused prompt new-api's 400 prompt_blocked, status_code_mapping applied, retried only as 400 is", () => {
+    const retried: number[] = [];
+    const failure = promptBlockedFailure('request blocked by Gemini API: SAFETY', channel(), (status) => {
+      retried.push(status);
+      return false;
+    });
+    expect(failure.error.httpStatus).toBe(400);
+    expect(failure.error.body()).toEqual({
+      error: { message: 'request blocked by Gemini API: SAFETY', type: 'prompt_blocked', param: '', code: 'prompt_blocked' },
+    });
+    expect(failure).toMatchObject({ retryable: false, channelFault: { status: 400 } });
+    expect(retried).toEqual([400]);
+    expect(promptBlockedFailure('blocked', channel({ '400': '422' }), () => false).error.httpStatus).toBe(422);
   });
 
   it('turns transport failures into 502/504 errors', () => {

@@ -122,6 +122,25 @@ export async function statusFailure(
   return { error, retryable: shouldRetry(response.status), channelFault: { status: response.status, message: error.message } };
 }
 
+/** The status new-api answers a prompt the provider refused in a 200 answer with (types.ErrorCodePromptBlocked). */
+const PROMPT_BLOCKED_STATUS = 400;
+
+/**
+ * A prompt the provider refused in a 200 answer (Gemini's promptFeedback.blockReason, no candidates): new-api's
+ * 400 `prompt_blocked` (type and code alike), status_code_mapping applied; a failed call like any upstream error
+ * (retried as the retry policy says for 400, refunded, logged).
+ */
+export function promptBlockedFailure(message: string, channel: RelayChannel, shouldRetry: (status: number) => boolean): AttemptFailure {
+  let text = redactChannelKeys(message, channel);
+  if (text.length > MAX_MESSAGE_CHARS) text = `${text.slice(0, MAX_MESSAGE_CHARS)}…`;
+  const status = mapStatus(channel.statusCodeMapping ?? {}, PROMPT_BLOCKED_STATUS);
+  return {
+    error: new RelayError(text, status, 'prompt_blocked', 'prompt_blocked'),
+    retryable: shouldRetry(PROMPT_BLOCKED_STATUS),
+    channelFault: { status: PROMPT_BLOCKED_STATUS, message: text },
+  };
+}
+
 /**
  * Why a stream that had already delivered stopped early (kept on the log row), or undefined when it ran to
  * its end: the client went away, or the upstream's read failed with this message.

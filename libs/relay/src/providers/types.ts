@@ -39,6 +39,12 @@ export interface StreamDecoder {
   /** Hub chunks for this event (none for bookkeeping events). Throws on an in-stream error event. */
   decode(event: SseEvent): HubChunk[];
   usage(): Usage | undefined;
+  /**
+   * Same-format streams (relayed as they came): event types the client should get with other data than the
+   * provider sent, and that data for one such event (already decoded), or undefined to send it unchanged.
+   */
+  readonly rewrites?: ReadonlySet<string>;
+  rewrite?(event: SseEvent): string | undefined;
 }
 
 /** Writes hub chunks in a client's own stream format. */
@@ -79,6 +85,11 @@ export interface FormatCodec {
   isErrorBody(native: Json): boolean;
   /** The message of a native error body, for providers whose errors are not `{error:{message}}` or `{message}`. */
   errorMessage?(native: Json): string | undefined;
+  /**
+   * Why the provider refused the prompt itself in a 200 answer that has no answer (Gemini's
+   * promptFeedback.blockReason), as the client's error message; undefined for any other body.
+   */
+  blockedPrompt?(native: Json): string | undefined;
 }
 
 /**
@@ -88,7 +99,10 @@ export interface FormatCodec {
 export type NativeFormatId = 'baidu' | 'zhipu_v3' | 'dashscope' | 'hunyuan' | 'palm' | 'ollama' | 'ai_proxy_library' | 'spark';
 
 /** The channel half of a codec: what a provider-only wire format needs. */
-export type ProviderCodec = Pick<FormatCodec, 'requestFromHub' | 'responseToHub' | 'streamDecoder' | 'isErrorBody' | 'errorMessage'>;
+export type ProviderCodec = Pick<
+  FormatCodec,
+  'requestFromHub' | 'responseToHub' | 'streamDecoder' | 'isErrorBody' | 'errorMessage' | 'blockedPrompt'
+>;
 
 /** How the relay reaches the network from an adaptor that must make its own calls (an OAuth token first, ...). */
 export interface AdaptorHttp {

@@ -2,6 +2,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { SseEventReader } from '../providers/sse-events.js';
 import type { HubChunk, HubResponse, SseEvent, StreamDecoder, StreamEncoder, StreamFramer } from '../providers/types.js';
 import { DeliveredTokens } from './delivered-tokens.js';
+import { EventSplice } from './event-splice.js';
 import type { Usage } from './usage.js';
 
 /** Delivered text kept for a local count is counted and dropped past this size (bounded memory per stream). */
@@ -9,8 +10,9 @@ const MAX_KEPT_CHARS = 32 * 1024;
 
 /**
  * A provider's stream on its way to a client of another format (decoder → hub chunks → encoder), or of the
- * same format (bytes passed through untouched, the decoder only watching for usage). Same push/end contract
- * as the OpenAI SseTracker, so relayStream serves both.
+ * same format (bytes passed through untouched, the decoder watching for usage and, when asked to, rewriting
+ * the events it names: Claude's message_delta usage). Same push/end contract as the OpenAI SseTracker, so
+ * relayStream serves both.
  */
 export class FormatStream {
   private readonly reader = new SseEventReader();
@@ -18,6 +20,8 @@ export class FormatStream {
   private kept = '';
   /** Completion tokens of the text already counted and dropped. */
   private readonly counted: DeliveredTokens;
+  /** Same format with rewriting on and a decoder that rewrites: the events it names are held and rewritten. */
+  private readonly splice?: EventSplice;
 
   constructor(
     private readonly decoder: StreamDecoder,
@@ -27,15 +31,20 @@ export class FormatStream {
     countText: (text: string) => number,
     /** A stream that is not SSE (AWS event-stream): its events, re-sent as SSE when passed through. */
     private readonly framer?: StreamFramer,
+    /** Same format: let the decoder rewrite the events it names (off when the channel passes bodies through as is). */
+    private readonly rewriteEvents = false,
   ) {
     this.counted = new DeliveredTokens(countText);
+    const rewrite = decoder.rewrite?.bind(decoder);
+    if (!encoder && rewriteEvents && decoder.rewrites && rewrite) this.splice = new EventSplice(decoder.rewrites, rewrite);
   }
 
   push(chunk: Buffer): string {
     if (this.framer) return this.framed(this.framer.push(chunk));
     const text = this.text.write(chunk);
     const out = this.feed(this.reader.push(text));
-    return this.encoder ? out : text;
+    if (this.encoder) return out;
+    return this.splice ? this.splice.push(text) : text;
   }
 
   end(): string {
@@ -46,7 +55,7 @@ export class FormatStream {
     const rest = this.text.end();
     let out = this.feed(this.reader.push(rest));
     out += this.feed(this.reader.end());
-    if (!this.encoder) return rest;
+    if (!this.encoder) return this.splice ? this.splice.push(rest) + this.splice.end() : rest;
     return out + this.encoder.end(this.finalUsage().usage);
   }
 
@@ -63,7 +72,13 @@ export class FormatStream {
   private framed(events: SseEvent[]): string {
     const out = this.feed(events);
     if (this.encoder) return out;
-    return events.map((e) => `${e.event ? `event: ${e.event}\n` : ''}data: ${e.data}\n\n`).join('');
+    return events.map((e) => `${e.event ? `event: ${e.event}\n` : ''}data: ${this.passedData(e)}\n\n`).join('');
+  }
+
+  private passedData(event: SseEvent): string {
+    if (!this.rewriteEvents || !this.decoder.rewrite) return event.data;
+    if (event.event && !this.decoder.rewrites?.has(event.event)) return event.data;
+    return this.decoder.rewrite(event) ?? event.data;
   }
 
   private feed(events: ReturnType<SseEventReader['push']>): string {

@@ -3,6 +3,9 @@ import { parseJsonObject } from '../sse-events.js';
 import type { EncodeContext, HubChunk, Json, SseEvent, StreamDecoder, StreamEncoder } from '../types.js';
 import { anthropicUsage, finishReasonOf, stopReasonOf, toAnthropicUsage, toMessageId } from './response.js';
 import { hubChunk, toolKey } from '../hub-chunk.js';
+import { completeMessageDeltaUsage } from './message-delta-usage.js';
+
+const MESSAGE_DELTA: ReadonlySet<string> = new Set(['message_delta']);
 
 /**
  * Anthropic's Messages stream ⇄ OpenAI chat chunks. Event sequence per Anthropic's streaming reference:
@@ -77,6 +80,16 @@ export class AnthropicStreamDecoder implements StreamDecoder {
 
   usage(): Usage | undefined {
     return anthropicUsage(this.raw);
+  }
+
+  readonly rewrites: ReadonlySet<string> = MESSAGE_DELTA;
+
+  /** Relayed as it came, message_delta still carries the whole usage (new-api; see completeMessageDeltaUsage). */
+  rewrite(event: SseEvent): string | undefined {
+    const data = parseJsonObject(event.data);
+    if (!data || (data.type ?? event.event) !== 'message_delta') return undefined;
+    const usage = completeMessageDeltaUsage(data.usage, this.raw);
+    return usage ? JSON.stringify({ ...data, usage }) : undefined;
   }
 
   private chunk(delta: Json, finish: string | null = null): HubChunk {

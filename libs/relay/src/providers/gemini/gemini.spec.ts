@@ -163,12 +163,20 @@ describe('Gemini answers to OpenAI', () => {
     expect(finish('STOP', [{ functionCall: { name: 'f', args: {} } }])).toBe('tool_calls');
   });
 
-  it('ends a refused prompt (no candidates, promptFeedback.blockReason) with content_filter, streamed or not', () => {
+  it("names a refused prompt (no candidates, promptFeedback.blockReason) in new-api's prompt_blocked message", () => {
     const blocked = { promptFeedback: { blockReason: 'PROHIBITED_CONTENT' }, usageMetadata: { promptTokenCount: 9, totalTokenCount: 9 } };
+    expect(geminiCodec.blockedPrompt?.(blocked)).toBe('request blocked by Gemini API: PROHIBITED_CONTENT');
+    expect(geminiCodec.blockedPrompt?.({ ...blocked, candidates: [{ content: { parts: [{ text: 'x' }] } }] })).toBeUndefined();
+    expect(geminiCodec.blockedPrompt?.({ candidates: [] })).toBeUndefined();
+    // The relay answers converted clients an error before this; a pass-through answer without usage ends filtered.
     const { response, usage } = geminiCodec.responseToHub(blocked, 'm');
     expect(response.choices[0]).toMatchObject({ finish_reason: 'content_filter', message: { content: '' } });
     expect(usage).toEqual({ promptTokens: 9, completionTokens: 0, cachedTokens: 0 });
-    expect(decode([blocked]).chunks.map((c) => c.choices[0].finish_reason)).toEqual(['content_filter']);
+  });
+
+  it('adds nothing to a stream for a refused prompt but its usage (new-api: no finish reason, no error)', () => {
+    const blocked = { promptFeedback: { blockReason: 'SAFETY' }, usageMetadata: { promptTokenCount: 9, totalTokenCount: 9 } };
+    expect(decode([blocked])).toEqual({ chunks: [], usage: { promptTokens: 9, completionTokens: 0, cachedTokens: 0 } });
   });
 
   it('keeps generated images and code as content (new-api: Markdown image, fenced code), streamed or not', () => {

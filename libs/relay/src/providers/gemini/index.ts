@@ -1,10 +1,11 @@
 import type { FormatCodec } from '../types.js';
 import { geminiToHub, hubToGemini } from './request.js';
-import { geminiResponseToHub, hubToGeminiResponse } from './response.js';
+import { blockedPromptMessage, geminiResponseToHub, hubToGeminiResponse } from './response.js';
 import { GeminiStreamDecoder, GeminiStreamEncoder } from './stream.js';
 
 export { geminiAdaptor } from './adaptor.js';
 export { geminiUsage } from './response.js';
+export { geminiModelName } from './thinking.js';
 
 /** HTTP status → Google's canonical error status (google.rpc.Code names). */
 function googleStatus(status: number): string {
@@ -29,4 +30,5 @@ export const geminiCodec: FormatCodec = {
   responseToHub: geminiResponseToHub,
   streamDecoder: (model) => new GeminiStreamDecoder(model),
   isErrorBody: (native) => native.error !== undefined && native.candidates === undefined,
+  blockedPrompt: blockedPromptMessage,
 };

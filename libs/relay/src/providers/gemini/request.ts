@@ -1,5 +1,6 @@
 import type { HubRequest, Json, ProviderSettings } from '../types.js';
 import { geminiParameters, geminiSchema } from './schema.js';
+import { thinkingConfigFor } from './thinking.js';
 
 /**
  * Gemini generateContent requests ⇄ OpenAI chat requests. Shapes: Google's Gemini API reference
@@ -22,7 +23,6 @@ const SAFETY_CATEGORIES = [
   'HARM_CATEGORY_DANGEROUS_CONTENT',
 ];
 const CIVIC_INTEGRITY = 'HARM_CATEGORY_CIVIC_INTEGRITY';
-const EFFORT_BUDGET: Record<string, number> = { minimal: 512, low: 1024, medium: 8192, high: 24576 };
 /** Gemini takes at most 5 stop sequences. */
 const MAX_STOP_SEQUENCES = 5;
 /**
@@ -155,7 +155,7 @@ function push(contents: Json[], role: 'user' | 'model', parts: Json[]): void {
   else contents.push({ role, parts });
 }
 
-export function hubToGemini(hub: HubRequest, _model: string, settings: ProviderSettings): Json {
+export function hubToGemini(hub: HubRequest, model: string, settings: ProviderSettings): Json {
   const system: string[] = [];
   const contents: Json[] = [];
   const callNames = new Map<string, string>();
@@ -202,8 +202,11 @@ export function hubToGemini(hub: HubRequest, _model: string, settings: ProviderS
     const schema = isObject(format.json_schema) ? geminiSchema(format.json_schema.schema) : undefined;
     if (schema) config.responseSchema = schema;
   }
-  const budget = typeof hub.reasoning_effort === 'string' ? EFFORT_BUDGET[hub.reasoning_effort] : undefined;
-  if (budget) config.thinkingConfig = { thinkingBudget: budget, includeThoughts: true };
+  // Only the thinking adapter's model suffixes set a thinkingConfig (new-api): a reasoning_effort alone would send
+  // a thinking budget to models that take none (Gemini answers 400).
+  const effort = typeof hub.reasoning_effort === 'string' ? hub.reasoning_effort : '';
+  const thinking = thinkingConfigFor(model, settings, config.maxOutputTokens, effort);
+  if (thinking) config.thinkingConfig = thinking;
   if (Object.keys(config).length) body.generationConfig = config;
   if (Array.isArray(hub.tools) && hub.tools.length) {
     const tools: Json[] = [];

@@ -54,9 +54,14 @@ export function finishReasonOf(reason: unknown, calledTools: boolean): string | 
 }
 
 /** A prompt Gemini refused to answer: no candidates, and promptFeedback.blockReason says why. */
-export function promptBlocked(native: Json): boolean {
+function promptBlocked(native: Json): boolean {
   const candidates = Array.isArray(native.candidates) ? native.candidates : [];
   return candidates.length === 0 && typeof native.promptFeedback?.blockReason === 'string';
+}
+
+/** The error message new-api gives a converted client for a refused prompt, else undefined. */
+export function blockedPromptMessage(native: Json): string | undefined {
+  return promptBlocked(native) ? `request blocked by Gemini API: ${native.promptFeedback.blockReason}` : undefined;
 }
 
 /** A tool call id, unique per call (new-api: call_<uuid>), so that ids never repeat across a conversation's turns. */
@@ -121,7 +126,8 @@ export function geminiResponseToHub(native: Json, model: string): { response: Hu
   const message: Json = { role: 'assistant', content: text };
   if (reasoning) message.reasoning_content = reasoning;
   if (calls.length) message.tool_calls = calls;
-  // A refused prompt has no candidate at all: OpenAI's content_filter says so (new-api answers an error).
+  // A refused prompt has no candidate at all. The relay answers converted clients new-api's 400 prompt_blocked
+  // before this; what reaches here (a pass-through answer without usage) ends as OpenAI's content_filter.
   const finish = promptBlocked(native) ? 'content_filter' : (finishReasonOf(candidate?.finishReason ?? 'STOP', calls.length > 0) ?? 'stop');
   const response: HubResponse = {
     id: `chatcmpl-${String(native.responseId ?? Date.now())}`,

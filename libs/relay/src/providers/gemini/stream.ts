@@ -1,7 +1,7 @@
 import type { Usage } from '../../stream/usage.js';
 import { parseJsonObject } from '../sse-events.js';
 import type { EncodeContext, HubChunk, Json, SseEvent, StreamDecoder, StreamEncoder } from '../types.js';
-import { finishReasonOf, geminiFinishOf, geminiUsage, parseArgs, partText, promptBlocked, toGeminiUsage, toolCallId } from './response.js';
+import { finishReasonOf, geminiFinishOf, geminiUsage, parseArgs, partText, toGeminiUsage, toolCallId } from './response.js';
 import { hubChunk, toolKey } from '../hub-chunk.js';
 
 /**
@@ -60,8 +60,9 @@ export class GeminiStreamDecoder implements StreamDecoder {
         this.sent = true;
       }
     }
-    // A refused prompt comes as one event without candidates: the answer ends there, filtered.
-    const finish = promptBlocked(data) ? 'content_filter' : finishReasonOf(candidate?.finishReason, this.tools > 0);
+    // A refused prompt comes as one event without candidates (promptFeedback.blockReason): as in new-api it adds
+    // nothing to the client's stream, which ends as usual with the prompt's usage (no finish reason, no error).
+    const finish = finishReasonOf(candidate?.finishReason, this.tools > 0);
     if (finish && !this.finished) {
       this.finished = true;
       out.push(this.chunk({}, finish));

@@ -1,6 +1,6 @@
 import { buildProviderRequest, type BuiltRequest } from '@gw/upstream';
 import { anthropicAdaptor } from '../anthropic/index.js';
-import { geminiAdaptor } from '../gemini/index.js';
+import { geminiAdaptor, geminiModelName } from '../gemini/index.js';
 import type { AdaptorCall, ChannelAdaptor } from '../types.js';
 import { AccessTokenCache, parseServiceAccount } from './access-token.js';
 
@@ -51,10 +51,19 @@ async function withAccessToken(built: BuiltRequest, _body: string, call: Adaptor
   return { ...built, headers: { ...built.headers, authorization: `Bearer ${token}` } };
 }
 
-/** Gemini on Vertex: generateContent / streamGenerateContent?alt=sse of publisher google, Gemini's own body. */
+/**
+ * Gemini on Vertex: generateContent / streamGenerateContent?alt=sse of publisher google, Gemini's own body; the
+ * model without its thinking suffix while the Gemini thinking adapter is on (as new-api's Vertex adaptor).
+ */
 const vertexGemini: ChannelAdaptor = {
   format: 'gemini',
-  buildChatRequest: (call) => publisherUrl(call, 'google', call.model, call.stream ? 'streamGenerateContent?alt=sse' : 'generateContent'),
+  buildChatRequest: (call) =>
+    publisherUrl(
+      call,
+      'google',
+      geminiModelName(call.model, call.settings),
+      call.stream ? 'streamGenerateContent?alt=sse' : 'generateContent',
+    ),
   finishBody: geminiAdaptor.finishBody,
   authorize: withAccessToken,
 };
