@@ -9,10 +9,10 @@ const MODEL = 'lazy-modules';
 const PRELOAD = ['--import', './test/support/report-loaded-packages.mjs'];
 /**
  * Packages only some installations use, each loaded on first use (README, "Memory"): MySQL and Redis clients,
- * undici's pool, the Prometheus client, SMTP, and WebAuthn's ASN.1 stack (tsyringe, a CommonJS dependency of
- * the ES-module @simplewebauthn/server).
+ * undici's pool, the Prometheus client, SMTP, WebAuthn's ASN.1 stack (tsyringe, a CommonJS dependency of
+ * the ES-module @simplewebauthn/server), and the WebSocket server and client of the Realtime relay (ws).
  */
-const ON_FIRST_USE = ['mysql2', 'ioredis', 'undici', 'prom-client', 'nodemailer', 'tsyringe'];
+const ON_FIRST_USE = ['mysql2', 'ioredis', 'undici', 'prom-client', 'nodemailer', 'tsyringe', 'ws'];
 
 async function loadedPackages(gw: GatewayChild): Promise<string[]> {
   const before = gw.output().length;

@@ -6,6 +6,7 @@ import { TokenModule } from '@gw/token';
 import { UpstreamModule } from '@gw/upstream';
 import { UserModule } from '@gw/user';
 import { QuotaLedger } from './billing/quota-ledger.js';
+import { RelayCharges } from './billing/relay-charges.js';
 import { ReserveOverlap } from './billing/reserve-overlap.js';
 import { ReservationRecovery } from './billing/reservation-recovery.service.js';
 import { ModelsController } from './http/models.controller.js';
@@ -29,6 +30,8 @@ import {
   TokenCounter,
 } from './pricing/index.js';
 import { ModelRateLimiter } from './rate-limit/index.js';
+import { RealtimeConnector } from './realtime/realtime-connector.js';
+import { RealtimeRelay } from './realtime/realtime-relay.js';
 
 /** The OpenAI-compatible relay: routes, channel selection, forwarding, billing and the consume log. */
 @Module({
@@ -46,6 +49,7 @@ import { ModelRateLimiter } from './rate-limit/index.js';
     { provide: RelayPricing, useExisting: RelayPricingAdapter },
     { provide: RelayRateLimiter, useExisting: ModelRateLimiter },
     QuotaLedger,
+    RelayCharges,
     ReserveOverlap,
     ReservationRecovery,
     RetryPolicy,
@@ -54,8 +58,10 @@ import { ModelRateLimiter } from './rate-limit/index.js';
     FormatCall,
     RelayChannelProbe,
     RelayPipeline,
+    RealtimeConnector,
+    RealtimeRelay,
     ModelList,
   ],
-  exports: [QuotaLedger, ReservationRecovery, PricingService],
+  exports: [QuotaLedger, ReservationRecovery, PricingService, ChannelSelection],
 })
 export class RelayModule {}

@@ -139,6 +139,47 @@ export function buildUpstreamRequest(
   return withRule({ url: url.toString(), method, headers }, target);
 }
 
+/** Handshake headers the WebSocket client owns: an override never sets them. */
+const SOCKET_HEADERS = /^sec-websocket-/;
+
+/**
+ * The WebSocket handshake of OpenAI's Realtime API on a channel, as new-api builds it: the base URL with
+ * `https:` made `wss:` (`http:` made `ws:`) and `/v1/realtime?model=<upstream model>` under the type's path
+ * prefix, or Azure's `/openai/realtime?deployment=<deployment>&api-version=<version>` with its `api-key` header;
+ * elsewhere the bearer key (and OpenAI's organization header) and `OpenAI-Beta: realtime=v1` when the client
+ * speaks the beta protocol; then the channel's header override. The URL stays on the channel's origin.
+ */
+export function buildRealtimeRequest(
+  target: UpstreamTarget,
+  model: string,
+  options: { beta: boolean; azureDefaultVersion: string },
+): BuiltRequest {
+  if (!isOpenAiCompatible(target.type) || target.type === ChannelType.Custom || target.type === ChannelType.Cloudflare)
+    throw new UpstreamError('unsupported', `channel type ${target.type} has no OpenAI Realtime endpoint`);
+  const base = effectiveBaseUrl(target);
+  const origin = parseOrigin(base);
+  const headers: Record<string, string> = {};
+  let url: URL;
+  if (target.type === ChannelType.Azure) {
+    url = new URL(`${base}/openai/realtime`);
+    url.searchParams.set('deployment', azureDeployment(model, target.createdTime));
+    url.searchParams.set('api-version', target.other?.trim() || options.azureDefaultVersion);
+    if (target.key) headers['api-key'] = target.key;
+  } else {
+    url = new URL(`${base}${channelTypeInfo(target.type)?.pathPrefix ?? '/v1'}/realtime`);
+    url.searchParams.set('model', model);
+    if (target.key) headers.authorization = `Bearer ${target.key}`;
+    if (target.organization && target.type === ChannelType.OpenAI) headers['openai-organization'] = target.organization;
+  }
+  if (url.origin !== origin) throw new UpstreamError('unsupported', 'the upstream URL must stay on the channel base URL origin');
+  // new-api sends Azure its api-key alone.
+  if (options.beta && target.type !== ChannelType.Azure) headers['openai-beta'] = 'realtime=v1';
+  for (const [name, value] of Object.entries(target.headerOverride ?? {}))
+    if (!SOCKET_HEADERS.test(name.toLowerCase())) setHeader(headers, name, value, target.key);
+  url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+  return withRule({ url: url.toString(), method: 'GET', headers }, target);
+}
+
 /** Cloudflare Workers AI's OpenAI-compatible endpoints live under the account (the channel's `other`), as new-api calls them. */
 const CLOUDFLARE_ENDPOINTS: ReadonlySet<UpstreamEndpoint> = new Set(['chat', 'completions', 'embeddings', 'responses']);
 

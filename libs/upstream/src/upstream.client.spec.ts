@@ -269,6 +269,7 @@ describe('UpstreamClient against a local server', () => {
         maxConnectionsPerOrigin: 0,
         streamWriteIdleSeconds: 60,
         streamMaxBufferedBytes: 4 * 1024 * 1024,
+        realtimeIdleSeconds: 90,
         ...overrides,
       },
     });

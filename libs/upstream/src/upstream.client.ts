@@ -6,8 +6,10 @@ import { OptionService } from '@gw/option';
 import { Http1Dispatcher } from './http1/dispatcher.js';
 import { addressRefused, publicOnlyLookup, refusedLiteral } from './public-only.js';
 import { UpstreamExchange } from './upstream-exchange.js';
-import { buildBalanceRequest, buildUpstreamRequest, type BuiltRequest } from './upstream-url.js';
+import { openUpstreamSocket, type SocketOpening } from './upstream-socket.js';
+import { buildBalanceRequest, buildRealtimeRequest, buildUpstreamRequest, type BuiltRequest } from './upstream-url.js';
 import {
+  type CancelSignal,
   UpstreamError,
   type UpstreamEndpoint,
   type UpstreamRequestInit,
@@ -111,6 +113,29 @@ export class UpstreamClient implements OnModuleDestroy {
       keepAliveMaxTimeout: 600_000,
     });
     return this.lentAgent;
+  }
+
+  /**
+   * Opens the Realtime WebSocket of a channel (buildRealtimeRequest) under the rules of every call: connect and
+   * handshake within RELAY_CONNECT_TIMEOUT, no redirect followed, and the public-only rule when it holds.
+   */
+  openRealtime(
+    target: UpstreamTarget,
+    model: string,
+    options: { beta: boolean; maxPayload: number; signal?: CancelSignal },
+  ): Promise<SocketOpening> {
+    let built: BuiltRequest;
+    try {
+      built = buildRealtimeRequest(target, model, { beta: options.beta, azureDefaultVersion: this.azureDefaultApiVersion });
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return openUpstreamSocket(built, {
+      maxPayload: options.maxPayload,
+      handshakeTimeoutMs: this.connectTimeoutMs,
+      publicOnly: this.holdsPublic(built),
+      signal: options.signal,
+    });
   }
 
   async send(target: UpstreamTarget, endpoint: UpstreamEndpoint, init: UpstreamRequestInit = {}): Promise<UpstreamResponse> {

@@ -60,6 +60,8 @@ export interface AppConfig {
     streamWriteIdleSeconds: number;
     /** Bytes a stream may hold for a slow client before it is ended. */
     streamMaxBufferedBytes: number;
+    /** REALTIME_IDLE_TIMEOUT: a Realtime WebSocket session with no frame either way for this long is closed. */
+    realtimeIdleSeconds: number;
   };
   jobs: {
     channelTestFrequencyMinutes: number;
@@ -186,6 +188,7 @@ export function loadConfig(env: RawEnv = process.env): AppConfig {
       maxConnectionsPerOrigin: read.int('RELAY_MAX_CONNECTIONS_PER_ORIGIN', 0, { min: 0 }),
       streamWriteIdleSeconds: read.int('STREAM_WRITE_IDLE_TIMEOUT', 60, { min: 1, max: 3600 }),
       streamMaxBufferedBytes: read.int('STREAM_MAX_BUFFER_MB', 4, { min: 1, max: 1024 }) * MB,
+      realtimeIdleSeconds: read.int('REALTIME_IDLE_TIMEOUT', 90, { min: 1, max: 86400 }),
     },
     jobs: {
       channelTestFrequencyMinutes: read.int('CHANNEL_TEST_FREQUENCY', 0, { min: 0 }),

@@ -27,7 +27,7 @@ export class TokenRelayAuthenticator extends RelayAuthenticator {
   async authenticate(call: RelayCredentialsOf): Promise<RelayCaller> {
     const identity = await this.tokens.authenticate(
       {
-        authorization: header(call.req, 'authorization'),
+        authorization: call.authorization ?? header(call.req, 'authorization'),
         xApiKey: header(call.req, 'x-api-key'),
         xGoogApiKey: header(call.req, 'x-goog-api-key'),
         queryKey: call.queryKey,

@@ -1,4 +1,5 @@
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import express from 'express';
 import proxyAddr from 'proxy-addr';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
@@ -13,7 +14,7 @@ import {
   withRequestId,
   type AppConfig,
 } from '@gw/core';
-import { RelayError } from '../pipeline/relay-error.js';
+import { badRequest, RelayError } from '../pipeline/relay-error.js';
 import { RelayPipeline } from '../pipeline/relay-pipeline.js';
 import { formatOfKind, type RelayKind, type RouteFacts } from '../pipeline/relay-request.js';
 import type { RelayCaller } from '../pipeline/ports.js';
@@ -21,6 +22,8 @@ import { applyRelayCors } from './cors.js';
 import { readJsonBody, type BodyParser } from './json-body.js';
 import { MULTIPART_KINDS } from '../pipeline/openai-request.js';
 import { MultipartError, readMultipart } from './multipart-body.js';
+import { NOT_A_HANDSHAKE, writeHttp } from '../realtime/realtime-handshake.js';
+import { RealtimeRelay } from '../realtime/realtime-relay.js';
 import { matchRelayRoute } from './relay-routes.js';
 import { requestIdOf } from './request-id.js';
 import { sendJson } from './send-json.js';
@@ -34,6 +37,12 @@ function discardBody(req: IncomingMessage): Promise<void> {
 }
 
 const BODY_UNREADABLE = 'request body could not be read';
+
+/** `/v1/realtime`, matched as Express would (any letter case, one trailing slash). */
+function isRealtimePath(path: string): boolean {
+  const trimmed = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+  return trimmed.toLowerCase() === '/v1/realtime';
+}
 
 /** `?key=` is one of new-api's key carriers; a repeated key is no key (as with Express's query parser). */
 function queryKey(query: string): string | undefined {
@@ -60,6 +69,7 @@ export class RelayEntry implements OnApplicationBootstrap {
   constructor(
     private readonly host: HttpAdapterHost,
     private readonly pipeline: RelayPipeline,
+    private readonly realtime: RealtimeRelay,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.limit = config.http.maxBodyBytes;
@@ -84,6 +94,22 @@ export class RelayEntry implements OnApplicationBootstrap {
       if (this.serve(req, res)) return;
       for (const listener of next) listener.call(server, req, res);
     });
+    // WebSocket handshakes (the Realtime route) arrive here in every deployment mode, cluster workers included.
+    server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => this.upgrade(req, socket, head));
+  }
+
+  /** An upgrade request: the Realtime route takes it; anywhere else there is no WebSocket (404, as for any unknown URL). */
+  private upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    const url = req.url ?? '';
+    const q = url.indexOf('?');
+    const path = q < 0 ? url : url.slice(0, q);
+    if (isRealtimePath(path)) {
+      const query = new URLSearchParams(q < 0 ? '' : url.slice(q + 1));
+      void this.realtime.open({ req, socket, head, ip: this.ipOf(req), query });
+      return;
+    }
+    socket.on('error', () => undefined);
+    writeHttp(socket, 404, openAiError(`Invalid URL (${req.method} ${path})`, 'invalid_request_error', ''));
   }
 
   /** True when the request was taken here. */
@@ -94,6 +120,11 @@ export class RelayEntry implements OnApplicationBootstrap {
     if (!isRelayPath(path)) return false;
     requestIdOf(req, res);
     if (applyRelayCors(path, req, res)) return true;
+    if (req.method === 'GET' && isRealtimePath(path)) {
+      // The Realtime route without an upgrade: the key is checked first, as on every relay route.
+      void this.notWebSocket(req, res, url.slice(path.length + 1));
+      return true;
+    }
     const match = matchRelayRoute(req.method, path);
     if (!match) return false;
     res.setHeader('X-Content-Type-Options', 'nosniff');
@@ -114,6 +145,17 @@ export class RelayEntry implements OnApplicationBootstrap {
       sendJson(res, 501, openAiError('API not implemented', 'new_api_error', 'api_not_implemented'));
     } catch (error) {
       this.pipeline.renderError(res, error, 'openai', requestIdOf(req, res));
+    }
+  }
+
+  private async notWebSocket(req: IncomingMessage, res: ServerResponse, query: string): Promise<void> {
+    req.resume();
+    const requestId = requestIdOf(req, res);
+    try {
+      await this.pipeline.authenticateOnly({ req, ip: this.ipOf(req), queryKey: queryKey(query) });
+      this.pipeline.renderError(res, badRequest(NOT_A_HANDSHAKE), 'openai', requestId);
+    } catch (error) {
+      this.pipeline.renderError(res, error, 'openai', requestId);
     }
   }
 

@@ -8,10 +8,10 @@ import { relayLogRow } from './relay-log-row.js';
 
 export interface ConsumeRecord {
   caller: RelayCaller;
-  request: RelayRequest;
+  request: Pick<RelayRequest, 'model' | 'stream' | 'path' | 'body'>;
   group: string;
   price: PriceInfo;
-  forward: ForwardResult;
+  forward: Pick<ForwardResult, 'channel' | 'usedChannels' | 'upstreamModel' | 'localCount' | 'frtMs' | 'conversion' | 'interrupted'>;
   usage: Usage;
   quota: number;
   /** How far the charge took a balance below zero (credit extended; 0 when the balances covered it). */
@@ -19,6 +19,8 @@ export interface ConsumeRecord {
   requestId: string;
   ip: string;
   useTimeMs: number;
+  /** Fields of `other` a route adds (the Realtime relay's `ws` and audio counts). */
+  extra?: Record<string, unknown>;
 }
 
 /** The consume row (type 2) of one relayed request: every Log field, `other` as new-api writes it. */
@@ -57,6 +59,7 @@ export function buildConsumeLog(record: ConsumeRecord): NewLog {
   if (forward.conversion) other.request_conversion = forward.conversion;
   if (typeof request.body.reasoning_effort === 'string') other.reasoning_effort = request.body.reasoning_effort;
   if (forward.interrupted) other.stream_status = { status: 'error', end_reason: forward.interrupted };
+  if (record.extra) Object.assign(other, record.extra);
   const notes: string[] = [];
   if (record.shortfall > 0) {
     // Admins see every shortfall in the log (docs/billing.md): the account is refused until it tops up.

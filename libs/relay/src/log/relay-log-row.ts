@@ -6,7 +6,7 @@ import type { RelayRequest } from '../pipeline/relay-request.js';
 /** What every log row of a relayed request says about who asked, what for and where it went. */
 export interface RelayRowSource {
   caller: RelayCaller;
-  request: RelayRequest;
+  request: Pick<RelayRequest, 'model' | 'stream'>;
   channel: RelayChannel;
   group: string;
   requestId: string;

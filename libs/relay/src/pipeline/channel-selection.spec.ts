@@ -92,6 +92,14 @@ describe('ChannelSelection: the auto group', () => {
     expect(walk(selectionOf({ default: [1], vip: [20] }, { RetryTimes: 0 }), caller({ crossGroupRetry: true }))).toEqual([['default', 1]]);
   });
 
+  it('names the auto group serving a request whose channel is fixed elsewhere (a task follow-up)', () => {
+    const selection = selectionOf({ vip: [20] });
+    expect(selection.servingGroup(caller(), 'auto', 'm')).toBe('vip');
+    expect(selection.servingGroup(caller(), 'default', 'm')).toBe('default');
+    expect(selection.servingGroup(caller({ pinnedChannelId: 7 }), 'auto', 'm')).toBe('auto');
+    expect(selectionOf({ other: [1] }).servingGroup(caller(), 'auto', 'm')).toBe('auto');
+  });
+
   it('keeps a plain group and a pinned channel in place', () => {
     expect(walk(selectionOf({ default: [1, 2], vip: [20] }), caller({ requestedGroup: 'vip', crossGroupRetry: true }))).toEqual([
       ['vip', 20],

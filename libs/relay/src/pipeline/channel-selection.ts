@@ -6,7 +6,10 @@ import { RelayError } from './relay-error.js';
 import { RelayPricing, type RelayCaller } from './ports.js';
 
 /** How one request picks its channels: the routing table's pick, by group, model, tier and what was tried. */
-type Pick = (group: string, model: string, exclude: ReadonlySet<number>, tier: number) => RelayChannel | undefined;
+type ChannelPick = (group: string, model: string, exclude: ReadonlySet<number>, tier: number) => RelayChannel | undefined;
+
+/** What routing reads of a caller (the chat relay's RelayCaller; the task relay's caller has the same fields). */
+export type RouteCaller = Pick<RelayCaller, 'userGroup' | 'pinnedChannelId' | 'crossGroupRetry'>;
 
 /**
  * Where one request is served: the group it is routed and billed in (for `auto`, the auto group that had
@@ -23,7 +26,7 @@ export class ChannelRoute {
   private retry = 0;
 
   constructor(
-    private readonly pick: Pick,
+    private readonly pick: ChannelPick,
     private readonly model: string,
     /** The groups the request may walk, in order (one for a plain group), and the current one's index. */
     private readonly groups: readonly string[],
@@ -66,7 +69,7 @@ export class ChannelRoute {
  */
 @Injectable()
 export class ChannelSelection {
-  private readonly pick: Pick;
+  private readonly pick: ChannelPick;
 
   constructor(
     private readonly router: ChannelRouter,
@@ -94,7 +97,7 @@ export class ChannelSelection {
    * routing table's pick; for `auto`, in the first of the user's auto groups (AutoGroups kept to the usable
    * ones, in order) that has a channel for the model.
    */
-  route(caller: RelayCaller, group: string, model: string): ChannelRoute {
+  route(caller: RouteCaller, group: string, model: string): ChannelRoute {
     if (caller.pinnedChannelId !== undefined) {
       const pinned = this.router.get(caller.pinnedChannelId);
       if (!pinned)
@@ -110,11 +113,29 @@ export class ChannelSelection {
     }
     const groups = autoGroupsOf(this.options, caller.userGroup);
     if (groups.length === 0) throw new RelayError(`no auto group is available for model ${model}`, 503, 'model_not_found');
-    for (let i = 0; i < groups.length; i++) {
-      const channel = this.router.pick(groups[i]!, model);
-      if (channel) return new ChannelRoute(this.pick, model, groups, i, channel, retries, caller.crossGroupRetry === true);
+    const first = this.firstAutoPick(groups, model);
+    if (!first) throw noChannel(model, group);
+    return new ChannelRoute(this.pick, model, groups, first.index, first.channel, retries, caller.crossGroupRetry === true);
+  }
+
+  /**
+   * The group a request in `group` is billed in when its channel is fixed elsewhere (a follow-up that must run
+   * on its task's channel): for `auto`, the first of the user's auto groups with a channel for the model, as
+   * new-api's distributor settles it before the channel is replaced; otherwise (or when none has one) `group`.
+   */
+  servingGroup(caller: RouteCaller, group: string, model: string): string {
+    if (group !== AUTO_GROUP || caller.pinnedChannelId !== undefined) return group;
+    const groups = autoGroupsOf(this.options, caller.userGroup);
+    const first = this.firstAutoPick(groups, model);
+    return first ? groups[first.index]! : group;
+  }
+
+  private firstAutoPick(groups: readonly string[], model: string): { index: number; channel: RelayChannel } | undefined {
+    for (let index = 0; index < groups.length; index++) {
+      const channel = this.router.pick(groups[index]!, model);
+      if (channel) return { index, channel };
     }
-    throw noChannel(model, group);
+    return undefined;
   }
 
   /** A route that stays in one group (callers without a ChannelRoute of their own). */

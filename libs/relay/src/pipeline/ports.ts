@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { BalanceView } from '../billing/reserve-overlap.js';
-import type { PriceInfo } from '../pricing/billing-formulas.js';
+import type { AudioRatios, AudioUsage, PriceInfo } from '../pricing/billing-formulas.js';
 import type { Usage } from '../stream/usage.js';
 import type { RouteFacts } from './relay-request.js';
 
@@ -17,6 +17,10 @@ export abstract class RelayPricing {
   abstract settleQuota(info: PriceInfo, usage: Usage): number;
   /** A fixed-price model's charge for `factor` calls (images: count × size × quality). */
   abstract perCallQuota(info: PriceInfo, factor: number): number;
+  /** AudioRatio and AudioCompletionRatio of a model (the Realtime relay). */
+  abstract audioRatios(model: string): AudioRatios;
+  /** One Realtime response's charge, its text and audio tokens priced apart. */
+  abstract audioQuota(info: PriceInfo, usage: AudioUsage, ratios: AudioRatios): number;
   abstract usableGroups(userGroup: string): Record<string, string>;
   abstract countPromptTokens(model: string, body: unknown): number;
   abstract countTextTokens(model: string, text: string): number;
@@ -74,8 +78,11 @@ export interface RelayCall {
   route?: RouteFacts;
 }
 
-/** What token authentication reads of a request. */
-export type RelayCredentialsOf = Pick<RelayCall, 'req' | 'ip' | 'queryKey'>;
+/**
+ * What token authentication reads of a request; `authorization`, when set, stands for the Authorization header
+ * (a key the Realtime relay took from the `openai-insecure-api-key.` subprotocol, as new-api does).
+ */
+export type RelayCredentialsOf = Pick<RelayCall, 'req' | 'ip' | 'queryKey'> & { authorization?: string };
 
 export abstract class RelayAuthenticator {
   abstract authenticate(call: RelayCredentialsOf): Promise<RelayCaller>;

@@ -1,20 +1,20 @@
 import type { ServerResponse } from 'node:http';
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
-import { ChannelUsageService } from '@gw/channel';
 import { APP_CONFIG, withRequestId, type AppConfig } from '@gw/core';
 import { LogService } from '@gw/log';
 import { OptionService } from '@gw/option';
-import { UserNotifyService } from '@gw/user';
 import { BillingSession } from '../billing/billing-session.js';
 import { QuotaLedger } from '../billing/quota-ledger.js';
+import { RelayCharges } from '../billing/relay-charges.js';
 import { type OverlapTicket, ReserveOverlap } from '../billing/reserve-overlap.js';
 import { requestIdOf } from '../http/request-id.js';
 import { sendJson } from '../http/send-json.js';
 import { buildConsumeLog } from '../log/consume-log.js';
 import { buildErrorLog, type FailedAttempt } from '../log/error-log.js';
-import { isFree, UNSET_MODEL_RATIO } from '../pricing/index.js';
+import { isFree } from '../pricing/index.js';
 import { ChannelSelection } from './channel-selection.js';
 import { ClientGone } from './client-gone.js';
+import { modelPrice } from './model-price.js';
 import { RelayAuthenticator, RelayPricing, RelayRateLimiter, type PriceInfo, type RelayCall, type RelayCaller } from './ports.js';
 import { RelayError, toRelayError } from './relay-error.js';
 import { codecOf } from '../providers/registry.js';
@@ -58,9 +58,8 @@ export class RelayPipeline implements OnModuleDestroy {
     private readonly ledger: QuotaLedger,
     private readonly overlap: ReserveOverlap,
     private readonly options: OptionService,
-    private readonly channelUsage: ChannelUsageService,
+    private readonly charges: RelayCharges,
     private readonly logs: LogService,
-    private readonly notices: UserNotifyService,
     @Inject(APP_CONFIG) config?: AppConfig,
   ) {
     this.errorLogEnabled = config?.errorLogEnabled === true;
@@ -194,34 +193,11 @@ export class RelayPipeline implements OnModuleDestroy {
 
   /** Price of the model for this group, or new-api's 400 model_price_error (the 37.5 sentinel ratio when unset models are accepted). */
   private price(who: RelayCaller, model: string, group: string): PriceInfo {
-    const info = this.pricing.resolve(model, group, who.userGroup);
-    if (info) return info;
-    if (!this.options.get('SelfUseModeEnabled') && !who.acceptUnsetModelRatioModel) {
-      throw new RelayError(`model ${model} has no price or ratio set; ask the administrator to configure it`, 400, 'model_price_error');
-    }
-    const unset: PriceInfo = {
-      usePrice: false,
-      modelPrice: -1,
-      modelRatio: UNSET_MODEL_RATIO,
-      completionRatio: 1,
-      cacheRatio: 1,
-      groupRatio: this.pricing.groupRatio(group, who.userGroup),
-    };
-    const special = this.pricing.specialGroupRatio(group, who.userGroup);
-    if (special !== undefined) unset.userGroupRatio = special;
-    return unset;
+    return modelPrice(this.pricing, this.options, who, model, group);
   }
 
-  private async reserve(billing: BillingSession, who: RelayCaller, amount: number): Promise<void> {
-    try {
-      await billing.reserve(amount);
-    } catch (error) {
-      if (error instanceof RelayError && error.httpStatus === 403) this.overlap.refused(who.userId, who.tokenId);
-      if (error instanceof RelayError && error.errorCode === 'pre_consume_token_quota_failed') {
-        void this.auth.markExhausted(who.tokenId).catch((e: Error) => this.logger.warn(`mark exhausted: ${e.message}`));
-      }
-      throw error;
-    }
+  private reserve(billing: BillingSession, who: RelayCaller, amount: number): Promise<void> {
+    return this.charges.reserve(billing, who, amount);
   }
 
   /**
@@ -252,32 +228,21 @@ export class RelayPipeline implements OnModuleDestroy {
       : usage.promptTokens + usage.completionTokens === 0
         ? 0
         : this.pricing.settleQuota(s.price, usage);
-    try {
-      const outcome = await s.billing.settle(price);
-      if (!outcome) return 0;
-      this.auth.applySpend(s.who.tokenId, outcome.charged);
-      this.channelUsage.addUsedQuota(s.forward.channel.id, outcome.charged);
-      if (outcome.charged > 0) this.notices.quotaChanged(s.who.userId);
-      this.logs.record(
-        buildConsumeLog({
-          caller: s.who,
-          request: s.request,
-          group: s.group,
-          price: s.price,
-          forward: s.forward,
-          usage,
-          quota: outcome.charged,
-          shortfall: outcome.shortfall,
-          requestId: s.requestId,
-          ip: s.ip,
-          useTimeMs: performance.now() - s.startedAt,
-        }),
-      );
-      return outcome.charged;
-    } catch (error) {
-      this.logger.error(`settle of ${s.requestId} failed: ${(error as Error).message}`);
-      return 0;
-    }
+    return this.charges.settle(s.billing, s.who, s.forward.channel.id, price, (outcome) =>
+      buildConsumeLog({
+        caller: s.who,
+        request: s.request,
+        group: s.group,
+        price: s.price,
+        forward: s.forward,
+        usage,
+        quota: outcome.charged,
+        shortfall: outcome.shortfall,
+        requestId: s.requestId,
+        ip: s.ip,
+        useTimeMs: performance.now() - s.startedAt,
+      }),
+    );
   }
 
   /**

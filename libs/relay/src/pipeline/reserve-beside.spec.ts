@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { QuotaLedger } from '../billing/quota-ledger.js';
+import { RelayCharges } from '../billing/relay-charges.js';
 import { ReserveOverlap } from '../billing/reserve-overlap.js';
 import { sendJson } from '../http/send-json.js';
 import type { RelayCaller } from './ports.js';
@@ -71,8 +72,11 @@ function harness(userQuota: number) {
       return { ...result, ok: true, usage: { promptTokens: 1, completionTokens: 1, cachedTokens: 0 } };
     },
   };
+  const auth = { authenticate: async () => caller(userQuota), applySpend: () => {}, markExhausted: async () => {} } as never;
+  const overlap = new ReserveOverlap();
+  const logs = { record: () => {} } as never;
   const pipeline = new RelayPipeline(
-    { authenticate: async () => caller(userQuota), applySpend: () => {}, markExhausted: async () => {} } as never,
+    auth,
     {
       resolve: () => ({ usePrice: false, modelPrice: -1, modelRatio: 1, completionRatio: 1, cacheRatio: 1, groupRatio: 1 }),
       preConsumeQuota: () => RESERVE,
@@ -84,11 +88,10 @@ function harness(userQuota: number) {
     { usingGroup: () => 'default', route: () => ({ group: 'default', channel: { id: 1 } }) } as never,
     upstream as unknown as UpstreamCall,
     ledger as unknown as QuotaLedger,
-    new ReserveOverlap(),
+    overlap,
     { get: () => false } as never,
-    { addUsedQuota: () => {} } as never,
-    { record: () => {} } as never,
-    { quotaChanged: () => {} } as never,
+    new RelayCharges(auth, overlap, { addUsedQuota: () => {} } as never, logs, { quotaChanged: () => {} } as never),
+    logs,
   );
   return { events, commit, pipeline };
 }

@@ -1,4 +1,4 @@
-import { add, dec, mul, roundToInteger, sign, type Decimal } from './exact-decimal.js';
+import { add, dec, mul, roundToInteger, sign, truncateToInteger, type Decimal } from './exact-decimal.js';
 
 /** How one request is priced (new-api's PriceData, the parts the text relay uses). */
 export interface PriceInfo {
@@ -136,4 +136,69 @@ export function perCallQuota(info: PriceInfo, factor: number, quotaPerUnit: numb
     0,
     roundExact(approx, () => mul(mul(mul(dec(info.modelPrice), dec(quotaPerUnit)), dec(info.groupRatio)), dec(factor))),
   );
+}
+
+/** One Realtime response's tokens (`response.done` usage), split by modality; every part is within its total. */
+export interface AudioUsage {
+  inputTokens: number;
+  outputTokens: number;
+  inputAudioTokens: number;
+  outputAudioTokens: number;
+  /** Input tokens served from the prompt cache, and how many of them were audio. */
+  cachedTokens: number;
+  cachedAudioTokens: number;
+}
+
+/** What an audio token costs for a model: input audio in text tokens, and output audio over input audio. */
+export interface AudioRatios {
+  audio: number;
+  audioCompletion: number;
+}
+
+/**
+ * The charge of one Realtime response (new-api calculateAudioQuota), in exact decimals, rounded half away from
+ * zero. Ratio mode: (text in + text out × completion ratio + audio in × audio ratio + audio out × audio ratio ×
+ * audio completion ratio) × model ratio × group ratio, with cached input at the cache ratio of what it would
+ * cost uncached (new-api bills cached tokens in full; the HTTP relay applies the cache ratio), at least 1 when
+ * the ratio is not 0. Input that is neither audio nor text (images) counts as text. Price mode: the fixed price
+ * × QuotaPerUnit × group ratio, truncated. No tokens at all: 0.
+ */
+export function audioQuota(info: PriceInfo, usage: AudioUsage, ratios: AudioRatios, quotaPerUnit: number): number {
+  const input = nonNegative(usage.inputTokens);
+  const output = nonNegative(usage.outputTokens);
+  if (input + output === 0) return 0;
+  if (info.usePrice) {
+    // Truncated, as new-api's audio quota (and every pre-consume) takes the integer part of a fixed price.
+    const exact = mul(mul(dec(info.modelPrice), dec(quotaPerUnit)), dec(info.groupRatio));
+    return sign(exact) <= 0 ? 0 : truncateToInteger(exact);
+  }
+  if (info.modelRatio === 0 || info.groupRatio === 0) return 0;
+  const audioIn = Math.min(nonNegative(usage.inputAudioTokens), input);
+  const audioOut = Math.min(nonNegative(usage.outputAudioTokens), output);
+  const cached = Math.min(nonNegative(usage.cachedTokens), input);
+  const cachedAudio = Math.min(nonNegative(usage.cachedAudioTokens), audioIn, cached);
+  const cachedText = Math.min(cached - cachedAudio, input - audioIn);
+  const textIn = input - audioIn - cachedText;
+  const freshAudioIn = audioIn - cachedAudio;
+  const textOut = output - audioOut;
+  const approx =
+    (textIn +
+      cachedText * info.cacheRatio +
+      freshAudioIn * ratios.audio +
+      cachedAudio * ratios.audio * info.cacheRatio +
+      textOut * info.completionRatio +
+      audioOut * ratios.audio * ratios.audioCompletion) *
+    info.modelRatio *
+    info.groupRatio;
+  const quota = roundExact(approx, () => {
+    const audio = dec(ratios.audio);
+    const cacheRatio = dec(info.cacheRatio);
+    let tokens = add(dec(textIn), mul(dec(cachedText), cacheRatio));
+    tokens = add(tokens, mul(dec(freshAudioIn), audio));
+    tokens = add(tokens, mul(mul(dec(cachedAudio), audio), cacheRatio));
+    tokens = add(tokens, mul(dec(textOut), dec(info.completionRatio)));
+    tokens = add(tokens, mul(mul(dec(audioOut), audio), dec(ratios.audioCompletion)));
+    return mul(mul(tokens, dec(info.modelRatio)), dec(info.groupRatio));
+  });
+  return Math.max(1, quota);
 }

@@ -58,3 +58,8 @@ export function roundToInteger(a: Decimal): number {
   const rounded = twice >= divisor && remainder !== 0n ? quotient + (a.units < 0n ? -1n : 1n) : quotient;
   return Number(rounded);
 }
+
+/** The integer part, toward zero (shopspring's IntPart). */
+export function truncateToInteger(a: Decimal): number {
+  return Number(a.units / pow10(a.scale));
+}

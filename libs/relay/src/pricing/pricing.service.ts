@@ -2,11 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { OptionService } from '@gw/option';
 import { usableGroups } from '@gw/user';
 import {
+  audioQuota,
   perCallQuota,
   preConsumeQuota,
   settleQuota,
   UNSET_MODEL_RATIO,
   worstCaseQuota,
+  type AudioRatios,
+  type AudioUsage,
   type BillableUsage,
   type PriceInfo,
 } from './billing-formulas.js';
@@ -70,6 +73,19 @@ export class PricingService {
 
   perCallQuota(info: PriceInfo, factor: number): number {
     return perCallQuota(info, factor, this.options.get('QuotaPerUnit'));
+  }
+
+  /** AudioRatio and AudioCompletionRatio of the model (1 when unlisted, as new-api's GetAudioRatio). */
+  audioRatios(model: string): AudioRatios {
+    return {
+      audio: lookupModel(this.options.get('AudioRatio'), model) ?? 1,
+      audioCompletion: lookupModel(this.options.get('AudioCompletionRatio'), model) ?? 1,
+    };
+  }
+
+  /** One Realtime response's charge (see audioQuota). */
+  audioQuota(info: PriceInfo, usage: AudioUsage, ratios: AudioRatios): number {
+    return audioQuota(info, usage, ratios, this.options.get('QuotaPerUnit'));
   }
 
   /** Group → description: UserUsableGroups changed by GroupSpecialUsableGroup, plus the user's own group (new-api GetUserUsableGroups). */

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { RelayPricing, type PriceInfo } from '../pipeline/ports.js';
+import type { AudioRatios, AudioUsage } from './billing-formulas.js';
 import type { Usage } from '../stream/usage.js';
 import { PricingService } from './pricing.service.js';
 import { TokenCounter } from './token-counter.js';
@@ -28,6 +29,14 @@ export class RelayPricingAdapter extends RelayPricing {
 
   perCallQuota(info: PriceInfo, factor: number): number {
     return this.pricing.perCallQuota(info, factor);
+  }
+
+  audioRatios(model: string): AudioRatios {
+    return this.pricing.audioRatios(model);
+  }
+
+  audioQuota(info: PriceInfo, usage: AudioUsage, ratios: AudioRatios): number {
+    return this.pricing.audioQuota(info, usage, ratios);
   }
 
   usableGroups(userGroup: string): Record<string, string> {

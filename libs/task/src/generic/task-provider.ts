@@ -9,7 +9,17 @@ export type SubmitOutcome =
       body: unknown;
       status: number;
     }
-  | { ok: false; status: number; code: string; message: string };
+  | {
+      ok: false;
+      status: number;
+      code: string;
+      message: string;
+      /**
+       * The provider's HTTP status, for providers that answer a refusal in a status of their own: new-api
+       * fails a submit whose answer is not a 200 with that status, and its retry rules read it.
+       */
+      upstreamStatus?: number;
+    };
 
 /** Where a task stands at its provider. */
 export interface TaskReport {

@@ -5,7 +5,7 @@ import { ChannelHealthService, type RelayChannel } from '@gw/channel';
 import { OptionService } from '@gw/option';
 import { TaskBilling } from '../shared/task-billing.service.js';
 import { TaskRelayError } from '../shared/task-error.js';
-import { TaskGate, type TaskCaller } from '../shared/task-gate.js';
+import { TaskGate, type TaskCaller, type TaskPrice } from '../shared/task-gate.js';
 import { joinUrl, TaskUpstream, type UpstreamJson } from '../shared/upstream-json.js';
 import {
   FREE_ACTIONS,
@@ -111,6 +111,8 @@ export class MjRelayService {
     }
     const model = mjModelName(plan.action);
     let channel: RelayChannel;
+    // The group the submit is priced, billed and logged in (for `auto`, the auto group that has the channel).
+    let group: string;
     let prompt = typeof request.prompt === 'string' ? request.prompt : '';
     if (plan.originId) {
       const origin = await this.rows.findOwn(caller.userId, plan.originId);
@@ -121,12 +123,16 @@ export class MjRelayService {
       if (!found) return mjError('get_channel_info_failed');
       if (found.status !== 1) return mjError('the channel of this task is disabled');
       channel = found;
+      group = this.gate.servingGroup(caller, model);
       prompt = origin.prompt ?? '';
     } else {
-      channel = this.gate.channelFor(caller, model, MJ_CHANNEL_TYPES);
+      // One attempt: new-api's Midjourney submit has no retry loop, so no other channel or auto group either.
+      const route = this.gate.route(caller, model, MJ_CHANNEL_TYPES);
+      channel = route.channel;
+      group = route.group;
     }
     // Face swap routes as new-api's `swap_face`; its default price is registered as mj_swap_face.
-    const price = this.gate.price(caller, model, model === 'swap_face' ? 'mj_swap_face' : model);
+    const price = this.gate.price(caller, group, model, model === 'swap_face' ? 'mj_swap_face' : model);
     const quota = FREE_ACTIONS.has(plan.action) ? 0 : price.quota;
     const charge = await this.billing.reserve(caller, quota);
 
@@ -199,7 +205,7 @@ export class MjRelayService {
     if (accepted) {
       // The row and the charge commit together (when they cannot, the reservation goes back).
       const saveRow = (manager: EntityManager) => this.rows.insert(row, manager);
-      await this.commit(charge, caller, channel, model, plan.action, answer.result, price.modelPrice, price.groupRatio, call, saveRow);
+      await this.commit(charge, { caller, group, channel, model, action: plan.action, mjId: answer.result, price, call }, saveRow);
     } else {
       try {
         await this.rows.insert(row);
@@ -212,22 +218,26 @@ export class MjRelayService {
 
   private async commit(
     charge: Awaited<ReturnType<TaskBilling['reserve']>>,
-    caller: TaskCaller,
-    channel: RelayChannel,
-    model: string,
-    action: string,
-    mjId: string,
-    modelPrice: number,
-    groupRatio: number,
-    call: MjCall,
+    submit: {
+      caller: TaskCaller;
+      group: string;
+      channel: RelayChannel;
+      model: string;
+      action: string;
+      mjId: string;
+      price: TaskPrice;
+      call: MjCall;
+    },
     saveRow: (manager: EntityManager) => Promise<unknown>,
   ): Promise<void> {
+    const { caller, group, channel, action, mjId, call } = submit;
+    const { modelPrice, groupRatio } = submit.price;
     await charge.commit(
       {
         channelId: channel.id,
         channelName: channel.name,
-        modelName: model,
-        group: caller.group,
+        modelName: submit.model,
+        group,
         ip: caller.recordIp ? call.ip : '',
         content: `fixed price ${modelPrice.toFixed(2)}, group ratio ${groupRatio.toFixed(2)}, action ${action}, ID ${mjId}`,
         other: { model_price: modelPrice, group_ratio: groupRatio, mj_id: mjId, request_path: call.path },

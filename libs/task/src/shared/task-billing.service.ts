@@ -35,14 +35,19 @@ export interface RefundTarget {
  * crash before either leaves the open reservation, which the relay's ReservationRecovery refunds.
  */
 export interface TaskCharge {
+  /** What was reserved. */
   readonly quota: number;
   /**
    * The provider accepted: `saveRow` writes the task row in the same transaction as the settle of the
-   * reservation (both durable or neither), then counters, channel usage and the consume log.
+   * reservation (both durable or neither), then counters, channel usage and the consume log. `actual`
+   * (the reserved quota unless given) is what the submit costs where it was served: a retry in another
+   * auto group is priced at that group's ratio, and the difference to the reservation is charged or paid
+   * back in the same settle (new-api pre-consumes once and settles at the final price).
    */
   commit(
     log: Omit<NewLog, 'userId' | 'username' | 'type' | 'quota' | 'tokenId' | 'tokenName' | 'requestId'>,
     saveRow: (manager: EntityManager) => Promise<unknown>,
+    actual?: number,
   ): Promise<void>;
   /** The provider refused or could not be reached. */
   release(): Promise<void>;
@@ -123,15 +128,17 @@ export class TaskBilling {
     let done = false;
     return {
       quota,
-      commit: async (log, saveRow) => {
+      commit: async (log, saveRow, actual = quota) => {
         if (done) return;
         done = true;
+        // Nothing reserved, nothing settled: the relay reserves again before an attempt that costs something.
+        if (quota === 0 && actual !== 0) throw new Error(`task charge ${requestId} reserved nothing for a charge of ${actual}`);
         if (quota > 0) {
           const reservation = { userId: caller.userId, tokenId: caller.tokenId, amount: quota, requestId };
-          // The same price as reserved; used_quota and request_count move with it.
+          // used_quota and request_count move with the settled price.
           let settled: Awaited<ReturnType<BalanceLedger['settleWith']>>;
           try {
-            settled = await this.balances.settleWith(reservation, quota, saveRow);
+            settled = await this.balances.settleWith(reservation, actual, saveRow);
           } catch (error) {
             // Neither the row nor the settle was written: the reservation goes back.
             await this.ledger.release(caller.userId, caller.tokenId, quota, requestId);
@@ -143,15 +150,15 @@ export class TaskBilling {
         } else {
           await saveRow(this.dataSource.manager);
         }
-        this.tokens.applySpend(caller.tokenId, quota);
-        if (log.channelId) this.channelUsage.addUsedQuota(log.channelId, quota);
-        if (quota > 0) this.notices.quotaChanged(caller.userId);
+        this.tokens.applySpend(caller.tokenId, actual);
+        if (log.channelId) this.channelUsage.addUsedQuota(log.channelId, actual);
+        if (actual > 0) this.notices.quotaChanged(caller.userId);
         this.logs.record({
           ...log,
           userId: caller.userId,
           username: caller.username,
           type: LogType.Consume,
-          quota,
+          quota: actual,
           tokenId: caller.tokenId,
           tokenName: caller.tokenName,
           requestId,

@@ -1,10 +1,10 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { Injectable } from '@nestjs/common';
-import { ChannelRouter, ChannelStatus, type RelayChannel } from '@gw/channel';
+import { ChannelRouter, type RelayChannel } from '@gw/channel';
+import { AppError } from '@gw/core';
 import { OptionService } from '@gw/option';
-import { PricingService } from '@gw/relay';
+import { type ChannelRoute, ChannelSelection, PricingService } from '@gw/relay';
 import { RelayAuthError, TokenAuthService } from '@gw/token';
-import { AUTO_GROUP, autoGroupsOf } from '@gw/user';
 import { TaskRelayError } from './task-error.js';
 
 /** Who submits a task: the token's user, billed under the token's group (or the user's). */
@@ -14,7 +14,10 @@ export interface TaskCaller {
   tokenId: number;
   tokenName: string;
   userGroup: string;
+  /** The token's group, else the user's; `auto` stays `auto` here: the route says which auto group served. */
   group: string;
+  /** The token's cross_group_retry: an `auto` submit moves to the next auto group once a group's retries are spent. */
+  crossGroupRetry: boolean;
   recordIp: boolean;
   acceptUnsetModelRatioModel: boolean;
   pinnedChannelId?: number;
@@ -37,14 +40,16 @@ function header(headers: IncomingHttpHeaders, name: string): string | undefined 
 
 /**
  * The front half every task family shares: token authentication (Midjourney clients may send
- * `mj-api-secret`), the using group, the channel for the task's model and its per-call price. Reads only
- * memory (token index, routing table, options), as the relay does.
+ * `mj-api-secret`), the route of the task's model (the relay's own ChannelSelection: the auto group walk,
+ * RetryTimes and cross_group_retry) and its per-call price in the group that serves it. Reads only memory
+ * (token index, routing table, options), as the relay does.
  */
 @Injectable()
 export class TaskGate {
   constructor(
     private readonly tokens: TokenAuthService,
     private readonly router: ChannelRouter,
+    private readonly selection: ChannelSelection,
     private readonly pricing: PricingService,
     private readonly options: OptionService,
   ) {}
@@ -64,6 +69,7 @@ export class TaskGate {
         tokenName: token.name,
         userGroup: user.group || 'default',
         group: token.group || user.group || 'default',
+        crossGroupRetry: token.crossGroupRetry,
         recordIp: user.setting.recordIpLog,
         acceptUnsetModelRatioModel: user.setting.acceptUnsetModelRatioModel,
       };
@@ -76,28 +82,33 @@ export class TaskGate {
     }
   }
 
-  /** The channel serving `model` for this caller (the pinned one for admins' sk-KEY-ID). */
-  channelFor(caller: TaskCaller, model: string, types?: readonly number[]): RelayChannel {
+  /**
+   * Where a submit of `model` goes: the pinned channel alone (admins' sk-KEY-ID), else the routing table's
+   * pick in the caller's group, or for `auto` in the first of the user's auto groups with a channel; the
+   * route's `next` gives the retries (new-api routes task submits as it routes chat requests). The first
+   * channel must be of one of `types` when given.
+   */
+  route(caller: TaskCaller, model: string, types?: readonly number[]): ChannelRoute {
     const limits = caller.modelLimits;
     if (limits && !(Array.isArray(limits) ? (limits as readonly string[]).includes(model) : (limits as ReadonlySet<string>).has(model))) {
       throw new TaskRelayError(`this token has no access to model ${model}`, 403, 'model_not_allowed', true);
     }
-    this.settleAutoGroup(caller, model);
-    const channel = caller.pinnedChannelId !== undefined ? this.router.get(caller.pinnedChannelId) : this.router.pick(caller.group, model);
-    if (!channel)
-      throw new TaskRelayError(`no available channel for model ${model} under group ${caller.group}`, 503, 'model_not_found', true);
-    if (channel.status !== ChannelStatus.Enabled)
-      throw new TaskRelayError(`channel #${channel.id} is disabled`, 403, 'channel_disabled', true);
-    if (types && !types.includes(channel.type))
-      throw new TaskRelayError(`channel #${channel.id} does not serve this kind of task`, 400, 'channel_type_mismatch', true);
-    return channel;
+    let route: ChannelRoute;
+    try {
+      route = this.selection.route(caller, caller.group, model);
+    } catch (error) {
+      // The relay's routing refusals (no channel, a missing or disabled pinned channel), in the task routes' shape.
+      if (error instanceof AppError) throw new TaskRelayError(error.message, error.relayStatus, error.code, true);
+      throw error;
+    }
+    if (types && !types.includes(route.channel.type))
+      throw new TaskRelayError(`channel #${route.channel.id} does not serve this kind of task`, 400, 'channel_type_mismatch', true);
+    return route;
   }
 
-  /** An `auto` caller takes the first of the user's auto groups with a channel for the model (routed and billed there). */
-  private settleAutoGroup(caller: TaskCaller, model: string): void {
-    if (caller.group !== AUTO_GROUP || caller.pinnedChannelId !== undefined) return;
-    const served = autoGroupsOf(this.options, caller.userGroup).find((group) => this.router.pick(group, model));
-    if (served) caller.group = served;
+  /** The group a submit whose channel is fixed (a follow-up on its task's channel) is priced and billed in. */
+  servingGroup(caller: TaskCaller, model: string): string {
+    return this.selection.servingGroup(caller, caller.group, model);
   }
 
   /** A task's own channel (follow-up actions and fetches go where the task was submitted). */
@@ -106,17 +117,16 @@ export class TaskGate {
   }
 
   /**
-   * Per-call price: fixed price × QuotaPerUnit × group ratio; with only a model ratio, half of it ×
+   * Per-call price in `group` (the group serving the submit): fixed price × QuotaPerUnit × group ratio; with only a model ratio, half of it ×
    * QuotaPerUnit × group ratio (new-api); neither: refused unless self-use mode or the user accepts
    * unpriced models (then the default per-call price of 0.1).
    */
-  price(caller: TaskCaller, model: string, priceKey = model): TaskPrice {
-    this.settleAutoGroup(caller, model);
+  price(caller: TaskCaller, group: string, model: string, priceKey = model): TaskPrice {
     const info =
-      this.pricing.resolve(priceKey, caller.group, caller.userGroup) ??
-      (priceKey === model ? undefined : this.pricing.resolve(model, caller.group, caller.userGroup));
+      this.pricing.resolve(priceKey, group, caller.userGroup) ??
+      (priceKey === model ? undefined : this.pricing.resolve(model, group, caller.userGroup));
     const perUnit = this.options.get('QuotaPerUnit');
-    const groupRatio = this.pricing.groupRatio(caller.group, caller.userGroup);
+    const groupRatio = this.pricing.groupRatio(group, caller.userGroup);
     if (info?.usePrice)
       return {
         quota: Math.max(0, Math.trunc(info.modelPrice * perUnit * groupRatio)),

@@ -62,7 +62,13 @@ export class DoubaoVideoProvider implements TaskProvider {
     });
     const answer = (upstream.body ?? {}) as { id?: unknown };
     if (upstream.status >= 400 || typeof answer.id !== 'string' || !answer.id)
-      return { ok: false, status: 400, code: 'task_failed', message: upstreamMessage(upstream.body, upstream.status, 'error', 'message') };
+      return {
+        ok: false,
+        status: 400,
+        code: 'task_failed',
+        message: upstreamMessage(upstream.body, upstream.status, 'error', 'message'),
+        upstreamStatus: upstream.status,
+      };
     return { ok: true, upstreamId: answer.id, status: 200, body: queuedVideo(context.publicId, planned.model) };
   }
 

@@ -72,6 +72,7 @@ export class HailuoProvider implements TaskProvider {
         status: 400,
         code: String(answer.base_resp?.status_code ?? 'task_failed'),
         message: statusMessage(answer, upstream.status),
+        upstreamStatus: upstream.status,
       };
     return { ok: true, upstreamId: answer.task_id, status: 200, body: queuedVideo(context.publicId, planned.model) };
   }

@@ -90,7 +90,7 @@ export class JimengProvider implements TaskProvider {
     const taskId = answer.data?.task_id;
     if (Number(answer.code) !== SUCCESS || typeof taskId !== 'string' || !taskId) {
       const message = typeof answer.message === 'string' && answer.message ? answer.message : `upstream answered ${upstream.status}`;
-      return { ok: false, status: 400, code: String(answer.code ?? 'task_failed'), message };
+      return { ok: false, status: 400, code: String(answer.code ?? 'task_failed'), message, upstreamStatus: upstream.status };
     }
     return { ok: true, upstreamId: taskId, status: 200, body: queuedVideo(context.publicId, planned.model) };
   }

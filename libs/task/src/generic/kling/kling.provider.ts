@@ -108,7 +108,7 @@ export class KlingProvider implements TaskProvider {
     const upstreamId = typeof answer.data?.task_id === 'string' ? answer.data.task_id : '';
     if (upstream.status >= 400 || answer.code !== 0 || !upstreamId) {
       const message = typeof answer.message === 'string' && answer.message ? answer.message : `upstream answered ${upstream.status}`;
-      return { ok: false, status: 400, code: 'task_failed', message };
+      return { ok: false, status: 400, code: 'task_failed', message, upstreamStatus: upstream.status };
     }
     return { ok: true, upstreamId, status: 200, body: queuedVideo(context.publicId, planned.model) };
   }

@@ -69,7 +69,13 @@ export class VeoProvider implements TaskProvider {
     );
     const name = (upstream.body as Operation | undefined)?.name;
     if (upstream.status >= 400 || typeof name !== 'string' || !name)
-      return { ok: false, status: 400, code: 'task_failed', message: upstreamMessage(upstream.body, upstream.status, 'error', 'message') };
+      return {
+        ok: false,
+        status: 400,
+        code: 'task_failed',
+        message: upstreamMessage(upstream.body, upstream.status, 'error', 'message'),
+        upstreamStatus: upstream.status,
+      };
     return { ok: true, upstreamId: name, status: 200, body: queuedVideo(context.publicId, planned.model) };
   }
 

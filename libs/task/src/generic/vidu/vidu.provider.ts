@@ -78,7 +78,13 @@ export class ViduProvider implements TaskProvider {
     });
     const answer = (upstream.body ?? {}) as { task_id?: unknown; state?: unknown };
     if (upstream.status >= 400 || typeof answer.task_id !== 'string' || !answer.task_id || answer.state === 'failed')
-      return { ok: false, status: 400, code: 'task_failed', message: upstreamMessage(upstream.body, upstream.status, 'message') };
+      return {
+        ok: false,
+        status: 400,
+        code: 'task_failed',
+        message: upstreamMessage(upstream.body, upstream.status, 'message'),
+        upstreamStatus: upstream.status,
+      };
     return { ok: true, upstreamId: answer.task_id, status: 200, body: queuedVideo(context.publicId, planned.model) };
   }
 

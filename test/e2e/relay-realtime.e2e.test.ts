@@ -1,0 +1,364 @@
+import { type IncomingHttpHeaders, request } from 'node:http';
+import { connect, createServer } from 'node:net';
+import OpenAI from 'openai';
+import { OpenAIRealtimeWS } from 'openai/beta/realtime/ws';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import { type FakeRealtime, REALTIME_USAGE, startFakeRealtime } from '../fake-upstream/realtime.js';
+import { testDatabases } from '../support/databases.js';
+import { scriptResolver } from './rebind-resolver.js';
+import { COMPLETION_RATIOS, RATIOS, type RelayFixture, startRelayFixture, waitFor } from './relay-fixture.js';
+
+/** The client's model, mapped by the channel to the provider's name for it. */
+const RT = 'rt-model';
+const RT_UPSTREAM = 'rt-model-upstream';
+/** A model whose only channel points at a port nobody listens on. */
+const RT_DOWN = 'rt-down';
+/** A model whose only channel an admin saved on a name that resolved public then (threats S5). */
+const RT_GUARDED = 'rt-guarded';
+/** ModelRatio 2.5 × PreConsumedQuota 500: the reservation each response is served on. */
+const RESERVE = 1250;
+/**
+ * REALTIME_USAGE priced as new-api's audio quota: (400 text in + 600 audio in × 8 + 100 text out × 4 + 200 audio
+ * out × 8 × 2) × 2.5.
+ */
+const RESPONSE_QUOTA = (400 + 600 * 8 + 100 * 4 + 200 * 8 * 2) * 2.5;
+const HANDSHAKE = {
+  connection: 'Upgrade',
+  upgrade: 'websocket',
+  'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
+  'sec-websocket-version': '13',
+};
+
+interface HttpAnswer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body?: any;
+}
+
+describe.each(testDatabases())('the Realtime relay (GET /v1/realtime over WebSocket) on %s', (kind) => {
+  let f: RelayFixture;
+  let up: FakeRealtime;
+  let token: { id: number; key: string };
+
+  /** An upgrade request as a client sends it; the plain HTTP answer when the gateway refuses it. */
+  const handshake = (path: string, headers: Record<string, string> = {}) =>
+    new Promise<HttpAnswer>((resolve, reject) => {
+      const req = request(`${f.gw.url}${path}`, { headers: { ...HANDSHAKE, ...headers } });
+      req.on('response', (res) => {
+        let text = '';
+        res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: text ? JSON.parse(text) : undefined }));
+      });
+      req.on('upgrade', (res, socket) => {
+        socket.destroy();
+        resolve({ status: 101, headers: res.headers });
+      });
+      req.on('error', reject);
+      req.end();
+    });
+
+  /** The official SDK's Realtime client (beta) against the gateway; its URL is always wss, so it gets plain TCP. */
+  function sdkSession(key: string, model = RT) {
+    const port = Number(new URL(f.gw.url).port);
+    const client = new OpenAI({ apiKey: key, baseURL: `${f.gw.url}/v1`, maxRetries: 0 });
+    const rt = new OpenAIRealtimeWS({ model, options: { createConnection: (() => connect(port, '127.0.0.1')) as never } }, client);
+    const events: any[] = [];
+    const errors: Error[] = [];
+    rt.on('event', (event) => events.push(event));
+    rt.on('error', (error) => errors.push(error));
+    const requestId = new Promise<string>((resolve) =>
+      rt.socket.once('upgrade', (res) => resolve(String(res.headers['x-oneapi-request-id']))),
+    );
+    const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+      rt.socket.once('close', (code, reason) => resolve({ code, reason: reason.toString() })),
+    );
+    const event = (type: string, nth = 1) =>
+      waitFor(async () => events.filter((e) => e.type === type)[nth - 1], `the ${nth}. ${type} event`, 10_000);
+    return { rt, events, errors, requestId, closed, event };
+  }
+
+  const balances = async () => ({ user: await f.quota(f.user.id), token: (await f.tokenRow(token.id)).remainQuota });
+  const openReservations = async () =>
+    Number((await f.ds.query(`SELECT COUNT(*) AS n FROM quota_reservations WHERE user_id = ${f.user.id} AND charged = -1`))[0].n);
+  /** Waits until the session's money is final: nothing reserved, and the balances moved by exactly the logged charges. */
+  async function settledSince(before: { user: number; token: number }, logsBefore: number): Promise<any[]> {
+    await waitFor(async () => ((await openReservations()) === 0 ? true : undefined), 'no open reservation');
+    const rows = (await f.logs({ userId: f.user.id, type: 2 })).slice(logsBefore);
+    const charged = rows.reduce((sum, row) => sum + Number(row.quota), 0);
+    expect(await balances()).toEqual({ user: before.user - charged, token: before.token - charged });
+    return rows;
+  }
+  const logCount = async () => (await f.logs({ userId: f.user.id, type: 2 })).length;
+
+  beforeAll(async () => {
+    f = await startRelayFixture(kind);
+    up = await startFakeRealtime();
+    await f.setOption('ModelRatio', { ...RATIOS, [RT]: 2.5, [RT_DOWN]: 2.5, [RT_GUARDED]: 2.5 });
+    await f.setOption('CompletionRatio', { ...COMPLETION_RATIOS, [RT]: 4 });
+    await f.setOption('AudioRatio', { [RT]: 8 });
+    await f.setOption('AudioCompletionRatio', { [RT]: 2 });
+    await f.channel({ base_url: up.url, models: RT, model_mapping: JSON.stringify({ [RT]: RT_UPSTREAM }) });
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const deadPort = (closed.address() as { port: number }).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    await f.channel({ base_url: `http://127.0.0.1:${deadPort}`, models: RT_DOWN });
+    token = await f.token({ remain_quota: 5_000_000 });
+  });
+  afterAll(async () => {
+    await f?.close();
+    await up?.close();
+  });
+  beforeEach(async () => {
+    up.reset();
+    await f.setQuota(f.user.id, 10_000_000);
+  });
+
+  it('relays a text response both ways with the official SDK and bills its response.done exactly', async () => {
+    const before = await balances();
+    const logsBefore = await logCount();
+    const usedBefore = { user: await f.userRow(f.user.id), token: await f.tokenRow(token.id) };
+    const s = sdkSession(token.key);
+    const created = await s.event('session.created');
+    expect(created.session.model).toBe(RT_UPSTREAM);
+    s.rt.send({ type: 'conversation.item.create', item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Hi' }] } });
+    s.rt.send({ type: 'response.create', response: { modalities: ['text'] } });
+    const done = await s.event('response.done');
+    expect(done.response.usage).toEqual(REALTIME_USAGE);
+    expect(s.events.map((e) => e.type)).toEqual([
+      'session.created',
+      'conversation.item.created',
+      'response.created',
+      'response.text.delta',
+      'response.text.done',
+      'response.done',
+    ]);
+    expect((await s.event('response.text.delta')).delta).toBe('Hello from the fake');
+    s.rt.close();
+    expect((await s.closed).code).toBe(1000);
+
+    // The provider got the mapped model, the channel's key (never the client's), the beta header and the client's events.
+    const [session] = up.connections;
+    expect(session!.url).toBe(`/v1/realtime?model=${RT_UPSTREAM}`);
+    expect(session!.headers.authorization).toMatch(/^Bearer sk-up-/);
+    expect(session!.headers['openai-beta']).toBe('realtime=v1');
+    expect(JSON.stringify(session!.headers)).not.toContain(token.key.replace(/^sk-/, ''));
+    expect(session!.received).toEqual([
+      { type: 'conversation.item.create', item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Hi' }] } },
+      { type: 'response.create', response: { modalities: ['text'] } },
+    ]);
+    await waitFor(async () => (session!.closed ? true : undefined), 'the provider socket closed');
+
+    const [row] = await settledSince(before, logsBefore);
+    const requestId = await s.requestId;
+    expect(row).toMatchObject({
+      requestId,
+      modelName: RT,
+      quota: RESPONSE_QUOTA,
+      promptTokens: 1000,
+      completionTokens: 300,
+      tokenId: token.id,
+    });
+    expect(Boolean(row.isStream)).toBe(true);
+    expect(JSON.parse(row.other)).toMatchObject({
+      ws: true,
+      text_input: 400,
+      audio_input: 600,
+      text_output: 100,
+      audio_output: 200,
+      audio_ratio: 8,
+      audio_completion_ratio: 2,
+      model_ratio: 2.5,
+      completion_ratio: 4,
+      upstream_model_name: RT_UPSTREAM,
+      request_path: '/v1/realtime',
+    });
+    const user = await f.userRow(f.user.id);
+    expect([user.usedQuota - usedBefore.user.usedQuota, user.requestCount - usedBefore.user.requestCount]).toEqual([RESPONSE_QUOTA, 1]);
+    expect((await f.tokenRow(token.id)).usedQuota - usedBefore.token.usedQuota).toBe(RESPONSE_QUOTA);
+  });
+
+  it('takes the key from the openai-insecure-api-key subprotocol and answers with the realtime subprotocol', async () => {
+    const before = await balances();
+    const logsBefore = await logCount();
+    const port = new URL(f.gw.url).port;
+    const ws = new WebSocket(`ws://127.0.0.1:${port}/v1/realtime?model=${RT}`, [
+      'realtime',
+      `openai-insecure-api-key.${token.key}`,
+      'openai-beta.realtime-v1',
+    ]);
+    const first = await new Promise<any>((resolve, reject) => {
+      ws.once('message', (data) => resolve(JSON.parse(data.toString())));
+      ws.once('error', reject);
+    });
+    expect(first.type).toBe('session.created');
+    expect(ws.protocol).toBe('realtime');
+    const [session] = up.connections;
+    expect(session!.headers['openai-beta']).toBe('realtime=v1');
+    expect(session!.headers['sec-websocket-protocol']).toBeUndefined();
+    expect(session!.headers.authorization).toMatch(/^Bearer sk-up-/);
+    ws.close();
+    await waitFor(async () => (session!.closed ? true : undefined), 'the provider socket closed');
+    // No response: the session's reservation is given back and nothing is logged.
+    expect(await settledSince(before, logsBefore)).toEqual([]);
+  });
+
+  it('refuses before the upgrade with plain HTTP errors in the OpenAI shape, and calls no provider', async () => {
+    const path = `/v1/realtime?model=${RT}`;
+    const badKey = await handshake(path, { authorization: 'Bearer sk-not-a-real-key' });
+    expect(badKey.status).toBe(401);
+    expect(badKey.body.error.message).toContain(`(request id: ${badKey.headers['x-oneapi-request-id']})`);
+    expect(badKey.body.error).toHaveProperty('type');
+    expect((await handshake(path)).status).toBe(401);
+    expect((await handshake(path, { 'sec-websocket-protocol': 'realtime, openai-insecure-api-key.sk-wrong' })).status).toBe(401);
+
+    const auth = { authorization: `Bearer ${token.key}` };
+    const noModel = await handshake('/v1/realtime', auth);
+    expect(noModel.status).toBe(400);
+    expect(noModel.body.error.code).toBe('model_required');
+    const noChannel = await handshake('/v1/realtime?model=relay-chat', auth);
+    expect(noChannel.status).toBe(503);
+    expect(noChannel.body.error.code).toBe('model_not_found');
+    expect((await handshake('/v1/elsewhere', auth)).status).toBe(404);
+
+    // Without an upgrade the route answers 400 once the key is checked; a bad key is still a 401.
+    const plain = await fetch(`${f.gw.url}${path}`, { headers: auth });
+    expect(plain.status).toBe(400);
+    expect((await plain.json()).error.message).toContain('WebSocket');
+    expect((await fetch(`${f.gw.url}${path}`)).status).toBe(401);
+
+    // The SDK sees the refusal as a failed connection.
+    const s = sdkSession('sk-not-a-real-key');
+    await waitFor(async () => s.errors[0], 'the SDK error');
+    expect(s.errors[0]!.message).toContain('401');
+    expect(up.handshakes).toBe(0);
+  });
+
+  it('refuses a caller without quota before the upgrade (403), reserving and calling nothing', async () => {
+    await f.setQuota(f.user.id, 0);
+    const answer = await handshake(`/v1/realtime?model=${RT}`, { authorization: `Bearer ${token.key}` });
+    expect(answer.status).toBe(403);
+    expect(answer.body.error.code).toBe('insufficient_user_quota');
+    expect(await f.quota(f.user.id)).toBe(0);
+    expect(await openReservations()).toBe(0);
+    expect(up.handshakes).toBe(0);
+  });
+
+  it('ends the session with an error event when quota runs out at a response.done, the response charged in full', async () => {
+    await f.setQuota(f.user.id, RESERVE + 750);
+    const before = await balances();
+    const logsBefore = await logCount();
+    const s = sdkSession(token.key);
+    await s.event('session.created');
+    s.rt.send({ type: 'response.create' });
+    await s.event('response.done');
+    const error = await s.event('error');
+    expect(error.error.code).toBe('insufficient_user_quota');
+    expect(error.error.message).toContain(`(request id: ${await s.requestId})`);
+    expect((await s.closed).code).toBe(1008);
+    await waitFor(async () => (up.connections[0]?.closed ? true : undefined), 'the provider socket closed');
+    const [row] = await settledSince(before, logsBefore);
+    expect(row.quota).toBe(RESPONSE_QUOTA);
+    expect(row.content).toContain(`balance short by ${RESPONSE_QUOTA - before.user}`);
+    expect(await f.quota(f.user.id)).toBe(before.user - RESPONSE_QUOTA);
+  });
+
+  it('answers a provider that is down or refuses the upgrade before switching, and gives the reservation back', async () => {
+    const before = await balances();
+    const logsBefore = await logCount();
+    const down = await handshake(`/v1/realtime?model=${RT_DOWN}`, { authorization: `Bearer ${token.key}` });
+    expect(down.status).toBe(502);
+    expect(down.body.error.code).toBe('do_request_failed');
+
+    up.script({
+      refuse: { status: 429, body: { error: { message: 'Rate limit reached', type: 'requests', code: 'rate_limit_exceeded' } } },
+    });
+    const refused = await handshake(`/v1/realtime?model=${RT}`, { authorization: `Bearer ${token.key}` });
+    expect(refused.status).toBe(429);
+    expect(refused.body.error).toMatchObject({ type: 'requests', code: 'rate_limit_exceeded' });
+    expect(refused.body.error.message).toContain('Rate limit reached');
+    expect(await settledSince(before, logsBefore)).toEqual([]);
+  });
+
+  it("opens the provider's socket under the public-only rule of a channel base URL checked public when saved", async () => {
+    let phase: 'public' | 'loopback' = 'public';
+    const restoreResolver = scriptResolver((host) =>
+      host.endsWith('.rebind.test') ? [{ address: phase === 'public' ? '93.184.216.34' : '127.0.0.1', family: 4 }] : undefined,
+    );
+    try {
+      expect((await f.root.post('/api/user/', { username: 'rtadmin', password: 'rt-admin-pass-1' })).body.success).toBe(true);
+      const admin = f.gw.client();
+      const login = await admin.login('rtadmin', 'rt-admin-pass-1');
+      expect((await f.root.post('/api/user/manage', { id: login.body.data.id, action: 'promote' })).body.success).toBe(true);
+      const saved = await admin.post('/api/channel/', {
+        mode: 'single',
+        channel: {
+          type: 1,
+          name: 'rt-rebind',
+          key: 'sk-rt-rebind-channel-key-0123456789',
+          models: RT_GUARDED,
+          group: 'default',
+          base_url: `http://rt.rebind.test:${new URL(up.url).port}`,
+        },
+      });
+      expect(saved.body.success, saved.text).toBe(true);
+      phase = 'loopback';
+      const before = await balances();
+      const logsBefore = await logCount();
+      const refused = await handshake(`/v1/realtime?model=${RT_GUARDED}`, { authorization: `Bearer ${token.key}` });
+      expect(refused.status).toBe(502);
+      expect(refused.body.error.code).toBe('do_request_failed');
+      expect(refused.body.error.message).toContain('not public');
+      expect(up.handshakes).toBe(0);
+      expect(await settledSince(before, logsBefore)).toEqual([]);
+    } finally {
+      restoreResolver();
+    }
+  });
+
+  it('closes the client cleanly when the provider drops the connection, and bills nothing unfinished', async () => {
+    const before = await balances();
+    const logsBefore = await logCount();
+    up.script({ dropAfterSession: true });
+    const s = sdkSession(token.key);
+    await s.event('session.created');
+    expect((await s.closed).code).toBe(1011);
+    expect(await settledSince(before, logsBefore)).toEqual([]);
+    expect((await fetch(`${f.gw.url}/api/status`)).status).toBe(200);
+  });
+
+  it('bills the finished responses of a client that disconnects mid-response, and gives the open reservation back', async () => {
+    const before = await balances();
+    const logsBefore = await logCount();
+    const s = sdkSession(token.key);
+    await s.event('session.created');
+    s.rt.send({ type: 'response.create' });
+    await s.event('response.done');
+    up.script({ hold: true });
+    s.rt.send({ type: 'response.create' });
+    await s.event('response.text.delta', 2);
+    s.rt.socket.terminate();
+    await waitFor(async () => (up.connections[0]?.closed ? true : undefined), 'the provider socket closed');
+    const rows = await settledSince(before, logsBefore);
+    expect(rows.map((row) => [row.requestId, row.quota])).toEqual([[await s.requestId, RESPONSE_QUOTA]]);
+    expect((await fetch(`${f.gw.url}/api/status`)).status).toBe(200);
+  });
+
+  it('passes malformed frames to the provider as they are, and closes a session whose frame is too large', async () => {
+    const before = await balances();
+    const logsBefore = await logCount();
+    const s = sdkSession(token.key);
+    await s.event('session.created');
+    s.rt.socket.send('this is not JSON');
+    const refusal = await s.event('error');
+    expect(refusal.error.code).toBe('invalid_json');
+    s.rt.send({ type: 'response.create' });
+    await s.event('response.done');
+    expect(up.connections[0]!.received).toEqual(['this is not JSON', { type: 'response.create' }]);
+    s.rt.socket.send(Buffer.alloc(9 * 1024 * 1024, 'a').toString());
+    expect((await s.closed).code).toBe(1009);
+    await waitFor(async () => (up.connections[0]?.closed ? true : undefined), 'the provider socket closed');
+    expect((await settledSince(before, logsBefore)).map((row) => row.quota)).toEqual([RESPONSE_QUOTA]);
+  });
+});
