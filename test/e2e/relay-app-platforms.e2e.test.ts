@@ -193,7 +193,7 @@ describe.each(testDatabases())('relay: Cloudflare Workers AI (39), Cohere (34), 
       expect(row).toMatchObject({ modelName: DIFY, promptTokens: 1033, completionTokens: 128, quota: quotaOf(1033, 128) });
     });
 
-    it('streams the app events (workflow and ping skipped) with the message_end usage', async () => {
+    it('streams the answer, the workflow and node events as reasoning lines (DIFY_DEBUG), and bills message_end usage plus one token a line', async () => {
       f.up.script({ path: dify.PATH, raw: { contentType: 'text/event-stream', body: dify.STREAM } });
       const stream = await openai.chat.completions.create({
         model: DIFY,
@@ -201,12 +201,13 @@ describe.each(testDatabases())('relay: Cloudflare Workers AI (39), Cohere (34), 
         stream: true,
         stream_options: { include_usage: true },
       });
-      const { text, usage } = await readChatStream(stream);
+      const { text, reasoning, usage } = await readChatStream(stream);
       expect(text).toBe(dify.STREAM_TEXT);
-      expect(usage).toMatchObject({ prompt_tokens: 1033, completion_tokens: 128 });
+      expect(reasoning).toBe('Workflow: wf\nNode: llm succeeded\n');
+      expect(usage).toMatchObject({ prompt_tokens: 1033, completion_tokens: 130 });
       expect(f.up.requests[0]!.body).toMatchObject({ response_mode: 'streaming', user: 'new-api' });
       const [row] = await f.logCount({ modelName: DIFY, isStream: true }, 1);
-      expect(row).toMatchObject({ promptTokens: 1033, completionTokens: 128, quota: quotaOf(1033, 128) });
+      expect(row).toMatchObject({ promptTokens: 1033, completionTokens: 130, quota: quotaOf(1033, 130) });
     });
 
     it('fails cleanly on an app error, streamed or not, without a charge', async () => {

@@ -264,6 +264,7 @@ describe('UpstreamClient against a local server', () => {
         streamingTimeoutSeconds: 300,
         connectTimeoutSeconds: 2,
         forceStreamOption: true,
+        difyDebug: true,
         azureDefaultApiVersion: '2025-04-01-preview',
         maxResponseBytes: 4096,
         maxConnectionsPerOrigin: 0,

@@ -52,6 +52,8 @@ export interface AppConfig {
     streamingTimeoutSeconds: number;
     connectTimeoutSeconds: number;
     forceStreamOption: boolean;
+    /** DIFY_DEBUG: Dify's workflow and node events reach the client as reasoning lines (new-api's default). */
+    difyDebug: boolean;
     azureDefaultApiVersion: string;
     maxResponseBytes: number;
     /** Upstream connections per origin (RELAY_MAX_CONNECTIONS_PER_ORIGIN); 0 = no limit, so streams never queue. */
@@ -183,6 +185,7 @@ export function loadConfig(env: RawEnv = process.env): AppConfig {
       streamingTimeoutSeconds: read.int('STREAMING_TIMEOUT', 300, { min: 1 }),
       connectTimeoutSeconds: read.int('RELAY_CONNECT_TIMEOUT', 10, { min: 1, max: 600 }),
       forceStreamOption: read.bool('FORCE_STREAM_OPTION', true),
+      difyDebug: read.bool('DIFY_DEBUG', true),
       azureDefaultApiVersion: read.string('AZURE_DEFAULT_API_VERSION', '2025-04-01-preview'),
       maxResponseBytes: read.int('RELAY_MAX_RESPONSE_MB', 64, { min: 1, max: 4096 }) * MB,
       maxConnectionsPerOrigin: read.int('RELAY_MAX_CONNECTIONS_PER_ORIGIN', 0, { min: 0 }),

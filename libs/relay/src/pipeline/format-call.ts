@@ -55,7 +55,7 @@ export class FormatCall {
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.streamLimits = streamLimitsOf(config);
-    this.settings = { get: <T>(key: string) => options.get(key as OptionKey) as T };
+    this.settings = { get: <T>(key: string) => options.get(key as OptionKey) as T, difyDebug: config.relay.difyDebug };
   }
 
   async attempt(channel: RelayChannel, typeAdaptor: ChannelAdaptor, input: ForwardInput, upstreamModel: string): Promise<Attempt> {
@@ -164,7 +164,14 @@ export class FormatCall {
         : inbound.streamEncoder({ model: request.model, promptTokens: input.promptTokens, includeUsage: request.includeUsage });
       const framer = await adaptor.streamFraming?.reader();
       const rewrite = passThrough && !relaysVerbatim(channel, this.settings);
-      const stream = new FormatStream(native.streamDecoder(request.model), encoder, input.promptTokens, input.countText, framer, rewrite);
+      const stream = new FormatStream(
+        native.streamDecoder(request.model, this.settings),
+        encoder,
+        input.promptTokens,
+        input.countText,
+        framer,
+        rewrite,
+      );
       const outcome = await relayStream(response.body, input.res, redactingStream(stream, channel), this.streamLimits);
       const frtMs = Math.round((outcome.firstChunkAt ?? headersAt) - input.startedAt);
       if (outcome.error !== undefined && !outcome.delivered) {
@@ -305,7 +312,7 @@ export class FormatCall {
     try {
       const reader = new SseEventReader();
       const events = [...reader.push(await response.text()), ...reader.end()];
-      whole = aggregateStream(native.streamDecoder(request.model), events, request.model);
+      whole = aggregateStream(native.streamDecoder(request.model, this.settings), events, request.model);
     } catch (error) {
       const message = redactChannelKeys(String((error as Error)?.message ?? error), channel);
       return failed(new RelayError(message, 502, 'bad_response_body', 'upstream_error'), !input.signal.aborted, { message });

@@ -80,7 +80,7 @@ export interface FormatCodec {
   requestFromHub(request: HubRequest, model: string, settings: ProviderSettings): Record<string, unknown>;
   /** A native answer as hub response and its usage (undefined when the provider sent none). */
   responseToHub(native: Json, model: string): { response: HubResponse; usage?: Usage };
-  streamDecoder(model: string): StreamDecoder;
+  streamDecoder(model: string, settings?: ProviderSettings): StreamDecoder;
   /** True when a native non-stream body is an error object and not an answer. */
   isErrorBody(native: Json): boolean;
   /** The message of a native error body, for providers whose errors are not `{error:{message}}` or `{message}`. */
@@ -124,9 +124,11 @@ export interface EmbeddingAdaptor {
   responseToOpenAi(native: Json, model: string): { response: Json; usage?: Usage };
 }
 
-/** Runtime options a provider's conversion reads (claude.*, gemini.* options). */
+/** Runtime options a provider's conversion reads (claude.*, gemini.* options), and its start-up switches. */
 export interface ProviderSettings {
   get<T = unknown>(key: string): T;
+  /** DIFY_DEBUG: Dify's workflow and node events become reasoning lines of the answer. */
+  readonly difyDebug?: boolean;
 }
 
 /** One upstream call an adaptor is asked to build. */

@@ -52,17 +52,45 @@ function difyResponseToHub(native: Json, model: string): { response: Json; usage
   return { response, usage };
 }
 
+/** What Dify's chat app sends around a thinking model's reasoning; new-api relays them as think tags. */
+const THINKING_OPEN =
+  '<details style="color:gray;background-color: #f8f8f8;padding: 8px;border-radius: 4px;" open> <summary> Thinking... </summary>\n';
+const THINKING_CLOSE = '</details>';
+
+/**
+ * The reasoning line new-api's DIFY_DEBUG shows for a workflow or node event (`Workflow: <id>`, `Node: <type>`,
+ * with the status once it finished), or undefined for other events.
+ */
+export function difyDebugLine(event: string, data: Json): string | undefined {
+  const detail = data?.data ?? {};
+  if (event.startsWith('workflow_')) {
+    const line = `Workflow: ${String(detail.workflow_id ?? '')}`;
+    return `${event === 'workflow_finished' ? `${line} ${String(detail.status ?? '')}` : line}\n`;
+  }
+  if (event.startsWith('node_')) {
+    const line = `Node: ${String(detail.node_type ?? '')}`;
+    return `${event === 'node_finished' ? `${line} ${String(detail.status ?? '')}` : line}\n`;
+  }
+  return undefined;
+}
+
 /**
  * Dify's streaming events: one JSON object per `data:` line, its kind in `event`. `message` / `agent_message`
- * carry answer text; `message_end` carries the usage; `error` ends the stream; workflow, node, agent_thought,
- * tts and ping events are bookkeeping.
+ * carry answer text (a thinking model's HTML reasoning wrapper becomes `<think>` tags, as new-api writes them);
+ * `message_end` carries the usage; `error` ends the stream. With DIFY_DEBUG (new-api's default) each workflow
+ * and node event is a reasoning line, and each such line adds one completion token, as new-api counts them;
+ * agent_thought, tts and ping events are bookkeeping.
  */
 class DifyStreamDecoder implements StreamDecoder {
   private last?: Usage;
   private id = '';
   private created = 0;
+  private debugLines = 0;
 
-  constructor(private readonly model: string) {}
+  constructor(
+    private readonly model: string,
+    private readonly debug: boolean,
+  ) {}
 
   decode(event: SseEvent): HubChunk[] {
     const data = parseJsonObject(event.data);
@@ -70,22 +98,31 @@ class DifyStreamDecoder implements StreamDecoder {
     this.id ||= String(data.message_id ?? data.task_id ?? '');
     this.created ||= Number(data.created_at) || Math.floor(Date.now() / 1000);
     const chunk = (delta: Json, finish: string | null = null): HubChunk => hubChunk(this.id, this.created, this.model, delta, finish);
-    switch (data.event) {
+    const kind = typeof data.event === 'string' ? data.event : '';
+    switch (kind) {
       case 'message':
-      case 'agent_message':
-        return typeof data.answer === 'string' && data.answer ? [chunk({ content: data.answer })] : [];
+      case 'agent_message': {
+        if (typeof data.answer !== 'string' || !data.answer) return [];
+        const answer = data.answer === THINKING_OPEN ? '<think>' : data.answer === THINKING_CLOSE ? '</think>' : data.answer;
+        return [chunk({ content: answer })];
+      }
       case 'message_end':
         this.last = difyUsage(data) ?? this.last;
         return [chunk({}, 'stop')];
       case 'error':
         throw new Error(typeof data.message === 'string' ? data.message : 'Dify stream error');
-      default:
-        return [];
+      default: {
+        const line = this.debug ? difyDebugLine(kind, data) : undefined;
+        if (line === undefined) return [];
+        this.debugLines++;
+        return [chunk({ reasoning_content: line })];
+      }
     }
   }
 
   usage(): Usage | undefined {
-    return this.last;
+    if (!this.last) return undefined;
+    return { ...this.last, completionTokens: this.last.completionTokens + this.debugLines };
   }
 }
 
@@ -94,7 +131,7 @@ export const difyCodec: FormatCodec = {
   ...providerOnly('Dify'),
   requestFromHub: hubToDify,
   responseToHub: difyResponseToHub,
-  streamDecoder: (model) => new DifyStreamDecoder(model),
+  streamDecoder: (model, settings) => new DifyStreamDecoder(model, settings?.difyDebug ?? true),
   // Dify's errors: {code, message, status}.
   isErrorBody: (native) => native.answer === undefined && (native.code !== undefined || native.message !== undefined),
 };

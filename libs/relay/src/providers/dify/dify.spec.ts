@@ -58,14 +58,45 @@ describe('Dify adaptor (type 37)', () => {
     expect(difyCodec.isErrorBody(dify.BLOCKING_RESPONSE)).toBe(false);
   });
 
-  it('decodes the streaming events: answer chunks, bookkeeping skipped, usage from message_end, error events fail', () => {
-    const decoder = difyCodec.streamDecoder('my-app');
+  const decodeAll = (stream: string, debug?: boolean) => {
+    const decoder = difyCodec.streamDecoder('my-app', debug === undefined ? undefined : { ...settings, difyDebug: debug });
     const reader = new SseEventReader();
-    const chunks = [...reader.push(dify.STREAM), ...reader.end()].flatMap((event) => decoder.decode(event));
-    expect(chunks.map((c) => c.choices[0].delta.content ?? '').join('')).toBe(dify.STREAM_TEXT);
+    const chunks = [...reader.push(stream), ...reader.end()].flatMap((event) => decoder.decode(event));
+    const join = (field: 'content' | 'reasoning_content') => chunks.map((c) => c.choices[0].delta[field] ?? '').join('');
+    return { decoder, chunks, text: join('content'), reasoning: join('reasoning_content') };
+  };
+
+  it('decodes the streaming events: answer chunks, bookkeeping skipped, usage from message_end, error events fail', () => {
+    const { decoder, chunks, text, reasoning } = decodeAll(dify.STREAM, false);
+    expect(text).toBe(dify.STREAM_TEXT);
+    expect(reasoning).toBe('');
     expect(chunks.at(-1)!.choices[0].finish_reason).toBe('stop');
     expect(decoder.usage()).toEqual({ promptTokens: 1033, completionTokens: 128, cachedTokens: 0 });
     const failing = difyCodec.streamDecoder('my-app');
     expect(() => new SseEventReader().push(dify.STREAM_ERROR).flatMap((e) => failing.decode(e))).toThrow('App unavailable');
+  });
+
+  it("with DIFY_DEBUG (new-api's default) shows workflow and node events as reasoning lines, one completion token each", () => {
+    for (const debug of [true, undefined]) {
+      const { decoder, text, reasoning } = decodeAll(dify.STREAM, debug);
+      expect(text).toBe(dify.STREAM_TEXT);
+      expect(reasoning).toBe('Workflow: wf\nNode: llm succeeded\n');
+      expect(decoder.usage()).toEqual({ promptTokens: 1033, completionTokens: 130, cachedTokens: 0 });
+    }
+    // No usage from the app: the local count of what was delivered stands (FormatStream), nothing is added here.
+    expect(decodeAll(dify.STREAM.replace(/data: \{"event":"message_end".*\n\n/, '')).decoder.usage()).toBeUndefined();
+  });
+
+  it("turns a thinking model's HTML reasoning wrapper into think tags, as new-api does", () => {
+    const frame = (answer: string) => `data: ${JSON.stringify({ event: 'message', message_id: 'm', answer })}\n\n`;
+    const stream = [
+      frame(
+        '<details style="color:gray;background-color: #f8f8f8;padding: 8px;border-radius: 4px;" open> <summary> Thinking... </summary>\n',
+      ),
+      frame('hmm'),
+      frame('</details>'),
+      frame('Hi'),
+    ].join('');
+    expect(decodeAll(stream).text).toBe('<think>hmm</think>Hi');
   });
 });
