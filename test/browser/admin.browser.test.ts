@@ -310,6 +310,60 @@ describe.skipIf(skipReason !== null)('admin remote in Chromium', () => {
     expect(after).toBe(before);
   });
 
+  it('saves the Gemini thinking adapter and the audio ratios, and refuses bad JSON', async () => {
+    const KEYS = [
+      'gemini.thinking_adapter_enabled',
+      'gemini.thinking_adapter_budget_tokens_percentage',
+      'AudioRatio',
+      'AudioCompletionRatio',
+    ];
+    const storedOptions = async () =>
+      Object.fromEntries(
+        (await consoleCall<{ key: string; value: string }[]>(page, 'GET', '/api/option/')).data.map((o) => [o.key, o.value]),
+      );
+    const before = await storedOptions();
+    for (const key of KEYS) expect(before[key], key).toBeDefined();
+    try {
+      await page.goto('/setting?tab=models');
+      const gemini = page.getByTestId('section-gemini');
+      await gemini.getByText('启用 Gemini 思考后缀适配').waitFor();
+      await gemini.getByText(/-thinking-<预算>/).waitFor();
+      await page.getByTestId('option-gemini.thinking_adapter_enabled').click();
+      const budget = numberInput('option-gemini.thinking_adapter_budget_tokens_percentage');
+      await budget.fill('0.75');
+      await budget.blur();
+      await page.getByTestId('section-gemini-save').click();
+      await page.getByText('保存成功').first().waitFor();
+      await expect.poll(async () => (await storedOptions())['gemini.thinking_adapter_enabled']).toBe('true');
+      expect(Number((await storedOptions())['gemini.thinking_adapter_budget_tokens_percentage'])).toBe(0.75);
+
+      await page.goto('/setting?tab=operation');
+      const ratios = page.getByTestId('section-ratios');
+      await ratios.getByText('音频倍率', { exact: true }).waitFor();
+      const audio = page.getByTestId('option-AudioRatio');
+      await audio.fill('{"gpt-4o-realtime-preview": 9,');
+      await ratios.getByText('AudioRatio：不是合法的 JSON 字符串').waitFor();
+      await page.getByTestId('section-ratios-save').click();
+      await page.locator('.semi-toast-content').getByText('AudioRatio：不是合法的 JSON 字符串').waitFor();
+      expect((await storedOptions()).AudioRatio).toBe(before.AudioRatio);
+
+      await audio.fill('{"gpt-4o-realtime-preview": 9, "browser-audio": 4}');
+      await page.getByTestId('option-AudioCompletionRatio').fill('{"browser-audio": 3}');
+      await page.getByTestId('section-ratios-save').click();
+      await expect.poll(async () => JSON.parse((await storedOptions()).AudioCompletionRatio)).toEqual({ 'browser-audio': 3 });
+      expect(JSON.parse((await storedOptions()).AudioRatio)).toEqual({ 'gpt-4o-realtime-preview': 9, 'browser-audio': 4 });
+
+      // What the server stored is what the console shows after a reload.
+      await page.reload();
+      const reloaded = page.getByTestId('option-AudioCompletionRatio');
+      await reloaded.waitFor();
+      expect(JSON.parse(await reloaded.inputValue())).toEqual({ 'browser-audio': 3 });
+      await browser.screenshot('admin-09b-audio-ratios');
+    } finally {
+      for (const key of KEYS) await consoleCall(page, 'PUT', '/api/option/', { key, value: before[key] });
+    }
+  });
+
   it('cleans up logs older than the chosen date, one month ago by default', async () => {
     await page.goto('/setting?tab=operation');
     const cleanup = page.getByTestId('log-cleanup');

@@ -105,6 +105,9 @@ export const settingsEn = {
     rateLimitCount: '0 = unlimited (failed requests included)',
     rateLimitGroup: 'JSON: {"group": [count, success count]}',
     thinkingBudget: 'Between 0.1 and 1: the share of max tokens given to thinking',
+    geminiThinkingAdapter:
+      'Model names ending in -thinking, -thinking-<budget>, -nothinking or an effort suffix (e.g. -low, -high) become a Gemini thinkingConfig',
+    geminiThinkingBudget: 'Between 0.1 and 1: the share of max output tokens a -thinking model may spend on thinking',
     Notice: 'Markdown or HTML, shown in the notice dialog',
     About: 'Markdown, HTML or a URL to embed',
     HomePageContent: 'Markdown, HTML or a URL to embed',
@@ -113,6 +116,9 @@ export const settingsEn = {
     ModelRatio: 'JSON: {"model": ratio}',
     CacheRatio: 'JSON: {"model": cache ratio}',
     CompletionRatio: 'JSON: {"model": completion ratio}',
+    AudioRatio: 'JSON: {"model": audio ratio}; one audio token is billed as this many text tokens (Realtime); unlisted models use 1',
+    AudioCompletionRatio:
+      'JSON: {"model": audio completion ratio}; output audio price over input audio price (Realtime); unlisted models use 1',
     GroupRatio: 'JSON: {"group": ratio}',
     UserUsableGroups: 'JSON: {"group": "description"}',
     group_ratio_setting_group_special_usable_group:
@@ -172,6 +178,8 @@ export const settingsEn = {
     claude_default_max_tokens: 'Default max_tokens',
     claude_thinking_adapter_enabled: 'Thinking adapter (-thinking models)',
     claude_thinking_adapter_budget_tokens_percentage: 'Thinking budget share',
+    gemini_thinking_adapter_enabled: 'Gemini thinking adapter (model-name suffixes)',
+    gemini_thinking_adapter_budget_tokens_percentage: 'Gemini thinking budget share',
     global_pass_through_request_enabled: 'Pass requests through unchanged',
     ServerAddress: 'Server address',
     WorkerUrl: 'Worker URL',
@@ -233,6 +241,8 @@ export const settingsEn = {
     ModelRatio: 'Model ratios',
     CacheRatio: 'Cache ratios',
     CompletionRatio: 'Completion ratios',
+    AudioRatio: 'Audio ratios',
+    AudioCompletionRatio: 'Audio completion ratios',
     GroupRatio: 'Group ratios',
     UserUsableGroups: 'Groups users may choose',
     group_ratio_setting_group_special_usable_group: 'Usable groups per user group',

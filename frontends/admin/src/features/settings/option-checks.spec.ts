@@ -10,6 +10,10 @@ describe('option checks', () => {
     expect(checkOption('ModelRequestRateLimitSuccessCount', '0')).toMatchObject({ message: 'range', min: 1 });
     expect(checkOption('claude.thinking_adapter_budget_tokens_percentage', '0.05')).toMatchObject({ message: 'range' });
     expect(checkOption('claude.thinking_adapter_budget_tokens_percentage', '0.5')).toBeNull();
+    expect(checkOption('gemini.thinking_adapter_budget_tokens_percentage', '1.5')).toMatchObject({ message: 'range', min: 0.1, max: 1 });
+    expect(checkOption('gemini.thinking_adapter_budget_tokens_percentage', '0.6')).toBeNull();
+    expect(checkOption('AudioRatio', '{"gpt-4o-realtime": 8')).toEqual({ key: 'AudioRatio', message: 'json' });
+    expect(checkOption('AudioCompletionRatio', '{"gpt-4o-realtime": 2}')).toBeNull();
     expect(checkOption('ServerAddress', 'example.com')).toMatchObject({ message: 'url' });
     expect(checkOption('ServerAddress', '')).toBeNull();
     expect(checkOption('SystemName', 'anything')).toBeNull();

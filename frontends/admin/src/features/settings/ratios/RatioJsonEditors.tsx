@@ -11,6 +11,8 @@ const KEYS = [
   'ModelRatio',
   'CacheRatio',
   'CompletionRatio',
+  'AudioRatio',
+  'AudioCompletionRatio',
   'GroupRatio',
   'UserUsableGroups',
   'group_ratio_setting.group_special_usable_group',

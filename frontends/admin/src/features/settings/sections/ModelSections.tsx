@@ -10,7 +10,12 @@ const RATE_LIMIT = [
   'ModelRequestRateLimitSuccessCount',
   'ModelRequestRateLimitGroup',
 ] as const;
-const GEMINI = ['gemini.safety_settings', 'gemini.version_settings'] as const;
+const GEMINI = [
+  'gemini.safety_settings',
+  'gemini.version_settings',
+  'gemini.thinking_adapter_enabled',
+  'gemini.thinking_adapter_budget_tokens_percentage',
+] as const;
 const CLAUDE = [
   'claude.model_headers_settings',
   'claude.default_max_tokens',
@@ -51,10 +56,21 @@ export function ModelSections({ settings }: { settings: Settings }) {
   const label = (key: string) => optionLabel(t, key);
   return (
     <>
-      <Section title="Gemini" settings={settings} keys={GEMINI}>
-        {GEMINI.map((key) => (
-          <TextAreaField key={key} settings={settings} name={key} label={label(key)} />
-        ))}
+      <Section title="Gemini" settings={settings} keys={GEMINI} testId="section-gemini">
+        <TextAreaField settings={settings} name="gemini.safety_settings" label={label('gemini.safety_settings')} />
+        <TextAreaField settings={settings} name="gemini.version_settings" label={label('gemini.version_settings')} />
+        <SwitchField
+          settings={settings}
+          name="gemini.thinking_adapter_enabled"
+          label={label('gemini.thinking_adapter_enabled')}
+          hint={t('settings.hint.geminiThinkingAdapter')}
+        />
+        <NumberField
+          settings={settings}
+          name="gemini.thinking_adapter_budget_tokens_percentage"
+          label={label('gemini.thinking_adapter_budget_tokens_percentage')}
+          hint={t('settings.hint.geminiThinkingBudget')}
+        />
       </Section>
       <Section title="Claude" settings={settings} keys={CLAUDE}>
         <TextAreaField settings={settings} name="claude.model_headers_settings" label={label('claude.model_headers_settings')} />
