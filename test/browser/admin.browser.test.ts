@@ -310,12 +310,13 @@ describe.skipIf(skipReason !== null)('admin remote in Chromium', () => {
     expect(after).toBe(before);
   });
 
-  it('saves the Gemini thinking adapter and the audio ratios, and refuses bad JSON', async () => {
+  it('saves the Gemini thinking adapter, the audio and cache write ratios, and refuses bad JSON', async () => {
     const KEYS = [
       'gemini.thinking_adapter_enabled',
       'gemini.thinking_adapter_budget_tokens_percentage',
       'AudioRatio',
       'AudioCompletionRatio',
+      'CreateCacheRatio',
     ];
     const storedOptions = async () =>
       Object.fromEntries(
@@ -349,9 +350,12 @@ describe.skipIf(skipReason !== null)('admin remote in Chromium', () => {
 
       await audio.fill('{"gpt-4o-realtime-preview": 9, "browser-audio": 4}');
       await page.getByTestId('option-AudioCompletionRatio').fill('{"browser-audio": 3}');
+      await ratios.getByText('缓存创建倍率', { exact: true }).waitFor();
+      await page.getByTestId('option-CreateCacheRatio').fill('{"claude-browser": 2}');
       await page.getByTestId('section-ratios-save').click();
       await expect.poll(async () => JSON.parse((await storedOptions()).AudioCompletionRatio)).toEqual({ 'browser-audio': 3 });
       expect(JSON.parse((await storedOptions()).AudioRatio)).toEqual({ 'gpt-4o-realtime-preview': 9, 'browser-audio': 4 });
+      expect(JSON.parse((await storedOptions()).CreateCacheRatio)).toEqual({ 'claude-browser': 2 });
 
       // What the server stored is what the console shows after a reload.
       await page.reload();

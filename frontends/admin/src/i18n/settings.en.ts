@@ -115,6 +115,7 @@ export const settingsEn = {
     ModelPrice: 'JSON: {"model": USD per request}',
     ModelRatio: 'JSON: {"model": ratio}',
     CacheRatio: 'JSON: {"model": cache ratio}',
+    CreateCacheRatio: 'JSON: {"model": cache write ratio}; prompt-cache writes (Anthropic cache creation); unlisted models use 1.25',
     CompletionRatio: 'JSON: {"model": completion ratio}',
     AudioRatio: 'JSON: {"model": audio ratio}; one audio token is billed as this many text tokens (Realtime); unlisted models use 1',
     AudioCompletionRatio:
@@ -240,6 +241,7 @@ export const settingsEn = {
     ModelPrice: 'Model prices',
     ModelRatio: 'Model ratios',
     CacheRatio: 'Cache ratios',
+    CreateCacheRatio: 'Cache write ratios',
     CompletionRatio: 'Completion ratios',
     AudioRatio: 'Audio ratios',
     AudioCompletionRatio: 'Audio completion ratios',

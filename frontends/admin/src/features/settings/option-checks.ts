@@ -12,6 +12,7 @@ export const JSON_OPTIONS = new Set([
   'ModelPrice',
   'ModelRatio',
   'CacheRatio',
+  'CreateCacheRatio',
   'CompletionRatio',
   'AudioRatio',
   'AudioCompletionRatio',

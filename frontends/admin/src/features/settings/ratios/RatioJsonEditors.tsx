@@ -10,6 +10,7 @@ const KEYS = [
   'ModelPrice',
   'ModelRatio',
   'CacheRatio',
+  'CreateCacheRatio',
   'CompletionRatio',
   'AudioRatio',
   'AudioCompletionRatio',
