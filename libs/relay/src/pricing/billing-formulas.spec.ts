@@ -1,22 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { OPTION_REGISTRY, type OptionKey, type OptionService } from '@gw/option';
+import type { OptionKey } from '@gw/option';
+import { optionsStub } from '../../../../test/support/options-stub.js';
 import { worstCaseQuota } from './billing-formulas.js';
 import { PricingService } from './pricing.service.js';
-
-/** An OptionService reading the given values, else each key's registry default (for unit tests). */
-function optionsStub(values: Partial<Record<OptionKey, unknown>> = {}): OptionService {
-  return {
-    get(key: OptionKey) {
-      if (key in values) return values[key];
-      const def = OPTION_REGISTRY[key];
-      if (def.kind === 'json') return JSON.parse(def.default);
-      if (def.kind === 'int' || def.kind === 'float') return Number(def.default);
-      if (def.kind === 'bool') return def.default === 'true';
-      return def.default;
-    },
-  } as unknown as OptionService;
-}
 
 interface BillingCase {
   name: string;
