@@ -21,6 +21,14 @@ export type SubmitOutcome =
       upstreamStatus?: number;
     };
 
+/**
+ * A submit the provider refused, answered to the client as new-api does (400, the provider's message), with the
+ * provider's own status kept for the retry rules.
+ */
+export function submitRefused(upstreamStatus: number, message: string, code = 'task_failed'): SubmitOutcome {
+  return { ok: false, status: 400, code, message, upstreamStatus };
+}
+
 /** Where a task stands at its provider. */
 export interface TaskReport {
   upstreamId: string;

@@ -2,7 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { ChannelType } from '@gw/contracts';
 import type { RelayChannel } from '@gw/channel';
 import { TaskUpstream, joinUrl } from '../../shared/upstream-json.js';
-import type { PlannedSubmit, SubmitContext, SubmitOutcome, TaskProvider, TaskReport } from '../task-provider.js';
+import {
+  submitRefused,
+  type PlannedSubmit,
+  type SubmitContext,
+  type SubmitOutcome,
+  type TaskProvider,
+  type TaskReport,
+} from '../task-provider.js';
 import { TaskStatus, type TaskEntity } from '../task.entity.js';
 import { queuedVideo, readVideoRequest, upstreamMessage } from '../video-request.js';
 
@@ -62,13 +69,7 @@ export class DoubaoVideoProvider implements TaskProvider {
     });
     const answer = (upstream.body ?? {}) as { id?: unknown };
     if (upstream.status >= 400 || typeof answer.id !== 'string' || !answer.id)
-      return {
-        ok: false,
-        status: 400,
-        code: 'task_failed',
-        message: upstreamMessage(upstream.body, upstream.status, 'error', 'message'),
-        upstreamStatus: upstream.status,
-      };
+      return submitRefused(upstream.status, upstreamMessage(upstream.body, upstream.status, 'error', 'message'));
     return { ok: true, upstreamId: answer.id, status: 200, body: queuedVideo(context.publicId, planned.model) };
   }
 

@@ -2,7 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { ChannelType } from '@gw/contracts';
 import type { RelayChannel } from '@gw/channel';
 import { TaskUpstream, joinUrl } from '../../shared/upstream-json.js';
-import type { PlannedSubmit, SubmitContext, SubmitOutcome, TaskProvider, TaskReport } from '../task-provider.js';
+import {
+  submitRefused,
+  type PlannedSubmit,
+  type SubmitContext,
+  type SubmitOutcome,
+  type TaskProvider,
+  type TaskReport,
+} from '../task-provider.js';
 import { TaskStatus, type TaskEntity } from '../task.entity.js';
 import { queuedVideo, readVideoRequest } from '../video-request.js';
 
@@ -67,13 +74,7 @@ export class HailuoProvider implements TaskProvider {
     });
     const answer = (upstream.body ?? {}) as BaseResp & { task_id?: unknown };
     if (upstream.status >= 400 || !succeeded(answer) || typeof answer.task_id !== 'string' || !answer.task_id)
-      return {
-        ok: false,
-        status: 400,
-        code: String(answer.base_resp?.status_code ?? 'task_failed'),
-        message: statusMessage(answer, upstream.status),
-        upstreamStatus: upstream.status,
-      };
+      return submitRefused(upstream.status, statusMessage(answer, upstream.status), String(answer.base_resp?.status_code ?? 'task_failed'));
     return { ok: true, upstreamId: answer.task_id, status: 200, body: queuedVideo(context.publicId, planned.model) };
   }
 

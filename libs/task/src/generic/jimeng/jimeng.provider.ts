@@ -2,7 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { ChannelType } from '@gw/contracts';
 import type { RelayChannel } from '@gw/channel';
 import { TaskUpstream, joinUrl } from '../../shared/upstream-json.js';
-import type { PlannedSubmit, SubmitContext, SubmitOutcome, TaskProvider, TaskReport } from '../task-provider.js';
+import {
+  submitRefused,
+  type PlannedSubmit,
+  type SubmitContext,
+  type SubmitOutcome,
+  type TaskProvider,
+  type TaskReport,
+} from '../task-provider.js';
 import { TaskStatus, type TaskEntity } from '../task.entity.js';
 import { queuedVideo, readVideoRequest } from '../video-request.js';
 import { volcSignedHeaders } from './volc-sign.js';
@@ -90,7 +97,7 @@ export class JimengProvider implements TaskProvider {
     const taskId = answer.data?.task_id;
     if (Number(answer.code) !== SUCCESS || typeof taskId !== 'string' || !taskId) {
       const message = typeof answer.message === 'string' && answer.message ? answer.message : `upstream answered ${upstream.status}`;
-      return { ok: false, status: 400, code: String(answer.code ?? 'task_failed'), message, upstreamStatus: upstream.status };
+      return submitRefused(upstream.status, message, String(answer.code ?? 'task_failed'));
     }
     return { ok: true, upstreamId: taskId, status: 200, body: queuedVideo(context.publicId, planned.model) };
   }

@@ -2,7 +2,14 @@ import { Injectable } from '@nestjs/common';
 import type { RelayChannel } from '@gw/channel';
 import { TaskRelayError } from '../../shared/task-error.js';
 import { TaskUpstream, joinUrl } from '../../shared/upstream-json.js';
-import type { PlannedSubmit, SubmitContext, SubmitOutcome, TaskProvider, TaskReport } from '../task-provider.js';
+import {
+  submitRefused,
+  type PlannedSubmit,
+  type SubmitContext,
+  type SubmitOutcome,
+  type TaskProvider,
+  type TaskReport,
+} from '../task-provider.js';
 import { TaskStatus, type TaskEntity } from '../task.entity.js';
 import { queuedVideo } from '../video-request.js';
 import { klingBearer, klingPathPrefix } from './kling-auth.js';
@@ -108,7 +115,7 @@ export class KlingProvider implements TaskProvider {
     const upstreamId = typeof answer.data?.task_id === 'string' ? answer.data.task_id : '';
     if (upstream.status >= 400 || answer.code !== 0 || !upstreamId) {
       const message = typeof answer.message === 'string' && answer.message ? answer.message : `upstream answered ${upstream.status}`;
-      return { ok: false, status: 400, code: 'task_failed', message, upstreamStatus: upstream.status };
+      return submitRefused(upstream.status, message);
     }
     return { ok: true, upstreamId, status: 200, body: queuedVideo(context.publicId, planned.model) };
   }

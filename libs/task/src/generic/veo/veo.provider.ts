@@ -2,7 +2,15 @@ import { Injectable } from '@nestjs/common';
 import { ChannelType } from '@gw/contracts';
 import type { RelayChannel } from '@gw/channel';
 import { TaskUpstream, joinUrl } from '../../shared/upstream-json.js';
-import type { ContentSource, PlannedSubmit, SubmitContext, SubmitOutcome, TaskProvider, TaskReport } from '../task-provider.js';
+import {
+  submitRefused,
+  type ContentSource,
+  type PlannedSubmit,
+  type SubmitContext,
+  type SubmitOutcome,
+  type TaskProvider,
+  type TaskReport,
+} from '../task-provider.js';
 import { TaskStatus, type TaskEntity } from '../task.entity.js';
 import { queuedVideo, readVideoRequest, upstreamMessage } from '../video-request.js';
 
@@ -69,13 +77,7 @@ export class VeoProvider implements TaskProvider {
     );
     const name = (upstream.body as Operation | undefined)?.name;
     if (upstream.status >= 400 || typeof name !== 'string' || !name)
-      return {
-        ok: false,
-        status: 400,
-        code: 'task_failed',
-        message: upstreamMessage(upstream.body, upstream.status, 'error', 'message'),
-        upstreamStatus: upstream.status,
-      };
+      return submitRefused(upstream.status, upstreamMessage(upstream.body, upstream.status, 'error', 'message'));
     return { ok: true, upstreamId: name, status: 200, body: queuedVideo(context.publicId, planned.model) };
   }
 

@@ -2,7 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { ChannelType } from '@gw/contracts';
 import type { RelayChannel } from '@gw/channel';
 import { TaskUpstream, joinUrl } from '../../shared/upstream-json.js';
-import type { PlannedSubmit, SubmitContext, SubmitOutcome, TaskProvider, TaskReport } from '../task-provider.js';
+import {
+  submitRefused,
+  type PlannedSubmit,
+  type SubmitContext,
+  type SubmitOutcome,
+  type TaskProvider,
+  type TaskReport,
+} from '../task-provider.js';
 import { TaskStatus, type TaskEntity } from '../task.entity.js';
 import { queuedVideo, readVideoRequest, upstreamMessage } from '../video-request.js';
 
@@ -78,13 +85,7 @@ export class ViduProvider implements TaskProvider {
     });
     const answer = (upstream.body ?? {}) as { task_id?: unknown; state?: unknown };
     if (upstream.status >= 400 || typeof answer.task_id !== 'string' || !answer.task_id || answer.state === 'failed')
-      return {
-        ok: false,
-        status: 400,
-        code: 'task_failed',
-        message: upstreamMessage(upstream.body, upstream.status, 'message'),
-        upstreamStatus: upstream.status,
-      };
+      return submitRefused(upstream.status, upstreamMessage(upstream.body, upstream.status, 'message'));
     return { ok: true, upstreamId: answer.task_id, status: 200, body: queuedVideo(context.publicId, planned.model) };
   }
 
