@@ -4,6 +4,7 @@ import OpenAI from 'openai';
 import { OpenAIRealtimeWS } from 'openai/beta/realtime/ws';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
+import { TokenCounter } from '../../libs/relay/src/pricing/token-counter.js';
 import { type FakeRealtime, REALTIME_USAGE, startFakeRealtime } from '../fake-upstream/realtime.js';
 import { testDatabases } from '../support/databases.js';
 import { scriptResolver } from './rebind-resolver.js';
@@ -23,6 +24,23 @@ const RESERVE = 1250;
  * out × 8 × 2) × 2.5.
  */
 const RESPONSE_QUOTA = (400 + 600 * 8 + 100 * 4 + 200 * 8 * 2) * 2.5;
+/** What a client says and hears in a response that the gateway counts itself (it ends before its response.done). */
+const ASK = 'Tell me a story about a lighthouse';
+const REPLY = 'Once upon a time, a keeper watched the sea';
+/** Two seconds of PCM16 in (2 × 250/9 audio tokens, new-api's input rate) and one out (125/9, its output rate). */
+const AUDIO_IN_BYTES = 96_000;
+const AUDIO_OUT_BYTES = 48_000;
+const counter = new TokenCounter();
+/** ASK, the audio in, REPLY and the audio out priced as new-api's audio quota, the text counted as new-api does (upstream model). */
+const LOCAL_USAGE = {
+  textIn: counter.countTextTokens(RT_UPSTREAM, ASK),
+  audioIn: Math.floor(AUDIO_IN_BYTES / 1728),
+  textOut: counter.countTextTokens(RT_UPSTREAM, REPLY),
+  audioOut: Math.floor(AUDIO_OUT_BYTES / 3456),
+};
+const LOCAL_QUOTA = Math.round(
+  (LOCAL_USAGE.textIn + LOCAL_USAGE.audioIn * 8 + LOCAL_USAGE.textOut * 4 + LOCAL_USAGE.audioOut * 8 * 2) * 2.5,
+);
 const HANDSHAKE = {
   connection: 'Upgrade',
   upgrade: 'websocket',
@@ -90,6 +108,31 @@ describe.each(testDatabases())('the Realtime relay (GET /v1/realtime over WebSoc
     return rows;
   }
   const logCount = async () => (await f.logs({ userId: f.user.id, type: 2 })).length;
+  /** The client's half of a counted response: its message, its audio, and the request for an answer. */
+  function ask(s: ReturnType<typeof sdkSession>): void {
+    s.rt.send({ type: 'conversation.item.create', item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: ASK }] } });
+    s.rt.send({ type: 'input_audio_buffer.append', audio: Buffer.alloc(AUDIO_IN_BYTES).toString('base64') });
+    s.rt.send({ type: 'response.create' });
+  }
+  /** A consume row billed at what the gateway counted of a response. */
+  function expectLocallyCounted(row: any, requestId: string): void {
+    expect(row).toMatchObject({
+      requestId,
+      quota: LOCAL_QUOTA,
+      promptTokens: LOCAL_USAGE.textIn + LOCAL_USAGE.audioIn,
+      completionTokens: LOCAL_USAGE.textOut + LOCAL_USAGE.audioOut,
+    });
+    expect(JSON.parse(row.other)).toMatchObject({
+      ws: true,
+      admin_info: { local_count_tokens: true },
+      text_input: LOCAL_USAGE.textIn,
+      audio_input: LOCAL_USAGE.audioIn,
+      text_output: LOCAL_USAGE.textOut,
+      audio_output: LOCAL_USAGE.audioOut,
+      audio_ratio: 8,
+      audio_completion_ratio: 2,
+    });
+  }
 
   beforeAll(async () => {
     f = await startRelayFixture(kind);
@@ -328,21 +371,58 @@ describe.each(testDatabases())('the Realtime relay (GET /v1/realtime over WebSoc
     expect((await fetch(`${f.gw.url}/api/status`)).status).toBe(200);
   });
 
-  it('bills the finished responses of a client that disconnects mid-response, and gives the open reservation back', async () => {
+  it('bills a response the client disconnects in at what the gateway counted of it, the finished one at its usage', async () => {
     const before = await balances();
     const logsBefore = await logCount();
     const s = sdkSession(token.key);
     await s.event('session.created');
     s.rt.send({ type: 'response.create' });
     await s.event('response.done');
-    up.script({ hold: true });
-    s.rt.send({ type: 'response.create' });
-    await s.event('response.text.delta', 2);
+    up.script({ hold: true, reply: REPLY, audioBytes: AUDIO_OUT_BYTES });
+    ask(s);
+    expect((await s.event('response.text.delta', 2)).delta).toBe(REPLY);
+    await s.event('response.audio.delta');
     s.rt.socket.terminate();
     await waitFor(async () => (up.connections[0]?.closed ? true : undefined), 'the provider socket closed');
     const rows = await settledSince(before, logsBefore);
-    expect(rows.map((row) => [row.requestId, row.quota])).toEqual([[await s.requestId, RESPONSE_QUOTA]]);
+    const requestId = await s.requestId;
+    expect(rows.map((row) => [row.requestId, row.quota])).toEqual([
+      [requestId, RESPONSE_QUOTA],
+      [`${requestId}-2`, LOCAL_QUOTA],
+    ]);
+    expect(JSON.parse(rows[0].other).admin_info).not.toHaveProperty('local_count_tokens');
+    expectLocallyCounted(rows[1], `${requestId}-2`);
     expect((await fetch(`${f.gw.url}/api/status`)).status).toBe(200);
+  });
+
+  it('bills a response the provider drops in at what the gateway counted of it', async () => {
+    const before = await balances();
+    const logsBefore = await logCount();
+    up.script({ dropMidResponse: true, reply: REPLY, audioBytes: AUDIO_OUT_BYTES });
+    const s = sdkSession(token.key);
+    await s.event('session.created');
+    ask(s);
+    await s.event('response.audio.delta');
+    expect((await s.closed).code).toBe(1011);
+    const rows = await settledSince(before, logsBefore);
+    expect(rows).toHaveLength(1);
+    expectLocallyCounted(rows[0], await s.requestId);
+  });
+
+  it("bills a finished response at the provider's usage only, whatever the gateway counted of it", async () => {
+    const before = await balances();
+    const logsBefore = await logCount();
+    up.script({ reply: REPLY, audioBytes: AUDIO_OUT_BYTES });
+    const s = sdkSession(token.key);
+    await s.event('session.created');
+    ask(s);
+    await s.event('response.done');
+    s.rt.close();
+    expect((await s.closed).code).toBe(1000);
+    await waitFor(async () => (up.connections[0]?.closed ? true : undefined), 'the provider socket closed');
+    const rows = await settledSince(before, logsBefore);
+    expect(rows.map((row) => [row.quota, row.promptTokens, row.completionTokens])).toEqual([[RESPONSE_QUOTA, 1000, 300]]);
+    expect(JSON.parse(rows[0].other).admin_info).not.toHaveProperty('local_count_tokens');
   });
 
   it('passes malformed frames to the provider as they are, and closes a session whose frame is too large', async () => {

@@ -1,7 +1,8 @@
 // A loopback stand-in for OpenAI's Realtime WebSocket (`GET /v1/realtime?model=`): it records each handshake and
 // every client event, answers `session.created` on connect, and a `response.create` with a scripted text response
-// ending in `response.done` with the scripted usage. A script can refuse the upgrade, hold a response open (no
-// `response.done`), or drop the connection right after `session.created`.
+// ending in `response.done` with the scripted usage. A script can refuse the upgrade, add audio to the response,
+// hold a response open (no `response.done`), or drop the connection right after `session.created` or in the
+// middle of a response.
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type WebSocket, WebSocketServer } from 'ws';
@@ -22,6 +23,10 @@ export interface RealtimeScript {
   hold?: boolean;
   /** The connection is dropped (no close frame) right after `session.created`. */
   dropAfterSession?: boolean;
+  /** The connection is dropped (no close frame) after a response's deltas, before its `response.done`. */
+  dropMidResponse?: boolean;
+  /** Each response also sends a `response.audio.delta` of this many bytes (silent PCM16). */
+  audioBytes?: number;
   usage?: unknown;
   reply?: string;
 }
@@ -102,6 +107,12 @@ export async function startFakeRealtime(): Promise<FakeRealtime> {
       send({ type: 'response.created', response: { id, status: 'in_progress' } });
       // The response follows the script as it is now (a test may change it mid-session).
       send({ type: 'response.text.delta', response_id: id, delta: script.reply ?? 'Hello from the fake' });
+      if (script.audioBytes)
+        send({ type: 'response.audio.delta', response_id: id, delta: Buffer.alloc(script.audioBytes).toString('base64') });
+      if (script.dropMidResponse) {
+        setTimeout(() => ws.terminate(), 50);
+        return;
+      }
       if (script.hold) return;
       send({ type: 'response.text.done', response_id: id, text: script.reply ?? 'Hello from the fake' });
       send({ type: 'response.done', response: { id, status: 'completed', usage: script.usage ?? REALTIME_USAGE } });

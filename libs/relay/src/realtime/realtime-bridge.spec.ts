@@ -76,7 +76,7 @@ async function session(meter: BridgeMeter, idleMs = 5000) {
   return { client, providerSide, bridge, toClient: messages(client), toProvider: messages(providerSide) };
 }
 
-const noBilling: BridgeMeter = { upstreamFrame: () => {}, responseDone: async () => undefined };
+const noBilling: BridgeMeter = { clientFrame: () => {}, upstreamFrame: () => {}, responseDone: async () => undefined };
 
 describe('RealtimeBridge', () => {
   it('passes frames both ways as they are, the channel key masked in what the provider says', async () => {
@@ -94,8 +94,9 @@ describe('RealtimeBridge', () => {
 
   it("holds the provider's next frames until a response.done is billed, then lets them through in order", async () => {
     let release!: (refusal: RelayError | undefined) => void;
-    const billed: AudioUsage[] = [];
+    const billed: (AudioUsage | undefined)[] = [];
     const meter: BridgeMeter = {
+      clientFrame: () => {},
       upstreamFrame: () => {},
       responseDone: (usage) => {
         billed.push(usage);
@@ -116,8 +117,38 @@ describe('RealtimeBridge', () => {
     await s.bridge.done;
   });
 
+  it('shows the meter every text frame each way, and a response.done without usage as one to count locally', async () => {
+    const seen: string[] = [];
+    const billed: (AudioUsage | undefined)[] = [];
+    const s = await session({
+      clientFrame: (frame) => seen.push(`client ${frame.toString()}`),
+      upstreamFrame: (text) => seen.push(`upstream ${text?.toString() ?? '(binary)'}`),
+      responseDone: async (usage) => {
+        billed.push(usage);
+        return undefined;
+      },
+    });
+    s.client.send('{"type":"input_audio_buffer.append","audio":"AAAA"}');
+    s.client.send(Buffer.from([1]), { binary: true });
+    await until(() => s.toProvider.length === 2);
+    s.providerSide.send('{"type":"response.text.delta","delta":"hi"}');
+    s.providerSide.send(Buffer.from([2]), { binary: true });
+    s.providerSide.send('{"type":"response.done","response":{"status":"cancelled"}}');
+    await until(() => s.toClient.length === 3 && billed.length === 1);
+    expect(seen).toEqual([
+      'client {"type":"input_audio_buffer.append","audio":"AAAA"}',
+      'upstream {"type":"response.text.delta","delta":"hi"}',
+      'upstream (binary)',
+      'upstream {"type":"response.done","response":{"status":"cancelled"}}',
+    ]);
+    expect(billed).toEqual([undefined]);
+    s.client.close(1000);
+    await s.bridge.done;
+  });
+
   it('sends the error event and closes both sides (1008) when billing refuses the session', async () => {
     const s = await session({
+      clientFrame: () => {},
       upstreamFrame: () => {},
       responseDone: async () => new RelayError('insufficient user quota', 403, 'insufficient_user_quota'),
     });

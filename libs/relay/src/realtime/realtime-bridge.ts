@@ -2,16 +2,22 @@ import type { RawData, WebSocket } from 'ws';
 import type { RelayError } from '../pipeline/relay-error.js';
 import type { AudioUsage } from '../pricing/billing-formulas.js';
 import { errorEvent } from './realtime-handshake.js';
-import { responseDoneUsage } from './realtime-usage.js';
+import { readResponseDone } from './realtime-usage.js';
 
 /** Bytes queued for one side before the other side's reads pause (each side's own socket buffer comes on top). */
 const HIGH_WATER_BYTES = 1024 * 1024;
 
 /** What the bridge reports to the session's meter. */
 export interface BridgeMeter {
-  upstreamFrame(): void;
-  /** A `response.done` with usage: its billing, during which the provider is not read; an error ends the session. */
-  responseDone(usage: AudioUsage): Promise<RelayError | undefined>;
+  /** A text frame of the client's, as it is sent on to the provider. */
+  clientFrame(frame: Buffer): void;
+  /** A frame of the provider's, as it is sent on to the client (`text` for a text frame). */
+  upstreamFrame(text?: Buffer): void;
+  /**
+   * A `response.done` (`usage` undefined when it has none): its billing, during which the provider is not read;
+   * an error ends the session.
+   */
+  responseDone(usage: AudioUsage | undefined): Promise<RelayError | undefined>;
 }
 
 export interface BridgeOptions {
@@ -90,6 +96,7 @@ export class RealtimeBridge {
     if (this.ended) return;
     this.touch();
     const frame = data as Buffer;
+    if (!binary) this.meter.clientFrame(frame);
     this.upstream.send(frame, { binary }, () => this.drained());
     if (this.upstream.bufferedAmount > HIGH_WATER_BYTES) {
       this.upstreamFull = true;
@@ -108,13 +115,13 @@ export class RealtimeBridge {
   private pump(): void {
     while (!this.billing && !this.ended && this.upstreamQueue.length > 0) {
       const { data, binary } = this.upstreamQueue.shift()!;
-      this.meter.upstreamFrame();
+      this.meter.upstreamFrame(binary ? undefined : data);
       this.client.send(binary ? data : this.options.redact(data), { binary }, () => this.drained());
       if (this.client.bufferedAmount > HIGH_WATER_BYTES) this.clientFull = true;
-      const usage = binary ? undefined : responseDoneUsage(data);
-      if (usage) {
+      const done = binary ? undefined : readResponseDone(data);
+      if (done) {
         this.billing = true;
-        this.meter.responseDone(usage).then(
+        this.meter.responseDone(done.usage).then(
           (refusal) => this.billed(refusal),
           () => this.billed(undefined),
         );

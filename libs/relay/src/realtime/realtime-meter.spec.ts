@@ -68,6 +68,8 @@ function harness(price: PriceInfo, balance = Number.POSITIVE_INFINITY) {
   const pricing = {
     preConsumeQuota: (info: PriceInfo) => (info.usePrice ? 5000 : 100),
     audioQuota: (info: PriceInfo, u: AudioUsage) => (info.usePrice ? 5000 : (u.inputTokens + u.outputTokens) * info.modelRatio),
+    // One token a character.
+    countTextTokens: (_model: string, text: string) => text.length,
   } as unknown as RelayPricing;
   const meter = new RealtimeMeter(
     { ledger, charges, pricing },
@@ -76,6 +78,19 @@ function harness(price: PriceInfo, balance = Number.POSITIVE_INFINITY) {
   meter.servedBy({ channel: { id: 3, name: 'c' } as never, usedChannels: [3], upstreamModel: 'rt-up', group: 'default', price });
   return { meter, moves, rows, left: () => left };
 }
+
+const event = (value: unknown) => Buffer.from(JSON.stringify(value));
+/** What passes in a response the client reads part of: its message, 2 s of audio in, a text and 1 s of audio out. */
+function partOfAResponse(meter: RealtimeMeter): void {
+  meter.clientFrame(event({ type: 'conversation.item.create', item: { type: 'message', content: [{ type: 'input_text', text: 'Hi' }] } }));
+  meter.clientFrame(event({ type: 'input_audio_buffer.append', audio: Buffer.alloc(96_000).toString('base64') }));
+  meter.clientFrame(event({ type: 'response.create' }));
+  meter.upstreamFrame(event({ type: 'response.created', response: {} }));
+  meter.upstreamFrame(event({ type: 'response.text.delta', delta: 'Hello' }));
+  meter.upstreamFrame(event({ type: 'response.audio.delta', delta: Buffer.alloc(48_000).toString('base64') }));
+}
+/** 2 text + 55 audio tokens in, 5 text + 13 audio tokens out. */
+const COUNTED = { inputTokens: 57, outputTokens: 18, inputAudioTokens: 55, outputAudioTokens: 13, cachedTokens: 0, cachedAudioTokens: 0 };
 
 describe('RealtimeMeter', () => {
   it('bills each response.done on its own reservation, takes the next one at once, and gives the last one back', async () => {
@@ -138,5 +153,71 @@ describe('RealtimeMeter', () => {
     await idle.meter.finish();
     expect(idle.moves).toEqual(['reserve req 5000', 'release req 5000']);
     expect(idle.rows).toEqual([]);
+  });
+
+  it('charges a response the session ended in at its local count, with one row marked as counted locally', async () => {
+    const { meter, moves, rows } = harness(ratio);
+    await meter.open();
+    expect(await meter.responseDone(usage(10, 20))).toBeUndefined();
+    partOfAResponse(meter);
+    await meter.finish();
+    expect(moves).toEqual(['reserve req 100', 'settle req 60', 'reserve req-2 100', 'settle req-2 150']);
+    expect(rows.map((r) => [r.requestId, r.quota, r.promptTokens, r.completionTokens])).toEqual([
+      ['req', 60, 10, 20],
+      ['req-2', 150, 57, 18],
+    ]);
+    expect(rows[0]!.other).not.toHaveProperty('admin_info.local_count_tokens');
+    expect(rows[1]!.other).toMatchObject({
+      ws: true,
+      admin_info: { local_count_tokens: true },
+      text_input: 2,
+      audio_input: 55,
+      text_output: 5,
+      audio_output: 13,
+      audio_ratio: 8,
+      audio_completion_ratio: 2,
+    });
+  });
+
+  it("bills a response.done's usage in place of what was counted of it, never both", async () => {
+    const { meter, moves, rows } = harness(ratio);
+    await meter.open();
+    partOfAResponse(meter);
+    expect(await meter.responseDone(usage(10, 20))).toBeUndefined();
+    await meter.finish();
+    expect(moves).toEqual(['reserve req 100', 'settle req 60', 'reserve req-2 100', 'release req-2 100']);
+    expect(rows.map((r) => [r.quota, r.promptTokens, r.completionTokens, r.other?.admin_info])).toEqual([
+      [60, 10, 20, { use_channel: ['3'] }],
+    ]);
+  });
+
+  it('bills a response.done without usage at the local count, and keeps the reservation on one with zero usage', async () => {
+    const { meter, moves, rows } = harness(ratio);
+    await meter.open();
+    partOfAResponse(meter);
+    expect(await meter.responseDone(undefined)).toBeUndefined();
+    partOfAResponse(meter);
+    expect(await meter.responseDone(usage(0, 0))).toBeUndefined();
+    expect(await meter.responseDone(undefined)).toBeUndefined();
+    await meter.finish();
+    expect(moves).toEqual(['reserve req 100', 'settle req 150', 'reserve req-2 100', 'release req-2 100']);
+    expect(rows.map((r) => [r.quota, r.promptTokens, r.completionTokens])).toEqual([[150, COUNTED.inputTokens, COUNTED.outputTokens]]);
+  });
+
+  it('counts input sent after the last response.done, and charges a fixed price for a session only counted locally', async () => {
+    const input = harness(ratio);
+    await input.meter.open();
+    input.meter.clientFrame(event({ type: 'session.update', session: { instructions: 'Be brief' } }));
+    await input.meter.finish();
+    expect(input.moves).toEqual(['reserve req 100', 'settle req 16']);
+
+    const priced = harness(fixed);
+    await priced.meter.open();
+    partOfAResponse(priced.meter);
+    await priced.meter.finish();
+    expect(priced.moves).toEqual(['reserve req 5000', 'settle req 5000']);
+    expect(priced.rows.map((r) => [r.promptTokens, r.completionTokens, r.other?.admin_info])).toEqual([
+      [COUNTED.inputTokens, COUNTED.outputTokens, { use_channel: ['3'], local_count_tokens: true }],
+    ]);
   });
 });

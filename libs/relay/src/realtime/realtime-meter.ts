@@ -6,6 +6,7 @@ import { buildConsumeLog } from '../log/consume-log.js';
 import type { PriceInfo, RelayCaller, RelayPricing } from '../pipeline/ports.js';
 import { type RelayError, toRelayError } from '../pipeline/relay-error.js';
 import { type AudioRatios, type AudioUsage, isFree } from '../pricing/billing-formulas.js';
+import { RealtimeLocalCount } from './realtime-local-count.js';
 import { addUsage, NO_USAGE } from './realtime-usage.js';
 
 /** What the log says a Realtime call came through. */
@@ -45,7 +46,13 @@ export interface MeterServices {
  * usage settles it (text and audio priced apart, one consume row), and the next response's reservation is
  * taken at once; when that is refused the session must end (new-api stops the session when quota runs out at
  * a `response.done`). In price mode the fixed price is reserved once and charged once for the session when it
- * had any usage, as new-api does. Whatever is still reserved when the session ends is given back.
+ * had any usage, as new-api does.
+ *
+ * A response the provider gives no usage for (the session ends before its `response.done`, or the event has no
+ * usage) is billed at what the gateway counted of it as the frames passed (RealtimeLocalCount), as new-api bills
+ * its local usage; the row says so (`admin_info.local_count_tokens`). A `response.done` with usage replaces that
+ * count, so nothing is charged twice. What is still reserved when the session ends with nothing counted is given
+ * back.
  */
 export class RealtimeMeter {
   private unit?: BillingSession;
@@ -55,15 +62,21 @@ export class RealtimeMeter {
   private unitFirstFrameMs = -1;
   /** Price mode: the usage of the whole session, charged at its end. */
   private sessionUsage: AudioUsage = NO_USAGE;
+  /** Price mode: part of the session's usage was counted locally. */
+  private sessionLocalCount = false;
   private served?: ServedBy;
   /** The billing steps, one after another (a response's settle before the next reservation). */
   private chain: Promise<unknown> = Promise.resolve();
   private finished = false;
+  private readonly local: RealtimeLocalCount;
 
   constructor(
     private readonly services: MeterServices,
     private readonly session: MeteredSession,
-  ) {}
+  ) {
+    // new-api counts with the provider's name for the model.
+    this.local = new RealtimeLocalCount((text) => services.pricing.countTextTokens(this.served?.upstreamModel ?? session.model, text));
+  }
 
   /** The first reservation, before the upstream is called: throws new-api's 403 when it is refused. */
   open(): Promise<void> {
@@ -76,17 +89,30 @@ export class RealtimeMeter {
     this.session.price = by.price;
   }
 
-  /** Every upstream frame: the first one after a unit's start is its first response time. */
-  upstreamFrame(): void {
-    if (this.unitFirstFrameMs < 0 && this.unit) this.unitFirstFrameMs = Math.round(performance.now() - this.unitStartedAt);
+  /** A text frame the client sent, as it goes to the provider. */
+  clientFrame(frame: Buffer): void {
+    this.local.client(frame);
   }
 
   /**
-   * Bills one `response.done`. Resolves with the error that must end the session (the next reservation was
-   * refused, or could not be taken), else undefined.
+   * Every upstream frame as it goes to the client (`text` for a text frame): counted, and the first one after a
+   * unit's start is its first response time.
    */
-  responseDone(usage: AudioUsage): Promise<RelayError | undefined> {
-    const step = this.chain.then(() => this.bill(usage));
+  upstreamFrame(text?: Buffer): void {
+    if (this.unitFirstFrameMs < 0 && this.unit) this.unitFirstFrameMs = Math.round(performance.now() - this.unitStartedAt);
+    if (text) this.local.upstream(text);
+  }
+
+  /**
+   * Bills one `response.done`: at the provider's usage, or at the local count when it reported none. The local
+   * count ends here either way (frames that follow belong to the next response). Resolves with the error that
+   * must end the session (the next reservation was refused, or could not be taken), else undefined.
+   */
+  responseDone(reported: AudioUsage | undefined): Promise<RelayError | undefined> {
+    const counted = reported ? undefined : this.local.take();
+    if (reported) this.local.reset();
+    const usage = reported ?? counted;
+    const step = this.chain.then(() => (usage ? this.bill(usage, !reported) : undefined));
     this.chain = step.catch(() => undefined);
     return step;
   }
@@ -98,15 +124,16 @@ export class RealtimeMeter {
     return step;
   }
 
-  private async bill(usage: AudioUsage): Promise<RelayError | undefined> {
-    if (this.finished || !this.unit) return undefined;
+  private async bill(usage: AudioUsage, localCount: boolean): Promise<RelayError | undefined> {
+    if (this.finished || !this.unit || usage.inputTokens + usage.outputTokens === 0) return undefined;
     if (this.session.price.usePrice) {
       this.sessionUsage = addUsage(this.sessionUsage, usage);
+      this.sessionLocalCount ||= localCount;
       return undefined;
     }
     const unit = this.unit;
     this.unit = undefined;
-    await this.settle(unit, usage);
+    await this.settle(unit, usage, localCount);
     try {
       await this.reserveNext();
       return undefined;
@@ -120,10 +147,18 @@ export class RealtimeMeter {
     this.finished = true;
     const unit = this.unit;
     this.unit = undefined;
+    // The session ended before the provider reported the running response (or the input sent since the last one).
+    const counted = this.local.take();
     if (!unit) return;
-    const usage = this.sessionUsage;
-    if (this.session.price.usePrice && usage.inputTokens + usage.outputTokens > 0) await this.settle(unit, usage);
-    else await unit.refund();
+    if (this.session.price.usePrice) {
+      const usage = counted ? addUsage(this.sessionUsage, counted) : this.sessionUsage;
+      if (usage.inputTokens + usage.outputTokens > 0) await this.settle(unit, usage, this.sessionLocalCount || counted !== undefined);
+      else await unit.refund();
+    } else if (counted) {
+      await this.settle(unit, counted, true);
+    } else {
+      await unit.refund();
+    }
   }
 
   private async reserveNext(): Promise<void> {
@@ -139,7 +174,7 @@ export class RealtimeMeter {
     this.unitFirstFrameMs = -1;
   }
 
-  private settle(unit: BillingSession, usage: AudioUsage): Promise<number> {
+  private settle(unit: BillingSession, usage: AudioUsage, localCount: boolean): Promise<number> {
     const { charges, pricing } = this.services;
     const { who, price, ratios, model, group, ip } = this.session;
     const served = this.served;
@@ -156,7 +191,7 @@ export class RealtimeMeter {
           channel: served.channel,
           usedChannels: served.usedChannels,
           upstreamModel: served.upstreamModel,
-          localCount: false,
+          localCount,
           frtMs: Math.max(0, this.unitFirstFrameMs),
         },
         usage: { promptTokens: usage.inputTokens, completionTokens: usage.outputTokens, cachedTokens: usage.cachedTokens },

@@ -60,8 +60,8 @@ function redactorFor(channel: RelayChannel): (frame: Buffer) => Buffer | string 
  * Authorization, or the `openai-insecure-api-key.` subprotocol), the model, the token's model limits and group,
  * the price, the first reservation, and the provider's own upgrade (tried on the route's channels as a request
  * is). Then the client is switched, answered with the `realtime` subprotocol when it offered it, and the two
- * sockets are bridged; each `response.done` is billed (RealtimeMeter) and what is still reserved at the end is
- * given back.
+ * sockets are bridged; each `response.done` is billed (RealtimeMeter), a response the session ends in is billed
+ * at what the gateway counted of it, and what is still reserved with nothing counted is given back.
  */
 @Injectable()
 export class RealtimeRelay implements OnModuleDestroy {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addUsage, readRealtimeUsage, responseDoneUsage } from './realtime-usage.js';
+import { addUsage, NO_USAGE, readRealtimeUsage, readResponseDone } from './realtime-usage.js';
 
 const done = (usage: unknown) => Buffer.from(JSON.stringify({ type: 'response.done', event_id: 'e', response: { id: 'r', usage } }));
 
@@ -17,13 +17,15 @@ describe('Realtime usage', () => {
       },
       output_token_details: { text_tokens: 100, audio_tokens: 200 },
     };
-    expect(responseDoneUsage(done(usage))).toEqual({
-      inputTokens: 1000,
-      outputTokens: 300,
-      inputAudioTokens: 600,
-      outputAudioTokens: 200,
-      cachedTokens: 500,
-      cachedAudioTokens: 300,
+    expect(readResponseDone(done(usage))).toEqual({
+      usage: {
+        inputTokens: 1000,
+        outputTokens: 300,
+        inputAudioTokens: 600,
+        outputAudioTokens: 200,
+        cachedTokens: 500,
+        cachedAudioTokens: 300,
+      },
     });
   });
 
@@ -39,13 +41,17 @@ describe('Realtime usage', () => {
     expect(readRealtimeUsage({ input_tokens: 2e9, output_tokens: 0 })?.inputTokens).toBe(100_000_000);
   });
 
-  it('finds nothing in other events, malformed frames, or a response.done without tokens', () => {
-    expect(responseDoneUsage(Buffer.from('{"type":"response.audio.delta","delta":"AAAA"}'))).toBeUndefined();
-    expect(responseDoneUsage(Buffer.from('{"type":"response.done", oops'))).toBeUndefined();
-    expect(responseDoneUsage(Buffer.from('{"type":"response.text.delta","delta":"\\"response.done\\""}'))).toBeUndefined();
-    expect(responseDoneUsage(done(null))).toBeUndefined();
-    expect(responseDoneUsage(done({ input_tokens: 0, output_tokens: 0 }))).toBeUndefined();
+  it('finds nothing in other events or malformed frames', () => {
+    expect(readResponseDone(Buffer.from('{"type":"response.audio.delta","delta":"AAAA"}'))).toBeUndefined();
+    expect(readResponseDone(Buffer.from('{"type":"response.done", oops'))).toBeUndefined();
+    expect(readResponseDone(Buffer.from('{"type":"response.text.delta","delta":"\\"response.done\\""}'))).toBeUndefined();
     expect(readRealtimeUsage([1, 2])).toBeUndefined();
+  });
+
+  it('tells a response.done without usage (to be counted locally) from one whose usage is zero', () => {
+    expect(readResponseDone(done(null))).toEqual({ usage: undefined });
+    expect(readResponseDone(Buffer.from('{"type":"response.done","response":{"id":"r"}}'))).toEqual({ usage: undefined });
+    expect(readResponseDone(done({ input_tokens: 0, output_tokens: 0 }))).toEqual({ usage: NO_USAGE });
   });
 
   it('adds two responses', () => {

@@ -41,11 +41,16 @@ export function readRealtimeUsage(raw: unknown): AudioUsage | undefined {
   };
 }
 
+/** A `response.done` event: the provider's usage, undefined when it sent none (a zero usage is reported as zero). */
+export interface ResponseDone {
+  usage?: AudioUsage;
+}
+
 /**
- * The usage of a `response.done` event frame, or undefined for any other frame (or one without usage). Only a
- * text frame that mentions the type is parsed, so audio deltas (most of the traffic) cost one byte search.
+ * A `response.done` event frame, or undefined for any other frame. Only a text frame that mentions the type is
+ * parsed, so audio deltas (most of the traffic) cost one byte search.
  */
-export function responseDoneUsage(frame: Buffer): AudioUsage | undefined {
+export function readResponseDone(frame: Buffer): ResponseDone | undefined {
   if (frame.indexOf(DONE_TYPE) < 0) return undefined;
   let event: unknown;
   try {
@@ -55,7 +60,8 @@ export function responseDoneUsage(frame: Buffer): AudioUsage | undefined {
   }
   const parsed = objectAt(event);
   if (parsed?.type !== 'response.done') return undefined;
-  return readRealtimeUsage(objectAt(parsed.response)?.usage);
+  const raw = objectAt(parsed.response)?.usage;
+  return { usage: objectAt(raw) ? (readRealtimeUsage(raw) ?? NO_USAGE) : undefined };
 }
 
 export function addUsage(a: AudioUsage, b: AudioUsage): AudioUsage {
