@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, startTestGateway, type TestGateway } from '../support/test-gateway.js';
 import { relayError, relayMessage } from '../support/relay-error.js';
 import { startRelayFixture, type RelayFixture } from './relay-fixture.js';
+import { Agent, fetch as undiciFetch } from 'undici';
 
 const CHAT = 'relay-chat';
 const deep = (n: number) => `{"model":"${CHAT}","messages":[{"role":"user","content":"hi"}],"x":${'['.repeat(n)}${']'.repeat(n)}}`;
@@ -95,11 +96,15 @@ describe('hardening: hostile request bodies', () => {
 
   it('checks the key before reading a relay body: a stranger gets a 401 for a bomb or 16 MB, and nothing is buffered', async () => {
     f.up.reset();
+    // Connections of their own: a keep-alive socket the earlier tests' refusals left in the shared pool may be
+    // closing when it is picked up again, and a POST on it fails with a reset that says nothing of this route.
+    const connections = new Agent();
     const stranger = (body: Buffer, headers: Record<string, string> = {}) =>
-      fetch(`${f.gw.url}/v1/chat/completions`, {
+      undiciFetch(`${f.gw.url}/v1/chat/completions`, {
         method: 'POST',
         headers: { authorization: 'Bearer sk-not-a-key', 'content-type': 'application/json', ...headers },
         body: new Uint8Array(body),
+        dispatcher: connections,
       });
     global.gc?.();
     const before = process.memoryUsage().rss;
@@ -108,10 +113,11 @@ describe('hardening: hostile request bodies', () => {
       ...Array.from({ length: 6 }, () => stranger(Buffer.alloc(16 * 1024 * 1024, 0x20))),
     ]);
     expect(answers.map((r) => r.status)).toEqual(Array(12).fill(401));
-    expect((await answers[0]!.json()).error.code).toBe('invalid_api_key');
+    expect(((await answers[0]!.json()) as { error: { code: string } }).error.code).toBe('invalid_api_key');
     // The test process holds the six 16 MB bodies it sends (about 100 MB); the gateway adds nothing of its own.
     expect(process.memoryUsage().rss - before).toBeLessThan(300 * 1024 * 1024);
     expect(f.up.requests).toHaveLength(0);
+    await connections.close();
   });
 
   it('refuses deep nesting on console routes too (as the logged-in user and as root), with bounded memory', async () => {
