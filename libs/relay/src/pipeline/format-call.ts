@@ -25,6 +25,7 @@ import { toOpenAiUsage, type Usage } from '../stream/usage.js';
 import { RelayError } from './relay-error.js';
 import { RetryPolicy } from './retry-policy.js';
 import {
+  channelKeyFailure,
   promptBlockedFailure,
   redactingStream,
   statusFailure,
@@ -109,10 +110,12 @@ export class FormatCall {
       settings: this.settings,
       clientHeaders: input.clientHeaders,
     };
-    if (request.kind === 'embeddings' && adaptor.embeddings) {
+    const embeddings = adaptor.embeddings;
+    if (request.kind === 'embeddings' && embeddings) {
       const send = adaptor.send;
       return nativeEmbeddingAttempt({
-        adaptor: adaptor.embeddings,
+        adaptor: embeddings,
+        prepare: (body) => adaptorRequest(adaptor, call, body, embeddings.buildRequest(call)),
         codec: native,
         call,
         input,
@@ -141,9 +144,8 @@ export class FormatCall {
       response = adaptor.send ? await adaptor.send(built, init, { call, http: this.upstream }) : await this.upstream.sendBuilt(built, init);
     } catch (error) {
       if (error instanceof AdaptorAuthError) {
-        // The channel's key is unusable (not AK|SK|Region, a broken service account, a refused token): a channel fault.
-        const message = redactChannelKeys(error.message, channel);
-        return failed(new RelayError(message, 500, 'channel:invalid_key'), true, { message, channelError: true });
+        const failure = channelKeyFailure(error.message, channel);
+        return failed(failure.error, failure.retryable, failure.channelFault);
       }
       const failure = transportFailure(error, input.signal.aborted, channel);
       return failed(failure.error, failure.retryable, failure.channelFault);

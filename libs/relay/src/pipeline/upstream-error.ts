@@ -98,6 +98,15 @@ export interface AttemptFailure {
   channelFault?: { status?: number; message: string; channelError?: boolean };
 }
 
+/**
+ * The channel's key cannot be used as its provider needs it (an AdaptorAuthError: not AK|SK|Region, a broken
+ * service account, a refused token): new-api's 500 `channel:invalid_key`, retried elsewhere, a channel fault.
+ */
+export function channelKeyFailure(reason: string, channel: RelayChannel): AttemptFailure {
+  const message = redactChannelKeys(reason, channel);
+  return { error: new RelayError(message, 500, 'channel:invalid_key'), retryable: true, channelFault: { message, channelError: true } };
+}
+
 /** A call that got no answer (connect, TLS, timeout, client abort): retried and counted against the channel unless the client left. */
 export function transportFailure(error: unknown, clientGone: boolean, channel: RelayChannel): AttemptFailure {
   const aborted = clientGone || (error instanceof UpstreamError && error.kind === 'aborted');

@@ -116,11 +116,14 @@ export interface AdaptorHttp {
 
 /**
  * A provider's native embeddings API: OpenAI's `/v1/embeddings` request in, OpenAI's answer out. The
- * native error body is recognised by the adaptor's codec (isErrorBody / errorMessage).
+ * native error body is recognised by the adaptor's codec (isErrorBody / errorMessage). The adaptor's
+ * `authorize`, when it has one, is applied to the built request as for chat.
  */
 export interface EmbeddingAdaptor {
   buildRequest(call: AdaptorCall): BuiltRequest;
+  /** Throws an AdaptorRequestError for input the provider cannot take (the client gets a 400). */
   requestFromOpenAi(body: Json, model: string): Json;
+  /** Throws when a 2xx answer carries no usable embedding (the client gets a 502 bad_response_body). */
   responseToOpenAi(native: Json, model: string): { response: Json; usage?: Usage };
 }
 
@@ -217,5 +220,13 @@ export class AdaptorAuthError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'AdaptorAuthError';
+  }
+}
+
+/** The client's request is one this provider cannot take as sent (Vertex embeds one text per call): a 400, not retried. */
+export class AdaptorRequestError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'AdaptorRequestError';
   }
 }

@@ -3,6 +3,7 @@ import { anthropicAdaptor } from '../anthropic/index.js';
 import { geminiAdaptor, geminiModelName } from '../gemini/index.js';
 import type { AdaptorCall, ChannelAdaptor } from '../types.js';
 import { AccessTokenCache, parseServiceAccount } from './access-token.js';
+import { vertexEmbeddingShape } from './embeddings.js';
 
 /** The body version Claude on Vertex requires (Anthropic's Vertex AI docs). */
 export const VERTEX_ANTHROPIC_VERSION = 'vertex-2023-10-16';
@@ -54,6 +55,7 @@ async function withAccessToken(built: BuiltRequest, _body: string, call: Adaptor
 /**
  * Gemini on Vertex: generateContent / streamGenerateContent?alt=sse of publisher google, Gemini's own body; the
  * model without its thinking suffix while the Gemini thinking adapter is on (as new-api's Vertex adaptor).
+ * `/v1/embeddings` goes to the model's `:predict` (embeddings.ts).
  */
 const vertexGemini: ChannelAdaptor = {
   format: 'gemini',
@@ -66,6 +68,11 @@ const vertexGemini: ChannelAdaptor = {
     ),
   finishBody: geminiAdaptor.finishBody,
   authorize: withAccessToken,
+  // new-api: `:predict` of the upstream model as named (no thinking suffix to strip), same host, region and token.
+  embeddings: {
+    ...vertexEmbeddingShape,
+    buildRequest: (call) => publisherUrl({ ...call, stream: false }, 'google', call.model, 'predict'),
+  },
 };
 
 /** Claude on Vertex: rawPredict / streamRawPredict of publisher anthropic, a Messages body with Vertex's version. */
