@@ -1,5 +1,6 @@
 import { mkdtempSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,7 +26,8 @@ describe('UpstreamClient.openRealtime', () => {
   let canary: Server;
   let port: number;
   let upgrades: IncomingHttpHeaders[];
-  let answer: 'accept' | 'refuse' | 'redirect';
+  let answer: 'accept' | 'refuse' | 'redirect' | 'stall';
+  let stalled: Duplex | undefined;
   let allowPrivate: boolean;
   const options = { get: (key: string) => (key === 'AllowPrivateOutboundUrls' ? allowPrivate : undefined) } as unknown as OptionService;
   const client = new UpstreamClient(config, options);
@@ -37,6 +39,8 @@ describe('UpstreamClient.openRealtime', () => {
       upgrades.push(req.headers);
       if (answer === 'accept') sockets.handleUpgrade(req, socket, head, (ws) => ws.close(1000));
       else if (answer === 'redirect') socket.end('HTTP/1.1 302 Found\r\nlocation: http://169.254.169.254/\r\ncontent-length: 0\r\n\r\n');
+      // A refusal whose body never ends: a head, 10 of the 100 bytes it announces, then silence.
+      else if (answer === 'stall') (stalled = socket).write('HTTP/1.1 429 Too Many Requests\r\ncontent-length: 100\r\n\r\n{"error":');
       else {
         const body = JSON.stringify({ error: { message: 'Incorrect API key provided', code: 'invalid_api_key' } });
         socket.end(`HTTP/1.1 401 Unauthorized\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body}`);
@@ -101,6 +105,18 @@ describe('UpstreamClient.openRealtime', () => {
     answer = 'redirect';
     expect(await open('127.0.0.1', false)).toEqual({ refused: { status: 302, text: '' } });
     expect(upgrades).toHaveLength(2);
+  });
+
+  it('does not wait past RELAY_CONNECT_TIMEOUT for a refusal whose body stalls', async () => {
+    answer = 'stall';
+    const started = performance.now();
+    const outcome = await open('127.0.0.1', false);
+    const waited = performance.now() - started;
+    // Either the refusal with what arrived of its body, or a handshake timeout: never a wait for ever.
+    if (outcome instanceof UpstreamError) expect(outcome.kind).toBe('timeout');
+    else expect(outcome).toEqual({ refused: { status: 429, text: '{"error":' } });
+    expect(waited).toBeLessThan(2_000 + 1_500);
+    stalled?.destroy();
   });
 
   it('fails as a connect failure when nothing answers', async () => {
