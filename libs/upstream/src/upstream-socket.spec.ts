@@ -40,8 +40,10 @@ describe('UpstreamClient.openRealtime', () => {
       if (answer === 'accept') sockets.handleUpgrade(req, socket, head, (ws) => ws.close(1000));
       else if (answer === 'redirect') socket.end('HTTP/1.1 302 Found\r\nlocation: http://169.254.169.254/\r\ncontent-length: 0\r\n\r\n');
       // A refusal whose body never ends: a head, 10 of the 100 bytes it announces, then silence.
-      else if (answer === 'stall') (stalled = socket).write('HTTP/1.1 429 Too Many Requests\r\ncontent-length: 100\r\n\r\n{"error":');
-      else {
+      else if (answer === 'stall') {
+        stalled = socket;
+        socket.write('HTTP/1.1 429 Too Many Requests\r\ncontent-length: 100\r\n\r\n{"error":');
+      } else {
         const body = JSON.stringify({ error: { message: 'Incorrect API key provided', code: 'invalid_api_key' } });
         socket.end(`HTTP/1.1 401 Unauthorized\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body}`);
       }
