@@ -104,8 +104,9 @@ export class RelayEntry implements OnApplicationBootstrap {
     const q = url.indexOf('?');
     const path = q < 0 ? url : url.slice(0, q);
     if (isRealtimePath(path)) {
-      const query = new URLSearchParams(q < 0 ? '' : url.slice(q + 1));
-      void this.realtime.open({ req, socket, head, ip: this.ipOf(req), query });
+      const query = q < 0 ? '' : url.slice(q + 1);
+      const model = new URLSearchParams(query).get('model') ?? undefined;
+      void this.realtime.open({ req, socket, head, ip: this.ipOf(req), model, queryKey: queryKey(query) });
       return;
     }
     socket.on('error', () => undefined);

@@ -95,9 +95,7 @@ export function parseRelayRequest(kind: RelayKind, path: string, raw: unknown, r
   if (MULTIPART_KINDS.has(kind)) return parseMultipart(kind as MultipartKind, path, raw);
   if (kind === 'embeddings') raw = withPathModel(raw, route);
   if (!isObject(raw)) throw badRequest('request body must be a JSON object');
-  const model = raw.model;
-  if (typeof model !== 'string' || !model.trim()) throw badRequest('model is required', 'model_required');
-  if (model.length > 256) throw badRequest('model name is too long');
+  const model = checkModel(raw.model);
   if (kind === 'chat' && !Array.isArray(raw.messages)) throw badRequest('messages must be an array');
   if (kind === 'completions' && raw.prompt === undefined) throw badRequest('prompt is required');
   if (kind === 'embeddings' && (raw.input === undefined || raw.input === null || raw.input === '')) throw badRequest('input is required');
@@ -112,14 +110,15 @@ export function parseRelayRequest(kind: RelayKind, path: string, raw: unknown, r
     endpoint: kind as 'chat' | 'completions' | 'embeddings',
     path,
     body: raw,
-    model: model.trim(),
+    model,
     stream,
     includeUsage: stream && (options === undefined || options === null || (isObject(options) && options.include_usage === true)),
     maxTokens: kind === 'embeddings' ? 0 : readMaxTokens(raw),
   };
 }
 
-function checkModel(model: unknown): string {
+/** A client's model name: a non-blank string of at most 256 characters, trimmed (new-api's 400s otherwise). */
+export function checkModel(model: unknown): string {
   if (typeof model !== 'string' || !model.trim()) throw badRequest('model is required', 'model_required');
   if (model.length > 256) throw badRequest('model name is too long');
   return model.trim();

@@ -12,6 +12,7 @@ import { ChannelSelection } from '../pipeline/channel-selection.js';
 import { modelPrice } from '../pipeline/model-price.js';
 import { RelayAuthenticator, RelayPricing, RelayRateLimiter } from '../pipeline/ports.js';
 import { badRequest, RelayError, toRelayError } from '../pipeline/relay-error.js';
+import { checkModel } from '../pipeline/relay-request.js';
 import { RealtimeBridge } from './realtime-bridge.js';
 import { REALTIME_MAX_FRAME_BYTES, RealtimeConnector, type RealtimeUpstream } from './realtime-connector.js';
 import { NOT_A_HANDSHAKE, REALTIME_PROTOCOL, readHandshake, refuseUpgrade, SocketGone } from './realtime-handshake.js';
@@ -30,22 +31,10 @@ export interface RealtimeCall {
   head: Buffer;
   /** The client's address (behind TRUSTED_PROXIES, from X-Forwarded-For). */
   ip: string;
-  /** The URL's query: `model`, and `key` (one of new-api's key carriers). */
-  query: URLSearchParams;
-}
-
-/** The client's model (`?model=`), checked as the HTTP relay checks a body's. */
-function modelOf(query: URLSearchParams): string {
-  const model = query.get('model')?.trim();
-  if (!model) throw badRequest('model is required', 'model_required');
-  if (model.length > 256) throw badRequest('model name is too long');
-  return model;
-}
-
-/** `?key=` is one of new-api's key carriers; a repeated key is no key (as with Express's query parser). */
-function queryKey(query: URLSearchParams): string | undefined {
-  const keys = query.getAll('key');
-  return keys.length === 1 ? keys[0] : undefined;
+  /** The URL's `?model=`. */
+  model: string | undefined;
+  /** The URL's `?key=` (one of new-api's key carriers), read as the HTTP relay reads it. */
+  queryKey: string | undefined;
 }
 
 /** The provider's text frames as the client may see them: any piece of the channel's keys masked. */
@@ -111,8 +100,9 @@ export class RealtimeRelay implements OnModuleDestroy {
       const handshake = readHandshake(req.method, req.headers);
       if (!handshake) throw badRequest(NOT_A_HANDSHAKE);
       const authorization = handshake.protocolKey === undefined ? undefined : `Bearer ${handshake.protocolKey}`;
-      const who = await this.auth.authenticate({ req, ip: call.ip, queryKey: queryKey(call.query), authorization });
-      const model = modelOf(call.query);
+      const who = await this.auth.authenticate({ req, ip: call.ip, queryKey: call.queryKey, authorization });
+      // The client's model (`?model=`), checked as the HTTP relay checks a body's.
+      const model = checkModel(call.model);
       await this.rateLimiter.check(who.userId, who.requestedGroup || who.userGroup);
       const group = this.selection.usingGroup(who, model);
       const route = this.selection.route(who, group, model);
