@@ -25,6 +25,13 @@ const WORKER_COUNTS = (process.env.BENCH_WORKER_COUNTS ?? '1,2').split(',').map(
  * count. Alternating cancels it; the figures are the rounds' together.
  */
 const ROUNDS = Math.max(1, Number(process.env.BENCH_WORKER_ROUNDS ?? 2));
+/**
+ * Warm-up before each measurement (JIT, pools, caches), per worker: every worker process compiles its own hot
+ * code from its share of the requests. A 3 s warm-up left WORKERS=2 still compiling (TurboFan, and functions
+ * still in the baseline tier) through the measured run: 0.80 ms of CPU per request against 0.72 after 15 s,
+ * while one worker read within 3 % either way. Sliced 2 s readings level off after about 10 s at WORKERS=2.
+ */
+const WARMUP_SECONDS_PER_WORKER = Number(process.env.BENCH_WARMUP_SECONDS ?? 5);
 
 /** The provider's answer: what the default scenario's fake provider sends for a JSON call. */
 const ANSWER = JSON.stringify({
@@ -114,7 +121,7 @@ async function measure(entry, workers, upstreamUrl, script) {
   const gateway = await startBenchGateway(entry, { dataDir, database, workers: String(workers) });
   try {
     const { key, usage } = await prepareGateway(gateway.url, upstreamUrl);
-    await wrk(gateway.url, script, key, 3); // warm-up: JIT, pools, caches
+    await wrk(gateway.url, script, key, WARMUP_SECONDS_PER_WORKER * workers);
     const cpuBefore = treeCpuMs(gateway.child.pid);
     const processesBefore = processCpuMs(gateway.child.pid);
     const serverBefore = database.serverCpuMs();

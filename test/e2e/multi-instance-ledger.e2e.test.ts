@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../fake-upstream/index.js';
 import { ApiClient } from '../support/api-client.js';
@@ -495,6 +497,9 @@ describe('WORKERS=2: the primary replaces a crashed worker and drains them all o
     try {
       const pids = () => new Set([...gw.output().matchAll(/worker (\d+) listening/g)].map((m) => Number(m[1])));
       const [victim] = [...pids()];
+      // With a worker on every core, each collects its garbage on its own thread (worker-exec-argv.ts).
+      const workerArgv = readFileSync(`/proc/${victim}/cmdline`, 'utf8').split('\0');
+      expect(workerArgv.includes('--single-threaded-gc')).toBe(availableParallelism() <= 2);
       process.kill(victim!, 'SIGKILL');
       await waitFor(async () => (pids().size === 3 ? true : undefined), 'a new worker to listen', 30_000);
       expect(gw.output()).toContain(`worker ${victim} died (SIGKILL): starting a new one`);

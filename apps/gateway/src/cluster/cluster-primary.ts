@@ -1,10 +1,12 @@
 import cluster, { type Worker } from 'node:cluster';
+import { availableParallelism } from 'node:os';
 import { type AppConfig, type ClusterReply, isClusterBroadcast, isClusterCall } from '@gw/core';
 import type { Logger as Pino } from 'pino';
 import { holdPortWhileStarting } from '../startup-probe.js';
 import { type DrainWorker, isWorkerListening } from './messages.js';
 import { migrateOnce } from './migrate-once.js';
 import { sharedCounters } from './shared-counters.js';
+import { workerExecArgv } from './worker-exec-argv.js';
 
 /** More crashes than this within CRASH_WINDOW_MS is a crash loop: the gateway stops instead of restarting. */
 const MAX_CRASHES = 5;
@@ -112,5 +114,6 @@ export async function runClusterPrimary(config: AppConfig, logger: Pino): Promis
   process.on('SIGTERM', onSignal);
   process.on('SIGINT', onSignal);
 
+  cluster.setupPrimary({ execArgv: workerExecArgv(process.execArgv, config.workers, availableParallelism(), process.env.NODE_OPTIONS) });
   for (let i = 0; i < config.workers; i++) fork();
 }
