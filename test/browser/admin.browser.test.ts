@@ -176,6 +176,33 @@ describe.skipIf(skipReason !== null)('admin remote in Chromium', () => {
     await browser.screenshot('admin-04b-drawers');
   });
 
+  it('adds a Vertex AI channel with an express-mode API key, then turns it into a service-account one (vertex_key_type)', async () => {
+    await page.goto('/channel');
+    await page.getByTestId('add-channel').click();
+    await page.getByTestId('channel-type').click();
+    await page.locator('.semi-select-option', { hasText: 'Vertex AI (41)' }).click();
+    // A service-account key file is the default; the API key choice says it serves Gemini models only.
+    await page.getByText('服务账号的 JSON 密钥文件，可用于 Gemini 和 Claude 模型。').waitFor();
+    await page.getByText('API Key（快速模式）').click();
+    await page.getByText('Vertex AI 快速模式的 Google Cloud API Key，仅可用于 Gemini 模型。').waitFor();
+    await page.getByTestId('channel-name').fill('browser-vertex');
+    await page.getByTestId('channel-key').fill('AQ.browser-express-key');
+    await page.getByTestId('custom-models').fill('gemini-2.5-flash');
+    await page.getByTestId('custom-models').press('Enter');
+    await page.getByTestId('channel-submit').click();
+    await page.getByText('已创建 1 个渠道').waitFor();
+    const [created] = await channelsNamed('browser-vertex');
+    const settingsOf = async () => (await consoleCall<{ settings: string }>(page, 'GET', `/api/channel/${created!.id}`)).data.settings;
+    expect(JSON.parse(await settingsOf())).toEqual({ vertex_key_type: 'api_key' });
+
+    await page.getByTestId(`channel-edit-${created!.id}`).click();
+    await page.getByText('Vertex AI 快速模式的 Google Cloud API Key，仅可用于 Gemini 模型。').waitFor();
+    await page.getByText('服务账号（JSON）').click();
+    await page.getByTestId('channel-submit').click();
+    await page.getByText('渠道更新成功！').waitFor();
+    expect(await settingsOf()).toBe('');
+  });
+
   it('creates three redemption codes and copies one', async () => {
     await page.goto('/redemption');
     await page.getByTestId('add-redemption').click();

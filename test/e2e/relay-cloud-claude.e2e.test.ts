@@ -14,7 +14,9 @@ const BEDROCK_BAD_KEY = 'cloud-bedrock-badkey';
 const VERTEX_GEMINI = 'cloud-vertex-gemini';
 const VERTEX_CLAUDE = 'cloud-vertex-claude';
 const VERTEX_REFUSED = 'cloud-vertex-refused';
-const MODELS = [BEDROCK, BEDROCK_BAD_KEY, VERTEX_GEMINI, VERTEX_CLAUDE, VERTEX_REFUSED];
+const EXPRESS_GEMINI = 'cloud-vertex-express';
+const EXPRESS_CLAUDE = 'cloud-vertex-express-claude';
+const MODELS = [BEDROCK, BEDROCK_BAD_KEY, VERTEX_GEMINI, VERTEX_CLAUDE, VERTEX_REFUSED, EXPRESS_GEMINI, EXPRESS_CLAUDE];
 
 const json = (body: unknown, status = 200) => ({ status, contentType: 'application/json', body: JSON.stringify(body) });
 const ASK = [{ role: 'user' as const, content: 'Hello' }];
@@ -54,6 +56,16 @@ describe.each(testDatabases())('relay: AWS Bedrock Claude (33) and Vertex AI (41
       key: vertex.serviceAccountKey(keys.privateKey, `${f.up.url}/refused-token`),
       models: VERTEX_REFUSED,
       model_mapping: JSON.stringify({ [VERTEX_REFUSED]: vertex.GEMINI_MODEL }),
+    });
+    // Express mode: an API key, no service account (auto_ban off: the Claude model on it is refused as a key error).
+    await f.channel({
+      type: 41,
+      key: vertex.EXPRESS_API_KEY,
+      other: 'global',
+      settings: JSON.stringify({ vertex_key_type: 'api_key' }),
+      auto_ban: 0,
+      models: `${EXPRESS_GEMINI},${EXPRESS_CLAUDE}`,
+      model_mapping: JSON.stringify({ [EXPRESS_GEMINI]: vertex.GEMINI_MODEL, [EXPRESS_CLAUDE]: vertex.CLAUDE_MODEL }),
     });
     const token = await f.token({ unlimited_quota: true });
     openai = f.openai(token.key);
@@ -248,6 +260,46 @@ describe.each(testDatabases())('relay: AWS Bedrock Claude (33) and Vertex AI (41
       });
       const [row] = await f.logCount({ modelName: VERTEX_CLAUDE, isStream: true }, 1);
       expectRow(row, { model: VERTEX_CLAUDE, ...usage, quota: formatQuota(usage), stream: true, path: '/v1/messages' });
+    });
+
+    it('with an express-mode API key (vertex_key_type api_key): the global publisher path, the key in x-goog-api-key, no token', async () => {
+      f.up.script({ path: vertex.EXPRESS_GEMINI_PATH, raw: json(vertex.GEMINI_RESPONSE) });
+      f.up.script({
+        path: vertex.EXPRESS_GEMINI_STREAM_PATH.split('?')[0],
+        raw: { contentType: 'text/event-stream', body: vertex.GEMINI_STREAM },
+      });
+      const usage = { prompt: 120, completion: 38, cached: 20 };
+      const { data, response } = await openai.chat.completions.create({ model: EXPRESS_GEMINI, messages: ASK }).withResponse();
+      expect(data.choices[0]!.message.tool_calls?.[0]).toMatchObject({ function: { name: 'get_weather' } });
+      expectRow(await f.settled(response.headers.get('x-oneapi-request-id')), {
+        model: EXPRESS_GEMINI,
+        ...usage,
+        quota: formatQuota(usage),
+        stream: false,
+        conversion: ['openai', 'gemini'],
+        path: '/v1/chat/completions',
+      });
+      const stream = await openai.chat.completions.create({ model: EXPRESS_GEMINI, messages: ASK, stream: true });
+      let text = '';
+      for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? '';
+      expect(text).toBe('The sky is blue.');
+      expect(f.up.requests.map((r) => r.path)).toEqual([vertex.EXPRESS_GEMINI_PATH, vertex.EXPRESS_GEMINI_STREAM_PATH]);
+      for (const sent of f.up.requests) {
+        expect(sent.headers['x-goog-api-key']).toBe(vertex.EXPRESS_API_KEY);
+        expect(sent.headers.authorization).toBeUndefined();
+      }
+    });
+
+    it('refuses a Claude model on an express-mode channel as a key error, without calling Google or charging', async () => {
+      const before = await f.quota(f.user.id);
+      const error = (await openai.chat.completions
+        .create({ model: EXPRESS_CLAUDE, messages: ASK })
+        .catch((e: unknown) => e)) as InstanceType<typeof OpenAI.APIError>;
+      expect(error).toBeInstanceOf(OpenAI.APIError);
+      expect(error.status).toBe(500);
+      expect(error.message).toContain('Claude models on Vertex AI need a service-account key');
+      expect(f.up.requests).toHaveLength(0);
+      expect(await f.quota(f.user.id)).toBe(before);
     });
 
     it('answers a clear error when Google refuses the service account, without calling the model or charging', async () => {

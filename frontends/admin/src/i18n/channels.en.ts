@@ -89,6 +89,13 @@ export const channelsEn = {
       batch: 'Each line becomes its own channel with the same settings.',
       multi: 'One channel holding every line; requests use one key at a time.',
     },
+    vertexKeyType: 'Key type',
+    vertexKeyTypes: { json: 'Service account (JSON)', api_key: 'API key (express mode)' },
+    vertexKeyTypeHint: {
+      json: 'The JSON key file of a service account; Gemini and Claude models.',
+      api_key: 'A Google Cloud API key of Vertex AI express mode; Gemini models only.',
+    },
+    vertexApiKey: 'Google Cloud API key',
     multiKeyMode: 'Key selection',
     multiKeyModes: { random: 'Random', polling: 'Polling' },
     multiKeyHint: 'How a multi-key channel picks the key of each request.',

@@ -92,6 +92,13 @@ export const channelsZh: Messages<typeof channelsEn> = {
       batch: '每一行创建一个配置相同的渠道。',
       multi: '一个渠道包含所有行的密钥，每次请求使用其中一个。',
     },
+    vertexKeyType: '密钥格式',
+    vertexKeyTypes: { json: '服务账号（JSON）', api_key: 'API Key（快速模式）' },
+    vertexKeyTypeHint: {
+      json: '服务账号的 JSON 密钥文件，可用于 Gemini 和 Claude 模型。',
+      api_key: 'Vertex AI 快速模式的 Google Cloud API Key，仅可用于 Gemini 模型。',
+    },
+    vertexApiKey: 'Google Cloud API Key',
     multiKeyMode: '密钥选择方式',
     multiKeyModes: { random: '随机', polling: '轮询' },
     multiKeyHint: '多密钥渠道为每次请求选择密钥的方式。',

@@ -36,6 +36,8 @@ export interface ChannelPayload {
   weight: number;
   tag: string;
   remark: string;
+  /** new-api's other settings (JSON text); sent only where the drawer edits them (Vertex AI's key type). */
+  settings?: string;
 }
 
 export type CreateMode = 'single' | 'batch' | 'multi_to_single';

@@ -90,6 +90,19 @@ describe('channel form', () => {
     expect(endsWithV1('https://api.x/v1beta')).toBe(false);
   });
 
+  it("edits Vertex AI's key type inside the stored other settings, keeping the rest; other types send none", () => {
+    const stored = JSON.stringify({ vertex_key_type: 'api_key', allow_service_tier: true });
+    const form = formFromChannel(channel({ type: 41, settings: stored }));
+    expect(form.vertexKeyType).toBe('api_key');
+    expect(JSON.parse(toPayload(form, 1).channel.settings!)).toEqual({ vertex_key_type: 'api_key', allow_service_tier: true });
+    expect(JSON.parse(toPayload({ ...form, vertexKeyType: 'json' }, 1).channel.settings!)).toEqual({ allow_service_tier: true });
+    const plain = formFromChannel(channel({ type: 41, settings: '' }));
+    expect(plain.vertexKeyType).toBe('json');
+    expect(toPayload(plain, 1).channel.settings).toBe('');
+    expect(toPayload({ ...plain, vertexKeyType: 'api_key' }).channel.settings).toBe('{"vertex_key_type":"api_key"}');
+    expect(toPayload(formFromChannel(channel({ type: 1, settings: stored })), 1).channel).not.toHaveProperty('settings');
+  });
+
   it('adds custom models once and reports duplicates', () => {
     expect(addCustomModels(['a'], 'b, a ,c,,b')).toEqual({ models: ['a', 'b', 'c'], duplicates: ['a', 'b'] });
   });

@@ -25,7 +25,14 @@ export interface ChannelForm {
   /** Add only: one channel per key line (batch), or one channel holding every line (multi-key). */
   keyMode: 'single' | 'batch' | 'multi';
   multiKeyMode: 'random' | 'polling';
+  /** The stored other settings (JSON text), kept as they are apart from what the drawer edits. */
+  settings: string;
+  /** Vertex AI (41): new-api's `vertex_key_type`, a service-account JSON key file or an express-mode API key. */
+  vertexKeyType: VertexKeyType;
 }
+
+export type VertexKeyType = 'json' | 'api_key';
+export const VERTEX_AI = 41;
 
 /** spec 001 §9: type 1, group default, auto-ban on, priority and weight 0. */
 export function emptyForm(): ChannelForm {
@@ -50,6 +57,8 @@ export function emptyForm(): ChannelForm {
     remark: '',
     keyMode: 'single',
     multiKeyMode: 'random',
+    settings: '',
+    vertexKeyType: 'json',
   };
 }
 
@@ -79,7 +88,26 @@ export function formFromChannel(channel: ChannelView): ChannelForm {
     weight: channel.weight,
     tag: channel.tag ?? '',
     remark: channel.remark ?? '',
+    settings: channel.settings ?? '',
+    vertexKeyType: parseSettings(channel.settings ?? '').vertex_key_type === 'api_key' ? 'api_key' : 'json',
   };
+}
+
+/** The other settings as an object; anything that is not a JSON object reads as none. */
+function parseSettings(text: string): Record<string, unknown> {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** The other settings to save: the stored ones with the drawer's Vertex key type in them (new-api leaves json out). */
+function settingsToSave(form: ChannelForm): string {
+  const { vertex_key_type: _dropped, ...rest } = parseSettings(form.settings);
+  const settings = form.vertexKeyType === 'api_key' ? { ...rest, vertex_key_type: 'api_key' } : rest;
+  return Object.keys(settings).length > 0 ? JSON.stringify(settings) : '';
 }
 
 function prettyJson(text: string | null | undefined): string {
@@ -174,6 +202,7 @@ export function toPayload(form: ChannelForm, id?: number): CreateBody {
   };
   // On edit an empty key keeps the stored one.
   if (form.key.trim()) channel.key = form.key.trim();
+  if (form.type === VERTEX_AI) channel.settings = settingsToSave(form);
   const mode: CreateMode = form.keyMode === 'batch' ? 'batch' : form.keyMode === 'multi' ? 'multi_to_single' : 'single';
   return mode === 'multi_to_single' ? { mode, multi_key_mode: form.multiKeyMode, channel } : { mode, channel };
 }

@@ -1,7 +1,8 @@
 import { buildProviderRequest, type BuiltRequest } from '@gw/upstream';
 import { anthropicAdaptor } from '../anthropic/index.js';
 import { geminiAdaptor, geminiModelName } from '../gemini/index.js';
-import type { AdaptorCall, ChannelAdaptor } from '../types.js';
+import type { RelayChannel } from '@gw/channel';
+import { type AdaptorCall, AdaptorAuthError, type ChannelAdaptor } from '../types.js';
 import { AccessTokenCache, parseServiceAccount } from './access-token.js';
 import { vertexEmbeddingShape } from './embeddings.js';
 
@@ -35,18 +36,34 @@ export function vertexClaudeModel(model: string): string {
   return model.includes('@') ? model : model.replace(/-(\d{8})$/, '@$1');
 }
 
+/**
+ * The channel's key kind, new-api's `vertex_key_type` in the channel's other settings: `json` (default), a
+ * service-account key file exchanged for an OAuth token; `api_key`, a Google Cloud API key (Vertex AI express
+ * mode), sent as is and only good for Google's own models.
+ */
+export function usesApiKey(channel: RelayChannel): boolean {
+  return channel.otherSettings?.vertex_key_type === 'api_key';
+}
+
 function publisherUrl(call: AdaptorCall, publisher: 'google' | 'anthropic', model: string, action: string): BuiltRequest {
   const { upstream } = call.channel;
-  const account = parseServiceAccount(upstream.key);
   const region = vertexRegion(upstream.other, call.model);
   const host = region === 'global' ? 'https://aiplatform.googleapis.com' : `https://${region}-aiplatform.googleapis.com`;
-  const path =
-    `/v1/projects/${encodeURIComponent(account.projectId)}/locations/${region}` +
-    `/publishers/${publisher}/models/${encodeURIComponent(model).replaceAll('%40', '@')}:${action}`;
-  return buildProviderRequest({ ...upstream, baseUrl: upstream.baseUrl || host }, path, {}, call.stream);
+  const target = { ...upstream, baseUrl: upstream.baseUrl || host };
+  const modelPath = `/publishers/${publisher}/models/${encodeURIComponent(model).replaceAll('%40', '@')}:${action}`;
+  if (usesApiKey(call.channel)) {
+    // Express mode has no project or location in the path. The key goes in Google's API-key header rather than
+    // new-api's `?key=`, so it never sits in a URL (proxy logs, error messages); Google reads either.
+    if (!upstream.key.trim()) throw new AdaptorAuthError('the Vertex AI API key is empty');
+    return buildProviderRequest(target, `/v1${modelPath}`, { 'x-goog-api-key': upstream.key.trim() }, call.stream);
+  }
+  const account = parseServiceAccount(upstream.key);
+  const path = `/v1/projects/${encodeURIComponent(account.projectId)}/locations/${region}${modelPath}`;
+  return buildProviderRequest(target, path, {}, call.stream);
 }
 
 async function withAccessToken(built: BuiltRequest, _body: string, call: AdaptorCall): Promise<BuiltRequest> {
+  if (usesApiKey(call.channel)) return built;
   const allowPrivate = call.settings.get<boolean>('AllowPrivateOutboundUrls') === true;
   const token = await vertexTokens.get(parseServiceAccount(call.channel.upstream.key), allowPrivate);
   return { ...built, headers: { ...built.headers, authorization: `Bearer ${token}` } };
@@ -78,8 +95,12 @@ const vertexGemini: ChannelAdaptor = {
 /** Claude on Vertex: rawPredict / streamRawPredict of publisher anthropic, a Messages body with Vertex's version. */
 const vertexClaude: ChannelAdaptor = {
   format: 'anthropic',
-  buildChatRequest: (call) =>
-    publisherUrl(call, 'anthropic', vertexClaudeModel(call.model), call.stream ? 'streamRawPredict' : 'rawPredict'),
+  buildChatRequest(call) {
+    // Google serves Anthropic's models only to OAuth callers: an express-mode API key gets a 401 from rawPredict.
+    if (usesApiKey(call.channel))
+      throw new AdaptorAuthError('Claude models on Vertex AI need a service-account key (vertex_key_type json), not an API key');
+    return publisherUrl(call, 'anthropic', vertexClaudeModel(call.model), call.stream ? 'streamRawPredict' : 'rawPredict');
+  },
   finishBody(body, call, converted) {
     const thought = anthropicAdaptor.finishBody ? anthropicAdaptor.finishBody(body, call, converted) : body;
     // The model is in the URL; the stream flag stays in the body (streamRawPredict reads it).
@@ -91,8 +112,9 @@ const vertexClaude: ChannelAdaptor = {
 
 /**
  * Google Vertex AI (type 41): the key is a service-account JSON key file, exchanged for an OAuth access token
- * (a signed JWT posted to its token_uri, the token cached until shortly before it expires); the region is the
- * channel's `other` (default us-central1). Claude models go to Anthropic's Vertex endpoints, the rest to Gemini's.
+ * (a signed JWT posted to its token_uri, the token cached until shortly before it expires), or with
+ * `vertex_key_type: api_key` an express-mode API key; the region is the channel's `other` (default
+ * us-central1). Claude models go to Anthropic's Vertex endpoints, the rest to Gemini's.
  */
 export const vertexAdaptor: ChannelAdaptor = {
   ...vertexGemini,

@@ -10,6 +10,9 @@ import {
   CLAUDE_PATH,
   CLAUDE_STREAM_PATH,
   CLIENT_EMAIL,
+  EXPRESS_API_KEY,
+  EXPRESS_GEMINI_PATH,
+  EXPRESS_GEMINI_STREAM_PATH,
   GEMINI_BODY,
   GEMINI_MODEL,
   GEMINI_PATH,
@@ -173,6 +176,39 @@ describe('Vertex AI adaptor (type 41)', () => {
     const account = parseServiceAccount(serviceAccountKey(keys.privateKey, tokenUri.replace('/token', '/moved')));
     await expect(new AccessTokenCache().get(account, true)).rejects.toThrow('the Google token exchange failed: status 302');
     expect(posted).toHaveLength(0);
+  });
+
+  describe('with vertex_key_type api_key (express mode)', () => {
+    const express = (model: string, stream = false, other = 'global', key = EXPRESS_API_KEY): AdaptorCall => {
+      const c = call(model, stream, other, key);
+      return { ...c, channel: { ...c.channel, otherSettings: { vertex_key_type: 'api_key' } } };
+    };
+
+    it("calls Google's models on the express path with the key in x-goog-api-key, no token exchange", async () => {
+      posted.length = 0;
+      const c = express(GEMINI_MODEL);
+      const adaptor = vertexAdaptor.forModel!(GEMINI_MODEL, c.channel);
+      const built = await adaptor.authorize!(adaptor.buildChatRequest(c), '{}', c);
+      expect(built.url).toBe(`https://aiplatform.googleapis.com${EXPRESS_GEMINI_PATH}`);
+      expect(built.headers['x-goog-api-key']).toBe(EXPRESS_API_KEY);
+      expect(built.headers).not.toHaveProperty('authorization');
+      expect(built.url).not.toContain(EXPRESS_API_KEY);
+      expect(adaptor.buildChatRequest(express(GEMINI_MODEL, true, 'us-central1')).url).toBe(
+        `https://us-central1-aiplatform.googleapis.com${EXPRESS_GEMINI_STREAM_PATH}`,
+      );
+      expect(adaptor.embeddings!.buildRequest(express('gemini-embedding-001')).url).toBe(
+        'https://aiplatform.googleapis.com/v1/publishers/google/models/gemini-embedding-001:predict',
+      );
+      expect(posted).toHaveLength(0);
+    });
+
+    it('refuses Claude models (Google serves them to OAuth callers only) and an empty key, as key errors', () => {
+      const claude = express(CLAUDE_MODEL);
+      expect(() => vertexAdaptor.forModel!(CLAUDE_MODEL, claude.channel).buildChatRequest(claude)).toThrow(
+        /Claude models on Vertex AI need a service-account key/,
+      );
+      expect(() => vertexAdaptor.buildChatRequest(express(GEMINI_MODEL, false, 'global', '  '))).toThrow(AdaptorAuthError);
+    });
   });
 
   it("takes Google's own token endpoint, and the default when the key file names none", () => {

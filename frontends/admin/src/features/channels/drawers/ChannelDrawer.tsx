@@ -4,7 +4,16 @@ import { FormRow, Input, Modal, RadioGroup, Space, Toast, useAuth } from '@conso
 import { FormSheet, InputNumber, Select, Switch, TextArea, useSaving } from '@console/kit/data';
 import { CHANNEL_TYPES, channelTypeInfo } from '../../../contracts';
 import { channelsApi } from '../api';
-import { emptyForm, endsWithV1, formFromChannel, toPayload, validateForm, type ChannelForm } from '../channel-form';
+import {
+  emptyForm,
+  endsWithV1,
+  formFromChannel,
+  toPayload,
+  VERTEX_AI,
+  validateForm,
+  type ChannelForm,
+  type VertexKeyType,
+} from '../channel-form';
 import { RevealKeyButton } from './RevealKeyButton';
 import { JsonField } from './JsonField';
 import { ModelsField } from './ModelsField';
@@ -51,6 +60,7 @@ export function ChannelDrawer({ channelId, groups, onClose, onSaved }: ChannelDr
     (value: ChannelForm[K]) =>
       setForm((current) => (current ? { ...current, [key]: value } : current));
   const info = form ? channelTypeInfo(form.type) : undefined;
+  const keyHelp = form?.type === VERTEX_AI && form.vertexKeyType === 'api_key' ? t('channels.field.vertexApiKey') : info?.keyHelp;
 
   const fetchUpstream = async (): Promise<string[]> => {
     if (!form) return [];
@@ -144,7 +154,21 @@ export function ChannelDrawer({ channelId, groups, onClose, onSaved }: ChannelDr
               />
             </FormRow>
           )}
-          <FormRow label={t('channels.field.key')} hint={creating ? info?.keyHelp : t('channels.field.keyEditHint')}>
+          {form.type === VERTEX_AI && (
+            <FormRow label={t('channels.field.vertexKeyType')} hint={t(`channels.field.vertexKeyTypeHint.${form.vertexKeyType}`)}>
+              <RadioGroup
+                type="button"
+                value={form.vertexKeyType}
+                onChange={(event) => set('vertexKeyType')(event.target.value as VertexKeyType)}
+                options={[
+                  { label: t('channels.field.vertexKeyTypes.json'), value: 'json' },
+                  { label: t('channels.field.vertexKeyTypes.api_key'), value: 'api_key' },
+                ]}
+                data-testid="channel-vertex-key-type"
+              />
+            </FormRow>
+          )}
+          <FormRow label={t('channels.field.key')} hint={creating ? keyHelp : t('channels.field.keyEditHint')}>
             {isRoot && !creating && channelId !== null && (
               <div style={{ marginBottom: 8 }}>
                 <RevealKeyButton channelId={channelId} />
@@ -163,7 +187,7 @@ export function ChannelDrawer({ channelId, groups, onClose, onSaved }: ChannelDr
                 mode="password"
                 value={form.key}
                 onChange={set('key')}
-                placeholder={info?.keyHelp ?? t('channels.field.key')}
+                placeholder={keyHelp ?? t('channels.field.key')}
                 data-testid="channel-key"
               />
             )}
