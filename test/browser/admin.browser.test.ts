@@ -395,6 +395,41 @@ describe.skipIf(skipReason !== null)('admin remote in Chromium', () => {
     }
   });
 
+  it("shows the performance monitor's figures, collects garbage and saves its thresholds (a figure over one turns red)", async () => {
+    const KEYS = ['performance_setting.monitor_enabled', 'performance_setting.monitor_memory_threshold'];
+    const storedOptions = async () =>
+      Object.fromEntries(
+        (await consoleCall<{ key: string; value: string }[]>(page, 'GET', '/api/option/')).data.map((o) => [o.key, o.value]),
+      );
+    const before = await storedOptions();
+    try {
+      await page.goto('/setting?tab=operation');
+      const section = page.getByTestId('section-performance');
+      await section.getByText('系统负载过高时拒绝中继请求').waitFor();
+      const memory = page.getByTestId('performance-memory');
+      await expect.poll(() => memory.textContent()).toMatch(/^内存 [\d.]+%$/);
+      expect(await memory.getAttribute('class')).toContain('green');
+      await page.getByTestId('performance-gc').click();
+      await page.getByText(/^堆内存 [\d.]+ [KMG]?B → [\d.]+ [KMG]?B$/).waitFor();
+
+      await page.getByTestId('option-performance_setting.monitor_enabled').click();
+      const threshold = numberInput('option-performance_setting.monitor_memory_threshold');
+      await threshold.fill('1');
+      await threshold.blur();
+      await page.getByTestId('section-performance-save').click();
+      await page.getByText('保存成功').first().waitFor();
+      await expect.poll(async () => (await storedOptions())['performance_setting.monitor_memory_threshold']).toBe('1');
+      expect((await storedOptions())['performance_setting.monitor_enabled']).toBe('true');
+      // Any machine uses more than 1 % of its memory: the figure is now over the line, and a relay call is refused.
+      await expect.poll(() => memory.getAttribute('class')).toContain('red');
+      const refused = await fetch(`${gateway.url}/v1/chat/completions`, { method: 'POST', body: '{}' });
+      expect(refused.status).toBe(503);
+      await browser.screenshot('admin-09c-performance');
+    } finally {
+      for (const key of KEYS) await consoleCall(page, 'PUT', '/api/option/', { key, value: before[key] });
+    }
+  });
+
   it('cleans up logs older than the chosen date, one month ago by default', async () => {
     await page.goto('/setting?tab=operation');
     const cleanup = page.getByTestId('log-cleanup');

@@ -4,6 +4,7 @@ import { ThrottlerModule } from '@nestjs/throttler';
 import type { AppConfig } from './config/app-config.js';
 import { APP_CONFIG, ConfigModule } from './config/config.module.js';
 import { EnvelopeInterceptor } from './http/envelope.interceptor.js';
+import { SystemStatusService } from './ops/system-status.service.js';
 import { GatewayExceptionFilter } from './http/exception.filter.js';
 import { GatewayThrottlerGuard } from './rate-limit/gateway-throttler.guard.js';
 import { ClusterThrottlerStorage } from './rate-limit/cluster-throttler.storage.js';
@@ -11,7 +12,7 @@ import { clusterBus } from './redis/cluster-bus.js';
 import { RedisThrottlerStorage } from './redis/redis-throttler.storage.js';
 import { RedisService } from './redis/redis.service.js';
 
-/** The kernel every module stands on: typed config, Redis, the console envelope, the error filter and rate limits. */
+/** The kernel every module stands on: typed config, Redis, the console envelope, the error filter, rate limits and the machine's load. */
 @Global()
 @Module({})
 export class CoreModule {
@@ -39,12 +40,13 @@ export class CoreModule {
       ],
       providers: [
         RedisService,
+        SystemStatusService,
         { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
         { provide: APP_FILTER, useClass: GatewayExceptionFilter },
         { provide: APP_GUARD, useClass: GatewayThrottlerGuard },
       ],
       // ThrottlerModule's storage and options, for SearchLimitGuard on the routes that use it.
-      exports: [RedisService, ConfigModule, ThrottlerModule],
+      exports: [RedisService, SystemStatusService, ConfigModule, ThrottlerModule],
     };
   }
 }

@@ -47,6 +47,8 @@ export {
 export { THROTTLE_OP } from './rate-limit/cluster-throttler.storage.js';
 export * from './net/outbound.js';
 export { publishRelayDone, relayDoneChannel, type RelayDoneEvent } from './ops/relay-events.js';
+export type { SystemStatus } from './ops/system-status.js';
+export { SYSTEM_STATUS_SAMPLE_MS, SystemStatusService } from './ops/system-status.service.js';
 export {
   readBoundedBody,
   parseJsonBody,

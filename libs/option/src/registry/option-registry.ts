@@ -226,6 +226,14 @@ const operationOptions = {
   /** Scheduled channel tests from the console (new-api monitor_setting); CHANNEL_TEST_FREQUENCY overrides both. */
   'monitor_setting.auto_test_channel_enabled': bool(false),
   'monitor_setting.auto_test_channel_minutes': int(10, { min: 1, max: 1440 }),
+  /**
+   * new-api's performance monitor: while on, relay calls get 503 when the machine's CPU, memory or disk use (in
+   * percent) is above its threshold; 0 turns one check off. Off by default.
+   */
+  'performance_setting.monitor_enabled': bool(false),
+  'performance_setting.monitor_cpu_threshold': int(90, { min: 0, max: 100 }),
+  'performance_setting.monitor_memory_threshold': int(90, { min: 0, max: 100 }),
+  'performance_setting.monitor_disk_threshold': int(95, { min: 0, max: 100 }),
 };
 
 /** Ratios, prices, groups and per-model rate limits (relay and pricing). */

@@ -7,9 +7,11 @@ import { HttpAdapterHost } from '@nestjs/core';
 import {
   APP_CONFIG,
   describeBodyError,
+  isAnthropicPath,
   isRelayPath,
   openAiError,
   serverFaultOf,
+  SystemStatusService,
   verifyJsonDepth,
   withRequestId,
   type AppConfig,
@@ -18,14 +20,16 @@ import { badRequest, RelayError } from '../pipeline/relay-error.js';
 import { RelayPipeline } from '../pipeline/relay-pipeline.js';
 import { formatOfKind, type RelayKind, type RouteFacts } from '../pipeline/relay-request.js';
 import type { RelayCaller } from '../pipeline/ports.js';
+import { OptionService } from '@gw/option';
 import { applyRelayCors } from './cors.js';
+import { exemptFromOverload, type Overload, overloadOf } from './overload.js';
 import { readJsonBody, type BodyParser } from './json-body.js';
 import { MULTIPART_KINDS } from '../pipeline/openai-request.js';
 import { MultipartError, readMultipart } from './multipart-body.js';
-import { NOT_A_HANDSHAKE, writeHttp } from '../realtime/realtime-handshake.js';
+import { NOT_A_HANDSHAKE, refuseUpgrade, writeHttp } from '../realtime/realtime-handshake.js';
 import { RealtimeRelay } from '../realtime/realtime-relay.js';
 import { matchRelayRoute } from './relay-routes.js';
-import { requestIdOf } from './request-id.js';
+import { newRequestId, requestIdOf } from './request-id.js';
 import { sendJson } from './send-json.js';
 
 /** Reads and drops the rest of a request body; resolves when it has ended or the connection is gone. */
@@ -70,6 +74,8 @@ export class RelayEntry implements OnApplicationBootstrap {
     private readonly host: HttpAdapterHost,
     private readonly pipeline: RelayPipeline,
     private readonly realtime: RealtimeRelay,
+    private readonly options: OptionService,
+    private readonly load: SystemStatusService,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.limit = config.http.maxBodyBytes;
@@ -104,6 +110,12 @@ export class RelayEntry implements OnApplicationBootstrap {
     const q = url.indexOf('?');
     const path = q < 0 ? url : url.slice(0, q);
     if (isRealtimePath(path)) {
+      const overload = this.overload(req.method, path);
+      if (overload) {
+        socket.on('error', () => undefined);
+        refuseUpgrade(socket, new RelayError(overload.message, 503, overload.code), newRequestId());
+        return;
+      }
       const query = q < 0 ? '' : url.slice(q + 1);
       const model = new URLSearchParams(query).get('model') ?? undefined;
       void this.realtime.open({ req, socket, head, ip: this.ipOf(req), model, queryKey: queryKey(query) });
@@ -121,6 +133,11 @@ export class RelayEntry implements OnApplicationBootstrap {
     if (!isRelayPath(path)) return false;
     requestIdOf(req, res);
     if (applyRelayCors(path, req, res)) return true;
+    const overload = this.overload(req.method, path);
+    if (overload) {
+      void this.shed(req, res, path, overload);
+      return true;
+    }
     if (req.method === 'GET' && isRealtimePath(path)) {
       // The Realtime route without an upgrade: the key is checked first, as on every relay route.
       void this.notWebSocket(req, res, url.slice(path.length + 1));
@@ -158,6 +175,19 @@ export class RelayEntry implements OnApplicationBootstrap {
     } catch (error) {
       this.pipeline.renderError(res, error, 'openai', requestId);
     }
+  }
+
+  /** The performance monitor's verdict for this call (overload.ts); undefined lets it through. */
+  private overload(method: string | undefined, path: string): Overload | undefined {
+    if (exemptFromOverload(method, path)) return undefined;
+    return overloadOf(this.load.current(), this.options);
+  }
+
+  /** 503 in the caller's error format (Anthropic's on /v1/messages), after the body is read off the socket. */
+  private async shed(req: IncomingMessage, res: ServerResponse, path: string, overload: Overload): Promise<void> {
+    await discardBody(req);
+    const refusal = new RelayError(overload.message, 503, overload.code);
+    this.pipeline.renderError(res, refusal, isAnthropicPath(path) ? 'anthropic' : 'openai', requestIdOf(req, res));
   }
 
   private ipOf(req: IncomingMessage): string {

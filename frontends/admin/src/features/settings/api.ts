@@ -17,4 +17,13 @@ export const optionsApi = {
   enabledModels: () => api.get<string[]>('/api/channel/models_enabled'),
   /** The running version against the release feed's latest (the gateway reads the feed); failures are the caller's to show. */
   checkUpdate: () => api.get<ReleaseCheckView>('/api/status/update', { quiet: true }),
+  performanceStats: () => api.get<PerformanceStats>('/api/performance/stats'),
+  collectGarbage: () => api.post<{ before: number; after: number }>('/api/performance/gc'),
 };
+
+/** GET /api/performance/stats (root): the machine's load and this gateway process's memory. */
+export interface PerformanceStats {
+  system_status: { cpu_usage: number; memory_usage: number; disk_usage: number; sampled_at: number };
+  memory_stats: { alloc: number; sys: number; heap_total: number; external: number; num_gc: number };
+  disk_space_info: { total: number; free: number; used: number; used_percent: number };
+}

@@ -6,6 +6,7 @@ import { optionsApi } from '../api';
 import { NumberField, Section, SelectField, SwitchField, TextAreaField, TextField } from '../fields';
 import { optionLabel } from '../label';
 import type { Settings } from '../useSettings';
+import { PerformancePanel } from './PerformancePanel';
 
 const GENERAL = [
   'TopUpLink',
@@ -42,6 +43,12 @@ const MONITOR = [
   'ChannelDisableFailureWindowMinutes',
   'monitor_setting.auto_test_channel_enabled',
   'monitor_setting.auto_test_channel_minutes',
+] as const;
+const PERFORMANCE = [
+  'performance_setting.monitor_enabled',
+  'performance_setting.monitor_cpu_threshold',
+  'performance_setting.monitor_memory_threshold',
+  'performance_setting.monitor_disk_threshold',
 ] as const;
 const QUOTA = ['QuotaForNewUser', 'PreConsumedQuota', 'QuotaForInviter', 'QuotaForInvitee'] as const;
 const CHATS = ['Chats'] as const;
@@ -86,7 +93,7 @@ function LogCleanup() {
   );
 }
 
-/** The operation tab's option groups (spec 000 §2): general, drawing, sensitive words, logs, dashboard, monitoring, quota, chat links. */
+/** The operation tab's option groups (spec 000 §2): general, drawing, sensitive words, logs, dashboard, monitoring, performance, quota, chat links. */
 export function OperationSections({ settings }: { settings: Settings }) {
   const { t } = useTranslation('admin');
   const label = (key: string) => optionLabel(t, key);
@@ -160,6 +167,22 @@ export function OperationSections({ settings }: { settings: Settings }) {
           label={label('AutomaticRetryStatusCodes')}
           hint={t('settings.hint.statusCodes')}
         />
+      </Section>
+      <Section title={t('settings.section.performance')} settings={settings} keys={PERFORMANCE} testId="section-performance">
+        <Typography.Text type="tertiary" style={{ display: 'block', marginBottom: 8 }}>
+          {t('settings.performance.hint')}
+        </Typography.Text>
+        <PerformancePanel
+          thresholds={{
+            cpu: Number(settings.stored['performance_setting.monitor_cpu_threshold'] ?? 0),
+            memory: Number(settings.stored['performance_setting.monitor_memory_threshold'] ?? 0),
+            disk: Number(settings.stored['performance_setting.monitor_disk_threshold'] ?? 0),
+          }}
+        />
+        {switches(settings, PERFORMANCE, t)}
+        {PERFORMANCE.filter((key) => !key.endsWith('_enabled')).map((key) => (
+          <NumberField key={key} settings={settings} name={key} label={label(key)} />
+        ))}
       </Section>
       <Section title={t('settings.section.chats')} settings={settings} keys={CHATS}>
         <TextAreaField settings={settings} name="Chats" label={label('Chats')} rows={8} hint={t('settings.hint.Chats')} />
