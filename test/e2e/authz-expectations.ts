@@ -89,6 +89,8 @@ export const ROUTE_ACCESS: Record<string, AccessLevel> = {
   'GET /api/status': 'public',
   'GET /api/status/test': 'admin',
   'GET /api/status/update': 'root',
+  'GET /api/performance/stats': 'root',
+  'POST /api/performance/gc': 'root',
   'GET /api/task': 'admin',
   'GET /api/task/self': 'user',
   'GET /api/token': 'user',
