@@ -1,3 +1,5 @@
+import { request } from 'node:http';
+import { type AddressInfo, createServer } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { LogRetentionService } from '@gw/log';
 import { testDatabases } from '../support/databases.js';
@@ -188,6 +190,50 @@ describe.each(testDatabases())('relay error logs (ERROR_LOG_ENABLED=true) on %s'
       await f.setQuota(f.user.id, 10_000_000);
     }
     expect(await errorRows()).toHaveLength(before);
+  });
+
+  it('a Realtime session whose provider cannot be reached writes an error row for the connect (request_path /v1/realtime)', async () => {
+    await f.setOption('RetryTimes', '0');
+    await f.setOption('ModelRatio', { ...RATIOS, 'err-rt': 1 });
+    // A port nobody listens on: the provider connect is refused.
+    const closed = await new Promise<number>((resolve) => {
+      const server = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = server.address() as AddressInfo;
+        server.close(() => resolve(port));
+      });
+    });
+    const id = await channel({ models: 'err-rt', name: 'err-rt-chan', base_url: `http://127.0.0.1:${closed}` });
+    const answer = await new Promise<{ status: number; requestId: string }>((resolve, reject) => {
+      const req = request(`${f.gw.url}/v1/realtime?model=err-rt`, {
+        headers: {
+          authorization: `Bearer ${token.key}`,
+          connection: 'Upgrade',
+          upgrade: 'websocket',
+          'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
+          'sec-websocket-version': '13',
+        },
+      });
+      req.on('response', (res) => {
+        res.resume();
+        resolve({ status: res.statusCode!, requestId: String(res.headers['x-oneapi-request-id']) });
+      });
+      req.on('upgrade', (_res, socket) => {
+        socket.destroy();
+        reject(new Error('the upgrade should have been refused'));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(answer.status).toBe(502);
+    const [row] = await f.logCount({ requestId: answer.requestId }, 1);
+    expect(row).toMatchObject({ type: ERROR, modelName: 'err-rt', channelId: id, quota: 0, isStream: true, tokenId: token.id });
+    expect(row.content).toMatch(/^status_code=502, /);
+    expect(JSON.parse(row.other)).toMatchObject({
+      request_path: '/v1/realtime',
+      status_code: 502,
+      channel_id: id,
+      channel_name: 'err-rt-chan',
+    });
   });
 
   it('retention removes error rows with the rest', async () => {

@@ -102,9 +102,20 @@ describe.each(testDatabases())('the Realtime relay (GET /v1/realtime over WebSoc
   /** Waits until the session's money is final: nothing reserved, and the balances moved by exactly the logged charges. */
   async function settledSince(before: { user: number; token: number }, logsBefore: number): Promise<any[]> {
     await waitFor(async () => ((await openReservations()) === 0 ? true : undefined), 'no open reservation');
-    const rows = (await f.logs({ userId: f.user.id, type: 2 })).slice(logsBefore);
-    const charged = rows.reduce((sum, row) => sum + Number(row.quota), 0);
-    expect(await balances()).toEqual({ user: before.user - charged, token: before.token - charged });
+    // A charge is settled a moment before its log row is recorded: wait for the rows to account for the balances,
+    // and only then compare (a balance that never matches fails below with both figures).
+    const logged = async () => {
+      const rows = (await f.logs({ userId: f.user.id, type: 2 })).slice(logsBefore);
+      const charged = rows.reduce((sum, row) => sum + Number(row.quota), 0);
+      return { rows, expected: { user: before.user - charged, token: before.token - charged } };
+    };
+    await waitFor(async () => {
+      const { expected } = await logged();
+      const now = await balances();
+      return now.user === expected.user && now.token === expected.token ? true : undefined;
+    }, 'the balances to match the logged charges').catch(() => undefined);
+    const { rows, expected } = await logged();
+    expect(await balances()).toEqual(expected);
     return rows;
   }
   const logCount = async () => (await f.logs({ userId: f.user.id, type: 2 })).length;

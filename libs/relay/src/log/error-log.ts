@@ -17,7 +17,7 @@ export interface FailedAttempt {
 
 export interface ErrorRecord {
   caller: RelayCaller;
-  request: RelayRequest;
+  request: Pick<RelayRequest, 'model' | 'stream' | 'path'>;
   group: string;
   failure: FailedAttempt;
   requestId: string;

@@ -1,3 +1,4 @@
+import { checkModel } from './model-name.js';
 import { badRequest } from './relay-error.js';
 import type { RelayRequest, RouteFacts } from './relay-request.js';
 
@@ -43,9 +44,7 @@ function checkEmbedRequest(raw: unknown, at: string): string[] {
  */
 export function parseGeminiEmbeddings(path: string, raw: unknown, route: RouteFacts): RelayRequest {
   if (!isObject(raw)) throw badRequest('request body must be a JSON object');
-  const model = typeof route.model === 'string' ? route.model.trim() : '';
-  if (!model) throw badRequest('model is required', 'model_required');
-  if (model.length > 256) throw badRequest('model name is too long');
+  const model = checkModel(route.model);
   let texts: string[];
   if (route.batch) {
     const requests = raw.requests;

@@ -1,4 +1,5 @@
 import type { UpstreamEndpoint } from '@gw/upstream';
+import { checkModel } from './model-name.js';
 import { badRequest } from './relay-error.js';
 import type { MultipartBody } from '../http/multipart-body.js';
 import type { RelayKind, RelayRequest, RouteFacts } from './relay-request.js';
@@ -60,9 +61,7 @@ export function parseOpenAiOther(kind: OpenAiOtherKind, path: string, raw: unkno
   if (!isObject(raw)) throw badRequest('request body must be a JSON object');
   const given = raw.model;
   if (given !== undefined && given !== null && typeof given !== 'string') throw badRequest('model must be a string');
-  const model = (typeof given === 'string' && given.trim()) || DEFAULT_MODEL[kind];
-  if (!model) throw badRequest('model is required', 'model_required');
-  if (model.length > 256) throw badRequest('model name is too long');
+  const model = checkModel((typeof given === 'string' && given.trim()) || DEFAULT_MODEL[kind]);
   if (raw.stream !== undefined && raw.stream !== null && typeof raw.stream !== 'boolean') throw badRequest('stream must be a boolean');
   let stream = false;
   let maxTokens = 0;
@@ -156,8 +155,7 @@ export function parseMultipart(kind: MultipartKind, path: string, raw: unknown):
   const upload = raw as MultipartBody | undefined;
   if (!upload || !(upload.form instanceof FormData)) throw badRequest('request body must be multipart/form-data');
   const { fields, files } = upload;
-  const model = fields.model?.trim() || (kind === 'images_edits' ? 'dall-e' : 'whisper-1');
-  if (model.length > 256) throw badRequest('model name is too long');
+  const model = checkModel(fields.model?.trim() || (kind === 'images_edits' ? 'dall-e' : 'whisper-1'));
   let callFactor: number | undefined;
   if (kind === 'images_edits') {
     if (!files.some((name) => name === 'image' || name === 'image[]')) throw badRequest('image is required');

@@ -12,6 +12,7 @@ import {
 } from './openai-request.js';
 import { parseGeminiEmbeddings } from './gemini-embed-request.js';
 import { badRequest } from './relay-error.js';
+import { checkModel } from './model-name.js';
 
 /**
  * The relay's inbound request kinds: OpenAI's three text routes, Anthropic Messages, Gemini generateContent
@@ -115,13 +116,6 @@ export function parseRelayRequest(kind: RelayKind, path: string, raw: unknown, r
     includeUsage: stream && (options === undefined || options === null || (isObject(options) && options.include_usage === true)),
     maxTokens: kind === 'embeddings' ? 0 : readMaxTokens(raw),
   };
-}
-
-/** A client's model name: a non-blank string of at most 256 characters, trimmed (new-api's 400s otherwise). */
-export function checkModel(model: unknown): string {
-  if (typeof model !== 'string' || !model.trim()) throw badRequest('model is required', 'model_required');
-  if (model.length > 256) throw badRequest('model name is too long');
-  return model.trim();
 }
 
 /** Anthropic Messages: model, messages and (optionally) max_tokens and stream, as Anthropic validates them. */

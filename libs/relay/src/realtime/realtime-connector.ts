@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { WebSocket } from 'ws';
 import { ChannelHealthService, ChannelKeyService, type RelayChannel } from '@gw/channel';
 import { type CancelSignal, type SocketOpening, UpstreamClient } from '@gw/upstream';
+import type { FailedAttempt } from '../log/error-log.js';
 import type { ChannelRoute } from '../pipeline/channel-selection.js';
 import { RelayError } from '../pipeline/relay-error.js';
 import { RetryPolicy } from '../pipeline/retry-policy.js';
@@ -24,7 +25,7 @@ type Attempt = { socket: WebSocket; upstreamModel: string } | AttemptFailure;
 /**
  * Opens the provider's Realtime socket for a session the way the HTTP relay sends a request: the route's
  * channel first (its model mapping, one of its keys), then on a retryable failure the next channel RetryTimes
- * allows; every failure is reported to channel health. A refused upgrade carries the provider's error as the
+ * allows; every failure is reported to channel health (and to `onFailure`, the error log). A refused upgrade carries the provider's error as the
  * HTTP relay reports an error status; no answer at all is a connect failure.
  */
 @Injectable()
@@ -37,7 +38,13 @@ export class RealtimeConnector {
   ) {}
 
   /** The open socket, or throws the client's error once no channel is left to try. */
-  async connect(route: ChannelRoute, model: string, beta: boolean, signal: CancelSignal): Promise<RealtimeUpstream> {
+  async connect(
+    route: ChannelRoute,
+    model: string,
+    beta: boolean,
+    signal: CancelSignal,
+    onFailure?: (failure: FailedAttempt) => void,
+  ): Promise<RealtimeUpstream> {
     const tried = new Set<number>();
     const usedChannels: number[] = [];
     let channel = route.channel;
@@ -51,6 +58,8 @@ export class RealtimeConnector {
         return { socket: attempt.socket, channel, usedChannels, upstreamModel: attempt.upstreamModel };
       }
       if (attempt.channelFault) this.health.reportRelayFailure(channel.id, attempt.channelFault, choice?.keyIndex);
+      if (onFailure && !signal.aborted)
+        onFailure({ channel, error: attempt.error, usedChannels: [...usedChannels], keyIndex: choice?.keyIndex });
       if (!attempt.retryable || signal.aborted) throw attempt.error;
       const next = route.next(tried);
       if (!next) throw attempt.error;

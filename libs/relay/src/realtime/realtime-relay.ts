@@ -4,19 +4,21 @@ import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common
 import type { WebSocket, WebSocketServer } from 'ws';
 import { channelRedactor, type RelayChannel, redactChannelText } from '@gw/channel';
 import { APP_CONFIG, type AppConfig, REQUEST_ID_HEADER, requireOnFirstUse } from '@gw/core';
+import { LogService } from '@gw/log';
 import { OptionService } from '@gw/option';
 import { QuotaLedger } from '../billing/quota-ledger.js';
 import { RelayCharges } from '../billing/relay-charges.js';
 import { newRequestId } from '../http/request-id.js';
+import { buildErrorLog, type FailedAttempt } from '../log/error-log.js';
 import { ChannelSelection } from '../pipeline/channel-selection.js';
 import { modelPrice } from '../pipeline/model-price.js';
 import { RelayAuthenticator, RelayPricing, RelayRateLimiter } from '../pipeline/ports.js';
 import { badRequest, RelayError, toRelayError } from '../pipeline/relay-error.js';
-import { checkModel } from '../pipeline/relay-request.js';
+import { checkModel } from '../pipeline/model-name.js';
 import { RealtimeBridge } from './realtime-bridge.js';
 import { REALTIME_MAX_FRAME_BYTES, RealtimeConnector, type RealtimeUpstream } from './realtime-connector.js';
 import { NOT_A_HANDSHAKE, REALTIME_PROTOCOL, readHandshake, refuseUpgrade, SocketGone } from './realtime-handshake.js';
-import { RealtimeMeter } from './realtime-meter.js';
+import { REALTIME_PATH, RealtimeMeter } from './realtime-meter.js';
 
 /** The WebSocket package, loaded by the first Realtime session (most gateways never serve one). */
 const ws = requireOnFirstUse<typeof import('ws')>('ws');
@@ -60,6 +62,7 @@ export class RealtimeRelay implements OnModuleDestroy {
   private readonly requestIds = new WeakMap<IncomingMessage, string>();
   private server?: WebSocketServer;
   private readonly idleMs: number;
+  private readonly errorLogEnabled: boolean;
   private draining = false;
 
   constructor(
@@ -71,9 +74,11 @@ export class RealtimeRelay implements OnModuleDestroy {
     private readonly ledger: QuotaLedger,
     private readonly charges: RelayCharges,
     private readonly connector: RealtimeConnector,
+    private readonly logs: LogService,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.idleMs = config.relay.realtimeIdleSeconds * 1000;
+    this.errorLogEnabled = config.errorLogEnabled === true;
   }
 
   /** Ends every session (1001), then waits for their billing, before the log's shutdown flush. */
@@ -111,7 +116,23 @@ export class RealtimeRelay implements OnModuleDestroy {
       meter = new RealtimeMeter({ ledger: this.ledger, charges: this.charges, pricing: this.pricing }, session);
       await meter.open();
       if (gone.aborted) throw new RelayError('the client went away', 499, 'client_gone');
-      upstream = await this.connector.connect(route, model, handshake.beta, gone);
+      const startedAt = performance.now();
+      // ERROR_LOG_ENABLED: each failed provider connect is an error row, as each failed attempt of an HTTP call.
+      const onFailure = this.errorLogEnabled
+        ? (failure: FailedAttempt) =>
+            this.logs.record(
+              buildErrorLog({
+                caller: who,
+                request: { model, stream: true, path: REALTIME_PATH },
+                group: route.group,
+                failure,
+                requestId,
+                ip: call.ip,
+                useTimeMs: performance.now() - startedAt,
+              }),
+            )
+        : undefined;
+      upstream = await this.connector.connect(route, model, handshake.beta, gone, onFailure);
       // An `auto` retry may have moved the session to another group: billed at that group's ratio.
       const served = route.group === session.group ? price : modelPrice(this.pricing, this.options, who, model, route.group);
       meter.servedBy({ ...upstream, group: route.group, price: served });
