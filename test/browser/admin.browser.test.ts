@@ -38,6 +38,19 @@ describe.skipIf(skipReason !== null)('admin remote in Chromium', () => {
   const channelsNamed = async (keyword: string) =>
     (await consoleCall<{ items: ChannelRow[] }>(page, 'GET', `/api/channel/search?keyword=${encodeURIComponent(keyword)}`)).data.items;
   const numberInput = (testId: string) => page.locator(`input[data-testid="${testId}"], [data-testid="${testId}"] input`).first();
+  const storedOptions = async () =>
+    Object.fromEntries(
+      (await consoleCall<{ key: string; value: string }[]>(page, 'GET', '/api/option/')).data.map((o) => [o.key, o.value]),
+    );
+  /** Flips a settings section's switch, types a number into one of its fields, saves the section. */
+  async function switchTypeAndSave(section: string, switchKey: string, numberKey: string, value: string) {
+    await page.getByTestId(`option-${switchKey}`).click();
+    const field = numberInput(`option-${numberKey}`);
+    await field.fill(value);
+    await field.blur();
+    await page.getByTestId(`section-${section}-save`).click();
+    await page.getByText('保存成功').first().waitFor();
+  }
 
   async function login(username: string, password: string) {
     await page.goto('/login');
@@ -345,10 +358,6 @@ describe.skipIf(skipReason !== null)('admin remote in Chromium', () => {
       'AudioCompletionRatio',
       'CreateCacheRatio',
     ];
-    const storedOptions = async () =>
-      Object.fromEntries(
-        (await consoleCall<{ key: string; value: string }[]>(page, 'GET', '/api/option/')).data.map((o) => [o.key, o.value]),
-      );
     const before = await storedOptions();
     for (const key of KEYS) expect(before[key], key).toBeDefined();
     try {
@@ -356,12 +365,7 @@ describe.skipIf(skipReason !== null)('admin remote in Chromium', () => {
       const gemini = page.getByTestId('section-gemini');
       await gemini.getByText('启用 Gemini 思考后缀适配').waitFor();
       await gemini.getByText(/-thinking-<预算>/).waitFor();
-      await page.getByTestId('option-gemini.thinking_adapter_enabled').click();
-      const budget = numberInput('option-gemini.thinking_adapter_budget_tokens_percentage');
-      await budget.fill('0.75');
-      await budget.blur();
-      await page.getByTestId('section-gemini-save').click();
-      await page.getByText('保存成功').first().waitFor();
+      await switchTypeAndSave('gemini', 'gemini.thinking_adapter_enabled', 'gemini.thinking_adapter_budget_tokens_percentage', '0.75');
       await expect.poll(async () => (await storedOptions())['gemini.thinking_adapter_enabled']).toBe('true');
       expect(Number((await storedOptions())['gemini.thinking_adapter_budget_tokens_percentage'])).toBe(0.75);
 
@@ -397,10 +401,6 @@ describe.skipIf(skipReason !== null)('admin remote in Chromium', () => {
 
   it("shows the performance monitor's figures, collects garbage and saves its thresholds (a figure over one turns red)", async () => {
     const KEYS = ['performance_setting.monitor_enabled', 'performance_setting.monitor_memory_threshold'];
-    const storedOptions = async () =>
-      Object.fromEntries(
-        (await consoleCall<{ key: string; value: string }[]>(page, 'GET', '/api/option/')).data.map((o) => [o.key, o.value]),
-      );
     const before = await storedOptions();
     try {
       await page.goto('/setting?tab=operation');
@@ -412,12 +412,7 @@ describe.skipIf(skipReason !== null)('admin remote in Chromium', () => {
       await page.getByTestId('performance-gc').click();
       await page.getByText(/^堆内存 [\d.]+ [KMG]?B → [\d.]+ [KMG]?B$/).waitFor();
 
-      await page.getByTestId('option-performance_setting.monitor_enabled').click();
-      const threshold = numberInput('option-performance_setting.monitor_memory_threshold');
-      await threshold.fill('1');
-      await threshold.blur();
-      await page.getByTestId('section-performance-save').click();
-      await page.getByText('保存成功').first().waitFor();
+      await switchTypeAndSave('performance', 'performance_setting.monitor_enabled', 'performance_setting.monitor_memory_threshold', '1');
       await expect.poll(async () => (await storedOptions())['performance_setting.monitor_memory_threshold']).toBe('1');
       expect((await storedOptions())['performance_setting.monitor_enabled']).toBe('true');
       // Any machine uses more than 1 % of its memory: the figure is now over the line, and a relay call is refused.
