@@ -341,6 +341,34 @@ describe.each(testDatabases())('relay: Gemini generateContent on %s', (kind) => 
     });
   });
 
+  describe("an OpenAI client's extra_body.google", () => {
+    const chat = (body: Record<string, unknown>) =>
+      post(
+        '/v1/chat/completions',
+        { model: GEMINI, messages: [{ role: 'user', content: 'hi' }], ...body },
+        { authorization: `Bearer ${f.apiToken.key}` },
+      );
+
+    it('reaches Gemini as generationConfig.thinkingConfig and imageConfig', async () => {
+      const google = { thinking_config: { thinking_budget: 1024, include_thoughts: true }, image_config: { aspect_ratio: '16:9' } };
+      const res = await chat({ extra_body: { google } });
+      expect(res.status).toBe(200);
+      expect(f.up.requests[0]!.body.generationConfig).toMatchObject({
+        thinkingConfig: { thinkingBudget: 1024, includeThoughts: true },
+        imageConfig: { aspectRatio: '16:9' },
+      });
+    });
+
+    it('refuses a camelCase field with a 400 naming the right one, calling no provider and charging nothing', async () => {
+      const before = await f.quota(f.user.id);
+      const res = await chat({ extra_body: { google: { thinking_config: { thinkingBudget: 1024 } } } });
+      expect(res.status).toBe(400);
+      expect((await res.json()).error.message).toContain('use extra_body.google.thinking_config.thinking_budget instead');
+      expect(f.up.requests).toHaveLength(0);
+      expect(await f.quota(f.user.id)).toBe(before);
+    });
+  });
+
   describe('the route', () => {
     it("refuses bad input and bad keys with Gemini's error shape", async () => {
       const noContents = await post(`/v1beta/models/${GEMINI}:generateContent`, { prompt: 'x' }, { 'x-goog-api-key': f.apiToken.key });

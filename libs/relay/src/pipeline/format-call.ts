@@ -9,6 +9,7 @@ import { parseJsonObject, SseEventReader } from '../providers/sse-events.js';
 import { aggregateStream } from '../providers/stream-aggregate.js';
 import {
   AdaptorAuthError,
+  AdaptorRequestError,
   type AdaptorCall,
   type ChannelAdaptor,
   type FormatCodec,
@@ -22,7 +23,7 @@ import { FormatStream, hubAnswerText } from '../stream/format-stream.js';
 import { sendAnswer } from '../stream/json-responder.js';
 import { relayStream, type StreamLimits, streamLimitsOf } from '../stream/stream-responder.js';
 import { toOpenAiUsage, type Usage } from '../stream/usage.js';
-import { RelayError } from './relay-error.js';
+import { badRequest, RelayError } from './relay-error.js';
 import { RetryPolicy } from './retry-policy.js';
 import {
   channelKeyFailure,
@@ -129,9 +130,16 @@ export class FormatCall {
     }
 
     const hubRequest = request.kind === 'responses' ? inbound.requestToHub(request.body, request.model, request.stream) : request.hub;
-    let body = passThrough
-      ? { ...request.body }
-      : native.requestFromHub({ ...hubRequest, model: upstreamModel }, upstreamModel, this.settings);
+    let body: Record<string, unknown>;
+    try {
+      body = passThrough
+        ? { ...request.body }
+        : native.requestFromHub({ ...hubRequest, model: upstreamModel }, upstreamModel, this.settings);
+    } catch (error) {
+      // A request the provider's format cannot carry as sent (a wrong extra_body.google field): the client's 400.
+      if (error instanceof AdaptorRequestError) return failed(badRequest(error.message), false);
+      throw error;
+    }
     if (passThrough && 'model' in body) body.model = upstreamModel;
     const override = channel.paramOverride;
     if (override && !Array.isArray(override.operations)) Object.assign(body, override);

@@ -1,5 +1,6 @@
 import type { HubRequest, Json, ProviderSettings } from '../types.js';
 import { geminiParameters, geminiSchema } from './schema.js';
+import { googleExtraBody } from './extra-body.js';
 import { thinkingConfigFor } from './thinking.js';
 
 /**
@@ -203,10 +204,12 @@ export function hubToGemini(hub: HubRequest, model: string, settings: ProviderSe
     if (schema) config.responseSchema = schema;
   }
   // Only the thinking adapter's model suffixes set a thinkingConfig (new-api): a reasoning_effort alone would send
-  // a thinking budget to models that take none (Gemini answers 400).
+  // a thinking budget to models that take none (Gemini answers 400). A client's own extra_body.google replaces it.
+  const google = googleExtraBody(hub, model);
   const effort = typeof hub.reasoning_effort === 'string' ? hub.reasoning_effort : '';
-  const thinking = thinkingConfigFor(model, settings, config.maxOutputTokens, effort);
+  const thinking = google.present ? google.thinking : thinkingConfigFor(model, settings, config.maxOutputTokens, effort);
   if (thinking) config.thinkingConfig = thinking;
+  if (google.imageConfig) config.imageConfig = google.imageConfig;
   if (Object.keys(config).length) body.generationConfig = config;
   if (Array.isArray(hub.tools) && hub.tools.length) {
     const tools: Json[] = [];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RelayChannel } from '@gw/channel';
 import { vertexAdaptor } from '../vertex/index.js';
-import type { AdaptorCall, Json, ProviderSettings } from '../types.js';
+import { AdaptorRequestError, type AdaptorCall, type Json, type ProviderSettings } from '../types.js';
 import { geminiAdaptor, geminiCodec } from './index.js';
 
 const settingsOf = (values: Record<string, unknown>): ProviderSettings => ({ get: <T>(key: string) => values[key] as T });
@@ -104,3 +104,53 @@ function vertexChannel(key: string): RelayChannel {
   const upstream = { id: 2, type: 41, key, baseUrl: '', other: 'us-central1' };
   return { id: 2, type: 41, other: upstream.other, upstream } as unknown as RelayChannel;
 }
+
+describe("an OpenAI client's extra_body.google (Google's OpenAI-compatible API, as new-api reads it)", () => {
+  const config = (model: string, google: Json, settings = on) =>
+    (geminiCodec.requestFromHub({ messages: [{ role: 'user', content: 'hi' }], extra_body: { google } }, model, settings) as Json)
+      .generationConfig;
+
+  it('sends its thinking_config in place of the adapter: a positive budget turns thoughts on, include_thoughts decides last', () => {
+    expect(config('gemini-2.5-flash', { thinking_config: { thinking_budget: 1024 } }, off)?.thinkingConfig).toEqual({
+      thinkingBudget: 1024,
+      includeThoughts: true,
+    });
+    expect(config('gemini-2.5-flash', { thinking_config: { thinking_budget: 0 } })?.thinkingConfig).toEqual({
+      thinkingBudget: 0,
+      includeThoughts: false,
+    });
+    expect(
+      config('gemini-2.5-flash-thinking-2048', { thinking_config: { thinking_budget: 512, include_thoughts: false } })?.thinkingConfig,
+    ).toEqual({ thinkingBudget: 512, includeThoughts: false });
+    expect(config('gemini-3-pro', { thinking_config: { thinking_level: 'low' } })?.thinkingConfig).toEqual({ thinkingLevel: 'low' });
+    // Present without a thinking_config: the adapter stays out all the same (new-api).
+    expect(config('gemini-2.5-flash-thinking-2048', { image_config: { aspect_ratio: '16:9' } })).toEqual({
+      imageConfig: { aspectRatio: '16:9' },
+    });
+    // A -nothinking model ignores the client's thinking (and the adapter stays out).
+    expect(config('gemini-2.5-flash-nothinking', { thinking_config: { thinking_budget: 99 } })).toBeUndefined();
+  });
+
+  it('maps image_config to imageConfig', () => {
+    expect(config('gemini-2.5-flash-image', { image_config: { aspect_ratio: '1:1', image_size: '2K' } }, off)?.imageConfig).toEqual({
+      aspectRatio: '1:1',
+      imageSize: '2K',
+    });
+  });
+
+  it('refuses camelCase names and wrong types with the name to use', () => {
+    const refused = (google: Json) => () => config('gemini-2.5-flash', google);
+    expect(refused({ thinkingConfig: {} })).toThrow(AdaptorRequestError);
+    expect(refused({ thinkingConfig: {} })).toThrow(
+      'extra_body.google.thinkingConfig is not supported, use extra_body.google.thinking_config instead',
+    );
+    expect(refused({ thinking_config: { thinkingBudget: 1 } })).toThrow(/use extra_body.google.thinking_config.thinking_budget instead/);
+    expect(refused({ thinking_config: { thinking_budget: '1' } })).toThrow(
+      'extra_body.google.thinking_config.thinking_budget must be an integer',
+    );
+    expect(refused({ thinking_config: { include_thoughts: 'yes' } })).toThrow('include_thoughts must be a boolean');
+    expect(refused({ thinking_config: { thinking_level: 3 } })).toThrow('thinking_level must be a string');
+    expect(refused({ imageConfig: {} })).toThrow(/use extra_body.google.image_config instead/);
+    expect(refused({ image_config: { aspectRatio: '1:1' } })).toThrow(/use extra_body.google.image_config.aspect_ratio instead/);
+  });
+});
