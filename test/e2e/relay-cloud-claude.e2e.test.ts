@@ -283,6 +283,16 @@ describe.each(testDatabases())('relay: AWS Bedrock Claude (33) and Vertex AI (41
       let text = '';
       for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? '';
       expect(text).toBe('The sky is blue.');
+      // The stream is settled (its row written) before the next test reads the balance.
+      const [streamed] = await f.logCount({ modelName: EXPRESS_GEMINI, isStream: true }, 1);
+      expectRow(streamed, {
+        model: EXPRESS_GEMINI,
+        ...usage,
+        quota: formatQuota(usage),
+        stream: true,
+        conversion: ['openai', 'gemini'],
+        path: '/v1/chat/completions',
+      });
       expect(f.up.requests.map((r) => r.path)).toEqual([vertex.EXPRESS_GEMINI_PATH, vertex.EXPRESS_GEMINI_STREAM_PATH]);
       for (const sent of f.up.requests) {
         expect(sent.headers['x-goog-api-key']).toBe(vertex.EXPRESS_API_KEY);
