@@ -353,6 +353,8 @@ describe.each(testDatabases())('relay: Gemini generateContent on %s', (kind) => 
       const google = { thinking_config: { thinking_budget: 1024, include_thoughts: true }, image_config: { aspect_ratio: '16:9' } };
       const res = await chat({ extra_body: { google } });
       expect(res.status).toBe(200);
+      // Settled (its row written) before the next test reads the balance.
+      await f.row(res.headers.get('x-oneapi-request-id'));
       expect(f.up.requests[0]!.body.generationConfig).toMatchObject({
         thinkingConfig: { thinkingBudget: 1024, includeThoughts: true },
         imageConfig: { aspectRatio: '16:9' },
