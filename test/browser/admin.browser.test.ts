@@ -425,6 +425,65 @@ describe.skipIf(skipReason !== null)('admin remote in Chromium', () => {
     }
   });
 
+  it("lists the channel affinity rules and their pins, shows a pinned call's key usage in the log, and clears a rule's pins", async () => {
+    const model = 'gpt-affinity-browser';
+    const before = await storedOptions();
+    const ratios = JSON.parse(before.ModelRatio!) as Record<string, number>;
+    await consoleCall(page, 'PUT', '/api/option/', { key: 'ModelRatio', value: JSON.stringify({ ...ratios, [model]: 1 }) });
+    try {
+      const channel = await consoleCall(page, 'POST', '/api/channel/', {
+        mode: 'single',
+        channel: { type: 1, name: 'affinity-browser', key: 'sk-affinity-browser', models: model, group: 'default', base_url: upstream.url },
+      });
+      expect(channel.success, channel.message).toBe(true);
+      const token = await consoleCall(page, 'POST', '/api/token/', {
+        name: 'affinity-browser',
+        remain_quota: 0,
+        unlimited_quota: true,
+        expired_time: -1,
+      });
+      expect(token.success, token.message).toBe(true);
+      const listed = await consoleCall<{ items: { id: number }[] }>(page, 'GET', '/api/token/search?keyword=affinity-browser');
+      const key = (await consoleCall<{ key: string }>(page, 'POST', `/api/token/${listed.data.items[0]!.id}/key`)).data.key;
+      // Codex's prompt_cache_key on /v1/responses (new-api's default rule); the second call is sent to its pin.
+      upstream.script({ path: '/v1/responses', usage: { prompt_tokens: 40, completion_tokens: 4, cached_tokens: 30 }, times: 2 });
+      for (let i = 0; i < 2; i++) {
+        const answer = await fetch(`${gateway.url}/v1/responses`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ model, input: 'hi', prompt_cache_key: 'browser-conversation' }),
+        });
+        expect(answer.status).toBe(200);
+      }
+
+      await page.goto('/setting?tab=operation');
+      const panel = page.getByTestId('affinity-panel');
+      await panel.getByText('codex cli trace', { exact: true }).waitFor();
+      await expect.poll(() => page.getByTestId('affinity-rule-pins-0').textContent()).toBe('1 条绑定');
+      expect(await page.getByTestId('affinity-rule-1').innerText()).toContain('claude cli trace');
+      await browser.screenshot('admin-09d-channel-affinity');
+
+      // The admin's log view: the pinned call names its rule and key, and opens the key's usage.
+      await page.goto('/log');
+      const pinned = page.locator('[data-testid^="log-details-"]', { hasText: '渠道亲和规则「codex cli trace」' }).first();
+      await pinned.waitFor();
+      expect(await pinned.innerText()).toContain('键 brow...tion');
+      await page.locator('[data-testid^="affinity-usage-"]').first().click();
+      const usage = page.getByTestId('affinity-usage');
+      await usage.getByText('2 次中 2 次命中缓存').waitFor();
+      expect(await usage.innerText()).toContain('75.0%');
+      await page.keyboard.press('Escape');
+
+      await page.goto('/setting?tab=operation');
+      await expect.poll(() => page.getByTestId('affinity-rule-pins-0').textContent()).toBe('1 条绑定');
+      await page.getByTestId('affinity-clear-0').click();
+      await page.getByText('已清除 1 条绑定').waitFor();
+      await expect.poll(() => page.getByTestId('affinity-rule-pins-0').textContent()).toBe('0 条绑定');
+    } finally {
+      await consoleCall(page, 'PUT', '/api/option/', { key: 'ModelRatio', value: before.ModelRatio });
+    }
+  });
+
   it('cleans up logs older than the chosen date, one month ago by default', async () => {
     await page.goto('/setting?tab=operation');
     const cleanup = page.getByTestId('log-cleanup');

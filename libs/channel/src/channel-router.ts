@@ -133,6 +133,12 @@ export class ChannelRouter implements OnModuleInit, OnModuleDestroy {
     return tiers ? pickFromTiers(tiers, exclude, tier) : undefined;
   }
 
+  /** True when the channel is enabled and routed for the model in the group (new-api's IsChannelEnabledForGroupModel). */
+  serves(group: string, model: string, channelId: number): boolean {
+    const tiers = this.table.index.get(group)?.get(model);
+    return tiers?.some((tier) => tier.channels.some((c) => c.id === channelId)) ?? false;
+  }
+
   /** Any channel by id (whatever its status; the caller checks `status`). */
   get(id: number): RelayChannel | undefined {
     return this.table.byId.get(id);

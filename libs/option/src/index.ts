@@ -7,6 +7,11 @@ export { OptionModule } from './option.module.js';
 export { OptionService, type OptionItem } from './option.service.js';
 export { SetupStateService } from './setup-state.service.js';
 export { StatusService } from './status.service.js';
+export {
+  AFFINITY_CONTEXT_KEYS,
+  type AffinityKeySource,
+  type AffinityRule,
+} from './registry/channel-affinity-rules.js';
 export { OPTION_REGISTRY, RATIO_KEYS, isOptionKey, type OptionKey, type OptionValues } from './registry/option-registry.js';
 
 export const optionSchema = {

@@ -5,6 +5,9 @@ import { OptionModule } from '@gw/option';
 import { TokenModule } from '@gw/token';
 import { UpstreamModule } from '@gw/upstream';
 import { UserModule } from '@gw/user';
+import { AffinityStore } from './affinity/affinity-store.js';
+import { ChannelAffinityController } from './affinity/channel-affinity.controller.js';
+import { ChannelAffinity } from './affinity/channel-affinity.service.js';
 import { QuotaLedger } from './billing/quota-ledger.js';
 import { RelayCharges } from './billing/relay-charges.js';
 import { ReserveOverlap } from './billing/reserve-overlap.js';
@@ -36,7 +39,7 @@ import { RealtimeRelay } from './realtime/realtime-relay.js';
 /** The OpenAI-compatible relay: routes, channel selection, forwarding, billing and the consume log. */
 @Module({
   imports: [OptionModule, ChannelModule, UpstreamModule, TokenModule, UserModule, LogModule],
-  controllers: [PlaygroundController, ModelsController, PricingController, RatioConfigController],
+  controllers: [PlaygroundController, ModelsController, PricingController, RatioConfigController, ChannelAffinityController],
   providers: [
     RelayEntry,
     TokenRelayAuthenticator,
@@ -54,6 +57,8 @@ import { RealtimeRelay } from './realtime/realtime-relay.js';
     ReservationRecovery,
     RetryPolicy,
     ChannelSelection,
+    AffinityStore,
+    ChannelAffinity,
     UpstreamCall,
     FormatCall,
     RelayChannelProbe,

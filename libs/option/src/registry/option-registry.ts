@@ -24,6 +24,7 @@ import {
   type OptionDef,
   type ValueOf,
 } from './option-kinds.js';
+import { type AffinityRule, affinityRulesProblem, DEFAULT_AFFINITY_RULES } from './channel-affinity-rules.js';
 
 const DEFAULT_DISABLE_KEYWORDS = [
   'Your credit balance is too low',
@@ -234,6 +235,16 @@ const operationOptions = {
   'performance_setting.monitor_cpu_threshold': int(90, { min: 0, max: 100 }),
   'performance_setting.monitor_memory_threshold': int(90, { min: 0, max: 100 }),
   'performance_setting.monitor_disk_threshold': int(95, { min: 0, max: 100 }),
+  /**
+   * new-api's channel affinity: a conversation (a rule's key: a session id, a prompt cache key) goes back to the
+   * channel that served it last, for the provider's prompt cache. On by default with new-api's two rules.
+   */
+  'channel_affinity_setting.enabled': bool(true),
+  /** After a retry succeeded elsewhere, pin the channel that answered rather than the one first chosen. */
+  'channel_affinity_setting.switch_on_success': bool(true),
+  'channel_affinity_setting.max_entries': int(100_000, { min: 1, max: 10_000_000 }),
+  'channel_affinity_setting.default_ttl_seconds': int(3600, { min: 1, max: 30 * 86400 }),
+  'channel_affinity_setting.rules': json<AffinityRule[]>(DEFAULT_AFFINITY_RULES, affinityRulesProblem),
 };
 
 /** Ratios, prices, groups and per-model rate limits (relay and pricing). */

@@ -21,6 +21,8 @@ export interface ConsumeRecord {
   useTimeMs: number;
   /** Fields of `other` a route adds (the Realtime relay's `ws` and audio counts). */
   extra?: Record<string, unknown>;
+  /** Fields of `other.admin_info` the pipeline adds (channel_affinity). */
+  adminExtra?: Record<string, unknown>;
 }
 
 /** The consume row (type 2) of one relayed request: every Log field, `other` as new-api writes it. */
@@ -28,6 +30,7 @@ export function buildConsumeLog(record: ConsumeRecord): NewLog {
   const { request, price, forward, usage } = record;
   const adminInfo: Record<string, unknown> = { use_channel: forward.usedChannels.map(String) };
   if (forward.localCount) adminInfo.local_count_tokens = true;
+  if (record.adminExtra) Object.assign(adminInfo, record.adminExtra);
   const other: Record<string, unknown> = {
     model_ratio: price.modelRatio,
     group_ratio: price.groupRatio,

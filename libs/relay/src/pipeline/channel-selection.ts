@@ -130,6 +130,22 @@ export class ChannelSelection {
     return first ? groups[first.index]! : group;
   }
 
+  /**
+   * The route of a request channel affinity sends to `channelId`, or undefined when that channel cannot serve it
+   * (disabled, or not routed for the model in the group; for `auto`, in any of the user's auto groups, the first
+   * that routes it being the one billed). With `noRetry` (the rule's skip_retry_on_failure) it is tried alone.
+   */
+  preferredRoute(caller: RouteCaller, group: string, model: string, channelId: number, noRetry: boolean): ChannelRoute | undefined {
+    const channel = this.router.get(channelId);
+    if (!channel || channel.status !== ChannelStatus.Enabled) return undefined;
+    const groups = group === AUTO_GROUP ? autoGroupsOf(this.options, caller.userGroup) : [group];
+    const index = groups.findIndex((g) => this.router.serves(g, model, channelId));
+    if (index < 0) return undefined;
+    const retries = noRetry ? 0 : this.options.get('RetryTimes');
+    const crossGroup = !noRetry && group === AUTO_GROUP && caller.crossGroupRetry === true;
+    return new ChannelRoute(this.pick, model, groups, index, channel, retries, crossGroup);
+  }
+
   private firstAutoPick(groups: readonly string[], model: string): { index: number; channel: RelayChannel } | undefined {
     for (let index = 0; index < groups.length; index++) {
       const channel = this.router.pick(groups[index]!, model);

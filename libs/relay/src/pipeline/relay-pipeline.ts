@@ -3,6 +3,8 @@ import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common
 import { APP_CONFIG, withRequestId, type AppConfig } from '@gw/core';
 import { LogService } from '@gw/log';
 import { OptionService } from '@gw/option';
+import type { AffinityMatch } from '../affinity/affinity-match.js';
+import { ChannelAffinity } from '../affinity/channel-affinity.service.js';
 import { BillingSession } from '../billing/billing-session.js';
 import { QuotaLedger } from '../billing/quota-ledger.js';
 import { RelayCharges } from '../billing/relay-charges.js';
@@ -12,7 +14,7 @@ import { sendJson } from '../http/send-json.js';
 import { buildConsumeLog } from '../log/consume-log.js';
 import { buildErrorLog, type FailedAttempt } from '../log/error-log.js';
 import { isFree } from '../pricing/index.js';
-import { ChannelSelection } from './channel-selection.js';
+import { type ChannelRoute, ChannelSelection } from './channel-selection.js';
 import { ClientGone } from './client-gone.js';
 import { modelPrice } from './model-price.js';
 import { RelayAuthenticator, RelayPricing, RelayRateLimiter, type PriceInfo, type RelayCall, type RelayCaller } from './ports.js';
@@ -30,6 +32,35 @@ function committed(reserving: Promise<void>): Promise<boolean> {
     () => true,
     () => false,
   );
+}
+
+const NO_USAGE = { promptTokens: 0, completionTokens: 0, cachedTokens: 0 };
+
+/**
+ * admin_info.channel_affinity (new-api's keys): written when the request went to its pinned channel (`pinned`),
+ * or when its rule's param override template was applied; absent otherwise.
+ */
+function affinityAdminInfo(
+  match: AffinityMatch,
+  pinned: { group: string; channelId: number } | undefined,
+): Record<string, unknown> | undefined {
+  const templateKeys = Object.keys(match.rule.param_override_template ?? {}).length;
+  if (!pinned && templateKeys === 0) return undefined;
+  const info: Record<string, unknown> = {
+    reason: match.rule.name,
+    rule_name: match.rule.name,
+    using_group: match.usingGroup,
+    model: match.model,
+    request_path: match.path,
+    key_source: match.source.type,
+    key_key: match.source.key ?? '',
+    key_path: match.source.path ?? '',
+    key_hint: match.hint,
+    key_fp: match.fingerprint,
+  };
+  if (pinned) Object.assign(info, { selected_group: pinned.group, channel_id: pinned.channelId });
+  if (templateKeys > 0) info.override_template = { applied: true, rule_name: match.rule.name, param_override_keys: templateKeys };
+  return { channel_affinity: info };
 }
 
 /** How long a shutdown waits for requests in flight to settle and log (streams may be cut after that). */
@@ -60,6 +91,7 @@ export class RelayPipeline implements OnModuleDestroy {
     private readonly options: OptionService,
     private readonly charges: RelayCharges,
     private readonly logs: LogService,
+    private readonly affinity: ChannelAffinity,
     @Inject(APP_CONFIG) config?: AppConfig,
   ) {
     this.errorLogEnabled = config?.errorLogEnabled === true;
@@ -94,8 +126,12 @@ export class RelayPipeline implements OnModuleDestroy {
       const request = parseRelayRequest(kind, call.path, call.body, call.route);
       if (!who.playground) await this.rateLimiter.check(who.userId, who.requestedGroup || who.userGroup);
       const group = this.selection.usingGroup(who, request.model);
+      const affinity = who.pinnedChannelId === undefined ? this.matchAffinity(call, request, who, group) : undefined;
+      const preferred = affinity && (await this.affinityRoute(affinity, who, group, request.model));
       // For `auto`, the route's group is the auto group serving the request: it is priced, billed and logged there.
-      const route = this.selection.route(who, group, request.model);
+      const route = preferred ?? this.selection.route(who, group, request.model);
+      const firstChannelId = route.channel.id;
+      const firstGroup = route.group;
       trace?.routed(request.model, route.group, request.stream);
       const price = this.price(who, request.model, route.group);
       const pricedGroup = route.group;
@@ -128,6 +164,7 @@ export class RelayPipeline implements OnModuleDestroy {
         dropFields: who.playground ? ['group'] : undefined,
         clientHeaders: req.headers,
         holdAnswer: reserving && (() => committed(reserving)),
+        overrideTemplate: affinity?.rule.param_override_template ?? undefined,
         onFailure: this.errorLogEnabled
           ? (failure: FailedAttempt) =>
               this.logs.record(
@@ -153,6 +190,7 @@ export class RelayPipeline implements OnModuleDestroy {
       }
       if (!res.writableEnded) res.end();
       if (!who.playground) this.rateLimiter.recordSuccess(who.userId, group);
+      if (affinity) this.affinity.record(affinity, firstChannelId, forward.channel.id);
       // A cross-group retry served it in another auto group: settled at that group's ratio (new-api HandleGroupRatio).
       const served = route.group === pricedGroup ? price : this.price(who, request.model, route.group);
       const charged = await this.settle({
@@ -165,7 +203,9 @@ export class RelayPipeline implements OnModuleDestroy {
         requestId,
         ip: call.ip,
         startedAt,
+        adminExtra: affinity && affinityAdminInfo(affinity, preferred ? { group: firstGroup, channelId: firstChannelId } : undefined),
       });
+      if (affinity) this.affinity.observe(affinity, forward.usage ?? NO_USAGE, formatOfKind(kind));
       trace?.charged(charged);
     } catch (error) {
       await billing?.refund().catch((e: Error) => this.logger.error(`refund of ${requestId} failed: ${e.message}`));
@@ -176,6 +216,40 @@ export class RelayPipeline implements OnModuleDestroy {
       trace?.finish(res);
       if (--this.inFlight === 0) this.onDrained?.();
     }
+  }
+
+  /** The affinity rule that applies to the request, when channel affinity is on (never for a pinned sk-KEY-ID). */
+  private matchAffinity(call: RelayCall, request: RelayRequest, who: RelayCaller, group: string): AffinityMatch | undefined {
+    if (!this.affinity.enabled) return undefined;
+    return this.affinity.match({
+      model: request.model,
+      path: call.path,
+      headers: call.req.headers,
+      body: call.body,
+      usingGroup: group,
+      context: {
+        id: who.userId,
+        user_id: who.userId,
+        token_id: who.tokenId,
+        token_name: who.tokenName,
+        group: who.userGroup,
+        token_group: who.requestedGroup,
+        username: who.username,
+      },
+    });
+  }
+
+  /**
+   * The route to the channel the key is pinned to, if it can still serve the request; a pin it cannot is
+   * forgotten, so the next success pins the channel that served it. The rule's skip_retry_on_failure keeps a
+   * failing pinned channel from being retried elsewhere (only then: a first request still fails over).
+   */
+  private async affinityRoute(match: AffinityMatch, who: RelayCaller, group: string, model: string): Promise<ChannelRoute | undefined> {
+    const channelId = await this.affinity.pinned(match);
+    if (channelId === undefined) return undefined;
+    const route = this.selection.preferredRoute(who, group, model, channelId, match.rule.skip_retry_on_failure === true);
+    if (!route) this.affinity.forget(match);
+    return route;
   }
 
   /** Token authentication alone (routes that answer without relaying, such as the 501 ones). */
@@ -220,8 +294,9 @@ export class RelayPipeline implements OnModuleDestroy {
     requestId: string;
     ip: string;
     startedAt: number;
+    adminExtra?: Record<string, unknown>;
   }): Promise<number> {
-    const usage = s.forward.usage ?? { promptTokens: 0, completionTokens: 0, cachedTokens: 0 };
+    const usage = s.forward.usage ?? NO_USAGE;
     const perCall = s.request.callFactor !== undefined && s.price.usePrice;
     const price = perCall
       ? this.pricing.perCallQuota(s.price, s.request.callFactor!)
@@ -241,6 +316,7 @@ export class RelayPipeline implements OnModuleDestroy {
         requestId: s.requestId,
         ip: s.ip,
         useTimeMs: performance.now() - s.startedAt,
+        adminExtra: s.adminExtra,
       }),
     );
   }

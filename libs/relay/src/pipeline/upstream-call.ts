@@ -28,6 +28,7 @@ import {
   transportFailure,
   upstreamStatusError,
 } from './upstream-error.js';
+import { withOverrideTemplate } from '../affinity/override-template.js';
 import { buildUpstreamBody, ModelMappingCycleError, resolveModelMapping } from './upstream-body.js';
 
 export interface ForwardInput {
@@ -58,6 +59,8 @@ export interface ForwardInput {
    * (no key left), a reserve that did not commit, nor an attempt cut short because the client left.
    */
   onFailure?: (failure: FailedAttempt) => void;
+  /** An affinity rule's param_override_template, merged under each channel's own param override. */
+  overrideTemplate?: Record<string, unknown>;
 }
 
 export interface ForwardResult {
@@ -151,8 +154,9 @@ export class UpstreamCall {
     }
   }
 
-  private async attempt(channel: RelayChannel, target: UpstreamTarget, input: ForwardInput): Promise<Attempt> {
+  private async attempt(selected: RelayChannel, target: UpstreamTarget, input: ForwardInput): Promise<Attempt> {
     const { request } = input;
+    const channel = withOverrideTemplate(selected, input.overrideTemplate);
     let upstreamModel = request.model;
     const failed = (error: RelayError, retryable: boolean, channelFault?: Attempt['channelFault']): Attempt => ({
       ok: false,

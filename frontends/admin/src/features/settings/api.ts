@@ -19,7 +19,26 @@ export const optionsApi = {
   checkUpdate: () => api.get<ReleaseCheckView>('/api/status/update', { quiet: true }),
   performanceStats: () => api.get<PerformanceStats>('/api/performance/stats'),
   collectGarbage: () => api.post<{ before: number; after: number }>('/api/performance/gc'),
+  affinityCache: () => api.get<AffinityCacheStats>('/api/option/channel_affinity_cache'),
+  /** Clears one rule's pins (by name), or every pin when `rule` is undefined; the number removed. */
+  clearAffinityCache: async (rule?: string) =>
+    (
+      await api.delete<{ deleted: number }>('/api/option/channel_affinity_cache', {
+        query: rule === undefined ? { all: 'true' } : { rule_name: rule },
+      })
+    ).deleted,
 };
+
+/** GET /api/option/channel_affinity_cache (root): the live pins, by rule. */
+export interface AffinityCacheStats {
+  enabled: boolean;
+  total: number;
+  unknown: number;
+  by_rule_name: Record<string, number>;
+  cache_capacity: number;
+  cache_algo: string;
+  backend: 'redis' | 'memory';
+}
 
 /** GET /api/performance/stats (root): the machine's load and this gateway process's memory. */
 export interface PerformanceStats {

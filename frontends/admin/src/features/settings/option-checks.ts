@@ -24,6 +24,7 @@ export const JSON_OPTIONS = new Set([
   'gemini.version_settings',
   'claude.model_headers_settings',
   'claude.default_max_tokens',
+  'channel_affinity_setting.rules',
 ]);
 
 /** Numeric options and their ranges (the option registry's, as the spec names them). */
@@ -45,6 +46,8 @@ export const NUMBER_RANGES: Record<string, { min?: number; max?: number; integer
   'performance_setting.monitor_cpu_threshold': { min: 0, max: 100, integer: true },
   'performance_setting.monitor_memory_threshold': { min: 0, max: 100, integer: true },
   'performance_setting.monitor_disk_threshold': { min: 0, max: 100, integer: true },
+  'channel_affinity_setting.max_entries': { min: 1, max: 10000000, integer: true },
+  'channel_affinity_setting.default_ttl_seconds': { min: 1, max: 2592000, integer: true },
   ModelRequestRateLimitCount: { min: 0, max: 100000000, integer: true },
   ModelRequestRateLimitSuccessCount: { min: 1, max: 100000000, integer: true },
   ModelRequestRateLimitDurationMinutes: { min: 0, max: 1440, integer: true },

@@ -1,6 +1,7 @@
 import type { TFunction } from 'i18next';
 import { Popover, Typography } from '@console/kit';
 import type { LogRow } from './api';
+import { AffinityUsageButton } from './AffinityUsage';
 import { detailLines } from './log-details';
 import type { LogOther } from './log-other';
 
@@ -17,7 +18,8 @@ export function LogDetailsCell({ row, other, t }: { row: LogRow; other: LogOther
       ))}
     </div>
   );
-  return (
+  const affinity = other.admin_info?.channel_affinity;
+  const summary = (
     <Popover content={content} trigger="hover" position="left">
       <span
         data-testid={`log-details-${row.id}`}
@@ -33,5 +35,12 @@ export function LogDetailsCell({ row, other, t }: { row: LogRow; other: LogOther
         {lines.join(' · ')}
       </span>
     </Popover>
+  );
+  if (!affinity?.rule_name || !affinity.key_fp) return summary;
+  return (
+    <>
+      {summary}
+      <AffinityUsageButton info={affinity} t={t} />
+    </>
   );
 }

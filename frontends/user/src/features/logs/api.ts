@@ -63,4 +63,25 @@ export const logsApi = {
   stat: (admin: boolean, filters: LogFilters) =>
     api.get<LogStat>(admin ? '/api/log/stat' : '/api/log/self/stat', { query: filterQuery(filters, admin) }),
   user: (id: number) => api.get<LogUserInfo>(`/api/user/${id}`),
+  /** Admins: the traffic and prompt-cache hits of one channel affinity key over its window. */
+  affinityUsage: (rule: string, group: string, fingerprint: string) =>
+    api.get<AffinityUsage>('/api/log/channel_affinity_usage_cache', {
+      query: { rule_name: rule, using_group: group, key_fp: fingerprint },
+    }),
 };
+
+/** GET /api/log/channel_affinity_usage_cache. */
+export interface AffinityUsage {
+  rule_name: string;
+  using_group: string;
+  key_fp: string;
+  cached_token_rate_mode: string;
+  hit: number;
+  total: number;
+  window_seconds: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+  cached_tokens: number;
+  last_seen_at: number;
+}

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { detailLines } from './log-details';
+import { cacheHitRate } from './log-other';
 
 // Renders a key with its values, so the test reads which line was chosen and with what numbers.
 const t = (key: string, values?: Record<string, unknown>) =>
@@ -38,5 +39,21 @@ describe('log details lines', () => {
       'error {"status":429,"type":"rate_limit"}',
       'upstream said no',
     ]);
+  });
+
+  it('names the channel affinity rule and key, and the pinned channel when the request went there', () => {
+    const info = { rule_name: 'codex cli trace', key_hint: 'conv-a', key_fp: 'ab12cd34' };
+    expect(detailLines({ content: '' }, { admin_info: { channel_affinity: { ...info, channel_id: 7 } } }, t)).toEqual([
+      'affinityPinned {"rule":"codex cli trace","key":"conv-a","channel":7}',
+    ]);
+    expect(detailLines({ content: '' }, { admin_info: { channel_affinity: info } }, t)).toEqual([
+      'affinity {"rule":"codex cli trace","key":"conv-a"}',
+    ]);
+  });
+
+  it('rates cache hits over the prompt, or over prompt plus cached tokens for Anthropic counts', () => {
+    expect(cacheHitRate({ cached_token_rate_mode: 'cached_over_prompt', prompt_tokens: 100, cached_tokens: 25 })).toBe(0.25);
+    expect(cacheHitRate({ cached_token_rate_mode: 'cached_over_prompt_plus_cached', prompt_tokens: 75, cached_tokens: 25 })).toBe(0.25);
+    expect(cacheHitRate({ cached_token_rate_mode: '', prompt_tokens: 0, cached_tokens: 0 })).toBe(0);
   });
 });

@@ -25,6 +25,11 @@ export function detailLines(row: Pick<LogRow, 'content'>, other: LogOther, t: Tr
   }
   if (other.reasoning_effort) lines.push(t('logs.details.reasoning', { value: other.reasoning_effort }));
   if (other.admin_info?.local_count_tokens) lines.push(t('logs.details.localCount'));
+  const affinity = other.admin_info?.channel_affinity;
+  if (affinity?.rule_name) {
+    const values = { rule: affinity.rule_name, key: affinity.key_hint ?? '-', channel: affinity.channel_id };
+    lines.push(t(affinity.channel_id ? 'logs.details.affinityPinned' : 'logs.details.affinity', values));
+  }
   if (row.content) lines.push(row.content);
   return lines;
 }

@@ -15,11 +15,29 @@ export interface LogOther {
   frt?: number;
   reasoning_effort?: string;
   request_path?: string;
-  admin_info?: { use_channel?: (string | number)[]; local_count_tokens?: boolean };
+  admin_info?: { use_channel?: (string | number)[]; local_count_tokens?: boolean; channel_affinity?: ChannelAffinityInfo };
   /** Error rows (type 5): what the upstream or the gateway answered. */
   status_code?: number;
   error_type?: string;
   error_code?: string;
+}
+
+/** admin_info.channel_affinity: the affinity rule that sent the request to its pinned channel. */
+export interface ChannelAffinityInfo {
+  rule_name?: string;
+  using_group?: string;
+  selected_group?: string;
+  key_hint?: string;
+  key_fp?: string;
+  /** Set when the request went to the pinned channel. */
+  channel_id?: number;
+}
+
+/** The share of prompt tokens served from the provider's cache, as the key's client format counts them. */
+export function cacheHitRate(usage: { cached_token_rate_mode: string; prompt_tokens: number; cached_tokens: number }): number {
+  const base =
+    usage.cached_token_rate_mode === 'cached_over_prompt_plus_cached' ? usage.prompt_tokens + usage.cached_tokens : usage.prompt_tokens;
+  return base > 0 ? usage.cached_tokens / base : 0;
 }
 
 /** Parses `other`; anything that is not a JSON object reads as empty rather than breaking the row. */

@@ -6,6 +6,7 @@ import { optionsApi } from '../api';
 import { NumberField, Section, SelectField, SwitchField, TextAreaField, TextField } from '../fields';
 import { optionLabel } from '../label';
 import type { Settings } from '../useSettings';
+import { AffinityPanel } from './AffinityPanel';
 import { PerformancePanel } from './PerformancePanel';
 
 const GENERAL = [
@@ -50,6 +51,13 @@ const PERFORMANCE = [
   'performance_setting.monitor_memory_threshold',
   'performance_setting.monitor_disk_threshold',
 ] as const;
+const AFFINITY = [
+  'channel_affinity_setting.enabled',
+  'channel_affinity_setting.switch_on_success',
+  'channel_affinity_setting.max_entries',
+  'channel_affinity_setting.default_ttl_seconds',
+  'channel_affinity_setting.rules',
+] as const;
 const QUOTA = ['QuotaForNewUser', 'PreConsumedQuota', 'QuotaForInviter', 'QuotaForInvitee'] as const;
 const CHATS = ['Chats'] as const;
 
@@ -93,7 +101,7 @@ function LogCleanup() {
   );
 }
 
-/** The operation tab's option groups (spec 000 §2): general, drawing, sensitive words, logs, dashboard, monitoring, performance, quota, chat links. */
+/** The operation tab's option groups (spec 000 §2): general, drawing, sensitive words, logs, dashboard, monitoring, performance, channel affinity, quota, chat links. */
 export function OperationSections({ settings }: { settings: Settings }) {
   const { t } = useTranslation('admin');
   const label = (key: string) => optionLabel(t, key);
@@ -183,6 +191,38 @@ export function OperationSections({ settings }: { settings: Settings }) {
         {PERFORMANCE.filter((key) => !key.endsWith('_enabled')).map((key) => (
           <NumberField key={key} settings={settings} name={key} label={label(key)} />
         ))}
+      </Section>
+      <Section title={t('settings.section.affinity')} settings={settings} keys={AFFINITY} testId="section-affinity">
+        <Typography.Text type="tertiary" style={{ display: 'block', marginBottom: 8 }}>
+          {t('settings.affinity.hint')}
+        </Typography.Text>
+        <AffinityPanel
+          storedRules={settings.stored['channel_affinity_setting.rules']}
+          defaultTtl={Number(settings.stored['channel_affinity_setting.default_ttl_seconds'] ?? 3600)}
+        />
+        <SwitchField settings={settings} name="channel_affinity_setting.enabled" label={label('channel_affinity_setting.enabled')} />
+        <SwitchField
+          settings={settings}
+          name="channel_affinity_setting.switch_on_success"
+          label={label('channel_affinity_setting.switch_on_success')}
+        />
+        <NumberField
+          settings={settings}
+          name="channel_affinity_setting.max_entries"
+          label={label('channel_affinity_setting.max_entries')}
+        />
+        <NumberField
+          settings={settings}
+          name="channel_affinity_setting.default_ttl_seconds"
+          label={label('channel_affinity_setting.default_ttl_seconds')}
+        />
+        <TextAreaField
+          settings={settings}
+          name="channel_affinity_setting.rules"
+          label={label('channel_affinity_setting.rules')}
+          rows={10}
+          hint={t('settings.hint.affinityRules')}
+        />
       </Section>
       <Section title={t('settings.section.chats')} settings={settings} keys={CHATS}>
         <TextAreaField settings={settings} name="Chats" label={label('Chats')} rows={8} hint={t('settings.hint.Chats')} />
