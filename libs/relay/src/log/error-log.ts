@@ -58,3 +58,31 @@ export function buildErrorLog(record: ErrorRecord): NewLog {
     },
   };
 }
+
+/** What an error row's writer needs of one request: the caller, the request, its route (read when an attempt fails). */
+export interface ErrorRowContext {
+  caller: RelayCaller;
+  request: Pick<RelayRequest, 'model' | 'stream' | 'path'>;
+  /** The route's current group: an `auto` retry may have moved it by the time an attempt fails. */
+  route: { readonly group: string };
+  requestId: string;
+  ip: string;
+  /** performance.now() at the request's start. */
+  startedAt: number;
+}
+
+/** The forward loop's onFailure (ERROR_LOG_ENABLED) for one request: each failed attempt becomes an error row. */
+export function errorRowWriter(logs: { record(row: NewLog): void }, context: ErrorRowContext): (failure: FailedAttempt) => void {
+  return (failure) =>
+    logs.record(
+      buildErrorLog({
+        caller: context.caller,
+        request: context.request,
+        group: context.route.group,
+        failure,
+        requestId: context.requestId,
+        ip: context.ip,
+        useTimeMs: performance.now() - context.startedAt,
+      }),
+    );
+}

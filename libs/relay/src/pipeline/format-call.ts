@@ -37,6 +37,7 @@ import {
 } from './upstream-error.js';
 import { heldBack } from './answer-hold.js';
 import { relaysVerbatim } from './verbatim-stream.js';
+import { type AttemptPlace, applyParamOverride, overrideFacts, overrideFailure } from './param-override/index.js';
 import type { Attempt, ForwardInput } from './upstream-call.js';
 
 /**
@@ -60,7 +61,13 @@ export class FormatCall {
     this.settings = { get: <T>(key: string) => options.get(key as OptionKey) as T, difyDebug: config.relay.difyDebug };
   }
 
-  async attempt(channel: RelayChannel, typeAdaptor: ChannelAdaptor, input: ForwardInput, upstreamModel: string): Promise<Attempt> {
+  async attempt(
+    channel: RelayChannel,
+    typeAdaptor: ChannelAdaptor,
+    input: ForwardInput,
+    upstreamModel: string,
+    place: AttemptPlace,
+  ): Promise<Attempt> {
     const { request } = input;
     const adaptor = typeAdaptor.forModel?.(upstreamModel, channel) ?? typeAdaptor;
     // Responses reaches OpenAI channels by pass-through (UpstreamCall); other channels get it through the hub.
@@ -103,7 +110,7 @@ export class FormatCall {
       return failed(new RelayError(message, 400, 'convert_request_failed', 'invalid_request_error'), true);
     }
 
-    const call: AdaptorCall = {
+    let call: AdaptorCall = {
       channel,
       model: upstreamModel,
       // A stream-only provider (Coze) streams even for a single answer: it is read whole below.
@@ -141,8 +148,24 @@ export class FormatCall {
       throw error;
     }
     if (passThrough && 'model' in body) body.model = upstreamModel;
-    const override = channel.paramOverride;
-    if (override && !Array.isArray(override.operations)) Object.assign(body, override);
+    if (channel.paramOverride) {
+      try {
+        const applied = applyParamOverride(
+          body,
+          channel.paramOverride,
+          channel.upstream.headerOverride ?? null,
+          overrideFacts(input, upstreamModel, place),
+        );
+        body = applied.body;
+        // Header operations replace the channel's header override for this call.
+        if (applied.headerOverride)
+          call = { ...call, channel: { ...channel, upstream: { ...channel.upstream, headerOverride: applied.headerOverride } } };
+      } catch (error) {
+        const failure = overrideFailure(error, (status) => this.retry.shouldRetryStatus(status));
+        if (!failure) throw error;
+        return failed(failure.error, failure.retryable);
+      }
+    }
     if (adaptor.finishBody) body = adaptor.finishBody(body, call, !passThrough);
 
     let response: UpstreamResponse;

@@ -12,7 +12,7 @@ import { type OverlapTicket, ReserveOverlap } from '../billing/reserve-overlap.j
 import { requestIdOf } from '../http/request-id.js';
 import { sendJson } from '../http/send-json.js';
 import { buildConsumeLog } from '../log/consume-log.js';
-import { buildErrorLog, type FailedAttempt } from '../log/error-log.js';
+import { errorRowWriter } from '../log/error-log.js';
 import { isFree } from '../pricing/index.js';
 import { type ChannelRoute, ChannelSelection } from './channel-selection.js';
 import { ClientGone } from './client-gone.js';
@@ -35,6 +35,23 @@ function committed(reserving: Promise<void>): Promise<boolean> {
 }
 
 const NO_USAGE = { promptTokens: 0, completionTokens: 0, cachedTokens: 0 };
+
+/** What a param override reads of the request's affinity (`context:channel_affinity.key`, new-api's fields). */
+function affinityOverrideContext(match: AffinityMatch): Record<string, unknown> {
+  return {
+    key: match.value,
+    rule_name: match.rule.name,
+    key_source_type: match.source.type,
+    key_source_key: match.source.key ?? '',
+    key_source_path: match.source.path ?? '',
+    key_source_nested_path: match.source.nested_path ?? '',
+    key_hint: match.hint,
+    key_fingerprint: match.fingerprint,
+    using_group: match.usingGroup,
+    model: match.model,
+    request_path: match.path,
+  };
+}
 
 /**
  * admin_info.channel_affinity (new-api's keys): written when the request went to its pinned channel (`pinned`),
@@ -165,19 +182,9 @@ export class RelayPipeline implements OnModuleDestroy {
         clientHeaders: req.headers,
         holdAnswer: reserving && (() => committed(reserving)),
         overrideTemplate: affinity?.rule.param_override_template ?? undefined,
+        overrideContext: affinity && { channel_affinity: affinityOverrideContext(affinity) },
         onFailure: this.errorLogEnabled
-          ? (failure: FailedAttempt) =>
-              this.logs.record(
-                buildErrorLog({
-                  caller: who,
-                  request,
-                  group: route.group,
-                  failure,
-                  requestId,
-                  ip: call.ip,
-                  useTimeMs: performance.now() - startedAt,
-                }),
-              )
+          ? errorRowWriter(this.logs, { caller: who, request, route, requestId, ip: call.ip, startedAt })
           : undefined,
       });
       // A refused reserve is the answer, whatever the upstream did (nothing was written to the client).

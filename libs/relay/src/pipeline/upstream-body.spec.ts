@@ -31,9 +31,9 @@ describe('buildUpstreamBody', () => {
     expect(streaming.body).toMatchObject({ model: 'x', stream_options: { include_usage: false } });
   });
 
-  it('drops stream_options for other types, applies the legacy param override and drops listed fields', () => {
+  it('drops stream_options for other types and the listed fields (the param override is applied after, per attempt)', () => {
     const body = buildUpstreamBody(streaming, channel({ type: 8, paramOverride: { temperature: 0.5 } }), 'x', true, ['messages']);
-    expect(body).toEqual({ model: 'x', stream: true, temperature: 0.5 });
+    expect(body).toEqual({ model: 'x', stream: true });
   });
 
   it("drops the fields the channel's other settings block (service_tier unless allowed, as new-api)", () => {

@@ -33,8 +33,8 @@ export function resolveModelMapping(mapping: Record<string, string>, model: stri
 }
 
 /**
- * The body sent to one channel: the client's body (shallow copy, never mutated) with the upstream model,
- * stream_options per type and FORCE_STREAM_OPTION, and the channel's legacy param override on top.
+ * The body sent to one channel: the client's body (shallow copy, never mutated) with the upstream model and
+ * stream_options per type and FORCE_STREAM_OPTION (the channel's param override comes after, in UpstreamCall).
  */
 export function buildUpstreamBody(
   request: RelayRequest,
@@ -52,8 +52,5 @@ export function buildUpstreamBody(
     if (!STREAM_OPTIONS_TYPES.has(channel.type)) delete body.stream_options;
     else if (forceStreamOption) body.stream_options = { ...(body.stream_options as object | undefined), include_usage: true };
   }
-  const override = channel.paramOverride;
-  // The new operations form ({"operations":[...]}) is not a flat merge; only the legacy form is applied here.
-  if (override && !Array.isArray(override.operations)) Object.assign(body, override);
   return body;
 }

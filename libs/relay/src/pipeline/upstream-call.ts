@@ -29,6 +29,7 @@ import {
   upstreamStatusError,
 } from './upstream-error.js';
 import { withOverrideTemplate } from '../affinity/override-template.js';
+import { type AttemptPlace, applyParamOverride, overrideFacts, overrideFailure } from './param-override/index.js';
 import { buildUpstreamBody, ModelMappingCycleError, resolveModelMapping } from './upstream-body.js';
 
 export interface ForwardInput {
@@ -61,6 +62,8 @@ export interface ForwardInput {
   onFailure?: (failure: FailedAttempt) => void;
   /** An affinity rule's param_override_template, merged under each channel's own param override. */
   overrideTemplate?: Record<string, unknown>;
+  /** More context for the param override's conditions and sync_fields (channel_affinity). */
+  overrideContext?: Record<string, unknown>;
 }
 
 export interface ForwardResult {
@@ -134,13 +137,16 @@ export class UpstreamCall {
     const tried = new Set<number>();
     const usedChannels: number[] = [];
     let channel = input.first;
+    let lastError: RelayError | undefined;
     for (;;) {
       tried.add(channel.id);
       usedChannels.push(channel.id);
       const choice = this.keys.choose(channel);
+      const place = { retryIndex: usedChannels.length - 1, lastError };
       const attempt = choice
-        ? { ...(await this.attempt(channel, choice.upstream, input)), keyIndex: choice.keyIndex }
+        ? { ...(await this.attempt(channel, choice.upstream, input, place)), keyIndex: choice.keyIndex }
         : noKeyLeft(input.request.model);
+      lastError = attempt.error;
       if (attempt.channelFault) this.health.reportRelayFailure(channel.id, attempt.channelFault, attempt.keyIndex);
       else if (attempt.ok) this.health.reportRelaySuccess(channel.id, attempt.keyIndex);
       if (!attempt.ok && input.onFailure && attempt.error && !attempt.unlogged && !input.signal.aborted) {
@@ -154,7 +160,7 @@ export class UpstreamCall {
     }
   }
 
-  private async attempt(selected: RelayChannel, target: UpstreamTarget, input: ForwardInput): Promise<Attempt> {
+  private async attempt(selected: RelayChannel, target: UpstreamTarget, input: ForwardInput, place: AttemptPlace): Promise<Attempt> {
     const { request } = input;
     const channel = withOverrideTemplate(selected, input.overrideTemplate);
     let upstreamModel = request.model;
@@ -185,14 +191,31 @@ export class UpstreamCall {
     if (request.format !== 'openai' || adaptor.format !== 'openai') {
       // Adaptors read the key from channel.upstream: hand them the key this attempt chose (multi-key channels).
       const keyed = target === channel.upstream ? channel : { ...channel, upstream: target };
-      return this.formats.attempt(keyed, adaptor, input, upstreamModel);
+      return this.formats.attempt(keyed, adaptor, input, upstreamModel, place);
     }
-    const body = buildUpstreamBody(request, channel, upstreamModel, this.config.relay.forceStreamOption, input.dropFields);
+    let body = buildUpstreamBody(request, channel, upstreamModel, this.config.relay.forceStreamOption, input.dropFields);
+    let sendTo = target;
+    if (channel.paramOverride && !request.multipart) {
+      try {
+        const applied = applyParamOverride(
+          body,
+          channel.paramOverride,
+          target.headerOverride ?? null,
+          overrideFacts(input, upstreamModel, place),
+        );
+        body = applied.body;
+        if (applied.headerOverride) sendTo = { ...target, headerOverride: applied.headerOverride };
+      } catch (error) {
+        const failure = overrideFailure(error, (status) => this.retry.shouldRetryStatus(status));
+        if (!failure) throw error;
+        return failed(failure.error, failure.retryable);
+      }
+    }
 
     let response: UpstreamResponse;
     try {
       const rawBody = request.multipart ? await encodeMultipart(request.multipart, upstreamModel) : undefined;
-      response = await this.upstream.send(target, request.endpoint, {
+      response = await this.upstream.send(sendTo, request.endpoint, {
         body,
         rawBody,
         model: upstreamModel,

@@ -9,7 +9,7 @@ import { OptionService } from '@gw/option';
 import { QuotaLedger } from '../billing/quota-ledger.js';
 import { RelayCharges } from '../billing/relay-charges.js';
 import { newRequestId } from '../http/request-id.js';
-import { buildErrorLog, type FailedAttempt } from '../log/error-log.js';
+import { errorRowWriter } from '../log/error-log.js';
 import { ChannelSelection } from '../pipeline/channel-selection.js';
 import { modelPrice } from '../pipeline/model-price.js';
 import { RelayAuthenticator, RelayPricing, RelayRateLimiter } from '../pipeline/ports.js';
@@ -119,18 +119,14 @@ export class RealtimeRelay implements OnModuleDestroy {
       const startedAt = performance.now();
       // ERROR_LOG_ENABLED: each failed provider connect is an error row, as each failed attempt of an HTTP call.
       const onFailure = this.errorLogEnabled
-        ? (failure: FailedAttempt) =>
-            this.logs.record(
-              buildErrorLog({
-                caller: who,
-                request: { model, stream: true, path: REALTIME_PATH },
-                group: route.group,
-                failure,
-                requestId,
-                ip: call.ip,
-                useTimeMs: performance.now() - startedAt,
-              }),
-            )
+        ? errorRowWriter(this.logs, {
+            caller: who,
+            request: { model, stream: true, path: REALTIME_PATH },
+            route,
+            requestId,
+            ip: call.ip,
+            startedAt,
+          })
         : undefined;
       upstream = await this.connector.connect(route, model, handshake.beta, gone, onFailure);
       // An `auto` retry may have moved the session to another group: billed at that group's ratio.

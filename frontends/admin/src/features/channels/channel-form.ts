@@ -93,15 +93,18 @@ export function formFromChannel(channel: ChannelView): ChannelForm {
   };
 }
 
-/** The other settings as an object; anything that is not a JSON object reads as none. */
-function parseSettings(text: string): Record<string, unknown> {
+/** The text's JSON object, or undefined when it is not one (not JSON, or an array, a string, null...). */
+function jsonObjectOf(text: string): Record<string, unknown> | undefined {
   try {
     const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
   } catch {
-    return {};
+    return undefined;
   }
 }
+
+/** The other settings as an object; anything that is not a JSON object reads as none. */
+const parseSettings = (text: string): Record<string, unknown> => jsonObjectOf(text) ?? {};
 
 /** The other settings to save: the stored ones with the drawer's Vertex key type in them (new-api leaves json out). */
 function settingsToSave(form: ChannelForm): string {
@@ -121,13 +124,7 @@ function prettyJson(text: string | null | undefined): string {
 
 /** A JSON text field is empty or one JSON object. */
 export function isJsonObjectText(text: string): boolean {
-  if (!text.trim()) return true;
-  try {
-    const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value);
-  } catch {
-    return false;
-  }
+  return !text.trim() || jsonObjectOf(text) !== undefined;
 }
 
 /** The message keys (admin namespace) a form can be refused with before it is sent. */
