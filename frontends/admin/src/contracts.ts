@@ -11,3 +11,4 @@ export type { UpdateOptionRequest } from '../../../libs/contracts/src/option.con
 export type { ReleaseCheckView } from '../../../libs/contracts/src/release.contract.ts';
 export { CHANNEL_TYPES, channelTypeInfo, type ChannelTypeInfo } from '../../../libs/contracts/src/channel-types.ts';
 export type { AdminUserView, CreateUserRequest, ManageUserRequest, UpdateUserRequest } from '../../../libs/contracts/src/user.contract.ts';
+export type { AffinityCacheStats } from '../../../libs/contracts/src/channel-affinity.contract.ts';

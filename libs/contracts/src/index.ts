@@ -16,3 +16,4 @@ export * from './task.contract.js';
 export * from './mail.contract.js';
 export type * from './release.contract.js';
 export * from './text.js';
+export type * from './channel-affinity.contract.js';

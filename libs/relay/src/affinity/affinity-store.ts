@@ -1,20 +1,7 @@
 import { Injectable } from '@nestjs/common';
+import type { AffinityUsageCounters } from '@gw/contracts';
 import { clusterBus, RedisService } from '@gw/core';
 import { TtlLru } from './ttl-lru.js';
-
-/** One affinity key's traffic over its window (new-api's channel_affinity_usage_cache counters). */
-export interface AffinityUsageCounters {
-  cached_token_rate_mode: string;
-  hit: number;
-  total: number;
-  window_seconds: number;
-  prompt_tokens: number;
-  completion_tokens: number;
-  total_tokens: number;
-  cached_tokens: number;
-  prompt_cache_hit_tokens: number;
-  last_seen_at: number;
-}
 
 /** What one request adds to its key's counters. */
 export interface AffinityUsageSample {

@@ -1,6 +1,7 @@
 import { Controller, Delete, Get, Query } from '@nestjs/common';
+import type { AffinityCacheStats, AffinityUsageStats } from '@gw/contracts';
 import { AdminRoute, RootRoute } from '@gw/core';
-import { type AffinityCacheStats, type AffinityUsageStats, ChannelAffinity } from './channel-affinity.service.js';
+import { ChannelAffinity } from './channel-affinity.service.js';
 
 /** new-api's channel affinity routes: the pin cache (root, with the options) and one key's usage (admin, from a log row). */
 @Controller('api')

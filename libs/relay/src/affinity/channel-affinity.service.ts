@@ -1,28 +1,10 @@
 import { BadRequestException, Injectable, Logger } from '@nestjs/common';
+import type { AffinityCacheStats, AffinityUsageStats } from '@gw/contracts';
 import { OptionService } from '@gw/option';
 import type { FormatId } from '../providers/types.js';
 import type { Usage } from '../stream/usage.js';
 import { type AffinityMatch, type AffinityRequest, matchAffinity } from './affinity-match.js';
-import { AffinityStore, type AffinityUsageCounters, emptyCounters } from './affinity-store.js';
-
-/** GET /api/option/channel_affinity_cache. */
-export interface AffinityCacheStats {
-  enabled: boolean;
-  total: number;
-  /** Pins no current rule accounts for (rules renamed or removed, or without include_rule_name). */
-  unknown: number;
-  by_rule_name: Record<string, number>;
-  cache_capacity: number;
-  cache_algo: string;
-  backend: 'redis' | 'memory';
-}
-
-/** GET /api/log/channel_affinity_usage_cache. */
-export interface AffinityUsageStats extends AffinityUsageCounters {
-  rule_name: string;
-  using_group: string;
-  key_fp: string;
-}
+import { AffinityStore, emptyCounters } from './affinity-store.js';
 
 /** How a client format counts cached tokens: inside the prompt (OpenAI) or beside it (Anthropic). */
 function cachedTokenRateMode(format: FormatId): string {

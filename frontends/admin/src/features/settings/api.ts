@@ -1,5 +1,7 @@
 import { api } from '@console/kit';
-import type { ReleaseCheckView } from '../../contracts';
+import type { AffinityCacheStats, ReleaseCheckView } from '../../contracts';
+
+export type { AffinityCacheStats };
 
 export type OptionMap = Record<string, string>;
 
@@ -28,17 +30,6 @@ export const optionsApi = {
       })
     ).deleted,
 };
-
-/** GET /api/option/channel_affinity_cache (root): the live pins, by rule. */
-export interface AffinityCacheStats {
-  enabled: boolean;
-  total: number;
-  unknown: number;
-  by_rule_name: Record<string, number>;
-  cache_capacity: number;
-  cache_algo: string;
-  backend: 'redis' | 'memory';
-}
 
 /** GET /api/performance/stats (root): the machine's load and this gateway process's memory. */
 export interface PerformanceStats {

@@ -1,5 +1,9 @@
 import { api, type Page } from '@console/kit';
+import type { AffinityUsageStats } from '../../../../../libs/contracts/src/channel-affinity.contract.ts';
 import type { LogView } from '../../../../../libs/contracts/src/log-view.contract.ts';
+
+/** GET /api/log/channel_affinity_usage_cache. */
+export type AffinityUsage = AffinityUsageStats;
 
 /** Log types (spec 001 §4); 0 means "all" in the filter. */
 export const LOG_TYPE = { all: 0, topUp: 1, consume: 2, manage: 3, system: 4, error: 5, refund: 6 } as const;
@@ -69,19 +73,3 @@ export const logsApi = {
       query: { rule_name: rule, using_group: group, key_fp: fingerprint },
     }),
 };
-
-/** GET /api/log/channel_affinity_usage_cache. */
-export interface AffinityUsage {
-  rule_name: string;
-  using_group: string;
-  key_fp: string;
-  cached_token_rate_mode: string;
-  hit: number;
-  total: number;
-  window_seconds: number;
-  prompt_tokens: number;
-  completion_tokens: number;
-  total_tokens: number;
-  cached_tokens: number;
-  last_seen_at: number;
-}

@@ -51,13 +51,9 @@ const PERFORMANCE = [
   'performance_setting.monitor_memory_threshold',
   'performance_setting.monitor_disk_threshold',
 ] as const;
-const AFFINITY = [
-  'channel_affinity_setting.enabled',
-  'channel_affinity_setting.switch_on_success',
-  'channel_affinity_setting.max_entries',
-  'channel_affinity_setting.default_ttl_seconds',
-  'channel_affinity_setting.rules',
-] as const;
+const AFFINITY_SWITCHES = ['channel_affinity_setting.enabled', 'channel_affinity_setting.switch_on_success'] as const;
+const AFFINITY_NUMBERS = ['channel_affinity_setting.max_entries', 'channel_affinity_setting.default_ttl_seconds'] as const;
+const AFFINITY = [...AFFINITY_SWITCHES, ...AFFINITY_NUMBERS, 'channel_affinity_setting.rules'] as const;
 const QUOTA = ['QuotaForNewUser', 'PreConsumedQuota', 'QuotaForInviter', 'QuotaForInvitee'] as const;
 const CHATS = ['Chats'] as const;
 
@@ -200,22 +196,12 @@ export function OperationSections({ settings }: { settings: Settings }) {
           storedRules={settings.stored['channel_affinity_setting.rules']}
           defaultTtl={Number(settings.stored['channel_affinity_setting.default_ttl_seconds'] ?? 3600)}
         />
-        <SwitchField settings={settings} name="channel_affinity_setting.enabled" label={label('channel_affinity_setting.enabled')} />
-        <SwitchField
-          settings={settings}
-          name="channel_affinity_setting.switch_on_success"
-          label={label('channel_affinity_setting.switch_on_success')}
-        />
-        <NumberField
-          settings={settings}
-          name="channel_affinity_setting.max_entries"
-          label={label('channel_affinity_setting.max_entries')}
-        />
-        <NumberField
-          settings={settings}
-          name="channel_affinity_setting.default_ttl_seconds"
-          label={label('channel_affinity_setting.default_ttl_seconds')}
-        />
+        {AFFINITY_SWITCHES.map((key) => (
+          <SwitchField key={key} settings={settings} name={key} label={label(key)} />
+        ))}
+        {AFFINITY_NUMBERS.map((key) => (
+          <NumberField key={key} settings={settings} name={key} label={label(key)} />
+        ))}
         <TextAreaField
           settings={settings}
           name="channel_affinity_setting.rules"
