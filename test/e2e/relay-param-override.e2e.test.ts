@@ -118,6 +118,26 @@ describe('channel param override operations', () => {
     }
   });
 
+  it('refuses to save a channel whose operations name an unknown mode or a bad condition', async () => {
+    const save = (operations: unknown) =>
+      f.root.post('/api/channel/', {
+        mode: 'single',
+        channel: {
+          type: 1,
+          name: 'ops-bad',
+          key: 'sk-bad',
+          models: CHAT,
+          base_url: f.up.url,
+          param_override: JSON.stringify({ operations }),
+        },
+      });
+    const unknown = await save([{ mode: 'explode', path: 'x' }]);
+    expect(unknown.body.success).toBe(false);
+    expect(unknown.body.message).toMatch(/^param override: operations\[0\]\.mode must be one of set, delete, /);
+    const condition = await save([{ mode: 'set', path: 'x', value: 1, conditions: [{ path: 'model', mode: 'like', value: 'gpt' }] }]);
+    expect(condition.body.message).toMatch(/^param override: operations\[0\]\.conditions\[0\]\.mode must be one of full, /);
+  });
+
   it('fails with the channel error param_override_invalid when an operation cannot run', async () => {
     const broken = await f.channel({
       key: 'sk-ops-broken',

@@ -11,7 +11,14 @@ import {
   toPage,
   type Principal,
 } from '@gw/core';
-import { channelTypeInfo, ChannelType, type ChannelInput, type CreateChannelRequest, type EditTagRequest } from '@gw/contracts';
+import {
+  channelTypeInfo,
+  ChannelType,
+  paramOverrideProblem,
+  type ChannelInput,
+  type CreateChannelRequest,
+  type EditTagRequest,
+} from '@gw/contracts';
 import { nowSeconds } from '@gw/database';
 import { OptionService } from '@gw/option';
 import { ChannelEntity, ChannelStatus } from './channel.entity.js';
@@ -327,7 +334,11 @@ export class ChannelService {
       out.statusCodeMapping = statusCodeMapping;
     }
     const paramOverride = parseJsonField(input.param_override, 'param override must be valid JSON');
-    if (paramOverride !== undefined) out.paramOverride = paramOverride;
+    if (paramOverride !== undefined) {
+      const problem = paramOverrideProblem(paramOverride);
+      if (problem) throw new BusinessError(`param override: ${problem}`);
+      out.paramOverride = paramOverride;
+    }
     const headerOverride = parseJsonField(input.header_override, 'header override must be valid JSON');
     if (headerOverride !== undefined) out.headerOverride = headerOverride;
     const setting = parseJsonField(input.setting, 'setting must be valid JSON');

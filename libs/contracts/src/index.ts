@@ -17,3 +17,4 @@ export * from './mail.contract.js';
 export type * from './release.contract.js';
 export * from './text.js';
 export type * from './channel-affinity.contract.js';
+export * from './param-override.js';

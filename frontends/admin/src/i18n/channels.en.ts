@@ -130,7 +130,8 @@ export const channelsEn = {
     statusCodeMapping: 'Status code mapping',
     statusCodeMappingHint: 'JSON: upstream status → status returned to clients',
     paramOverride: 'Parameter override',
-    paramOverrideHint: 'JSON merged into every request body',
+    paramOverrideHint:
+      'JSON merged into every request body, or {"operations": [...]}: set, delete, move, copy, append, replace, regex_replace, set_header, pass_headers, return_error... each with optional conditions',
     headerOverride: 'Header override',
     headerOverrideHint: 'JSON: headers sent upstream',
     newTag: 'Tag name',

@@ -133,7 +133,8 @@ export const channelsZh: Messages<typeof channelsEn> = {
     statusCodeMapping: '状态码复写',
     statusCodeMappingHint: 'JSON：上游状态码 → 返回给客户端的状态码',
     paramOverride: '参数覆盖',
-    paramOverrideHint: '合并进每个请求体的 JSON',
+    paramOverrideHint:
+      '合并进每个请求体的 JSON，或 {"operations": [...]}：set、delete、move、copy、append、replace、regex_replace、set_header、pass_headers、return_error 等，可带条件',
     headerOverride: '请求头覆盖',
     headerOverrideHint: 'JSON：发往上游的请求头',
     newTag: '标签名',
