@@ -93,4 +93,11 @@ describe('matchAffinity', () => {
     expect(m.cacheKey).toBe(`r:sha256-${createHash('sha256').update(long).digest('hex')}`);
     expect(m.hint).toBe('xxxx...xxxx');
   });
+
+  it('reads own header and caller fields only, never a prototype member', () => {
+    const on = (type: 'request_header' | 'context_string', key: string) =>
+      matchAffinity([rule({ key_sources: [{ type, key }] })], 60, request())?.value;
+    expect(on('request_header', 'constructor')).toBeUndefined();
+    expect(on('context_string', 'toString')).toBeUndefined();
+  });
 });

@@ -116,17 +116,22 @@ function nestedText(value: unknown, nested: string): string {
   return asText(walk(parsed, nested));
 }
 
+/** An own property only: a configured name such as `constructor` never reads an object's prototype. */
+function own<T>(record: Readonly<Record<string, T>>, key: string): T | undefined {
+  return Object.hasOwn(record, key) ? record[key] : undefined;
+}
+
 function sourceValue(source: AffinityKeySource, request: AffinityRequest): string {
   const nested = source.nested_path?.trim();
   let found: unknown;
   switch (source.type) {
     case 'request_header': {
-      const raw =
-        request.headers[
-          String(source.key ?? '')
-            .trim()
-            .toLowerCase()
-        ];
+      const raw = own(
+        request.headers,
+        String(source.key ?? '')
+          .trim()
+          .toLowerCase(),
+      );
       found = Array.isArray(raw) ? raw[0] : raw;
       break;
     }
@@ -134,12 +139,12 @@ function sourceValue(source: AffinityKeySource, request: AffinityRequest): strin
       found = source.path ? walk(request.body, source.path) : undefined;
       break;
     case 'context_int': {
-      const n = Number(request.context[String(source.key)]);
+      const n = Number(own(request.context, String(source.key)));
       found = Number.isInteger(n) && n > 0 ? String(n) : undefined;
       break;
     }
     case 'context_string':
-      found = request.context[String(source.key)];
+      found = own(request.context, String(source.key));
       break;
   }
   if (found === undefined || found === null) return '';

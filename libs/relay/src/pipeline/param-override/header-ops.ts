@@ -24,7 +24,7 @@ const unique = (items: string[]) => [...new Set(items)];
 export function headerValue(headers: HeaderState, name: string): string | undefined {
   const key = nameOf(name);
   for (const source of [headers.override, headers.request]) {
-    const value = source[key]?.trim();
+    const value = Object.hasOwn(source, key) ? String(source[key]).trim() : undefined;
     if (value) return value;
   }
   return undefined;
@@ -65,7 +65,7 @@ function resolvedValue(headers: HeaderState, name: string, value: unknown): stri
 export function setHeader(headers: HeaderState, name: string, value: unknown, keepOrigin: boolean): void {
   const key = nameOf(name);
   if (!key) throw new OverrideConfigError('header name is required');
-  if (keepOrigin && headers.override[key]?.trim()) return;
+  if (keepOrigin && Object.hasOwn(headers.override, key) && String(headers.override[key]).trim()) return;
   const resolved = resolvedValue(headers, key, value);
   if (resolved === undefined) delete headers.override[key];
   else headers.override[key] = resolved;
@@ -134,7 +134,7 @@ export function passHeaderNames(value: unknown): string[] {
 
 /** The override the upstream call sends: names lower-cased, values trimmed, empty ones left out. */
 export function finalHeaders(headers: HeaderState): Record<string, string> {
-  const out: Record<string, string> = {};
+  const out = Object.create(null) as Record<string, string>;
   for (const [name, value] of Object.entries(headers.override)) {
     const key = nameOf(name);
     const text = String(value).trim();

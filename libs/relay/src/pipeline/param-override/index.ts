@@ -51,8 +51,11 @@ export interface OverrideResult {
 /** The client's credentials never reach an override's headers (a pass_headers of Authorization would leak the gateway key). */
 const PRIVATE_HEADERS = new Set(['authorization', 'x-api-key', 'x-goog-api-key', 'api-key', 'cookie', 'proxy-authorization']);
 
+/** Header maps keyed by names from clients and operators: no prototype, so no name is special. */
+const headerMap = (): Record<string, string> => Object.create(null) as Record<string, string>;
+
 function requestHeaders(headers: IncomingHttpHeaders | undefined): Record<string, string> {
-  const out: Record<string, string> = {};
+  const out = headerMap();
   for (const [name, value] of Object.entries(headers ?? {})) {
     if (PRIVATE_HEADERS.has(name) || value === undefined) continue;
     const text = (Array.isArray(value) ? value.join(', ') : value).trim();
@@ -62,7 +65,7 @@ function requestHeaders(headers: IncomingHttpHeaders | undefined): Record<string
 }
 
 function lowerKeys(headers: Record<string, string> | null): Record<string, string> {
-  const out: Record<string, string> = {};
+  const out = headerMap();
   for (const [name, value] of Object.entries(headers ?? {})) if (name.trim()) out[name.trim().toLowerCase()] = String(value);
   return out;
 }

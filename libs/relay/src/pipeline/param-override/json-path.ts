@@ -29,6 +29,12 @@ const objectKey = (segment: string) => (segment.startsWith(':') ? segment.slice(
 
 const emptyFor = (next: string): Container => (INDEX.test(next) ? [] : {});
 
+/** Sets an own property, even one named `__proto__` (an assignment would replace the object's prototype). */
+export function putOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
+}
+
 function child(container: Container, segment: string): { found: boolean; value?: Json } {
   if (Array.isArray(container)) {
     if (segment === '#') return { found: true, value: container.length };
@@ -78,10 +84,11 @@ export function setPath(root: Json, path: string, value: Json): Json {
     } else {
       const key = objectKey(segment);
       if (last) {
-        at[key] = value;
+        putOwn(at, key, value);
         return root;
       }
-      if (!isContainer(at[key] ?? null)) at[key] = emptyFor(segments[n + 1]!);
+      const existing = Object.hasOwn(at, key) ? at[key] : undefined;
+      if (!isContainer(existing ?? null)) putOwn(at, key, emptyFor(segments[n + 1]!));
       at = at[key] as Container;
     }
   }

@@ -1,6 +1,6 @@
 import { type Condition, conditionsHold, OverrideConfigError, parseConditions } from './conditions.js';
 import { copyHeader, deleteHeader, type HeaderState, headerValue, moveHeader, passHeaderNames, setHeader } from './header-ops.js';
-import { deletePath, formatValue, getPath, type Json, PathError, setPath } from './json-path.js';
+import { deletePath, formatValue, getPath, type Json, PathError, putOwn, setPath } from './json-path.js';
 
 /** One operation of new-api's `{"operations": [...]}` param override. */
 export interface Operation {
@@ -70,8 +70,10 @@ function extend(body: Json, path: string, value: unknown, keepOrigin: boolean, b
   if (typeof current === 'string') return setPath(body, path, before ? formatValue(value) + current : current + formatValue(value));
   if (typeof current === 'object' && current !== null) {
     const merged: Record<string, Json> = { ...current };
-    for (const [key, item] of Object.entries((toJson(value) ?? {}) as Record<string, Json>))
-      if (!keepOrigin || merged[key] === undefined || merged[key] === null) merged[key] = item;
+    for (const [key, item] of Object.entries((toJson(value) ?? {}) as Record<string, Json>)) {
+      const own = Object.hasOwn(merged, key) ? merged[key] : undefined;
+      if (!keepOrigin || own === undefined || own === null) putOwn(merged, key, item);
+    }
     return setPath(body, path, merged);
   }
   throw new OverrideConfigError(`operation not supported for type at ${path}`);

@@ -190,4 +190,23 @@ describe('param override', () => {
     const broken = overrideFailure(new OverrideConfigError('bad'), () => true)!;
     expect([broken.error.httpStatus, broken.error.errorCode, broken.retryable]).toEqual([500, 'channel:param_override_invalid', false]);
   });
+
+  it('keeps __proto__ an ordinary key: no operation or header name reaches a prototype', () => {
+    const body = JSON.parse('{"__proto__": {"a": 1}, "meta": {}}') as Record<string, unknown>;
+    const { body: out, headerOverride } = run(body, [
+      { mode: 'set', path: '__proto__.polluted', value: true },
+      { mode: 'set', path: 'fresh.__proto__.polluted', value: true },
+      { mode: 'append', path: 'meta', value: JSON.parse('{"__proto__": {"polluted": true}}') },
+      { mode: 'set_header', path: '__proto__', value: 'x' },
+      { mode: 'pass_headers', value: ['constructor'] },
+    ]);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(JSON.parse(JSON.stringify(out))).toEqual(
+      JSON.parse(
+        '{"__proto__": {"a": 1, "polluted": true}, "meta": {"__proto__": {"polluted": true}}, "fresh": {"__proto__": {"polluted": true}}}',
+      ),
+    );
+    expect(Object.getPrototypeOf(out.meta)).toBe(Object.prototype);
+    expect({ ...headerOverride }).toEqual(JSON.parse('{"__proto__": "x"}'));
+  });
 });
