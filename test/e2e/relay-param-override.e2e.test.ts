@@ -118,6 +118,38 @@ describe('channel param override operations', () => {
     }
   });
 
+  it('applies the override to channel tests too, with is_channel_test in the context (OpenAI and Claude channels)', async () => {
+    const operations = [
+      { mode: 'move', from: 'max_tokens', to: 'max_completion_tokens' },
+      { mode: 'set', path: 'metadata.test', value: true, conditions: [{ path: 'is_channel_test', mode: 'full', value: true }] },
+      { mode: 'set_header', path: 'X-Probe', value: 'yes' },
+    ];
+    const openaiChannel = await f.channel({ key: 'sk-ops-test', models: CHAT, param_override: JSON.stringify({ operations }) });
+    expect((await f.root.get(`/api/channel/test/${openaiChannel}`)).body).toMatchObject({ success: true });
+    expect(last().body).toMatchObject({ max_completion_tokens: 16, metadata: { test: true } });
+    expect(last().body).not.toHaveProperty('max_tokens');
+    expect(last().headers['x-probe']).toBe('yes');
+
+    const claude = await f.channel({ type: 14, key: 'sk-ant-ops', models: 'claude-ops', param_override: JSON.stringify({ operations }) });
+    expect((await f.root.get(`/api/channel/test/${claude}`)).body).toMatchObject({ success: true });
+    expect(last().path).toBe('/v1/messages');
+    expect(last().body).toMatchObject({ max_completion_tokens: 16, metadata: { test: true } });
+    expect(last().headers['x-probe']).toBe('yes');
+
+    // A return_error meant for tests fails the test with its message, sending nothing.
+    const refusing = await f.channel({
+      key: 'sk-ops-refuse',
+      models: CHAT,
+      param_override: JSON.stringify({
+        operations: [{ mode: 'return_error', value: 'no tests on this channel', conditions: { is_channel_test: true } }],
+      }),
+    });
+    const calls = f.up.requests.length;
+    expect((await f.root.get(`/api/channel/test/${refusing}`)).body).toMatchObject({ success: false, message: 'no tests on this channel' });
+    expect(f.up.requests.length).toBe(calls);
+    for (const id of [openaiChannel, claude, refusing]) await f.root.delete(`/api/channel/${id}`);
+  });
+
   it('refuses to save a channel whose operations name an unknown mode or a bad condition', async () => {
     const save = (operations: unknown) =>
       f.root.post('/api/channel/', {

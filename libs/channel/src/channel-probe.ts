@@ -22,4 +22,15 @@ export interface AdaptorProbe {
   canTest(type: number): boolean;
   /** Sends a minimal chat request ("hi", 16 tokens) in the provider's format for this (mapped) model. */
   probe(channel: RelayChannel, upstreamModel: string, limits: ProbeLimits): Promise<ProbeAnswer>;
+  /**
+   * The channel's param override on a test body of an OpenAI-compatible channel (the relay runs overrides, with
+   * `is_channel_test` true in their context); throws with the reason when the override refuses or cannot run.
+   */
+  overrideTestBody(channel: RelayChannel, body: Record<string, unknown>, model: string, upstreamModel: string): TestOverride;
+}
+
+/** A test body after the channel's param override, and the header override to send with it when operations changed it. */
+export interface TestOverride {
+  body: Record<string, unknown>;
+  headerOverride?: Record<string, string>;
 }

@@ -99,13 +99,24 @@ export class ChannelTestService {
     // Embedding-only models cannot answer a chat request: test them on the embeddings endpoint.
     const embedding = isEmbeddingModel(model);
     const endpoint = embedding ? 'embeddings' : 'chat';
-    const body = embedding
+    let body: Record<string, unknown> = embedding
       ? { model: upstreamModel, input: ['hi'] }
       : { model: upstreamModel, messages: [{ role: 'user', content: 'hi' }], max_tokens: 16, stream: false };
+    let target = channel.upstream;
+    if (channel.paramOverride && this.adaptorProbe) {
+      // The test sends what the relay would: the channel's param override applies (new-api's is_channel_test).
+      try {
+        const applied = this.adaptorProbe.overrideTestBody(channel, body, model, upstreamModel);
+        body = applied.body;
+        if (applied.headerOverride) target = { ...target, headerOverride: applied.headerOverride };
+      } catch (error) {
+        return { success: false, message: (error as Error).message, time: 0, failure: 'other' };
+      }
+    }
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started) / 1000;
     try {
-      const res = await this.upstream.send(channel.upstream, endpoint, {
+      const res = await this.upstream.send(target, endpoint, {
         body,
         model: upstreamModel,
         headersTimeoutMs: TEST_TIMEOUT_MS,

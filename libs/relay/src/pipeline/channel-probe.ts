@@ -1,5 +1,12 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
-import { ChannelTestService, type AdaptorProbe, type ProbeAnswer, type ProbeLimits, type RelayChannel } from '@gw/channel';
+import {
+  ChannelTestService,
+  type AdaptorProbe,
+  type ProbeAnswer,
+  type ProbeLimits,
+  type RelayChannel,
+  type TestOverride,
+} from '@gw/channel';
 import { OptionService, type OptionKey } from '@gw/option';
 import { UpstreamClient } from '@gw/upstream';
 import { adaptorRequest } from '../providers/adaptor-request.js';
@@ -7,6 +14,7 @@ import { adaptorOf, providerCodecOf } from '../providers/registry.js';
 import { parseJsonObject, SseEventReader } from '../providers/sse-events.js';
 import { aggregateStream } from '../providers/stream-aggregate.js';
 import type { AdaptorCall, ProviderSettings } from '../providers/types.js';
+import { applyParamOverride, overrideFailure } from './param-override/index.js';
 
 /** The test question, as new-api asks it: a short chat the provider answers in a few tokens. */
 const TEST_REQUEST = { messages: [{ role: 'user', content: 'hi' }], max_tokens: 16, stream: false };
@@ -39,6 +47,22 @@ export class RelayChannelProbe implements AdaptorProbe, OnModuleInit {
     return adaptor !== undefined && adaptor.format !== 'openai' && adaptor.servesChat !== false;
   }
 
+  overrideTestBody(channel: RelayChannel, body: Record<string, unknown>, model: string, upstreamModel: string): TestOverride {
+    try {
+      return applyParamOverride(body, channel.paramOverride, channel.upstream.headerOverride ?? null, {
+        upstreamModel,
+        originalModel: model,
+        requestPath: '/v1/chat/completions',
+        retryIndex: 0,
+        extra: { is_channel_test: true },
+      });
+    } catch (error) {
+      const failure = overrideFailure(error, () => false);
+      if (!failure) throw error;
+      throw new Error(failure.error.message);
+    }
+  }
+
   async probe(channel: RelayChannel, upstreamModel: string, limits: ProbeLimits): Promise<ProbeAnswer> {
     const typeAdaptor = adaptorOf(channel.type);
     if (!typeAdaptor) throw new Error(`channel type ${channel.type} cannot be tested yet`);
@@ -46,6 +70,11 @@ export class RelayChannelProbe implements AdaptorProbe, OnModuleInit {
     const codec = providerCodecOf(adaptor);
     const call: AdaptorCall = { channel, model: upstreamModel, stream: adaptor.streamOnly === true, settings: this.settings };
     let body = codec.requestFromHub({ ...TEST_REQUEST, model: upstreamModel }, upstreamModel, this.settings);
+    if (channel.paramOverride) {
+      const applied = this.overrideTestBody(channel, body, upstreamModel, upstreamModel);
+      body = applied.body;
+      if (applied.headerOverride) call.channel = { ...channel, upstream: { ...channel.upstream, headerOverride: applied.headerOverride } };
+    }
     if (adaptor.finishBody) body = adaptor.finishBody(body, call, true);
     const { built, rawBody } = await adaptorRequest(adaptor, call, body);
     const init = { body, rawBody, headersTimeoutMs: limits.timeoutMs, bodyTimeoutMs: limits.timeoutMs, maxResponseBytes: limits.maxBytes };
