@@ -18,3 +18,4 @@ export type * from './release.contract.js';
 export * from './text.js';
 export type * from './channel-affinity.contract.js';
 export * from './param-override.js';
+export * from './go-regexp.js';

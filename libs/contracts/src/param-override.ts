@@ -1,3 +1,5 @@
+import { goRegExp } from './go-regexp.js';
+
 /**
  * The shape of new-api's param override operations form (`{"operations": [...]}`), checked when a channel is
  * saved so a typo is refused there rather than failing every relayed call (the relay runs them).
@@ -60,7 +62,7 @@ export function paramOverrideProblem(text: string): string | undefined {
       return `${where} (${op.mode}) needs from and to`;
     if (op.mode === 'regex_replace') {
       try {
-        new RegExp(String(op.from ?? ''));
+        goRegExp(String(op.from ?? ''));
       } catch (error) {
         return `${where}.from is not a valid regular expression: ${(error as Error).message}`;
       }

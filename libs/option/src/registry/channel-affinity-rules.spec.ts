@@ -8,6 +8,7 @@ describe('affinityRulesProblem', () => {
     expect(affinityRulesProblem(DEFAULT_AFFINITY_RULES)).toBeUndefined();
     expect(affinityRulesProblem([good])).toBeUndefined();
     expect(affinityRulesProblem([])).toBeUndefined();
+    expect(affinityRulesProblem([{ ...good, model_regex: ['(?i)^GPT-'], value_regex: '(?i)^conv' }])).toBeUndefined();
   });
 
   it('names the first problem', () => {

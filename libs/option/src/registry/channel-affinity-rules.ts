@@ -1,3 +1,5 @@
+import { goRegExp } from '@gw/contracts';
+
 /**
  * new-api's channel affinity rules (`channel_affinity_setting.rules`): a request whose model, path and user agent
  * match a rule, and that carries a value at one of the rule's key sources (a session id, a prompt cache key), is
@@ -76,7 +78,7 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 function regexProblem(pattern: unknown, where: string): string | undefined {
   if (typeof pattern !== 'string') return `${where} must be a string`;
   try {
-    new RegExp(pattern);
+    goRegExp(pattern);
     return undefined;
   } catch (error) {
     return `${where} is not a valid regular expression: ${(error as Error).message}`;

@@ -100,4 +100,8 @@ describe('matchAffinity', () => {
     expect(on('request_header', 'constructor')).toBeUndefined();
     expect(on('context_string', 'toString')).toBeUndefined();
   });
+
+  it("reads Go's (?i) flag group as new-api's operators write it", () => {
+    expect(matchAffinity([rule({ model_regex: ['(?i)^GPT-'] })], 60, request())).toBeDefined();
+  });
 });

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
+import { goRegExp } from '@gw/contracts';
 import type { AffinityKeySource, AffinityRule } from '@gw/option';
 
 /** What a rule reads of one request. */
@@ -51,7 +52,7 @@ function compile(patterns: readonly string[] | undefined): RegExp[] {
   for (const pattern of patterns ?? []) {
     if (!pattern) continue;
     try {
-      out.push(new RegExp(pattern));
+      out.push(goRegExp(pattern));
     } catch {
       // The option's check refuses bad patterns; one stored before that check is skipped, as new-api does.
     }

@@ -1,3 +1,4 @@
+import { goRegExp } from '@gw/contracts';
 import { type Condition, conditionsHold, OverrideConfigError, parseConditions } from './conditions.js';
 import { copyHeader, deleteHeader, type HeaderState, headerValue, moveHeader, passHeaderNames, setHeader } from './header-ops.js';
 import { deletePath, formatValue, getPath, type Json, PathError, putOwn, setPath } from './json-path.js';
@@ -253,7 +254,7 @@ function run(op: Operation, body: Json, context: Json, headers: HeaderState): Js
       if (!op.from) throw new OverrideConfigError('regex pattern is required');
       let pattern: RegExp;
       try {
-        pattern = new RegExp(op.from, 'g');
+        pattern = goRegExp(op.from, 'g');
       } catch (error) {
         throw new OverrideConfigError((error as Error).message);
       }

@@ -74,10 +74,11 @@ describe('param override', () => {
       { mode: 'ensure_prefix', path: 'model', value: 'openai/' },
       { mode: 'trim_prefix', path: 'model', value: 'openai/' },
       { mode: 'trim_suffix', path: 'model', value: '-mini' },
+      { mode: 'regex_replace', path: 'text', from: '(?i)^HELLO', to: 'hi' },
       // Go's replacement syntax, `${1}`, as new-api's operators write it.
       { mode: 'regex_replace', path: 'model', from: '^gpt-(\\d)(\\w)$', to: ['GPT$', '{1}-$', '{2}'].join('') },
     ]);
-    expect(body).toEqual({ tags: ['a', 'b', 'c'], text: 'hello there!', meta: { a: 1, b: 3 }, model: 'GPT4-o' });
+    expect(body).toEqual({ tags: ['a', 'b', 'c'], text: 'hi there!', meta: { a: 1, b: 3 }, model: 'GPT4-o' });
   });
 
   it('runs an operation only when its conditions hold, reading the body then the context', () => {
