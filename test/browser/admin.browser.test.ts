@@ -479,8 +479,35 @@ describe.skipIf(skipReason !== null)('admin remote in Chromium', () => {
       await page.getByTestId('affinity-clear-0').click();
       await page.getByText('已清除 1 条绑定').waitFor();
       await expect.poll(() => page.getByTestId('affinity-rule-pins-0').textContent()).toBe('0 条绑定');
+
+      // A rule added in the editor is saved at once; a bad pattern is refused in the form first.
+      await page.getByTestId('affinity-add-rule').click();
+      const modal = page.getByTestId('affinity-rule-modal');
+      await modal.waitFor();
+      await page.getByTestId('affinity-rule-name').fill('browser rule');
+      await page.getByTestId('affinity-rule-models').fill('(');
+      await page.getByTestId('affinity-rule-source-field-0').fill('metadata.session');
+      await page.getByTestId('affinity-rule-save').click();
+      await page.getByText('有匹配不是合法的正则表达式').waitFor();
+      await page.getByTestId('affinity-rule-models').fill('(?i)^GPT-AFFINITY-');
+      await page.getByTestId('affinity-rule-save').click();
+      await page.getByTestId('affinity-rule-2').getByText('browser rule', { exact: true }).waitFor();
+      const saved = JSON.parse((await storedOptions())['channel_affinity_setting.rules']!) as { name: string; key_sources: unknown }[];
+      expect(saved.map((r) => r.name)).toEqual(['codex cli trace', 'claude cli trace', 'browser rule']);
+      expect(saved[2]!.key_sources).toEqual([{ type: 'gjson', path: 'metadata.session' }]);
+      await browser.screenshot('admin-09e-affinity-rule-added');
+
+      // The editor has closed (its leaving animation would take the click) before the next dialog opens.
+      await page.getByTestId('affinity-rule-modal').waitFor({ state: 'detached' });
+      await page.getByTestId('affinity-delete-2').click();
+      await page.locator('.semi-modal button', { hasText: '删除' }).click();
+      await expect.poll(async () => JSON.parse((await storedOptions())['channel_affinity_setting.rules']!).length).toBe(2);
     } finally {
       await consoleCall(page, 'PUT', '/api/option/', { key: 'ModelRatio', value: before.ModelRatio });
+      await consoleCall(page, 'PUT', '/api/option/', {
+        key: 'channel_affinity_setting.rules',
+        value: before['channel_affinity_setting.rules'],
+      });
     }
   });
 

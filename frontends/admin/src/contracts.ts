@@ -12,3 +12,4 @@ export type { ReleaseCheckView } from '../../../libs/contracts/src/release.contr
 export { CHANNEL_TYPES, channelTypeInfo, type ChannelTypeInfo } from '../../../libs/contracts/src/channel-types.ts';
 export type { AdminUserView, CreateUserRequest, ManageUserRequest, UpdateUserRequest } from '../../../libs/contracts/src/user.contract.ts';
 export type { AffinityCacheStats } from '../../../libs/contracts/src/channel-affinity.contract.ts';
+export { goRegExp } from '../../../libs/contracts/src/go-regexp.ts';

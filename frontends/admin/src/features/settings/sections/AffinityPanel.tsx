@@ -1,39 +1,46 @@
-import { useCallback, useEffect, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Button, Space, Tag, Toast, Typography } from '@console/kit';
+import { Button, Modal, Space, Tag, Toast, Typography } from '@console/kit';
 import { type AffinityCacheStats, optionsApi } from '../api';
+import type { Settings } from '../useSettings';
+import type { AffinityRuleView } from './affinity-rule-form';
 
-/** What the panel reads of a stored rule (the server validated it; anything else reads as absent). */
-interface RuleView {
-  name?: string;
-  model_regex?: string[];
-  path_regex?: string[];
-  key_sources?: { type?: string; key?: string; path?: string; nested_path?: string }[];
-  ttl_seconds?: number;
-  skip_retry_on_failure?: boolean;
-  include_rule_name?: boolean;
-}
+/** The rule editor loads when first opened: the settings page does not pay for it. */
+const AffinityRuleModal = lazy(() => import('./AffinityRuleModal').then((m) => ({ default: m.AffinityRuleModal })));
 
-function parseRules(text: string | undefined): RuleView[] {
+const RULES = 'channel_affinity_setting.rules';
+
+/** The stored rules (the server validated them; anything else reads as none). */
+function parseRules(text: string | undefined): AffinityRuleView[] {
   try {
     const value: unknown = JSON.parse(text ?? '[]');
-    return Array.isArray(value) ? (value as RuleView[]) : [];
+    return Array.isArray(value) ? (value as AffinityRuleView[]) : [];
   } catch {
     return [];
   }
 }
 
-const sourceText = (s: NonNullable<RuleView['key_sources']>[number]) =>
+const sourceText = (s: AffinityRuleView['key_sources'][number]) =>
   `${s.type}:${s.key || s.path || ''}${s.nested_path ? ` → ${s.nested_path}` : ''}`;
 
 /**
- * The saved affinity rules at a glance, and the live pins (GET /api/option/channel_affinity_cache) with new-api's
- * clear-by-rule and clear-all actions.
+ * The saved affinity rules, edited one at a time in a form (saved at once), and the live pins
+ * (GET /api/option/channel_affinity_cache) with new-api's clear-by-rule and clear-all actions.
  */
-export function AffinityPanel({ storedRules, defaultTtl }: { storedRules: string | undefined; defaultTtl: number }) {
+export function AffinityPanel({ settings, defaultTtl }: { settings: Settings; defaultTtl: number }) {
   const { t } = useTranslation('admin');
   const [stats, setStats] = useState<AffinityCacheStats | null>(null);
   const [busy, setBusy] = useState(false);
+  /** The rule being edited (its index), 'new' for an added one, or undefined when the editor is closed. */
+  const [editing, setEditing] = useState<number | 'new' | undefined>();
+  const [saving, setSaving] = useState(false);
+  // Loaded on first use, then kept mounted: the modal closes itself (an unmounted open modal left Semi's
+  // popovers unable to place themselves).
+  const [editorLoaded, setEditorLoaded] = useState(false);
+  const edit = (target: number | 'new') => {
+    setEditorLoaded(true);
+    setEditing(target);
+  };
   const refresh = useCallback(() => optionsApi.affinityCache().then(setStats, () => undefined), []);
   useEffect(() => void refresh(), [refresh]);
 
@@ -48,7 +55,30 @@ export function AffinityPanel({ storedRules, defaultTtl }: { storedRules: string
     }
   };
 
-  const rules = parseRules(storedRules);
+  const rules = parseRules(settings.stored[RULES]);
+  const saveRules = async (next: AffinityRuleView[]) => {
+    setSaving(true);
+    try {
+      return await settings.save([RULES], { [RULES]: JSON.stringify(next) });
+    } finally {
+      setSaving(false);
+    }
+  };
+  const submitRule = async (rule: AffinityRuleView) => {
+    const next = editing === 'new' || editing === undefined ? [...rules, rule] : rules.map((r, i) => (i === editing ? rule : r));
+    if (await saveRules(next)) {
+      setEditing(undefined);
+      await refresh();
+    }
+  };
+  const editingRule = typeof editing === 'number' ? rules[editing] : undefined;
+  const confirmDelete = (index: number) =>
+    Modal.confirm({
+      title: t('settings.affinity.deleteConfirm', { name: rules[index]?.name }),
+      okText: t('settings.affinity.deleteRule'),
+      cancelText: t('cancel'),
+      onOk: () => saveRules(rules.filter((_, j) => j !== index)),
+    });
   return (
     <div style={{ marginBottom: 14 }} data-testid="affinity-panel">
       <Space wrap style={{ marginBottom: 8 }}>
@@ -67,6 +97,9 @@ export function AffinityPanel({ storedRules, defaultTtl }: { storedRules: string
         </Button>
         <Button size="small" type="danger" loading={busy} onClick={() => void clear()} data-testid="affinity-clear-all">
           {t('settings.affinity.clearAll')}
+        </Button>
+        <Button size="small" theme="solid" onClick={() => edit('new')} data-testid="affinity-add-rule">
+          {t('settings.affinity.addRule')}
         </Button>
       </Space>
       {rules.map((rule, i) => (
@@ -98,9 +131,27 @@ export function AffinityPanel({ storedRules, defaultTtl }: { storedRules: string
                 {t('settings.affinity.clearRule')}
               </Button>
             )}
+            <Button size="small" theme="borderless" onClick={() => edit(i)} data-testid={`affinity-edit-${i}`}>
+              {t('settings.affinity.editRule')}
+            </Button>
+            <Button size="small" theme="borderless" type="danger" onClick={() => confirmDelete(i)} data-testid={`affinity-delete-${i}`}>
+              {t('settings.affinity.deleteRule')}
+            </Button>
           </Space>
         </div>
       ))}
+      {editorLoaded && (
+        <Suspense fallback={null}>
+          <AffinityRuleModal
+            rule={editingRule}
+            otherNames={rules.filter((_, i) => i !== editing).map((r) => r.name)}
+            visible={editing !== undefined}
+            saving={saving}
+            onSubmit={(rule) => void submitRule(rule)}
+            onCancel={() => setEditing(undefined)}
+          />
+        </Suspense>
+      )}
     </div>
   );
 }

@@ -192,10 +192,7 @@ export function OperationSections({ settings }: { settings: Settings }) {
         <Typography.Text type="tertiary" style={{ display: 'block', marginBottom: 8 }}>
           {t('settings.affinity.hint')}
         </Typography.Text>
-        <AffinityPanel
-          storedRules={settings.stored['channel_affinity_setting.rules']}
-          defaultTtl={Number(settings.stored['channel_affinity_setting.default_ttl_seconds'] ?? 3600)}
-        />
+        <AffinityPanel settings={settings} defaultTtl={Number(settings.stored['channel_affinity_setting.default_ttl_seconds'] ?? 3600)} />
         {AFFINITY_SWITCHES.map((key) => (
           <SwitchField key={key} settings={settings} name={key} label={label(key)} />
         ))}
