@@ -13,3 +13,9 @@ export { CHANNEL_TYPES, channelTypeInfo, type ChannelTypeInfo } from '../../../l
 export type { AdminUserView, CreateUserRequest, ManageUserRequest, UpdateUserRequest } from '../../../libs/contracts/src/user.contract.ts';
 export type { AffinityCacheStats } from '../../../libs/contracts/src/channel-affinity.contract.ts';
 export { goRegExp } from '../../../libs/contracts/src/go-regexp.ts';
+export {
+  AFFINITY_CONTEXT_KEYS,
+  AFFINITY_KEY_SOURCE_TYPES,
+  type AffinityKeySourceType,
+  type AffinityRule,
+} from '../../../libs/contracts/src/channel-affinity-rule.ts';

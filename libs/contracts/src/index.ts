@@ -19,3 +19,4 @@ export * from './text.js';
 export type * from './channel-affinity.contract.js';
 export * from './param-override.js';
 export * from './go-regexp.js';
+export * from './channel-affinity-rule.js';

@@ -14,7 +14,8 @@ interface FieldProps {
 
 const fieldStyle = { marginBottom: 14 } as const;
 
-function Label({ label, hint, children }: { label: string; hint?: ReactNode; children: ReactNode }) {
+/** A labelled field with an optional hint below it (every settings field, and the forms of the settings page). */
+export function Label({ label, hint, children }: { label: string; hint?: ReactNode; children: ReactNode }) {
   return (
     <div style={fieldStyle}>
       <Typography.Text strong style={{ display: 'block', marginBottom: 4 }}>

@@ -11,22 +11,7 @@ import {
   newRuleForm,
   ruleToForm,
 } from './affinity-rule-form';
-
-function Field({ label, hint, children }: { label: string; hint?: string; children: React.ReactNode }) {
-  return (
-    <div style={{ marginBottom: 12 }}>
-      <Typography.Text strong style={{ display: 'block', marginBottom: 4 }}>
-        {label}
-      </Typography.Text>
-      {children}
-      {hint && (
-        <Typography.Text type="tertiary" size="small" style={{ display: 'block', marginTop: 2 }}>
-          {hint}
-        </Typography.Text>
-      )}
-    </div>
-  );
-}
+import { Label } from '../fields';
 
 /**
  * Adds or edits one channel affinity rule (new-api's rule editor): the model, path and user-agent filters, the
@@ -78,24 +63,24 @@ export function AffinityRuleModal({
       width={640}
     >
       <div data-testid="affinity-rule-modal">
-        <Field label={tr('name')}>
+        <Label label={tr('name')}>
           <Input value={form.name} onChange={(name) => patch({ name })} data-testid="affinity-rule-name" />
-        </Field>
-        <Field label={tr('models')} hint={tr('linesHint')}>
+        </Label>
+        <Label label={tr('models')} hint={tr('linesHint')}>
           <TextArea
             value={form.models}
             onChange={(models) => patch({ models })}
             autosize={{ minRows: 2 }}
             data-testid="affinity-rule-models"
           />
-        </Field>
-        <Field label={tr('paths')} hint={tr('optionalLines')}>
+        </Label>
+        <Label label={tr('paths')} hint={tr('optionalLines')}>
           <TextArea value={form.paths} onChange={(paths) => patch({ paths })} autosize={{ minRows: 1 }} data-testid="affinity-rule-paths" />
-        </Field>
-        <Field label={tr('agents')} hint={tr('optionalLines')}>
+        </Label>
+        <Label label={tr('agents')} hint={tr('optionalLines')}>
           <TextArea value={form.agents} onChange={(agents) => patch({ agents })} autosize={{ minRows: 1 }} />
-        </Field>
-        <Field label={tr('sources')} hint={tr('sourcesHint')}>
+        </Label>
+        <Label label={tr('sources')} hint={tr('sourcesHint')}>
           {form.sources.map((row, i) => (
             <Space key={i} style={{ marginBottom: 6 }} data-testid={`affinity-rule-source-${i}`}>
               <Select
@@ -119,13 +104,13 @@ export function AffinityRuleModal({
           <Button size="small" onClick={() => patch({ sources: [...form.sources, { type: 'gjson', field: '', nested: '' }] })}>
             {tr('addSource')}
           </Button>
-        </Field>
-        <Field label={tr('valueRegex')} hint={tr('optional')}>
+        </Label>
+        <Label label={tr('valueRegex')} hint={tr('optional')}>
           <Input value={form.valueRegex} onChange={(valueRegex) => patch({ valueRegex })} />
-        </Field>
-        <Field label={tr('ttl')} hint={tr('ttlHint')}>
+        </Label>
+        <Label label={tr('ttl')} hint={tr('ttlHint')}>
           <InputNumber value={form.ttl} min={0} max={2592000} onNumberChange={(ttl) => patch({ ttl: Number(ttl) || 0 })} />
-        </Field>
+        </Label>
         {(
           [
             ['skipRetry', 'skipRetry'],
@@ -139,14 +124,14 @@ export function AffinityRuleModal({
             <Typography.Text>{tr(label)}</Typography.Text>
           </div>
         ))}
-        <Field label={tr('template')} hint={tr('templateHint')}>
+        <Label label={tr('template')} hint={tr('templateHint')}>
           <TextArea
             value={form.template}
             onChange={(template) => patch({ template })}
             autosize={{ minRows: 2, maxRows: 10 }}
             style={{ fontFamily: 'monospace' }}
           />
-        </Field>
+        </Label>
       </div>
     </Modal>
   );

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { formToRule, newRuleForm, ruleToForm } from './affinity-rule-form';
+import { type AffinityRuleView, formToRule, newRuleForm, ruleToForm } from './affinity-rule-form';
 
 describe('affinity rule form', () => {
   it('round-trips a rule with every field', () => {
-    const rule = {
+    const rule: AffinityRuleView = {
       name: 'claude cli trace',
       model_regex: ['^claude-.*$', '(?i)^gpt-'],
       path_regex: ['/v1/messages'],

@@ -1,30 +1,19 @@
-import { goRegExp } from '../../../contracts';
+import {
+  AFFINITY_CONTEXT_KEYS,
+  AFFINITY_KEY_SOURCE_TYPES,
+  type AffinityKeySourceType,
+  type AffinityRule,
+  goRegExp,
+} from '../../../contracts';
 
-export const KEY_SOURCE_TYPES = ['gjson', 'request_header', 'context_int', 'context_string'] as const;
-export type KeySourceType = (typeof KEY_SOURCE_TYPES)[number];
+export { AFFINITY_KEY_SOURCE_TYPES as KEY_SOURCE_TYPES };
 
-/** The caller fields a context source may name (the gateway's list). */
-export const CONTEXT_KEYS = ['id', 'user_id', 'token_id', 'token_name', 'group', 'token_group', 'username'] as const;
-
-/** A channel affinity rule as stored in `channel_affinity_setting.rules` (new-api's fields). */
-export interface AffinityRuleView {
-  name: string;
-  model_regex: string[];
-  path_regex?: string[];
-  user_agent_include?: string[];
-  key_sources: { type: string; key?: string; path?: string; nested_path?: string }[];
-  value_regex?: string;
-  ttl_seconds?: number;
-  param_override_template?: Record<string, unknown>;
-  skip_retry_on_failure?: boolean;
-  include_using_group?: boolean;
-  include_model_name?: boolean;
-  include_rule_name?: boolean;
-}
+/** A stored rule, as the editor reads and writes it. */
+export type AffinityRuleView = AffinityRule;
 
 /** One key source row of the editor: `field` is the header or caller field, or the body path. */
 export interface KeySourceRow {
-  type: KeySourceType;
+  type: AffinityKeySourceType;
   field: string;
   nested: string;
 }
@@ -76,7 +65,7 @@ export function ruleToForm(rule: AffinityRuleView): AffinityRuleForm {
     paths: (rule.path_regex ?? []).join('\n'),
     agents: (rule.user_agent_include ?? []).join('\n'),
     sources: (rule.key_sources ?? []).map((s) => ({
-      type: (KEY_SOURCE_TYPES as readonly string[]).includes(s.type) ? (s.type as KeySourceType) : 'gjson',
+      type: (AFFINITY_KEY_SOURCE_TYPES as readonly string[]).includes(s.type) ? (s.type as AffinityKeySourceType) : 'gjson',
       field: (s.type === 'gjson' ? s.path : s.key) ?? '',
       nested: s.nested_path ?? '',
     })),
@@ -115,7 +104,7 @@ export function formToRule(form: AffinityRuleForm, otherNames: readonly string[]
   for (const row of form.sources) {
     const field = row.field.trim();
     if (!field) return { problem: 'sourceField' };
-    if (row.type.startsWith('context_') && !(CONTEXT_KEYS as readonly string[]).includes(field)) return { problem: 'sourceField' };
+    if (row.type.startsWith('context_') && !(AFFINITY_CONTEXT_KEYS as readonly string[]).includes(field)) return { problem: 'sourceField' };
     const source: AffinityRuleView['key_sources'][number] =
       row.type === 'gjson' ? { type: row.type, path: field } : { type: row.type, key: field };
     if (row.nested.trim()) source.nested_path = row.nested.trim();
