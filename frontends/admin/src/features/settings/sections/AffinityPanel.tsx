@@ -34,8 +34,7 @@ export function AffinityPanel({ settings, defaultTtl }: { settings: Settings; de
   /** The rule being edited (its index), 'new' for an added one, or undefined when the editor is closed. */
   const [editing, setEditing] = useState<number | 'new' | undefined>();
   const [saving, setSaving] = useState(false);
-  // Loaded on first use, then kept mounted: the modal closes itself (an unmounted open modal left Semi's
-  // popovers unable to place themselves).
+  // The editor is loaded on first use, then kept mounted, so it closes with its own animation.
   const [editorLoaded, setEditorLoaded] = useState(false);
   const edit = (target: number | 'new') => {
     setEditorLoaded(true);
