@@ -1,5 +1,5 @@
 import { BusinessError, NotFoundError } from '@gw/core';
-import type { ChannelInput } from '@gw/contracts';
+import { type ChannelInput, paramOverrideProblem } from '@gw/contracts';
 
 /** Parsing and validation of channel form fields, with the console's messages (spec 001 §5, §8). */
 export const MESSAGES = {
@@ -57,6 +57,14 @@ export function parseJsonField(value: unknown, message: string): string | undefi
   } catch {
     throw new BusinessError(message);
   }
+  return text;
+}
+
+/** A param override: a JSON object whose operations form (new-api's), when used, is checked mode by mode. */
+export function parseParamOverride(value: unknown): string | undefined {
+  const text = parseJsonField(value, 'param override must be valid JSON');
+  const problem = text ? paramOverrideProblem(text) : undefined;
+  if (problem) throw new BusinessError(`param override: ${problem}`);
   return text;
 }
 

@@ -11,14 +11,7 @@ import {
   toPage,
   type Principal,
 } from '@gw/core';
-import {
-  channelTypeInfo,
-  ChannelType,
-  paramOverrideProblem,
-  type ChannelInput,
-  type CreateChannelRequest,
-  type EditTagRequest,
-} from '@gw/contracts';
+import { channelTypeInfo, ChannelType, type ChannelInput, type CreateChannelRequest, type EditTagRequest } from '@gw/contracts';
 import { nowSeconds } from '@gw/database';
 import { OptionService } from '@gw/option';
 import { ChannelEntity, ChannelStatus } from './channel.entity.js';
@@ -30,6 +23,7 @@ import {
   parseGroups,
   parseInteger,
   parseJsonField,
+  parseParamOverride,
   parseModelList,
   parsePriority,
   parseWeight,
@@ -333,12 +327,8 @@ export class ChannelService {
       if (statusCodeMapping.length > 1024) throw new BusinessError('status code mapping is too long');
       out.statusCodeMapping = statusCodeMapping;
     }
-    const paramOverride = parseJsonField(input.param_override, 'param override must be valid JSON');
-    if (paramOverride !== undefined) {
-      const problem = paramOverrideProblem(paramOverride);
-      if (problem) throw new BusinessError(`param override: ${problem}`);
-      out.paramOverride = paramOverride;
-    }
+    const paramOverride = parseParamOverride(input.param_override);
+    if (paramOverride !== undefined) out.paramOverride = paramOverride;
     const headerOverride = parseJsonField(input.header_override, 'header override must be valid JSON');
     if (headerOverride !== undefined) out.headerOverride = headerOverride;
     const setting = parseJsonField(input.setting, 'setting must be valid JSON');
