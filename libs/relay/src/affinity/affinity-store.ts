@@ -104,10 +104,6 @@ export class AffinityStore {
     this.usage.resize(capacity);
   }
 
-  get capacity(): number {
-    return this.pins.limit;
-  }
-
   async pin(key: string): Promise<number | undefined> {
     const redis = this.redis.ready;
     const raw = redis ? await redis.get(this.redis.key(PIN_PREFIX + key)) : this.pins.get(key);
