@@ -13,8 +13,31 @@ export interface AffinityRequest {
   body: unknown;
   /** The group the request is routed in (before `auto` is resolved), part of the key when a rule says so. */
   usingGroup: string;
-  /** The caller fields context_int / context_string sources name. */
+  /** The caller fields context_int / context_string sources name (AFFINITY_CONTEXT_KEYS). */
   context: Readonly<Record<string, string | number | undefined>>;
+}
+
+/** What a context source reads of the caller. */
+export interface AffinityCaller {
+  userId: number;
+  tokenId: number;
+  tokenName: string;
+  userGroup: string;
+  requestedGroup: string;
+  username: string;
+}
+
+/** The caller fields by the names new-api's context keys give them. */
+export function affinityContextOf(who: AffinityCaller): AffinityRequest['context'] {
+  return {
+    id: who.userId,
+    user_id: who.userId,
+    token_id: who.tokenId,
+    token_name: who.tokenName,
+    group: who.userGroup,
+    token_group: who.requestedGroup,
+    username: who.username,
+  };
 }
 
 /** A rule that matched a request, and the key its pin is stored under. */

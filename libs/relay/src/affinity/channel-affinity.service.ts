@@ -3,7 +3,7 @@ import type { AffinityCacheStats, AffinityUsageStats } from '@gw/contracts';
 import { OptionService } from '@gw/option';
 import type { FormatId } from '../providers/types.js';
 import type { Usage } from '../stream/usage.js';
-import { type AffinityMatch, type AffinityRequest, matchAffinity } from './affinity-match.js';
+import { type AffinityCaller, affinityContextOf, type AffinityMatch, type AffinityRequest, matchAffinity } from './affinity-match.js';
 import { AffinityStore, emptyCounters } from './affinity-store.js';
 
 /** How a client format counts cached tokens: inside the prompt (OpenAI) or beside it (Anthropic). */
@@ -34,12 +34,12 @@ export class ChannelAffinity {
   }
 
   /** The rule that applies to the request and its key, or undefined (affinity off, no rule, no value). */
-  match(request: AffinityRequest): AffinityMatch | undefined {
+  match(request: Omit<AffinityRequest, 'context'>, caller: AffinityCaller): AffinityMatch | undefined {
     if (!this.enabled) return undefined;
     return matchAffinity(
       this.options.get('channel_affinity_setting.rules'),
       this.options.get('channel_affinity_setting.default_ttl_seconds'),
-      request,
+      { ...request, context: affinityContextOf(caller) },
     );
   }
 

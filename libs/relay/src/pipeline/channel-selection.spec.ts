@@ -5,14 +5,15 @@ import { ChannelSelection } from './channel-selection.js';
 import type { RelayCaller, RelayPricing } from './ports.js';
 
 /** A routing table of group → channel ids (one tier each, in order; a retry takes the next untried one). */
-function selectionOf(table: Record<string, number[]>, values: Record<string, unknown> = {}) {
-  const channel = (id: number) => ({ id, status: 1 }) as RelayChannel;
+function selectionOf(table: Record<string, number[]>, values: Record<string, unknown> = {}, disabled: number[] = []) {
+  const channel = (id: number) => ({ id, status: disabled.includes(id) ? 2 : 1 }) as RelayChannel;
   const router = {
     pick: (group: string, _model: string, exclude: ReadonlySet<number> = new Set()) => {
       const id = (table[group] ?? []).find((c) => !exclude.has(c));
       return id === undefined ? undefined : channel(id);
     },
     get: (id: number) => channel(id),
+    serves: (group: string, _model: string, id: number) => !disabled.includes(id) && (table[group] ?? []).includes(id),
   } as unknown as ChannelRouter;
   const options = {
     get: (key: string) =>
@@ -42,9 +43,13 @@ const caller = (extra: Partial<RelayCaller> = {}): RelayCaller => ({
   ...extra,
 });
 
-/** Every channel the route would try after the first fails, each failing in turn. */
+/** Every channel the request's route would try after the first fails, each failing in turn. */
 function walk(selection: ChannelSelection, who: RelayCaller): [string, number][] {
-  const route = selection.route(who, who.requestedGroup || who.userGroup, 'm');
+  return tries(selection.route(who, who.requestedGroup || who.userGroup, 'm'));
+}
+
+/** The channels a route tries: its first, then each retry, every one failing. */
+function tries(route: ReturnType<ChannelSelection['route']>): [string, number][] {
   const tried = new Set([route.channel.id]);
   const seen: [string, number][] = [[route.group, route.channel.id]];
   for (let next = route.next(tried); next; next = route.next(tried)) {
@@ -105,5 +110,28 @@ describe('ChannelSelection: the auto group', () => {
       ['vip', 20],
     ]);
     expect(walk(selectionOf({ default: [1, 2] }), caller({ pinnedChannelId: 7, crossGroupRetry: true }))).toEqual([['auto', 7]]);
+  });
+});
+
+describe('ChannelSelection: the channel an affinity pin names', () => {
+  it('starts at the pinned channel and retries as usual, or not at all with skip_retry_on_failure', () => {
+    const selection = selectionOf({ default: [10, 11] });
+    expect(tries(selection.preferredRoute(caller({ requestedGroup: '' }), 'default', 'm', 11, false)!)).toEqual([
+      ['default', 11],
+      ['default', 10],
+    ]);
+    expect(tries(selection.preferredRoute(caller({ requestedGroup: '' }), 'default', 'm', 11, true)!)).toEqual([['default', 11]]);
+  });
+
+  it('bills an auto request in the first auto group that routes the pinned channel', () => {
+    const selection = selectionOf({ default: [10], vip: [20] });
+    const route = selection.preferredRoute(caller({ crossGroupRetry: true }), 'auto', 'm', 20, false)!;
+    expect([route.group, route.channel.id]).toEqual(['vip', 20]);
+  });
+
+  it('has no route when the pinned channel is disabled or no longer routed for the group and model', () => {
+    const selection = selectionOf({ default: [10, 11] }, {}, [11]);
+    expect(selection.preferredRoute(caller({ requestedGroup: '' }), 'default', 'm', 11, false)).toBeUndefined();
+    expect(selection.preferredRoute(caller({ requestedGroup: '' }), 'vip', 'm', 10, false)).toBeUndefined();
   });
 });

@@ -3,6 +3,7 @@ import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common
 import { APP_CONFIG, withRequestId, type AppConfig } from '@gw/core';
 import { LogService } from '@gw/log';
 import { OptionService } from '@gw/option';
+import { affinityAdminInfo, affinityOverrideContext } from '../affinity/affinity-info.js';
 import type { AffinityMatch } from '../affinity/affinity-match.js';
 import { ChannelAffinity } from '../affinity/channel-affinity.service.js';
 import { BillingSession } from '../billing/billing-session.js';
@@ -35,50 +36,6 @@ function committed(reserving: Promise<void>): Promise<boolean> {
 }
 
 const NO_USAGE = { promptTokens: 0, completionTokens: 0, cachedTokens: 0 };
-
-/** What a param override reads of the request's affinity (`context:channel_affinity.key`, new-api's fields). */
-function affinityOverrideContext(match: AffinityMatch): Record<string, unknown> {
-  return {
-    key: match.value,
-    rule_name: match.rule.name,
-    key_source_type: match.source.type,
-    key_source_key: match.source.key ?? '',
-    key_source_path: match.source.path ?? '',
-    key_source_nested_path: match.source.nested_path ?? '',
-    key_hint: match.hint,
-    key_fingerprint: match.fingerprint,
-    using_group: match.usingGroup,
-    model: match.model,
-    request_path: match.path,
-  };
-}
-
-/**
- * admin_info.channel_affinity (new-api's keys): written when the request went to its pinned channel (`pinned`),
- * or when its rule's param override template was applied; absent otherwise.
- */
-function affinityAdminInfo(
-  match: AffinityMatch,
-  pinned: { group: string; channelId: number } | undefined,
-): Record<string, unknown> | undefined {
-  const templateKeys = Object.keys(match.rule.param_override_template ?? {}).length;
-  if (!pinned && templateKeys === 0) return undefined;
-  const info: Record<string, unknown> = {
-    reason: match.rule.name,
-    rule_name: match.rule.name,
-    using_group: match.usingGroup,
-    model: match.model,
-    request_path: match.path,
-    key_source: match.source.type,
-    key_key: match.source.key ?? '',
-    key_path: match.source.path ?? '',
-    key_hint: match.hint,
-    key_fp: match.fingerprint,
-  };
-  if (pinned) Object.assign(info, { selected_group: pinned.group, channel_id: pinned.channelId });
-  if (templateKeys > 0) info.override_template = { applied: true, rule_name: match.rule.name, param_override_keys: templateKeys };
-  return { channel_affinity: info };
-}
 
 /** How long a shutdown waits for requests in flight to settle and log (streams may be cut after that). */
 const DRAIN_TIMEOUT_MS = 10_000;
@@ -143,7 +100,10 @@ export class RelayPipeline implements OnModuleDestroy {
       const request = parseRelayRequest(kind, call.path, call.body, call.route);
       if (!who.playground) await this.rateLimiter.check(who.userId, who.requestedGroup || who.userGroup);
       const group = this.selection.usingGroup(who, request.model);
-      const affinity = who.pinnedChannelId === undefined ? this.matchAffinity(call, request, who, group) : undefined;
+      const affinity =
+        who.pinnedChannelId === undefined
+          ? this.affinity.match({ model: request.model, path: call.path, headers: req.headers, body: call.body, usingGroup: group }, who)
+          : undefined;
       const preferred = affinity && (await this.affinityRoute(affinity, who, group, request.model));
       // For `auto`, the route's group is the auto group serving the request: it is priced, billed and logged there.
       const route = preferred ?? this.selection.route(who, group, request.model);
@@ -223,27 +183,6 @@ export class RelayPipeline implements OnModuleDestroy {
       trace?.finish(res);
       if (--this.inFlight === 0) this.onDrained?.();
     }
-  }
-
-  /** The affinity rule that applies to the request, when channel affinity is on (never for a pinned sk-KEY-ID). */
-  private matchAffinity(call: RelayCall, request: RelayRequest, who: RelayCaller, group: string): AffinityMatch | undefined {
-    if (!this.affinity.enabled) return undefined;
-    return this.affinity.match({
-      model: request.model,
-      path: call.path,
-      headers: call.req.headers,
-      body: call.body,
-      usingGroup: group,
-      context: {
-        id: who.userId,
-        user_id: who.userId,
-        token_id: who.tokenId,
-        token_name: who.tokenName,
-        group: who.userGroup,
-        token_group: who.requestedGroup,
-        username: who.username,
-      },
-    });
   }
 
   /**

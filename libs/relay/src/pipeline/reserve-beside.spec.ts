@@ -92,7 +92,7 @@ function harness(userQuota: number) {
     { get: () => false } as never,
     new RelayCharges(auth, overlap, { addUsedQuota: () => {} } as never, logs, { quotaChanged: () => {} } as never),
     logs,
-    { enabled: false } as never,
+    { match: () => undefined } as never,
   );
   return { events, commit, pipeline };
 }
