@@ -93,8 +93,9 @@ describe('WalCheckpointer', () => {
       await sleep(5);
     }
     // Left to its safety checkpoint, the main connection lets this WAL reach ~36 MB; the worker lets the
-    // log restart again and again (~2.5 MB measured).
-    expect(largest).toBeLessThan(12 * 1024 * 1024);
+    // log restart again and again (~2.5 MB measured on a quiet machine, 13.8 MB once in CI with every
+    // core taken by other suites, when the worker thread got little CPU). The bound sits between the two.
+    expect(largest).toBeLessThan(24 * 1024 * 1024);
   });
 
   it('never makes a main-connection write fail with SQLITE_BUSY, even without a busy timeout', async () => {
