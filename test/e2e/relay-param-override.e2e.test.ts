@@ -150,6 +150,87 @@ describe('channel param override operations', () => {
     for (const id of [openaiChannel, claude, refusing]) await f.root.delete(`/api/channel/${id}`);
   });
 
+  it("applies operations to providers' own embeddings, rerank and Gemini embedContent calls, headers included", async () => {
+    const mark = (extra: object[] = []) =>
+      JSON.stringify({ operations: [{ mode: 'set_header', path: 'X-Op', value: 'native' }, ...extra] });
+    const json = (body: unknown) => ({ status: 200, contentType: 'application/json', body: JSON.stringify(body) });
+    await f.setOption('ModelRatio', {
+      [CHAT]: 1,
+      'relay-retired': 1,
+      'ops-embed': 1,
+      'ops-rerank': 1,
+      'ops-rerank-off': 1,
+      'ops-gemini': 1,
+    });
+    const ollama = await f.channel({
+      type: 4,
+      key: 'ollama-ops',
+      models: 'ops-embed',
+      param_override: mark([{ mode: 'set', path: 'keep_alive', value: '5m' }]),
+    });
+    const cohere = await f.channel({
+      type: 34,
+      key: 'cohere-ops',
+      models: 'ops-rerank,ops-rerank-off',
+      param_override: mark([
+        { mode: 'set', path: 'top_n', value: 1 },
+        {
+          mode: 'return_error',
+          value: { message: 'rerank is off for this model', status_code: 403 },
+          conditions: [{ path: 'original_model', mode: 'full', value: 'ops-rerank-off' }],
+        },
+      ]),
+    });
+    const gemini = await f.channel({
+      type: 24,
+      key: 'gemini-ops',
+      models: 'ops-gemini',
+      param_override: mark([
+        {
+          mode: 'set',
+          path: 'outputDimensionality',
+          value: 8,
+          conditions: [{ path: 'request_path', mode: 'contains', value: ':embedContent' }],
+        },
+      ]),
+    });
+    try {
+      f.up.script({ path: '/api/embed', raw: json({ model: 'ops-embed', embeddings: [[0.5, 0.25]], prompt_eval_count: 3 }) });
+      const embedded = await openai.embeddings.create({ model: 'ops-embed', input: 'hello', encoding_format: 'float' });
+      expect(embedded.data[0]!.embedding).toEqual([0.5, 0.25]);
+      expect(last()).toMatchObject({ path: '/api/embed', body: { model: 'ops-embed', input: ['hello'], keep_alive: '5m' } });
+      expect(last().headers['x-op']).toBe('native');
+
+      f.up.script({ path: '/v1/rerank', raw: json({ id: 'r1', results: [{ index: 1, relevance_score: 0.9 }] }) });
+      const rerank = (model: string) =>
+        fetch(`${f.gw.url}/v1/rerank`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ model, query: 'capital', documents: ['a', 'b', 'c'], top_n: 3 }),
+        });
+      const ranked = await rerank('ops-rerank');
+      expect(ranked.status).toBe(200);
+      expect(last()).toMatchObject({ path: '/v1/rerank', body: { model: 'ops-rerank', query: 'capital', top_n: 1 } });
+      expect(last().headers['x-op']).toBe('native');
+      const calls = f.up.requests.length;
+      const refused = await rerank('ops-rerank-off');
+      expect(refused.status).toBe(403);
+      expect((await refused.json()).error.message).toMatch(/^rerank is off for this model/);
+      expect(f.up.requests.length).toBe(calls);
+
+      const res = await fetch(`${f.gw.url}/v1beta/models/ops-gemini:embedContent?key=${key}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ content: { parts: [{ text: 'hello' }] } }),
+      });
+      expect(res.status).toBe(200);
+      expect(last().body).toMatchObject({ model: 'models/ops-gemini', outputDimensionality: 8 });
+      expect(last().headers['x-op']).toBe('native');
+    } finally {
+      for (const id of [ollama, cohere, gemini]) await f.root.delete(`/api/channel/${id}`);
+    }
+  });
+
   it('refuses to save a channel whose operations name an unknown mode or a bad condition', async () => {
     const save = (operations: unknown) =>
       f.root.post('/api/channel/', {

@@ -37,7 +37,7 @@ import {
 } from './upstream-error.js';
 import { heldBack } from './answer-hold.js';
 import { relaysVerbatim } from './verbatim-stream.js';
-import { type AttemptPlace, applyParamOverride, overrideFacts, overrideFailure } from './param-override/index.js';
+import { type AttemptPlace, type CallOverride, overrideFacts, overrideForAttempt } from './param-override/index.js';
 import type { Attempt, ForwardInput } from './upstream-call.js';
 
 /**
@@ -93,18 +93,19 @@ export class FormatCall {
         return failed(new RelayError(message, 400, 'convert_request_failed', 'invalid_request_error'), true);
       }
       const call: AdaptorCall = { channel, model: upstreamModel, stream: false, settings: this.settings };
-      const send = adaptor.send;
+      const { geminiEmbeddings, send } = adaptor;
       return geminiEmbeddingAttempt({
-        built: adaptor.geminiEmbeddings(call, request.batch === true),
+        build: (sent) => geminiEmbeddings(sent, request.batch === true),
+        override: (body, sent) => this.override(sent, body, input, place),
         codec: native,
         call,
         input,
-        send: (built, init) => (send ? send(built, init, { call, http: this.upstream }) : this.upstream.sendBuilt(built, init)),
+        send: (built, init, sent) => (send ? send(built, init, { call: sent, http: this.upstream }) : this.upstream.sendBuilt(built, init)),
         shouldRetryStatus: (status) => this.retry.shouldRetryStatus(status),
       });
     }
     const endpoint = adaptor.endpoints?.[request.kind];
-    if (endpoint) return this.providerEndpoint(channel, endpoint, input, upstreamModel, failed);
+    if (endpoint) return this.providerEndpoint(channel, endpoint, input, upstreamModel, place, failed);
     if (adaptor.servesChat === false) {
       const message = `channel type ${channel.type} does not serve ${request.path}`;
       return failed(new RelayError(message, 400, 'convert_request_failed', 'invalid_request_error'), true);
@@ -123,11 +124,12 @@ export class FormatCall {
       const send = adaptor.send;
       return nativeEmbeddingAttempt({
         adaptor: embeddings,
-        prepare: (body) => adaptorRequest(adaptor, call, body, embeddings.buildRequest(call)),
+        override: (body, sent) => this.override(sent, body, input, place),
+        prepare: (body, sent) => adaptorRequest(adaptor, sent, body, embeddings.buildRequest(sent)),
         codec: native,
         call,
         input,
-        send: (built, init) => (send ? send(built, init, { call, http: this.upstream }) : this.upstream.sendBuilt(built, init)),
+        send: (built, init, sent) => (send ? send(built, init, { call: sent, http: this.upstream }) : this.upstream.sendBuilt(built, init)),
         shouldRetryStatus: (status) => this.retry.shouldRetryStatus(status),
       });
     }
@@ -148,24 +150,9 @@ export class FormatCall {
       throw error;
     }
     if (passThrough && 'model' in body) body.model = upstreamModel;
-    if (channel.paramOverride) {
-      try {
-        const applied = applyParamOverride(
-          body,
-          channel.paramOverride,
-          channel.upstream.headerOverride ?? null,
-          overrideFacts(input, upstreamModel, place),
-        );
-        body = applied.body;
-        // Header operations replace the channel's header override for this call.
-        if (applied.headerOverride)
-          call = { ...call, channel: { ...channel, upstream: { ...channel.upstream, headerOverride: applied.headerOverride } } };
-      } catch (error) {
-        const failure = overrideFailure(error, (status) => this.retry.shouldRetryStatus(status));
-        if (!failure) throw error;
-        return failed(failure.error, failure.retryable);
-      }
-    }
+    const overridden = this.override(call, body, input, place);
+    if ('failure' in overridden) return failed(overridden.failure.error, overridden.failure.retryable);
+    ({ call, body } = overridden);
     if (adaptor.finishBody) body = adaptor.finishBody(body, call, !passThrough);
 
     let response: UpstreamResponse;
@@ -280,15 +267,16 @@ export class FormatCall {
     endpoint: ProviderEndpoint,
     input: ForwardInput,
     upstreamModel: string,
+    place: AttemptPlace,
     failed: (error: RelayError, retryable: boolean, channelFault?: Attempt['channelFault']) => Attempt,
   ): Promise<Attempt> {
-    const call: AdaptorCall = { channel, model: upstreamModel, stream: false, settings: this.settings };
+    const plain: AdaptorCall = { channel, model: upstreamModel, stream: false, settings: this.settings };
+    const overridden = this.override(plain, endpoint.body(input.request.body, upstreamModel), input, place);
+    if ('failure' in overridden) return failed(overridden.failure.error, overridden.failure.retryable);
+    const { call, body } = overridden;
     let response: UpstreamResponse;
     try {
-      response = await this.upstream.sendBuilt(endpoint.build(call), {
-        body: endpoint.body(input.request.body, upstreamModel),
-        signal: input.signal,
-      });
+      response = await this.upstream.sendBuilt(endpoint.build(call), { body, signal: input.signal });
     } catch (error) {
       const failure = transportFailure(error, input.signal.aborted, channel);
       return failed(failure.error, failure.retryable, failure.channelFault);
@@ -326,6 +314,28 @@ export class FormatCall {
     const out = JSON.stringify({ ...answer, usage: toOpenAiUsage(usage) });
     sendAnswer(input.res, redactChannelText(out, channel));
     return { ok: true, upstreamModel, usage, localCount: !reported, frtMs: Math.round(headersAt - input.startedAt), retryable: false };
+  }
+
+  /**
+   * The channel's param override on one provider body, for this attempt: header operations give the call its
+   * own header override, which the adaptor builds the request with.
+   */
+  private override(call: AdaptorCall, body: Record<string, unknown>, input: ForwardInput, place: AttemptPlace): ReturnType<CallOverride> {
+    const { channel } = call;
+    if (!channel.paramOverride) return { call, body };
+    const applied = overrideForAttempt(
+      body,
+      channel.paramOverride,
+      channel.upstream.headerOverride ?? null,
+      overrideFacts(input, call.model, place),
+      (status) => this.retry.shouldRetryStatus(status),
+    );
+    if ('failure' in applied) return applied;
+    const headerOverride = applied.headerOverride;
+    return {
+      body: applied.body,
+      call: headerOverride ? { ...call, channel: { ...channel, upstream: { ...channel.upstream, headerOverride } } } : call,
+    };
   }
 
   /** A stream-only provider's stream read whole into one answer in the client's format. */

@@ -56,9 +56,8 @@ describe('Gemini embedContent / batchEmbedContents requests', () => {
 
   it('sets models/{upstream} on the body, or on every request of a batch', () => {
     expect(geminiEmbeddingBody({ content: {}, model: 'models/alias' }, 'up', false)).toEqual({ content: {}, model: 'models/up' });
-    expect(geminiEmbeddingBody({ requests: [{ content: {} }, { model: 'x' }] }, 'up', true, { x: 1 })).toEqual({
+    expect(geminiEmbeddingBody({ requests: [{ content: {} }, { model: 'x' }] }, 'up', true)).toEqual({
       requests: [{ content: {}, model: 'models/up' }, { model: 'models/up' }],
-      x: 1,
     });
   });
 });

@@ -2,30 +2,27 @@ import { redactChannelText } from '@gw/channel';
 import type { BuiltRequest, UpstreamRequestInit, UpstreamResponse } from '@gw/upstream';
 import type { AdaptorCall, ProviderCodec } from '../providers/types.js';
 import { sendAnswer } from '../stream/json-responder.js';
-import { exchangeJson } from './json-exchange.js';
+import { exchangeJson, failedAttempt } from './json-exchange.js';
+import type { CallOverride } from './param-override/index.js';
 import type { Attempt, ForwardInput } from './upstream-call.js';
 
 export interface GeminiEmbeddingCall {
-  built: BuiltRequest;
+  build(call: AdaptorCall): BuiltRequest;
+  /** The channel's param override on the body. */
+  override: CallOverride;
   codec: ProviderCodec;
   call: AdaptorCall;
   input: ForwardInput;
-  send(built: BuiltRequest, init: UpstreamRequestInit): Promise<UpstreamResponse>;
+  send(built: BuiltRequest, init: UpstreamRequestInit, call: AdaptorCall): Promise<UpstreamResponse>;
   shouldRetryStatus(status: number): boolean;
 }
 
-/**
- * The body as the client sent it with `model` set to `models/{upstream model}` (in every item of a batch), as
- * new-api does; the channel's parameter override (its object form) on top.
- */
-export function geminiEmbeddingBody(body: Record<string, unknown>, upstreamModel: string, batch: boolean, override?: unknown) {
+/** The body as the client sent it with `model` set to `models/{upstream model}` (in every item of a batch), as new-api does. */
+export function geminiEmbeddingBody(body: Record<string, unknown>, upstreamModel: string, batch: boolean): Record<string, unknown> {
   const model = `models/${upstreamModel}`;
-  const out: Record<string, unknown> = batch
+  return batch
     ? { ...body, requests: (body.requests as Record<string, unknown>[]).map((item) => ({ ...item, model })) }
     : { ...body, model };
-  if (override && typeof override === 'object' && !Array.isArray((override as { operations?: unknown }).operations))
-    Object.assign(out, override);
-  return out;
 }
 
 /**
@@ -35,14 +32,14 @@ export function geminiEmbeddingBody(body: Record<string, unknown>, upstreamModel
  */
 export async function geminiEmbeddingAttempt(job: GeminiEmbeddingCall): Promise<Attempt> {
   const { call, input } = job;
+  const overridden = job.override(geminiEmbeddingBody(input.request.body, call.model, input.request.batch === true), call);
+  if ('failure' in overridden) return failedAttempt(call, overridden.failure.error, overridden.failure.retryable);
+  const { body, call: sent } = overridden;
   const exchange = await exchangeJson({
     call,
     input,
     codec: job.codec,
-    send: () => {
-      const body = geminiEmbeddingBody(input.request.body, call.model, input.request.batch === true, call.channel.paramOverride);
-      return job.send(job.built, { body, stream: false, signal: input.signal });
-    },
+    send: () => job.send(job.build(sent), { body, stream: false, signal: input.signal }, sent),
     shouldRetryStatus: job.shouldRetryStatus,
     isError: (parsed) => parsed.error !== undefined && parsed.embedding === undefined && parsed.embeddings === undefined,
   });

@@ -12,6 +12,7 @@ import {
 import { sendAnswer } from '../stream/json-responder.js';
 import type { Usage } from '../stream/usage.js';
 import { exchangeJson, failedAttempt } from './json-exchange.js';
+import type { CallOverride } from './param-override/index.js';
 import { badRequest, RelayError } from './relay-error.js';
 import { channelKeyFailure, transportFailure } from './upstream-error.js';
 import type { Attempt, ForwardInput } from './upstream-call.js';
@@ -31,12 +32,14 @@ export function encodeVectors(answer: Json): void {
 
 export interface NativeEmbeddingCall {
   adaptor: EmbeddingAdaptor;
+  /** The channel's param override on the native body. */
+  override: CallOverride;
   /** The built request for a native body, authorised as the channel's adaptor authorises its calls (a Google token). */
-  prepare(body: Json): Promise<AdaptorRequest>;
+  prepare(body: Json, call: AdaptorCall): Promise<AdaptorRequest>;
   codec: ProviderCodec;
   call: AdaptorCall;
   input: ForwardInput;
-  send(built: BuiltRequest, init: UpstreamRequestInit): Promise<UpstreamResponse>;
+  send(built: BuiltRequest, init: UpstreamRequestInit, call: AdaptorCall): Promise<UpstreamResponse>;
   shouldRetryStatus(status: number): boolean;
 }
 
@@ -49,16 +52,19 @@ export async function nativeEmbeddingAttempt(job: NativeEmbeddingCall): Promise<
   const { call, input } = job;
   const channel = call.channel;
   const upstreamModel = call.model;
-  let body: Json;
+  let native: Json;
   try {
-    body = job.adaptor.requestFromOpenAi(input.request.body, upstreamModel);
+    native = job.adaptor.requestFromOpenAi(input.request.body, upstreamModel);
   } catch (error) {
     if (error instanceof AdaptorRequestError) return failedAttempt(call, badRequest(error.message), false);
     throw error;
   }
+  const overridden = job.override(native, call);
+  if ('failure' in overridden) return failedAttempt(call, overridden.failure.error, overridden.failure.retryable);
+  const { body, call: sent } = overridden;
   let prepared: AdaptorRequest;
   try {
-    prepared = await job.prepare(body);
+    prepared = await job.prepare(body, sent);
   } catch (error) {
     const failure =
       error instanceof AdaptorAuthError
@@ -70,7 +76,7 @@ export async function nativeEmbeddingAttempt(job: NativeEmbeddingCall): Promise<
     call,
     input,
     codec: job.codec,
-    send: () => job.send(prepared.built, { body, rawBody: prepared.rawBody, stream: false, signal: input.signal }),
+    send: () => job.send(prepared.built, { body, rawBody: prepared.rawBody, stream: false, signal: input.signal }, sent),
     shouldRetryStatus: job.shouldRetryStatus,
   });
   if ('failure' in exchange) return exchange.failure;

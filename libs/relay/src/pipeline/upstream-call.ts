@@ -29,7 +29,7 @@ import {
   upstreamStatusError,
 } from './upstream-error.js';
 import { withOverrideTemplate } from '../affinity/override-template.js';
-import { type AttemptPlace, applyParamOverride, overrideFacts, overrideFailure } from './param-override/index.js';
+import { type AttemptPlace, overrideFacts, overrideForAttempt } from './param-override/index.js';
 import { buildUpstreamBody, ModelMappingCycleError, resolveModelMapping } from './upstream-body.js';
 
 export interface ForwardInput {
@@ -196,20 +196,16 @@ export class UpstreamCall {
     let body = buildUpstreamBody(request, channel, upstreamModel, this.config.relay.forceStreamOption, input.dropFields);
     let sendTo = target;
     if (channel.paramOverride && !request.multipart) {
-      try {
-        const applied = applyParamOverride(
-          body,
-          channel.paramOverride,
-          target.headerOverride ?? null,
-          overrideFacts(input, upstreamModel, place),
-        );
-        body = applied.body;
-        if (applied.headerOverride) sendTo = { ...target, headerOverride: applied.headerOverride };
-      } catch (error) {
-        const failure = overrideFailure(error, (status) => this.retry.shouldRetryStatus(status));
-        if (!failure) throw error;
-        return failed(failure.error, failure.retryable);
-      }
+      const applied = overrideForAttempt(
+        body,
+        channel.paramOverride,
+        target.headerOverride ?? null,
+        overrideFacts(input, upstreamModel, place),
+        (status) => this.retry.shouldRetryStatus(status),
+      );
+      if ('failure' in applied) return failed(applied.failure.error, applied.failure.retryable);
+      body = applied.body;
+      if (applied.headerOverride) sendTo = { ...target, headerOverride: applied.headerOverride };
     }
 
     let response: UpstreamResponse;

@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import type { AdaptorCall } from '../../providers/types.js';
 import { RelayError } from '../relay-error.js';
 import { OverrideConfigError } from './conditions.js';
 import { finalHeaders } from './header-ops.js';
@@ -120,6 +121,37 @@ export function applyParamOverride(
   if (typeof result !== 'object' || result === null || Array.isArray(result))
     throw new OverrideConfigError('the operations left a body that is not a JSON object');
   return { body: result as Record<string, unknown>, headerOverride: finalHeaders(headers) };
+}
+
+/** The attempt's failure for an override that refused the request or could not run. */
+export interface OverrideRefusal {
+  failure: { error: RelayError; retryable: boolean };
+}
+
+/** An attempt's override applied, or its refusal. */
+export type OverrideStep = OverrideResult | OverrideRefusal;
+
+/** An adaptor call's override for one attempt: the body to send and the call to build it with (its headers), or the refusal. */
+export type CallOverride = (
+  body: Record<string, unknown>,
+  call: AdaptorCall,
+) => { call: AdaptorCall; body: Record<string, unknown> } | OverrideRefusal;
+
+/** applyParamOverride for one attempt of a request: its errors become the attempt's failure (overrideFailure). */
+export function overrideForAttempt(
+  body: Record<string, unknown>,
+  override: Record<string, unknown> | null,
+  channelHeaders: Record<string, string> | null,
+  facts: OverrideFacts,
+  shouldRetryStatus: (status: number) => boolean,
+): OverrideStep {
+  try {
+    return applyParamOverride(body, override, channelHeaders, facts);
+  } catch (error) {
+    const failure = overrideFailure(error, shouldRetryStatus);
+    if (!failure) throw error;
+    return { failure };
+  }
 }
 
 /**
