@@ -350,10 +350,11 @@ describe.skipIf(skipReason !== null)('admin remote in Chromium', () => {
     expect(after).toBe(before);
   });
 
-  it('saves the Gemini thinking adapter, the audio and cache write ratios, and refuses bad JSON', async () => {
+  it('saves the Gemini thinking adapter and image models, the audio and cache write ratios, and refuses bad JSON', async () => {
     const KEYS = [
       'gemini.thinking_adapter_enabled',
       'gemini.thinking_adapter_budget_tokens_percentage',
+      'gemini.supported_imagine_models',
       'AudioRatio',
       'AudioCompletionRatio',
       'CreateCacheRatio',
@@ -365,9 +366,14 @@ describe.skipIf(skipReason !== null)('admin remote in Chromium', () => {
       const gemini = page.getByTestId('section-gemini');
       await gemini.getByText('启用 Gemini 思考后缀适配').waitFor();
       await gemini.getByText(/-thinking-<预算>/).waitFor();
+      await gemini.getByText('支持图片生成的模型', { exact: true }).waitFor();
+      const imagine = page.getByTestId('option-gemini.supported_imagine_models');
+      expect(JSON.parse(await imagine.inputValue())).toContain('gemini-2.5-flash-image');
+      await imagine.fill('["gemini-2.5-flash-image", "browser-draw"]');
       await switchTypeAndSave('gemini', 'gemini.thinking_adapter_enabled', 'gemini.thinking_adapter_budget_tokens_percentage', '0.75');
       await expect.poll(async () => (await storedOptions())['gemini.thinking_adapter_enabled']).toBe('true');
       expect(Number((await storedOptions())['gemini.thinking_adapter_budget_tokens_percentage'])).toBe(0.75);
+      expect(JSON.parse((await storedOptions())['gemini.supported_imagine_models'])).toEqual(['gemini-2.5-flash-image', 'browser-draw']);
 
       await page.goto('/setting?tab=operation');
       const ratios = page.getByTestId('section-ratios');

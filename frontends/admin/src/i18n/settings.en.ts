@@ -178,6 +178,8 @@ export const settingsEn = {
     geminiThinkingAdapter:
       'Model names ending in -thinking, -thinking-<budget>, -nothinking or an effort suffix (e.g. -low, -high) become a Gemini thinkingConfig',
     geminiThinkingBudget: 'Between 0.1 and 1: the share of max output tokens a -thinking model may spend on thinking',
+    geminiImagineModels:
+      'JSON array of Gemini models that draw: chats ask them for text and image, and /v1/images/generations reaches them (Imagen models need no entry)',
     Notice: 'Markdown or HTML, shown in the notice dialog',
     About: 'Markdown, HTML or a URL to embed',
     HomePageContent: 'Markdown, HTML or a URL to embed',
@@ -260,6 +262,7 @@ export const settingsEn = {
     claude_thinking_adapter_budget_tokens_percentage: 'Thinking budget share',
     gemini_thinking_adapter_enabled: 'Gemini thinking adapter (model-name suffixes)',
     gemini_thinking_adapter_budget_tokens_percentage: 'Gemini thinking budget share',
+    gemini_supported_imagine_models: 'Image-generating models',
     global_pass_through_request_enabled: 'Pass requests through unchanged',
     ServerAddress: 'Server address',
     WorkerUrl: 'Worker URL',

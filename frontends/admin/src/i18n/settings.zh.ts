@@ -178,6 +178,8 @@ export const settingsZh: Messages<typeof settingsEn> = {
     geminiThinkingAdapter:
       '模型名带 -thinking、-thinking-<预算>、-nothinking 或推理强度后缀（如 -low、-high）时，转换为 Gemini 的 thinkingConfig',
     geminiThinkingBudget: '0.1 到 1 之间：-thinking 模型可用于思考的预算占最大输出 tokens 的比例',
+    geminiImagineModels:
+      'JSON 数组：可生成图片的 Gemini 模型；对话时请求文本和图片输出，并可用于 /v1/images/generations（Imagen 模型无需列出）',
     Notice: 'Markdown 或 HTML，显示在公告弹窗中',
     About: 'Markdown、HTML 或要嵌入的网址',
     HomePageContent: 'Markdown、HTML 或要嵌入的网址',
@@ -259,6 +261,7 @@ export const settingsZh: Messages<typeof settingsEn> = {
     claude_thinking_adapter_budget_tokens_percentage: '思考预算占比',
     gemini_thinking_adapter_enabled: '启用 Gemini 思考后缀适配',
     gemini_thinking_adapter_budget_tokens_percentage: 'Gemini 思考预算占比',
+    gemini_supported_imagine_models: '支持图片生成的模型',
     global_pass_through_request_enabled: '启用请求透传',
     ServerAddress: '服务器地址',
     WorkerUrl: 'Worker 地址',

@@ -291,6 +291,19 @@ const modelOptions = {
   'gemini.thinking_adapter_enabled': bool(false),
   /** The share of maxOutputTokens a `-thinking` model may think with. */
   'gemini.thinking_adapter_budget_tokens_percentage': float(0.6, { min: 0.1, max: 1 }),
+  /** Gemini models that answer with pictures: chats ask them for text and image, /v1/images/generations reaches them. */
+  'gemini.supported_imagine_models': json<string[]>(
+    [
+      'gemini-2.0-flash-exp-image-generation',
+      'gemini-2.0-flash-exp',
+      'gemini-3-pro-image-preview',
+      'gemini-3-pro-image',
+      'gemini-2.5-flash-image',
+      'gemini-3.1-flash-image',
+      'gemini-3.1-flash-image-preview',
+    ],
+    stringList,
+  ),
   'claude.model_headers_settings': json<Record<string, unknown>>({}, jsonObject),
   'claude.default_max_tokens': json<Record<string, number>>({}, jsonObject),
   'claude.thinking_adapter_enabled': bool(true),

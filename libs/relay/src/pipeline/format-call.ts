@@ -271,7 +271,14 @@ export class FormatCall {
     failed: (error: RelayError, retryable: boolean, channelFault?: Attempt['channelFault']) => Attempt,
   ): Promise<Attempt> {
     const plain: AdaptorCall = { channel, model: upstreamModel, stream: false, settings: this.settings };
-    const overridden = this.override(plain, endpoint.body(input.request.body, upstreamModel), input, place);
+    let native: Record<string, unknown>;
+    try {
+      native = endpoint.body(input.request.body, upstreamModel, this.settings);
+    } catch (error) {
+      if (error instanceof AdaptorRequestError) return failed(badRequest(error.message), false);
+      throw error;
+    }
+    const overridden = this.override(plain, native, input, place);
     if ('failure' in overridden) return failed(overridden.failure.error, overridden.failure.retryable);
     const { call, body } = overridden;
     let response: UpstreamResponse;

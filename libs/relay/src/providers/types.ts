@@ -201,7 +201,8 @@ interface AdaptorParts {
 
 export interface ProviderEndpoint {
   build(call: AdaptorCall): BuiltRequest;
-  body(request: Record<string, unknown>, model: string): Record<string, unknown>;
+  /** Throws an AdaptorRequestError for a request the provider cannot take (the client's 400, not retried). */
+  body(request: Record<string, unknown>, model: string, settings: ProviderSettings): Record<string, unknown>;
   /**
    * The client's answer (rerank `{results}`, images `{created, data}`) and the usage when the provider reports
    * tokens; throws when the provider's 2xx answer is a failure (a failed prediction).

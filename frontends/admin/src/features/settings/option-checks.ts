@@ -22,6 +22,7 @@ export const JSON_OPTIONS = new Set([
   'ModelRequestRateLimitGroup',
   'gemini.safety_settings',
   'gemini.version_settings',
+  'gemini.supported_imagine_models',
   'claude.model_headers_settings',
   'claude.default_max_tokens',
   'channel_affinity_setting.rules',

@@ -52,7 +52,7 @@ describe('Cohere adaptor (type 34)', () => {
   it('sends rerank to /v1/rerank in Cohere terms and answers results with the billed usage when there is one', () => {
     const rerank = cohereAdaptor.endpoints!.rerank!;
     expect(rerank.build(call()).url).toBe('https://api.cohere.ai/v1/rerank');
-    expect(rerank.body({ ...cohere.RERANK_REQUEST, return_documents: false, extra: 1 }, cohere.RERANK_MODEL)).toEqual({
+    expect(rerank.body({ ...cohere.RERANK_REQUEST, return_documents: false, extra: 1 }, cohere.RERANK_MODEL, settings)).toEqual({
       ...cohere.RERANK_REQUEST,
       return_documents: false,
     });

@@ -210,6 +210,8 @@ export function hubToGemini(hub: HubRequest, model: string, settings: ProviderSe
   const thinking = google.present ? google.thinking : thinkingConfigFor(model, settings, config.maxOutputTokens, effort);
   if (thinking) config.thinkingConfig = thinking;
   if (google.imageConfig) config.imageConfig = google.imageConfig;
+  // An image model answers with pictures only when asked to (new-api: gemini.supported_imagine_models).
+  if (isImagineModel(model, settings)) config.responseModalities = ['TEXT', 'IMAGE'];
   if (Object.keys(config).length) body.generationConfig = config;
   if (Array.isArray(hub.tools) && hub.tools.length) {
     const tools: Json[] = [];
@@ -232,12 +234,21 @@ export function hubToGemini(hub: HubRequest, model: string, settings: ProviderSe
   else if (isObject(hub.tool_choice) && hub.tool_choice.function?.name) {
     body.toolConfig = { functionCallingConfig: { mode: 'ANY', allowedFunctionNames: [hub.tool_choice.function.name] } };
   }
-  body.safetySettings = safetySettings(settings);
+  body.safetySettings = geminiSafetySettings(settings);
   return body;
 }
 
+/**
+ * gemini.supported_imagine_models: Gemini models that answer with pictures (gemini-2.5-flash-image, ...). A chat
+ * with them asks for text and image output; image generation on them goes to generateContent (images.ts).
+ */
+export function isImagineModel(model: string, settings: ProviderSettings): boolean {
+  const models = settings.get<unknown>('gemini.supported_imagine_models');
+  return Array.isArray(models) && models.includes(model);
+}
+
 /** gemini.safety_settings: a threshold per category, its `default` key for the rest, else BLOCK_NONE (new-api's default). */
-function safetySettings(settings: ProviderSettings): Json[] {
+export function geminiSafetySettings(settings: ProviderSettings): Json[] {
   const configured = settings.get<Record<string, string>>('gemini.safety_settings') ?? {};
   const fallback = typeof configured.default === 'string' ? configured.default : 'BLOCK_NONE';
   const categories = typeof configured[CIVIC_INTEGRITY] === 'string' ? [...SAFETY_CATEGORIES, CIVIC_INTEGRITY] : SAFETY_CATEGORIES;

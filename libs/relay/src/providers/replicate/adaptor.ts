@@ -1,17 +1,7 @@
 import { buildProviderRequest } from '@gw/upstream';
+import { aspectOfSize } from '../image-aspect.js';
 import { providerOnly } from '../provider-only.js';
 import type { ChannelAdaptor, FormatCodec, Json, ProviderEndpoint } from '../types.js';
-
-/** new-api's OpenAI size → FLUX aspect ratio (Replicate's flux models take aspect_ratio, not a size). */
-const ASPECTS: Record<string, string> = {
-  '1024x1024': '1:1',
-  '512x512': '1:1',
-  '256x256': '1:1',
-  '1792x1024': '16:9',
-  '1024x1792': '9:16',
-  '1536x1024': '3:2',
-  '1024x1536': '2:3',
-};
 
 /**
  * OpenAI image generation → a Replicate prediction of the model (POST {base}/v1/models/{owner}/{name}/predictions,
@@ -27,7 +17,7 @@ const imagesGenerations: ProviderEndpoint = {
   },
   body(request) {
     const input: Record<string, unknown> = { prompt: request.prompt };
-    const aspect = typeof request.size === 'string' ? ASPECTS[request.size] : undefined;
+    const aspect = aspectOfSize(request.size);
     if (aspect) input.aspect_ratio = aspect;
     if (typeof request.n === 'number' && request.n > 0) input.num_outputs = request.n;
     if (typeof request.output_format === 'string') input.output_format = request.output_format;

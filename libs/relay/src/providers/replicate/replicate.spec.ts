@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RelayChannel } from '@gw/channel';
 import * as replicate from '../../../../../test/fixtures/providers/replicate/index.js';
+import { NO_SETTINGS } from '../native/test-call.js';
 import { adaptorOf } from '../registry.js';
 import type { AdaptorCall } from '../types.js';
 import { replicateAdaptor } from './index.js';
@@ -33,8 +34,8 @@ describe('Replicate adaptor (type 56)', () => {
         prefer: 'wait',
       },
     });
-    expect(images.body(replicate.IMAGE_REQUEST, replicate.MODEL)).toEqual(replicate.PREDICTION_BODY);
-    expect(images.body({ prompt: 'x', quality: 'hd', input: { seed: 7 } }, replicate.MODEL)).toEqual({
+    expect(images.body(replicate.IMAGE_REQUEST, replicate.MODEL, NO_SETTINGS)).toEqual(replicate.PREDICTION_BODY);
+    expect(images.body({ prompt: 'x', quality: 'hd', input: { seed: 7 } }, replicate.MODEL, NO_SETTINGS)).toEqual({
       input: { prompt: 'x', prompt_upsampling: true, seed: 7 },
     });
   });

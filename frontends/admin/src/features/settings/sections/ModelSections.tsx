@@ -15,6 +15,7 @@ const GEMINI = [
   'gemini.version_settings',
   'gemini.thinking_adapter_enabled',
   'gemini.thinking_adapter_budget_tokens_percentage',
+  'gemini.supported_imagine_models',
 ] as const;
 const CLAUDE = [
   'claude.model_headers_settings',
@@ -70,6 +71,12 @@ export function ModelSections({ settings }: { settings: Settings }) {
           name="gemini.thinking_adapter_budget_tokens_percentage"
           label={label('gemini.thinking_adapter_budget_tokens_percentage')}
           hint={t('settings.hint.geminiThinkingBudget')}
+        />
+        <TextAreaField
+          settings={settings}
+          name="gemini.supported_imagine_models"
+          label={label('gemini.supported_imagine_models')}
+          hint={t('settings.hint.geminiImagineModels')}
         />
       </Section>
       <Section title="Claude" settings={settings} keys={CLAUDE}>
