@@ -128,4 +128,24 @@ describe('relay: OpenAI embeddings and images on a Gemini channel', () => {
     expect((filtered as Error).message).toMatch(/Imagen generated no image: Unsafe prompt/);
     expect(await f.quota(f.user.id)).toBe(before);
   });
+  it('tests a channel whose test model embeds through :batchEmbedContents, not a chat', async () => {
+    const id = await f.channel({ type: 24, key: 'gemini-test-key', models: EMBED, test_model: EMBED });
+    try {
+      f.up.script({ path: `/v1beta/models/${EMBED}:batchEmbedContents`, times: 1, raw: json({ embeddings: [{ values: [1, 0] }] }) });
+      expect((await f.root.get(`/api/channel/test/${id}`)).body).toMatchObject({ success: true });
+      expect(sent()).toMatchObject({
+        path: `/v1beta/models/${EMBED}:batchEmbedContents`,
+        body: { requests: [{ model: `models/${EMBED}`, content: { parts: [{ text: 'hi' }] } }] },
+      });
+      expect(sent().headers['x-goog-api-key']).toBe('gemini-test-key');
+
+      const refusal = { error: { code: 404, message: 'models/gemini-embedding-001 is not found', status: 'NOT_FOUND' } };
+      f.up.script({ path: `/v1beta/models/${EMBED}:batchEmbedContents`, raw: json(refusal, 404) });
+      const failed = (await f.root.get(`/api/channel/test/${id}`)).body;
+      expect(failed.success).toBe(false);
+      expect(failed.message).toMatch(/is not found/);
+    } finally {
+      await f.root.delete(`/api/channel/${id}`);
+    }
+  });
 });

@@ -20,13 +20,22 @@ export interface ProbeLimits {
 export interface AdaptorProbe {
   /** True when the relay has an adaptor of its own wire format for this channel type. */
   canTest(type: number): boolean;
-  /** Sends a minimal chat request ("hi", 16 tokens) in the provider's format for this (mapped) model. */
+  /**
+   * Sends a minimal chat request ("hi", 16 tokens) in the provider's format for this (mapped) model, or for an
+   * embedding model an embeddings request of "hi" to the provider's embeddings API when it has one.
+   */
   probe(channel: RelayChannel, upstreamModel: string, limits: ProbeLimits): Promise<ProbeAnswer>;
   /**
    * The channel's param override on a test body of an OpenAI-compatible channel (the relay runs overrides, with
    * `is_channel_test` true in their context); throws with the reason when the override refuses or cannot run.
    */
-  overrideTestBody(channel: RelayChannel, body: Record<string, unknown>, model: string, upstreamModel: string): TestOverride;
+  overrideTestBody(
+    channel: RelayChannel,
+    body: Record<string, unknown>,
+    model: string,
+    upstreamModel: string,
+    requestPath: string,
+  ): TestOverride;
 }
 
 /** A test body after the channel's param override, and the header override to send with it when operations changed it. */

@@ -106,7 +106,13 @@ export class ChannelTestService {
     if (channel.paramOverride && this.adaptorProbe) {
       // The test sends what the relay would: the channel's param override applies (new-api's is_channel_test).
       try {
-        const applied = this.adaptorProbe.overrideTestBody(channel, body, model, upstreamModel);
+        const applied = this.adaptorProbe.overrideTestBody(
+          channel,
+          body,
+          model,
+          upstreamModel,
+          `/v1/${embedding ? 'embeddings' : 'chat/completions'}`,
+        );
         body = applied.body;
         if (applied.headerOverride) target = { ...target, headerOverride: applied.headerOverride };
       } catch (error) {
