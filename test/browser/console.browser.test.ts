@@ -335,6 +335,28 @@ describe.skipIf(skipReason !== null)('console in Chromium', () => {
     await figure.waitFor();
     expect(await figure.locator('text').allTextContents()).toEqual(expect.arrayContaining(['模型倍率', '分组倍率', '补全倍率']));
     await browser.screenshot('06-pricing-ratio-help');
+
+    // A model billed by its expression (billing_setting) shows the expression instead of ratios.
+    const expression = 'len <= 200000 ? tier("standard", p * 3 + c * 15) : tier("long", p * 6 + c * 22.5)';
+    const setBilling = async (mode: object, expr: object) => {
+      expect(
+        (await consoleCall(page, 'PUT', '/api/option/', { key: 'billing_setting.billing_expr', value: JSON.stringify(expr) })).success,
+      ).toBe(true);
+      expect(
+        (await consoleCall(page, 'PUT', '/api/option/', { key: 'billing_setting.billing_mode', value: JSON.stringify(mode) })).success,
+      ).toBe(true);
+    };
+    await setBilling({ [MODEL]: 'tiered_expr' }, { [MODEL]: expression });
+    try {
+      await page.reload();
+      const priced = page.locator('tr', { hasText: MODEL });
+      await priced.getByText('表达式计费', { exact: true }).waitFor();
+      await priced.getByText('按表达式计费', { exact: false }).waitFor();
+      expect(await page.getByTestId(`pricing-expr-${MODEL}`).innerText()).toBe(expression);
+      await browser.screenshot('06-pricing-expression');
+    } finally {
+      await setBilling({}, {});
+    }
   });
 
   it('switches the language to English and back', async () => {

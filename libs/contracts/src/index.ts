@@ -20,3 +20,4 @@ export type * from './channel-affinity.contract.js';
 export * from './param-override.js';
 export * from './go-regexp.js';
 export * from './channel-affinity-rule.js';
+export * from './billing-expr/index.js';

@@ -197,6 +197,10 @@ export const settingsEn = {
     group_ratio_setting_group_special_usable_group:
       'JSON: {"user group": {"+:group": "description", "-:group": "description", "group": "description"}}; +: or a bare name adds a usable group for that user group, -: removes one',
     AutoGroups: 'JSON array: the groups an auto token tries, in order, e.g. ["default","vip"]',
+    billing_setting_billing_mode:
+      'JSON: {"model": "tiered_expr"} bills the model by its expression below instead of its ratio or price; "ratio" (or no entry) keeps ratios',
+    billing_setting_billing_expr:
+      'JSON: {"model": "expression"} in US$ per 1M tokens, e.g. len <= 200000 ? tier("standard", p * 3 + c * 15 + cr * 0.3) : tier("long", p * 6 + c * 22.5 + cr * 0.6). Variables: p, c, len, cr, cc, cc1h; functions: tier, fixed, param, header, has, max, min, hour(tz)…; checked when saved',
     DefaultUseAutoGroup: 'New users’ initial token uses the auto group, and auto is listed first when creating a token',
   },
   label: {
@@ -331,6 +335,8 @@ export const settingsEn = {
     UserUsableGroups: 'Groups users may choose',
     group_ratio_setting_group_special_usable_group: 'Usable groups per user group',
     AutoGroups: 'Auto groups',
+    billing_setting_billing_mode: 'Billing mode per model',
+    billing_setting_billing_expr: 'Billing expressions',
     DefaultUseAutoGroup: 'Use the auto group by default',
     ExposeRatioEnabled: 'Expose ratios to users',
   },

@@ -196,6 +196,9 @@ export const settingsZh: Messages<typeof settingsEn> = {
     group_ratio_setting_group_special_usable_group:
       'JSON：{"用户分组": {"+:分组": "描述", "-:分组": "描述", "分组": "描述"}}；+: 或直接写分组名为该用户分组增加可选分组，-: 移除',
     AutoGroups: 'JSON 数组：auto 令牌按顺序尝试的分组，如 ["default","vip"]',
+    billing_setting_billing_mode: 'JSON：{"模型": "tiered_expr"} 表示该模型按下方表达式计费，不再用倍率或价格；"ratio"（或不写）仍按倍率',
+    billing_setting_billing_expr:
+      'JSON：{"模型": "表达式"}，单位为美元 / 1M tokens，如 len <= 200000 ? tier("standard", p * 3 + c * 15 + cr * 0.3) : tier("long", p * 6 + c * 22.5 + cr * 0.6)。变量：p、c、len、cr、cc、cc1h；函数：tier、fixed、param、header、has、max、min、hour(时区)…；保存时检查',
     DefaultUseAutoGroup: '新用户的初始令牌使用 auto 分组，创建令牌时 auto 排在首位',
   },
   label: {
@@ -330,6 +333,8 @@ export const settingsZh: Messages<typeof settingsEn> = {
     UserUsableGroups: '用户可选分组',
     group_ratio_setting_group_special_usable_group: '分组特殊可用分组',
     AutoGroups: '自动分组',
+    billing_setting_billing_mode: '模型计费方式',
+    billing_setting_billing_expr: '计费表达式',
     DefaultUseAutoGroup: '默认使用 auto 分组',
     ExposeRatioEnabled: '向用户公开倍率',
   },

@@ -143,6 +143,9 @@ export const en = {
     billingType: 'Billing type',
     perToken: 'per token',
     perCall: 'per call',
+    byExpression: 'by expression',
+    expressionPrice:
+      'Priced by expression (US$ per 1M tokens; p prompt, c completion, cr cache reads, len context length), × group ratio {{ratio}}:',
     groups: 'Groups',
     ratio: 'Ratio',
     price: 'Model price',

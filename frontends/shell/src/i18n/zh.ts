@@ -142,6 +142,8 @@ export const zh: Messages<typeof en> = {
     billingType: '计费类型',
     perToken: '按量计费',
     perCall: '按次计费',
+    byExpression: '表达式计费',
+    expressionPrice: '按表达式计费（美元 / 1M tokens；p 提示、c 补全、cr 缓存读取、len 上下文长度），× 分组倍率 {{ratio}}：',
     groups: '可用分组',
     ratio: '倍率',
     price: '模型价格',

@@ -133,6 +133,8 @@ export const en = {
       completionRatio: 'Completion ratio {{value}}',
       groupRatio: 'Group ratio {{value}}',
       perCall: 'Price per call {{price}} × group ratio {{group}}',
+      expression: 'Billed by expression, tier {{tier}} × group ratio {{group}}',
+      cacheTokens: 'Cached tokens {{tokens}}',
       cache: 'Cached tokens {{tokens}} (ratio {{ratio}})',
       cacheCreation: 'Cache creation tokens {{tokens}} (ratio {{ratio}})',
       reasoning: 'Reasoning effort {{value}}',

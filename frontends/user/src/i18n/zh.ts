@@ -128,6 +128,8 @@ export const zh: Messages<typeof en> = {
       completionRatio: '补全倍率 {{value}}',
       groupRatio: '分组倍率 {{value}}',
       perCall: '按次计费 {{price}} × 分组倍率 {{group}}',
+      expression: '表达式计费，档位 {{tier}} × 分组倍率 {{group}}',
+      cacheTokens: '缓存 tokens {{tokens}}',
       cache: '缓存 tokens {{tokens}}（倍率 {{ratio}}）',
       cacheCreation: '缓存创建 tokens {{tokens}}（倍率 {{ratio}}）',
       reasoning: '推理强度 {{value}}',

@@ -1,3 +1,4 @@
+import { billingExprMapProblem, billingModeProblem } from './billing-expressions.js';
 import {
   DEFAULT_AUDIO_COMPLETION_RATIO,
   DEFAULT_AUDIO_RATIO,
@@ -281,6 +282,10 @@ const pricingOptions = {
   ModelRequestRateLimitSuccessCount: int(1000, { min: 1, max: 100000000 }),
   ModelRequestRateLimitDurationMinutes: int(1, { min: 0, max: 1440 }),
   ModelRequestRateLimitGroup: json<Record<string, [number, number]>>({}),
+  /** Per model: `tiered_expr` bills it by its expression in billing_setting.billing_expr instead of its ratio or price. */
+  'billing_setting.billing_mode': json<Record<string, string>>({}, billingModeProblem),
+  /** Per model: its billing expression (US$ per million tokens; tiers, cache, request-dependent multipliers). */
+  'billing_setting.billing_expr': json<Record<string, string>>({}, billingExprMapProblem),
 };
 
 /** Provider-specific model settings (spec 001 §3). */

@@ -59,6 +59,14 @@ export function buildConsumeLog(record: ConsumeRecord): NewLog {
       other.cache_creation_ratio_1h = (price.createCacheRatio ?? 1) * CACHE_CREATION_1H_FACTOR;
     }
   }
+  if (price.expr) {
+    // Billed by the model's expression: which one, and the tier it went through (new-api's tiered_expr fields).
+    other.billing_mode = 'tiered_expr';
+    other.billing_expr = price.expr.program.source;
+    other.matched_tier = price.expr.tier ?? '';
+    if (price.expr.estimatedTier !== undefined) other.estimated_tier = price.expr.estimatedTier;
+    if (price.expr.failure) adminInfo.billing_expr_error = price.expr.failure;
+  }
   if (forward.conversion) other.request_conversion = forward.conversion;
   if (typeof request.body.reasoning_effort === 'string') other.reasoning_effort = request.body.reasoning_effort;
   if (forward.interrupted) other.stream_status = { status: 'error', end_reason: forward.interrupted };

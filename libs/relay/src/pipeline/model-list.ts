@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ChannelRouter } from '@gw/channel';
-import { endpointTypesOfModel, type EndpointType } from '@gw/contracts';
+import { endpointTypesOfModel, type EndpointType, type ExprRequest } from '@gw/contracts';
 import { OptionService } from '@gw/option';
 import { AUTO_GROUP, autoGroupsOf } from '@gw/user';
 import { RelayPricing, type RelayCaller } from './ports.js';
@@ -8,6 +8,8 @@ import { RelayError } from './relay-error.js';
 
 /** new-api's fixed `created` of listed models. */
 const MODEL_CREATED = 1626777600;
+/** A model billed by its expression is priced whatever the request: listed as any priced model. */
+const LISTING: ExprRequest = { param: () => null, header: () => '' };
 
 export interface OpenAiModel {
   id: string;
@@ -37,7 +39,7 @@ export class ModelList {
     const names = caller.modelLimits ? [...caller.modelLimits] : this.router.modelsForGroups(groups);
     const acceptUnset = caller.acceptUnsetModelRatioModel || this.options.get('SelfUseModeEnabled');
     return names
-      .filter((name) => acceptUnset || this.pricing.resolve(name, group, caller.userGroup) !== undefined)
+      .filter((name) => acceptUnset || this.pricing.resolve(name, group, caller.userGroup, LISTING) !== undefined)
       .map((id) => ({
         id,
         object: 'model',

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ExprRequest } from '@gw/contracts';
 import type { BalanceView } from '../billing/reserve-overlap.js';
 import type { AudioRatios, AudioUsage, PriceInfo } from '../pricing/billing-formulas.js';
 import type { Usage } from '../stream/usage.js';
@@ -12,7 +13,8 @@ export type { PriceInfo };
  */
 
 export abstract class RelayPricing {
-  abstract resolve(model: string, usingGroup: string, userGroup: string): PriceInfo | undefined;
+  /** With the request a billing expression reads, a model billed by its expression is priced by it (the HTTP relay). */
+  abstract resolve(model: string, usingGroup: string, userGroup: string, request?: ExprRequest): PriceInfo | undefined;
   abstract preConsumeQuota(info: PriceInfo, promptTokens: number, maxTokens: number): number;
   abstract settleQuota(info: PriceInfo, usage: Usage): number;
   /** A fixed-price model's charge for `factor` calls (images: count × size × quality). */

@@ -1,3 +1,4 @@
+import type { ExprRequest } from '@gw/contracts';
 import type { ServerResponse } from 'node:http';
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { APP_CONFIG, withRequestId, type AppConfig } from '@gw/core';
@@ -17,7 +18,7 @@ import { errorRowWriter } from '../log/error-log.js';
 import { isFree } from '../pricing/index.js';
 import { type ChannelRoute, ChannelSelection } from './channel-selection.js';
 import { ClientGone } from './client-gone.js';
-import { modelPrice } from './model-price.js';
+import { expressionRequest, modelPrice } from './model-price.js';
 import { RelayAuthenticator, RelayPricing, RelayRateLimiter, type PriceInfo, type RelayCall, type RelayCaller } from './ports.js';
 import { RelayError, toRelayError } from './relay-error.js';
 import { codecOf } from '../providers/registry.js';
@@ -110,7 +111,8 @@ export class RelayPipeline implements OnModuleDestroy {
       const firstChannelId = route.channel.id;
       const firstGroup = route.group;
       trace?.routed(request.model, route.group, request.stream);
-      const price = this.price(who, request.model, route.group);
+      const facts = expressionRequest(request.body, req.headers);
+      const price = this.price(who, request.model, route.group, facts);
       const pricedGroup = route.group;
       const promptTokens =
         request.kind === 'audio_speech' ? speechCharacters(request) : this.pricing.countPromptTokens(request.model, promptBodyOf(request));
@@ -159,7 +161,9 @@ export class RelayPipeline implements OnModuleDestroy {
       if (!who.playground) this.rateLimiter.recordSuccess(who.userId, group);
       if (affinity) this.affinity.record(affinity, firstChannelId, forward.channel.id);
       // A cross-group retry served it in another auto group: settled at that group's ratio (new-api HandleGroupRatio).
-      const served = route.group === pricedGroup ? price : this.price(who, request.model, route.group);
+      const served = route.group === pricedGroup ? price : this.price(who, request.model, route.group, facts);
+      // An expression that cannot price the final usage charges the reservation, whichever group settles it.
+      if (served.expr && price.expr && served !== price) served.expr.estimate = price.expr.estimate;
       const charged = await this.settle({
         billing,
         who,
@@ -212,8 +216,8 @@ export class RelayPipeline implements OnModuleDestroy {
   }
 
   /** Price of the model for this group, or new-api's 400 model_price_error (the 37.5 sentinel ratio when unset models are accepted). */
-  private price(who: RelayCaller, model: string, group: string): PriceInfo {
-    return modelPrice(this.pricing, this.options, who, model, group);
+  private price(who: RelayCaller, model: string, group: string, facts: ExprRequest): PriceInfo {
+    return modelPrice(this.pricing, this.options, who, model, group, facts);
   }
 
   private reserve(billing: BillingSession, who: RelayCaller, amount: number): Promise<void> {
@@ -246,7 +250,7 @@ export class RelayPipeline implements OnModuleDestroy {
     const perCall = s.request.callFactor !== undefined && s.price.usePrice;
     const price = perCall
       ? this.pricing.perCallQuota(s.price, s.request.callFactor!)
-      : usage.promptTokens + usage.completionTokens === 0
+      : usage.promptTokens + usage.completionTokens === 0 && !s.price.expr
         ? 0
         : this.pricing.settleQuota(s.price, usage);
     return this.charges.settle(s.billing, s.who, s.forward.channel.id, price, (outcome) =>

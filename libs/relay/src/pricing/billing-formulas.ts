@@ -1,4 +1,5 @@
 import { add, dec, mul, roundToInteger, sign, truncateToInteger, type Decimal } from './exact-decimal.js';
+import { expressionCharge, expressionEstimate, type PriceExpr } from './expression-pricing.js';
 
 /** How one request is priced (new-api's PriceData, the parts the text relay uses). */
 export interface PriceInfo {
@@ -16,6 +17,8 @@ export interface PriceInfo {
    * equals it); logged as `other.user_group_ratio`, -1 when absent (new-api's GroupSpecialRatio).
    */
   userGroupRatio?: number;
+  /** The model's billing expression, when billing_setting prices it so (the ratio fields are then 0). */
+  expr?: PriceExpr;
 }
 
 export interface BillableUsage {
@@ -38,6 +41,7 @@ export const UNSET_MODEL_RATIO = 37.5;
 
 /** A model is free when its price/ratio or the group ratio is 0: new-api then pre-consumes nothing. */
 export function isFree(info: PriceInfo): boolean {
+  if (info.expr) return info.groupRatio === 0;
   return info.groupRatio === 0 || (info.usePrice ? info.modelPrice === 0 : info.modelRatio === 0);
 }
 
@@ -55,6 +59,7 @@ export function preConsumeQuota(
   quotaPerUnit: number,
 ): number {
   if (isFree(info)) return 0;
+  if (info.expr) return expressionEstimate(info.expr, Math.max(promptTokens, preConsumedTokens), maxTokens, quotaPerUnit, info.groupRatio);
   if (info.usePrice) return Math.max(0, Math.trunc(info.modelPrice * quotaPerUnit * info.groupRatio));
   const tokens = Math.max(promptTokens, preConsumedTokens) + Math.max(0, maxTokens || 0);
   return Math.max(0, Math.trunc(tokens * (info.modelRatio * info.groupRatio)));
@@ -67,7 +72,8 @@ export function preConsumeQuota(
  * 0 without max_tokens or in price mode, where the estimate is already the price.
  */
 export function worstCaseQuota(info: PriceInfo, promptTokens: number, maxTokens: number, preConsumedTokens: number): number {
-  if (isFree(info) || info.usePrice || !(maxTokens > 0)) return 0;
+  // An expression's estimate already prices max_tokens as completion.
+  if (isFree(info) || info.usePrice || info.expr || !(maxTokens > 0)) return 0;
   const tokens = Math.max(promptTokens, preConsumedTokens) + maxTokens * Math.max(1, info.completionRatio);
   return Math.max(0, Math.trunc(tokens * info.modelRatio * info.groupRatio));
 }
@@ -80,6 +86,8 @@ export function worstCaseQuota(info: PriceInfo, promptTokens: number, maxTokens:
  * No tokens at all: 0 in both modes (new-api charges nothing for an answer without usage).
  */
 export function settleQuota(info: PriceInfo, usage: BillableUsage, quotaPerUnit: number): number {
+  // An expression prices zero tokens too: a fixed() tier charges per request.
+  if (info.expr) return expressionCharge(info.expr, usage, quotaPerUnit, info.groupRatio);
   const prompt = nonNegative(usage.promptTokens);
   const completion = nonNegative(usage.completionTokens);
   if (prompt + completion === 0) return 0;

@@ -19,6 +19,9 @@ export interface PricingRow {
   enable_groups: string[];
   /** The APIs the model can be called through (new-api's endpoint types). */
   supported_endpoint_types: EndpointType[];
+  /** Set when the model is billed by its expression (billing_setting), which it then shows (US$ per 1M tokens). */
+  billing_mode?: 'tiered_expr';
+  billing_expr?: string;
 }
 
 export interface PricingPage {
@@ -72,6 +75,17 @@ export class PricingCatalog {
         enable_groups: this.router.groupsForModel(model),
         supported_endpoint_types: endpointTypesOfModel(this.router.channelTypesForModel(model), model),
       };
+      const expression = this.pricing.billingExpr(model);
+      if (expression)
+        return {
+          ...row,
+          quota_type: 0,
+          model_price: 0,
+          model_ratio: 0,
+          completion_ratio: 0,
+          billing_mode: 'tiered_expr',
+          billing_expr: expression.source,
+        };
       const price = lookupModel(prices, model);
       if (price !== undefined) return { ...row, quota_type: 1, model_price: price, model_ratio: 0, completion_ratio: 0 };
       // Unpriced models show new-api's sentinel ratio, as new-api does (its issue #7058).

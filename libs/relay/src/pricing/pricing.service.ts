@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { BillingExprError, type BillingProgram, compileBillingExpr, type ExprRequest } from '@gw/contracts';
 import { OptionService } from '@gw/option';
 import { usableGroups } from '@gw/user';
 import {
@@ -13,6 +14,7 @@ import {
   type BillableUsage,
   type PriceInfo,
 } from './billing-formulas.js';
+import { RelayError } from '../pipeline/relay-error.js';
 import { builtInCompletionRatio, lookupModel } from './model-names.js';
 
 /** new-api labels a user's own group this way when it is not among the usable groups. */
@@ -28,8 +30,20 @@ const DEFAULT_CREATE_CACHE_RATIO = 1.25;
 export class PricingService {
   constructor(private readonly options: OptionService) {}
 
-  /** undefined when the model has neither a fixed price nor a model ratio. */
-  resolve(model: string, usingGroup: string, userGroup: string): PriceInfo | undefined {
+  /**
+   * undefined when the model has neither a fixed price nor a model ratio. Given the request an expression reads, a
+   * model billed by its expression (billing_setting) is priced by it; without (Realtime, tasks) by its ratio or price.
+   */
+  resolve(model: string, usingGroup: string, userGroup: string, request?: ExprRequest): PriceInfo | undefined {
+    const program = request && this.billingExpr(model);
+    if (program) {
+      const expr = { program, request };
+      return this.withGroupRatio(
+        { usePrice: false, modelPrice: -1, modelRatio: 0, completionRatio: 0, cacheRatio: 0, groupRatio: 1, expr },
+        usingGroup,
+        userGroup,
+      );
+    }
     const price = lookupModel(this.options.get('ModelPrice'), model);
     if (price !== undefined) {
       const info: PriceInfo = { usePrice: true, modelPrice: price, modelRatio: 0, completionRatio: 0, cacheRatio: 0, groupRatio: 1 };
@@ -57,8 +71,27 @@ export class PricingService {
     return info;
   }
 
+  /** The model's billing expression when billing_setting.billing_mode says `tiered_expr` and it compiles. */
+  billingExpr(model: string): BillingProgram | undefined {
+    if (lookupOwn(this.options.get('billing_setting.billing_mode'), model) !== 'tiered_expr') return undefined;
+    const source = lookupOwn(this.options.get('billing_setting.billing_expr'), model);
+    if (typeof source !== 'string') return undefined;
+    try {
+      return compileBillingExpr(source);
+    } catch {
+      // Saved values were checked; one imported unchecked from another database prices nothing.
+      return undefined;
+    }
+  }
+
+  /** The estimate; a billing expression that cannot price the request is new-api's 400 model_price_error. */
   preConsumeQuota(info: PriceInfo, promptTokens: number, maxTokens: number): number {
-    return preConsumeQuota(info, promptTokens, maxTokens, this.options.get('PreConsumedQuota'), this.options.get('QuotaPerUnit'));
+    try {
+      return preConsumeQuota(info, promptTokens, maxTokens, this.options.get('PreConsumedQuota'), this.options.get('QuotaPerUnit'));
+    } catch (error) {
+      if (!(error instanceof BillingExprError)) throw error;
+      throw new RelayError(`the billing expression of this model cannot price the request: ${error.message}`, 400, 'model_price_error');
+    }
   }
 
   /** What the relay reserves: new-api's estimate, raised to the worst case when max_tokens bounds the answer. */

@@ -1,3 +1,4 @@
+import type { ExprRequest } from '@gw/contracts';
 import { Injectable } from '@nestjs/common';
 import { RelayPricing, type PriceInfo } from '../pipeline/ports.js';
 import type { AudioRatios, AudioUsage } from './billing-formulas.js';
@@ -15,8 +16,8 @@ export class RelayPricingAdapter extends RelayPricing {
     super();
   }
 
-  resolve(model: string, usingGroup: string, userGroup: string): PriceInfo | undefined {
-    return this.pricing.resolve(model, usingGroup, userGroup);
+  resolve(model: string, usingGroup: string, userGroup: string, request?: ExprRequest): PriceInfo | undefined {
+    return this.pricing.resolve(model, usingGroup, userGroup, request);
   }
 
   preConsumeQuota(info: PriceInfo, promptTokens: number, maxTokens: number): number {

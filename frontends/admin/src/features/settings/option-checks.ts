@@ -26,6 +26,8 @@ export const JSON_OPTIONS = new Set([
   'claude.model_headers_settings',
   'claude.default_max_tokens',
   'channel_affinity_setting.rules',
+  'billing_setting.billing_mode',
+  'billing_setting.billing_expr',
 ]);
 
 /** Numeric options and their ranges (the option registry's, as the spec names them). */

@@ -6,6 +6,9 @@ export interface PricingRow {
   completion_ratio: number;
   model_price: number;
   enable_groups: string[];
+  /** Billed by an expression (US$ per 1M tokens, tiers and multipliers) instead of ratios. */
+  billing_mode?: 'tiered_expr';
+  billing_expr?: string;
 }
 
 export interface PricingExtra {

@@ -37,9 +37,12 @@ export function pricingColumns({ t, group, groupRatio, onPickGroup }: ColumnCont
     {
       title: t('pricing.billingType'),
       dataIndex: 'quota_type',
-      render: (type: number) => (
-        <Tag color={type === 0 ? 'teal' : 'violet'}>{type === 0 ? t('pricing.perToken') : t('pricing.perCall')}</Tag>
-      ),
+      render: (type: number, row) =>
+        row.billing_mode === 'tiered_expr' ? (
+          <Tag color="orange">{t('pricing.byExpression')}</Tag>
+        ) : (
+          <Tag color={type === 0 ? 'teal' : 'violet'}>{type === 0 ? t('pricing.perToken') : t('pricing.perCall')}</Tag>
+        ),
     },
     {
       title: t('pricing.groups'),
@@ -58,7 +61,7 @@ export function pricingColumns({ t, group, groupRatio, onPickGroup }: ColumnCont
       title: <RatioTitle />,
       key: 'ratio',
       render: (_, row) =>
-        row.quota_type === 0 ? (
+        row.quota_type === 0 && row.billing_mode !== 'tiered_expr' ? (
           <Typography.Text size="small">
             {t('pricing.modelRatio')}: <Tag color={ratioColor(row.model_ratio)}>{row.model_ratio}</Tag>
             <br />
@@ -74,6 +77,16 @@ export function pricingColumns({ t, group, groupRatio, onPickGroup }: ColumnCont
       title: t('pricing.price'),
       key: 'price',
       render: (_, row) => {
+        if (row.billing_mode === 'tiered_expr')
+          return (
+            <Typography.Text size="small">
+              {t('pricing.expressionPrice', { ratio: groupRatio })}
+              <br />
+              <Typography.Text code data-testid={`pricing-expr-${row.model_name}`}>
+                {row.billing_expr}
+              </Typography.Text>
+            </Typography.Text>
+          );
         if (row.quota_type !== 0) return t('pricing.callPrice', { price: formatUsd(row.model_price * groupRatio) });
         const prices = tokenPrices(row, groupRatio);
         return (

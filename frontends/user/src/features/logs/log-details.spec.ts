@@ -26,6 +26,11 @@ describe('log details lines', () => {
     ]);
   });
 
+  it('names the expression tier instead of ratios for a row billed by expression', () => {
+    const other = { billing_mode: 'tiered_expr' as const, matched_tier: 'long', model_ratio: 0, group_ratio: 0.5, cache_tokens: 3 };
+    expect(detailLines({ content: '' }, other, t)).toEqual(['expression {"tier":"long","group":"0.5"}', 'cacheTokens {"tokens":3}']);
+  });
+
   it('shows a per-call price with the effective group ratio instead of token ratios', () => {
     expect(detailLines({ content: '' }, { model_price: 0.02, model_ratio: 15, group_ratio: 1, user_group_ratio: 0.8 }, t)).toEqual([
       'perCall {"price":"0.02","group":"0.8"}',

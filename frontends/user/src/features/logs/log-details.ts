@@ -10,7 +10,10 @@ const num = (value: number | undefined, digits = 4) => (typeof value === 'number
 export function detailLines(row: Pick<LogRow, 'content'>, other: LogOther, t: Translate): string[] {
   const lines: string[] = [];
   const groupRatio = effectiveGroupRatio(other);
-  if (isPerCallPrice(other)) {
+  if (other.billing_mode === 'tiered_expr') {
+    lines.push(t('logs.details.expression', { tier: other.matched_tier || '-', group: num(groupRatio) }));
+    if (other.cache_tokens) lines.push(t('logs.details.cacheTokens', { tokens: other.cache_tokens }));
+  } else if (isPerCallPrice(other)) {
     lines.push(t('logs.details.perCall', { price: num(other.model_price), group: num(groupRatio) }));
   } else if (other.model_ratio !== undefined) {
     lines.push(t('logs.details.modelRatio', { value: num(other.model_ratio) }));

@@ -15,6 +15,10 @@ export interface LogOther {
   frt?: number;
   reasoning_effort?: string;
   request_path?: string;
+  /** Billed by the model's expression (billing_setting): the tier it went through. */
+  billing_mode?: 'tiered_expr';
+  billing_expr?: string;
+  matched_tier?: string;
   admin_info?: { use_channel?: (string | number)[]; local_count_tokens?: boolean; channel_affinity?: ChannelAffinityInfo };
   /** Error rows (type 5): what the upstream or the gateway answered. */
   status_code?: number;

@@ -18,6 +18,8 @@ const KEYS = [
   'UserUsableGroups',
   'group_ratio_setting.group_special_usable_group',
   'AutoGroups',
+  'billing_setting.billing_mode',
+  'billing_setting.billing_expr',
   'ExposeRatioEnabled',
   'DefaultUseAutoGroup',
 ] as const;

@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import { BillingExprError, billingExprProblem, compileBillingExpr, type ExprRequest, type ExprTokens, runBillingExpr } from './index.js';
+
+const tokens = (values: Partial<ExprTokens> = {}): ExprTokens => ({
+  p: 0,
+  c: 0,
+  len: 0,
+  cr: 0,
+  cc: 0,
+  cc1h: 0,
+  img: 0,
+  img_o: 0,
+  img_cr: 0,
+  ai: 0,
+  ao: 0,
+  ...values,
+});
+const noRequest: ExprRequest = { param: () => null, header: () => '' };
+const run = (source: string, values: Partial<ExprTokens> = {}, request = noRequest) =>
+  runBillingExpr(compileBillingExpr(source), tokens(values), request);
+
+const SONNET =
+  'len <= 200000 ? tier("standard", p * 3 + c * 15 + cr * 0.3 + cc * 3.75 + cc1h * 6) : tier("long_context", p * 6 + c * 22.5 + cr * 0.6 + cc * 7.5 + cc1h * 12)';
+
+describe('billing expressions (new-api billing_setting.billing_expr)', () => {
+  it('prices in US$ per million tokens and names the tier it went through', () => {
+    expect(run(SONNET, { p: 1000, c: 500, len: 1000 })).toEqual({ cost: 1000 * 3 + 500 * 15, tier: 'standard' });
+    expect(run(SONNET, { p: 250_000, c: 10, cr: 100, len: 250_100 })).toEqual({
+      cost: 250_000 * 6 + 10 * 22.5 + 100 * 0.6,
+      tier: 'long_context',
+    });
+    expect(run('v1:tier("base", p * 2.5 + c * 15)', { p: 2, c: 1 }).cost).toBe(20);
+    expect(compileBillingExpr(SONNET).uses).toEqual(new Set(['len', 'p', 'c', 'cr', 'cc', 'cc1h']));
+  });
+
+  it('reads the request: param paths, headers, has/contains, nil checks and request multipliers', () => {
+    const request: ExprRequest = {
+      param: (path) => ({ service_tier: 'flex', generate_audio: true, 'stream_options.include_usage': true })[path] ?? null,
+      header: (name) => (name === 'anthropic-beta' ? 'fast-mode-2026-02-01' : ''),
+    };
+    const flex = '(tier("online", c * 10)) * (param("service_tier") == "flex" ? 0.5 : 1)';
+    expect(run(flex, { c: 4 }, request).cost).toBe(20);
+    expect(run(flex, { c: 4 }).cost).toBe(40);
+    expect(run('tier("b", p) * (header("Anthropic-Beta") contains "fast-mode" ? 6 : 1)', { p: 2 }, request).cost).toBe(12);
+    expect(run('tier("b", p) * (has(header("anthropic-beta"), "fast") ? 2 : 1)', { p: 2 }, request).cost).toBe(4);
+    expect(run('param("missing") != nil ? tier("x", 1) : tier("y", 2)', {}, request)).toEqual({ cost: 2, tier: 'y' });
+    expect(run('param("generate_audio") == true && !(p > 5) ? 7 : 0', { p: 1 }, request).cost).toBe(7);
+    expect(run('param("service_tier") in ["flex", "batch"] ? 1 : 0', {}, request).cost).toBe(1);
+    expect(run('param("nope") ?? 3', {}, request).cost).toBe(3);
+  });
+
+  it('follows expr-lang precedence: unary minus, right-grouped powers, and/or/not words', () => {
+    expect(run('2 + 3 * 16 ^ 0.5 - -1').cost).toBe(2 + 3 * 4 + 1);
+    expect(run('2 ** 3 ** 2').cost).toBe(512);
+    expect(run('not (1 > 2) and (1 < 2 or false) ? 1_000 : 0').cost).toBe(1000);
+    expect(run('max(p, 10, 3) + min(1, 2) + abs(-2) + ceil(0.2) + floor(1.8) + 7 % 4', { p: 4 }).cost).toBe(10 + 1 + 2 + 1 + 1 + 3);
+    expect(run('\'a\' + "b" == `ab` ? 1 : 0').cost).toBe(1);
+  });
+
+  it('gives fixed() per-request prices in the same unit', () => {
+    expect(run('len <= 32000 ? tier("short", fixed(0.01)) : tier("long", p * 2 + c * 8)', { len: 10 })).toEqual({
+      cost: 10_000,
+      tier: 'short',
+    });
+  });
+
+  it('reads the clock in a time zone (hour, weekday, ...)', () => {
+    const at = (iso: string): ExprRequest => ({ ...noRequest, now: new Date(iso) });
+    const night = 'hour("Asia/Shanghai") < 8 ? tier("night", p * 0.5) : tier("day", p)';
+    expect(run(night, { p: 10 }, at('2026-11-28T20:00:00Z'))).toEqual({ cost: 5, tier: 'night' }); // 04:00 in Shanghai
+    expect(run(night, { p: 10 }, at('2026-11-29T06:00:00Z'))).toEqual({ cost: 10, tier: 'day' });
+    expect(run('weekday("UTC") * 100 + month("UTC") + day("UTC") / 100', {}, at('2026-11-29T06:00:00Z')).cost).toBe(0 + 11 + 0.29);
+  });
+
+  it('refuses what cannot be a price, saying why', () => {
+    const refusal = (source: string) => {
+      try {
+        compileBillingExpr(source);
+        return 'compiled';
+      } catch (error) {
+        return error instanceof BillingExprError ? error.message : 'other';
+      }
+    };
+    expect(refusal('p * 3 +')).toMatch(/unexpected the end/);
+    expect(refusal('q * 3')).toMatch(/unknown name q/);
+    expect(refusal('len(p)')).toMatch(/unknown function len\(\)/);
+    expect(refusal('tier(name, p)')).toMatch(/tier\(\) takes the tier name as a string/);
+    expect(refusal('tier("a", fixed(p))')).toMatch(/fixed\(\) takes a price/);
+    expect(refusal('param("x") matches "(["')).toMatch(/bad pattern for matches/);
+    expect(refusal('p.x')).toMatch(/unexpected character/);
+    expect(refusal('"open')).toMatch(/unterminated string/);
+    expect(refusal(`${'('.repeat(200)}p${')'.repeat(200)}`)).toMatch(/nested too deeply/);
+    expect(refusal('')).toMatch(/empty/);
+    expect(() => run('p - 10', { p: 1 })).toThrow(/negative price/);
+    expect(() => run('param("x") * 2', {}, { param: () => 'a', header: () => '' })).toThrow(/\* needs a number, got string/);
+    expect(() => run('p / 0', { p: 1 })).toThrow(/not a price/);
+    expect(() => run('hour("Mars/Base") > 1 ? 1 : 0')).toThrow(/unknown time zone/);
+  });
+
+  it("checks on save with new-api's smoke vectors", () => {
+    expect(billingExprProblem(SONNET)).toBeUndefined();
+    expect(billingExprProblem('(tier("x", c * 10)) * (param("service_tier") == "flex" ? 0.5 : 1)')).toBeUndefined();
+    expect(billingExprProblem('tier("x", p - 5000)')).toMatch(/^with p=c=0: the expression gave a negative price/);
+    expect(billingExprProblem('p > 10 ? 1 : "x"')).toMatch(/^with p=c=0: the expression gave string x/);
+    // A request without the field has none: the comparison must allow for nil (?? or != nil).
+    expect(billingExprProblem('param("messages.#") > 20 ? 2 : 1')).toMatch(
+      /^with p=c=0: > compares two numbers or two strings, got nil and number/,
+    );
+    expect(billingExprProblem('(param("messages.#") ?? 0) > 20 ? 2 : 1')).toBeUndefined();
+    expect(billingExprProblem(42)).toBe('must be a string');
+  });
+});

@@ -1,0 +1,209 @@
+import { goRegExp } from '../go-regexp.js';
+import { BillingExprError, type ExprNode } from './parse.js';
+
+/** The token counts an expression prices (see tokens.ts for how usage becomes these). */
+export interface ExprTokens {
+  /** Prompt tokens not priced by a variable of their own. */
+  p: number;
+  /** Completion tokens not priced by a variable of their own. */
+  c: number;
+  /** The whole input context, for tier conditions. */
+  len: number;
+  cr: number;
+  cc: number;
+  cc1h: number;
+  img: number;
+  img_o: number;
+  img_cr: number;
+  ai: number;
+  ao: number;
+}
+
+export const TOKEN_VARIABLES: readonly (keyof ExprTokens)[] = ['p', 'c', 'len', 'cr', 'cc', 'cc1h', 'img', 'img_o', 'img_cr', 'ai', 'ao'];
+
+/** What a billing expression may read of the request. */
+export interface ExprRequest {
+  /** A JSON path of the request body (gjson syntax); null when absent. */
+  param(path: string): unknown;
+  /** A request header's value; '' when absent. */
+  header(name: string): string;
+  /** The clock hour()/minute()/... read; now when absent. */
+  now?: Date;
+}
+
+export interface ExprRun {
+  cost: number;
+  /** The name given to the last tier() the run went through ('' when none). */
+  tier: string;
+}
+
+type Value = unknown;
+
+const DATE_PARTS = { hour: 'hour', minute: 'minute', weekday: 'weekday', month: 'month', day: 'day' } as const;
+const WEEKDAYS: Readonly<Record<string, number>> = { Sun: 0, Mon: 1, Tue: 2, Wed: 3, Thu: 4, Fri: 5, Sat: 6 };
+const clockFormats = new Map<string, Intl.DateTimeFormat>();
+
+function clockIn(zone: string, now: Date): Record<string, number> {
+  let format = clockFormats.get(zone);
+  if (!format) {
+    try {
+      format = new Intl.DateTimeFormat('en-US', {
+        timeZone: zone || 'UTC',
+        hourCycle: 'h23',
+        hour: 'numeric',
+        minute: 'numeric',
+        weekday: 'short',
+        month: 'numeric',
+        day: 'numeric',
+      });
+    } catch {
+      throw new BillingExprError(`unknown time zone ${JSON.stringify(zone)}`);
+    }
+    if (clockFormats.size < 64) clockFormats.set(zone, format);
+  }
+  const parts: Record<string, number> = {};
+  for (const part of format.formatToParts(now)) {
+    if (part.type === 'weekday') parts.weekday = WEEKDAYS[part.value] ?? 0;
+    else if (part.type !== 'literal') parts[part.type] = Number(part.value);
+  }
+  return parts;
+}
+
+const typeName = (value: Value) => (value === null || value === undefined ? 'nil' : Array.isArray(value) ? 'array' : typeof value);
+
+function number(value: Value, what: string): number {
+  if (typeof value !== 'number') throw new BillingExprError(`${what} needs a number, got ${typeName(value)}`);
+  return value;
+}
+
+function bool(value: Value, what: string): boolean {
+  if (typeof value !== 'boolean') throw new BillingExprError(`${what} needs true or false, got ${typeName(value)}`);
+  return value;
+}
+
+function equal(a: Value, b: Value): boolean {
+  if (a === null || a === undefined || b === null || b === undefined) return (a ?? null) === (b ?? null);
+  if (typeof a !== typeof b) return false;
+  if (typeof a === 'object') return JSON.stringify(a) === JSON.stringify(b);
+  return a === b;
+}
+
+function compare(op: string, a: Value, b: Value): boolean {
+  const both = (typeof a === 'number' && typeof b === 'number') || (typeof a === 'string' && typeof b === 'string');
+  if (!both) throw new BillingExprError(`${op} compares two numbers or two strings, got ${typeName(a)} and ${typeName(b)}`);
+  const x = a as number | string;
+  const y = b as number | string;
+  return op === '<' ? x < y : op === '>' ? x > y : op === '<=' ? x <= y : x >= y;
+}
+
+/** Runs a checked expression tree (compile.ts) for these tokens and this request. */
+export function evaluateBillingExpr(tree: ExprNode, tokens: ExprTokens, request: ExprRequest): ExprRun {
+  let tier = '';
+  const now = request.now ?? new Date();
+
+  function call(name: string, args: ExprNode[]): Value {
+    const values = args.map(run);
+    switch (name) {
+      case 'tier':
+        tier = String(values[0]);
+        return number(values[1], 'tier()');
+      case 'fixed':
+        // A US$ price per request, in the expression's unit (US$ per million tokens).
+        return number(values[0], 'fixed()') * 1_000_000;
+      case 'param':
+        return request.param(String(values[0])) ?? null;
+      case 'header':
+        return request.header(String(values[0]).toLowerCase());
+      case 'has':
+        return typeof values[0] === 'string' && typeof values[1] === 'string' && values[0].includes(values[1]);
+      case 'max':
+      case 'min': {
+        const numbers = values.map((v) => number(v, `${name}()`));
+        return name === 'max' ? Math.max(...numbers) : Math.min(...numbers);
+      }
+      case 'abs':
+        return Math.abs(number(values[0], 'abs()'));
+      case 'ceil':
+        return Math.ceil(number(values[0], 'ceil()'));
+      case 'floor':
+        return Math.floor(number(values[0], 'floor()'));
+      default: {
+        const part = DATE_PARTS[name as keyof typeof DATE_PARTS];
+        if (!part) throw new BillingExprError(`unknown function ${name}()`);
+        return clockIn(String(values[0] ?? ''), now)[part] ?? 0;
+      }
+    }
+  }
+
+  function binary(op: string, left: ExprNode, right: ExprNode): Value {
+    if (op === '&&') return bool(run(left), '&&') && bool(run(right), '&&');
+    if (op === '||') return bool(run(left), '||') || bool(run(right), '||');
+    if (op === '??') return run(left) ?? run(right);
+    const a = run(left);
+    const b = run(right);
+    switch (op) {
+      case '+':
+        if (typeof a === 'string' && typeof b === 'string') return a + b;
+        return number(a, '+') + number(b, '+');
+      case '-':
+        return number(a, '-') - number(b, '-');
+      case '*':
+        return number(a, '*') * number(b, '*');
+      case '/':
+        return number(a, '/') / number(b, '/');
+      case '%':
+        return number(a, '%') % number(b, '%');
+      case '**':
+        return number(a, '**') ** number(b, '**');
+      case '==':
+        return equal(a, b);
+      case '!=':
+        return !equal(a, b);
+      case 'contains':
+        return typeof a === 'string' && typeof b === 'string' && a.includes(b);
+      case 'startsWith':
+        return typeof a === 'string' && typeof b === 'string' && a.startsWith(b);
+      case 'endsWith':
+        return typeof a === 'string' && typeof b === 'string' && a.endsWith(b);
+      case 'matches':
+        return typeof a === 'string' && typeof b === 'string' && goRegExp(b).test(a);
+      case 'in':
+        if (Array.isArray(b)) return b.some((item) => equal(a, item));
+        return typeof b === 'object' && b !== null && typeof a === 'string' && Object.hasOwn(b, a);
+      default:
+        return compare(op, a, b);
+    }
+  }
+
+  function run(node: ExprNode): Value {
+    switch (node.kind) {
+      case 'num':
+      case 'str':
+      case 'bool':
+        return node.value;
+      case 'nil':
+        return null;
+      case 'array':
+        return node.items.map(run);
+      case 'var':
+        return tokens[node.name as keyof ExprTokens] ?? 0;
+      case 'call':
+        return call(node.name, node.args);
+      case 'unary': {
+        const value = run(node.arg);
+        if (node.op === '!') return !bool(value, '!');
+        return node.op === '-' ? -number(value, '-') : number(value, '+');
+      }
+      case 'binary':
+        return binary(node.op, node.left, node.right);
+      case 'cond':
+        return bool(run(node.test), '?:') ? run(node.then) : run(node.else);
+    }
+  }
+
+  const cost = run(tree);
+  if (typeof cost !== 'number' || !Number.isFinite(cost))
+    throw new BillingExprError(`the expression gave ${typeName(cost)} ${String(cost)}, not a price`);
+  if (cost < 0) throw new BillingExprError(`the expression gave a negative price (${cost})`);
+  return { cost, tier };
+}

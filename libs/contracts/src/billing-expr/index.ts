@@ -1,0 +1,160 @@
+import { goRegExp } from '../go-regexp.js';
+import { evaluateBillingExpr, type ExprRequest, type ExprRun, type ExprTokens, TOKEN_VARIABLES } from './evaluate.js';
+import { BillingExprError, type ExprNode, parseBillingExpr } from './parse.js';
+
+export { BillingExprError } from './parse.js';
+export type { ExprRequest, ExprRun, ExprTokens } from './evaluate.js';
+
+/**
+ * new-api's tiered expression billing (`billing_setting.billing_mode[model] = "tiered_expr"` with
+ * `billing_setting.billing_expr[model]`): one expression prices a request in US$ per million tokens, e.g.
+ * `len <= 200000 ? tier("standard", p * 3 + c * 15 + cr * 0.3) : tier("long", p * 6 + c * 22.5 + cr * 0.6)`.
+ */
+export interface BillingProgram {
+  source: string;
+  tree: ExprNode;
+  /** The token variables the expression names: those are priced apart, the rest stays in p and c. */
+  uses: ReadonlySet<keyof ExprTokens>;
+}
+
+const MAX_SOURCE_LENGTH = 8192;
+/** Arity of each function (new-api's set); max/min take two or more. */
+const FUNCTIONS: Readonly<Record<string, readonly [number, number]>> = {
+  tier: [2, 2],
+  fixed: [1, 1],
+  param: [1, 1],
+  header: [1, 1],
+  has: [2, 2],
+  hour: [1, 1],
+  minute: [1, 1],
+  weekday: [1, 1],
+  month: [1, 1],
+  day: [1, 1],
+  max: [2, 16],
+  min: [2, 16],
+  abs: [1, 1],
+  ceil: [1, 1],
+  floor: [1, 1],
+};
+const VARIABLES: ReadonlySet<string> = new Set(TOKEN_VARIABLES);
+
+function check(node: ExprNode, uses: Set<keyof ExprTokens>): void {
+  switch (node.kind) {
+    case 'var':
+      if (!VARIABLES.has(node.name))
+        throw new BillingExprError(`unknown name ${node.name} (token variables: ${TOKEN_VARIABLES.join(', ')})`);
+      uses.add(node.name as keyof ExprTokens);
+      return;
+    case 'call': {
+      const arity = Object.hasOwn(FUNCTIONS, node.name) ? FUNCTIONS[node.name] : undefined;
+      if (!arity) throw new BillingExprError(`unknown function ${node.name}()`);
+      if (node.args.length < arity[0] || node.args.length > arity[1])
+        throw new BillingExprError(`${node.name}() takes ${arity[0] === arity[1] ? arity[0] : `${arity[0]} or more`} arguments`);
+      const first = node.args[0];
+      if (node.name === 'tier' && first?.kind !== 'str') throw new BillingExprError('tier() takes the tier name as a string first');
+      if (node.name === 'fixed' && (first?.kind !== 'num' || first.value < 0))
+        throw new BillingExprError('fixed() takes a price in US$ as a number that is not negative');
+      for (const arg of node.args) check(arg, uses);
+      return;
+    }
+    case 'array':
+      for (const item of node.items) check(item, uses);
+      return;
+    case 'unary':
+      check(node.arg, uses);
+      return;
+    case 'binary':
+      if (node.op === 'matches' && node.right.kind === 'str') {
+        try {
+          goRegExp(node.right.value);
+        } catch (error) {
+          throw new BillingExprError(`bad pattern for matches: ${(error as Error).message}`);
+        }
+      }
+      check(node.left, uses);
+      check(node.right, uses);
+      return;
+    case 'cond':
+      check(node.test, uses);
+      check(node.then, uses);
+      check(node.else, uses);
+      return;
+    default:
+      return;
+  }
+}
+
+const compiled = new Map<string, BillingProgram>();
+const MAX_CACHED = 512;
+
+/** The checked program of an expression (cached by its text); throws a BillingExprError saying what is wrong. */
+export function compileBillingExpr(source: string): BillingProgram {
+  const cached = compiled.get(source);
+  if (cached) return cached;
+  if (source.length > MAX_SOURCE_LENGTH) throw new BillingExprError(`the expression is longer than ${MAX_SOURCE_LENGTH} characters`);
+  // new-api tags versions as `v1:`; v1 is the only one.
+  const body = source.trim().replace(/^v1:/, '');
+  if (!body.trim()) throw new BillingExprError('the expression is empty');
+  const tree = parseBillingExpr(body);
+  const uses = new Set<keyof ExprTokens>();
+  check(tree, uses);
+  const program = { source, tree, uses };
+  if (compiled.size >= MAX_CACHED) compiled.clear();
+  compiled.set(source, program);
+  return program;
+}
+
+/** Runs a program; throws a BillingExprError when it cannot give a price (a type error, a negative or infinite result). */
+export function runBillingExpr(program: BillingProgram, tokens: ExprTokens, request: ExprRequest): ExprRun {
+  return evaluateBillingExpr(program.tree, tokens, request);
+}
+
+/** The tokens of the save-time check: nothing, a short and a long exchange (new-api's smoke vectors). */
+const SMOKE_SIZES = [0, 1000, 100_000, 1_000_000];
+const SMOKE_BODY: Record<string, unknown> = {
+  service_tier: 'fast',
+  stream_options: { include_usage: true },
+  messages: Array.from({ length: 21 }, (_, i) => i + 1),
+};
+const SMOKE_HEADERS: Readonly<Record<string, string>> = { 'anthropic-beta': 'fast-mode-2026-02-01' };
+
+/** A body path for the save-time check: dotted keys and array indices (`messages.0`), `#` for a length. */
+function smokeParam(path: string): unknown {
+  let value: unknown = SMOKE_BODY;
+  for (const key of path.split('.')) {
+    if (Array.isArray(value)) value = key === '#' ? value.length : value[Number(key)];
+    else if (typeof value === 'object' && value !== null && Object.hasOwn(value, key)) value = (value as Record<string, unknown>)[key];
+    else return null;
+  }
+  return value ?? null;
+}
+
+const SMOKE_REQUESTS: readonly ExprRequest[] = [
+  { param: () => null, header: () => '' },
+  { param: smokeParam, header: (name) => (Object.hasOwn(SMOKE_HEADERS, name) ? SMOKE_HEADERS[name]! : '') },
+];
+
+/**
+ * Why an expression cannot be saved, or undefined: it must compile and give a price that is not negative for
+ * no tokens, a short and a long exchange, with an empty request and a typical one (new-api's smoke test).
+ */
+export function billingExprProblem(source: unknown): string | undefined {
+  if (typeof source !== 'string') return 'must be a string';
+  try {
+    const program = compileBillingExpr(source);
+    for (const size of SMOKE_SIZES) {
+      const tokens: ExprTokens = { p: size, c: size, len: size, cr: 0, cc: 0, cc1h: 0, img: 0, img_o: 0, img_cr: 0, ai: 0, ao: 0 };
+      for (const request of SMOKE_REQUESTS) {
+        try {
+          runBillingExpr(program, tokens, request);
+        } catch (error) {
+          throw new BillingExprError(`with p=c=${size}: ${(error as Error).message}`);
+        }
+      }
+    }
+    return undefined;
+  } catch (error) {
+    if (error instanceof BillingExprError) return error.message;
+    throw error;
+  }
+}

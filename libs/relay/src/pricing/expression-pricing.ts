@@ -1,0 +1,73 @@
+import { type BillingProgram, BillingExprError, type ExprRequest, type ExprTokens, runBillingExpr } from '@gw/contracts';
+import type { BillableUsage } from './billing-formulas.js';
+
+/** A request priced by its model's billing expression (billing_setting, new-api's tiered_expr mode). */
+export interface PriceExpr {
+  program: BillingProgram;
+  /** What param() and header() read: the client's request. */
+  request: ExprRequest;
+  /** The reservation: charged when the expression cannot run on the final usage (new-api keeps the pre-consumed quota). */
+  estimate?: number;
+  estimatedTier?: string;
+  /** The tier the settlement went through, or why the expression could not run. */
+  tier?: string;
+  failure?: string;
+}
+
+const ZERO: ExprTokens = { p: 0, c: 0, len: 0, cr: 0, cc: 0, cc1h: 0, img: 0, img_o: 0, img_cr: 0, ai: 0, ao: 0 };
+
+const count = (n: number | undefined) => (Number.isFinite(n) && (n as number) > 0 ? Math.floor(n as number) : 0);
+
+/**
+ * The usage as an expression sees it (new-api BuildTieredTokenParams, OpenAI semantics: the relay's prompt count
+ * includes cache reads and writes). `len` is the whole prompt; a category the expression prices with its own
+ * variable (cr, cc, cc1h) is taken out of p, the rest stays in p at its price.
+ */
+export function expressionTokens(program: BillingProgram, usage: BillableUsage): ExprTokens {
+  const prompt = count(usage.promptTokens);
+  const cached = Math.min(count(usage.cachedTokens), prompt);
+  const created = Math.min(count(usage.cacheCreationTokens), prompt - cached);
+  const created1h = Math.min(count(usage.cacheCreation1hTokens), created);
+  const created5m = created - created1h;
+  let p = prompt;
+  if (program.uses.has('cr')) p -= cached;
+  if (program.uses.has('cc')) p -= created5m;
+  if (program.uses.has('cc1h')) p -= created1h;
+  return { ...ZERO, p: Math.max(0, p), c: count(usage.completionTokens), len: prompt, cr: cached, cc: created5m, cc1h: created1h };
+}
+
+/** US$ per million tokens (the expression's unit) as quota, × the group ratio, rounded half away from zero. */
+function toQuota(cost: number, quotaPerUnit: number, groupRatio: number): number {
+  return Math.max(0, Math.round((cost / 1_000_000) * quotaPerUnit * groupRatio));
+}
+
+/**
+ * The reservation: the expression on the prompt estimate (at least PreConsumedQuota tokens) and max_tokens as
+ * completion. Throws a BillingExprError when the expression cannot price the request.
+ */
+export function expressionEstimate(
+  expr: PriceExpr,
+  promptTokens: number,
+  maxTokens: number,
+  quotaPerUnit: number,
+  groupRatio: number,
+): number {
+  const p = count(promptTokens);
+  const run = runBillingExpr(expr.program, { ...ZERO, p, len: p, c: count(maxTokens) }, expr.request);
+  expr.estimatedTier = run.tier;
+  expr.estimate = toQuota(run.cost, quotaPerUnit, groupRatio);
+  return expr.estimate;
+}
+
+/** The charge on the final usage; when the expression cannot run on it, the reservation (new-api). */
+export function expressionCharge(expr: PriceExpr, usage: BillableUsage, quotaPerUnit: number, groupRatio: number): number {
+  try {
+    const run = runBillingExpr(expr.program, expressionTokens(expr.program, usage), expr.request);
+    expr.tier = run.tier;
+    return toQuota(run.cost, quotaPerUnit, groupRatio);
+  } catch (error) {
+    if (!(error instanceof BillingExprError)) throw error;
+    expr.failure = error.message;
+    return expr.estimate ?? 0;
+  }
+}
