@@ -135,6 +135,8 @@ export const en = {
       perCall: 'Price per call {{price}} × group ratio {{group}}',
       expression: 'Billed by expression, tier {{tier}} × group ratio {{group}}',
       cacheTokens: 'Cached tokens {{tokens}}',
+      webSearch: 'Web search {{calls}} calls (${{price}} per 1000)',
+      fileSearch: 'File search {{calls}} calls (${{price}} per 1000)',
       cache: 'Cached tokens {{tokens}} (ratio {{ratio}})',
       cacheCreation: 'Cache creation tokens {{tokens}} (ratio {{ratio}})',
       reasoning: 'Reasoning effort {{value}}',

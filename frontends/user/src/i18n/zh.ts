@@ -130,6 +130,8 @@ export const zh: Messages<typeof en> = {
       perCall: '按次计费 {{price}} × 分组倍率 {{group}}',
       expression: '表达式计费，档位 {{tier}} × 分组倍率 {{group}}',
       cacheTokens: '缓存 tokens {{tokens}}',
+      webSearch: 'Web 搜索 {{calls}} 次（每千次 ${{price}}）',
+      fileSearch: '文件搜索 {{calls}} 次（每千次 ${{price}}）',
       cache: '缓存 tokens {{tokens}}（倍率 {{ratio}}）',
       cacheCreation: '缓存创建 tokens {{tokens}}（倍率 {{ratio}}）',
       reasoning: '推理强度 {{value}}',

@@ -87,6 +87,10 @@ describe('billing expressions (new-api billing_setting.billing_expr)', () => {
     expect(refusal('tier(name, p)')).toMatch(/tier\(\) takes the tier name as a string/);
     expect(refusal('tier("a", fixed(p))')).toMatch(/fixed\(\) takes a price/);
     expect(refusal('param("x") matches "(["')).toMatch(/bad pattern for matches/);
+    expect(refusal('param("x") matches header("pattern") ? 1 : 0')).toMatch(/matches takes a pattern written in the expression/);
+    expect(run('header("user-agent") matches "(?i)^claude-cli/" ? 2 : 1', {}, { ...noRequest, header: () => 'Claude-CLI/1.0' }).cost).toBe(
+      2,
+    );
     expect(refusal('p.x')).toMatch(/unexpected character/);
     expect(refusal('"open')).toMatch(/unterminated string/);
     expect(refusal(`${'('.repeat(200)}p${')'.repeat(200)}`)).toMatch(/nested too deeply/);

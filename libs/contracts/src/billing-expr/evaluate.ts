@@ -69,6 +69,17 @@ function clockIn(zone: string, now: Date): Record<string, number> {
   return parts;
 }
 
+/** Patterns are literals of the expression (compile.ts): few, compiled once. */
+const patterns = new Map<string, RegExp>();
+function patternOf(source: string): RegExp {
+  let pattern = patterns.get(source);
+  if (!pattern) {
+    pattern = goRegExp(source);
+    if (patterns.size < 256) patterns.set(source, pattern);
+  }
+  return pattern;
+}
+
 const typeName = (value: Value) => (value === null || value === undefined ? 'nil' : Array.isArray(value) ? 'array' : typeof value);
 
 function number(value: Value, what: string): number {
@@ -166,7 +177,7 @@ export function evaluateBillingExpr(tree: ExprNode, tokens: ExprTokens, request:
       case 'endsWith':
         return typeof a === 'string' && typeof b === 'string' && a.endsWith(b);
       case 'matches':
-        return typeof a === 'string' && typeof b === 'string' && goRegExp(b).test(a);
+        return typeof a === 'string' && typeof b === 'string' && patternOf(b).test(a);
       case 'in':
         if (Array.isArray(b)) return b.some((item) => equal(a, item));
         return typeof b === 'object' && b !== null && typeof a === 'string' && Object.hasOwn(b, a);

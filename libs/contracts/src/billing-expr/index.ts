@@ -64,7 +64,9 @@ function check(node: ExprNode, uses: Set<keyof ExprTokens>): void {
       check(node.arg, uses);
       return;
     case 'binary':
-      if (node.op === 'matches' && node.right.kind === 'str') {
+      if (node.op === 'matches') {
+        // A pattern the client could choose (from a header or the body) could take any time to run.
+        if (node.right.kind !== 'str') throw new BillingExprError('matches takes a pattern written in the expression (a string)');
         try {
           goRegExp(node.right.value);
         } catch (error) {

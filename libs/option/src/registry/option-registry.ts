@@ -282,6 +282,11 @@ const pricingOptions = {
   ModelRequestRateLimitSuccessCount: int(1000, { min: 1, max: 100000000 }),
   ModelRequestRateLimitDurationMinutes: int(1, { min: 0, max: 1440 }),
   ModelRequestRateLimitGroup: json<Record<string, [number, number]>>({}),
+  /**
+   * Built-in tool calls billed per call (US$ per 1000 calls) over new-api's defaults: web_search 10 (Anthropic),
+   * web_search_preview 10 (25 for the gpt-4o and gpt-4.1 families), file_search 2.5; `tool:prefix*` keys price a family.
+   */
+  'tool_price_setting.prices': json<Record<string, number>>({}, numberMap),
   /** Per model: `tiered_expr` bills it by its expression in billing_setting.billing_expr instead of its ratio or price. */
   'billing_setting.billing_mode': json<Record<string, string>>({}, billingModeProblem),
   /** Per model: its billing expression (US$ per million tokens; tiers, cache, request-dependent multipliers). */

@@ -1,6 +1,7 @@
 import { LogType, type NewLog } from '@gw/log';
 import type { PriceInfo, RelayCaller } from '../pipeline/ports.js';
 import { CACHE_CREATION_1H_FACTOR } from '../pricing/billing-formulas.js';
+import type { ToolCharge } from '../pricing/tool-prices.js';
 import type { RelayRequest } from '../pipeline/relay-request.js';
 import type { ForwardResult } from '../pipeline/upstream-call.js';
 import type { Usage } from '../stream/usage.js';
@@ -23,6 +24,8 @@ export interface ConsumeRecord {
   extra?: Record<string, unknown>;
   /** Fields of `other.admin_info` the pipeline adds (channel_affinity). */
   adminExtra?: Record<string, unknown>;
+  /** The tool calls billed on top of the tokens. */
+  tools?: readonly ToolCharge[];
 }
 
 /** The consume row (type 2) of one relayed request: every Log field, `other` as new-api writes it. */
@@ -66,6 +69,13 @@ export function buildConsumeLog(record: ConsumeRecord): NewLog {
     other.matched_tier = price.expr.tier ?? '';
     if (price.expr.estimatedTier !== undefined) other.estimated_tier = price.expr.estimatedTier;
     if (price.expr.failure) adminInfo.billing_expr_error = price.expr.failure;
+  }
+  for (const { tool, calls, price: perThousand } of record.tools ?? []) {
+    // new-api's keys: web_search (Anthropic's and the Responses API's alike) and file_search, US$ per 1000 calls.
+    const key = tool === 'file_search' ? 'file_search' : 'web_search';
+    other[key] = true;
+    other[`${key}_call_count`] = calls;
+    other[`${key}_price`] = perThousand;
   }
   if (forward.conversion) other.request_conversion = forward.conversion;
   if (typeof request.body.reasoning_effort === 'string') other.reasoning_effort = request.body.reasoning_effort;

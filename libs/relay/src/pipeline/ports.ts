@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ExprRequest } from '@gw/contracts';
 import type { BalanceView } from '../billing/reserve-overlap.js';
 import type { AudioRatios, AudioUsage, PriceInfo } from '../pricing/billing-formulas.js';
+import type { ToolCharge } from '../pricing/tool-prices.js';
 import type { Usage } from '../stream/usage.js';
 import type { RouteFacts } from './relay-request.js';
 
@@ -16,7 +17,8 @@ export abstract class RelayPricing {
   /** With the request a billing expression reads, a model billed by its expression is priced by it (the HTTP relay). */
   abstract resolve(model: string, usingGroup: string, userGroup: string, request?: ExprRequest): PriceInfo | undefined;
   abstract preConsumeQuota(info: PriceInfo, promptTokens: number, maxTokens: number): number;
-  abstract settleQuota(info: PriceInfo, usage: Usage): number;
+  /** The charge of an answer, its billed tool calls (toolCharges) included. */
+  abstract settleQuota(info: PriceInfo, usage: Usage, tools?: readonly ToolCharge[]): number;
   /** A fixed-price model's charge for `factor` calls (images: count × size × quality). */
   abstract perCallQuota(info: PriceInfo, factor: number): number;
   /** AudioRatio and AudioCompletionRatio of a model (the Realtime relay). */

@@ -16,6 +16,7 @@ import { sendJson } from '../http/send-json.js';
 import { buildConsumeLog } from '../log/consume-log.js';
 import { errorRowWriter } from '../log/error-log.js';
 import { isFree } from '../pricing/index.js';
+import { toolCharges } from '../pricing/tool-prices.js';
 import { type ChannelRoute, ChannelSelection } from './channel-selection.js';
 import { ClientGone } from './client-gone.js';
 import { expressionRequest, modelPrice } from './model-price.js';
@@ -248,11 +249,14 @@ export class RelayPipeline implements OnModuleDestroy {
   }): Promise<number> {
     const usage = s.forward.usage ?? NO_USAGE;
     const perCall = s.request.callFactor !== undefined && s.price.usePrice;
+    const tools = perCall
+      ? []
+      : toolCharges(usage, s.request.model, s.request.kind === 'chat', this.options.get('tool_price_setting.prices'));
     const price = perCall
       ? this.pricing.perCallQuota(s.price, s.request.callFactor!)
       : usage.promptTokens + usage.completionTokens === 0 && !s.price.expr
         ? 0
-        : this.pricing.settleQuota(s.price, usage);
+        : this.pricing.settleQuota(s.price, usage, tools);
     return this.charges.settle(s.billing, s.who, s.forward.channel.id, price, (outcome) =>
       buildConsumeLog({
         caller: s.who,
@@ -261,6 +265,7 @@ export class RelayPipeline implements OnModuleDestroy {
         price: s.price,
         forward: s.forward,
         usage,
+        tools,
         quota: outcome.charged,
         shortfall: outcome.shortfall,
         requestId: s.requestId,

@@ -29,6 +29,7 @@ import {
   upstreamStatusError,
 } from './upstream-error.js';
 import { withOverrideTemplate } from '../affinity/override-template.js';
+import { withResponsesToolCalls } from '../providers/openai/responses-tools.js';
 import { type AttemptPlace, overrideFacts, overrideForAttempt } from './param-override/index.js';
 import { buildUpstreamBody, ModelMappingCycleError, resolveModelMapping } from './upstream-body.js';
 
@@ -288,7 +289,8 @@ export class UpstreamCall {
     return {
       ok: true,
       upstreamModel,
-      usage: outcome.usage,
+      // Hosted tool calls (web search, file search) are billed per call on top of the tokens.
+      usage: request.kind === 'responses' && !outcome.local ? withResponsesToolCalls(outcome.usage, text) : outcome.usage,
       localCount: outcome.local,
       frtMs: Math.round(headersAt - input.startedAt),
       retryable: false,

@@ -85,17 +85,17 @@ export function worstCaseQuota(info: PriceInfo, promptTokens: number, maxTokens:
  * group ratio, at least 1 when the ratio is not 0. Price mode: price × QuotaPerUnit × group ratio.
  * No tokens at all: 0 in both modes (new-api charges nothing for an answer without usage).
  */
-export function settleQuota(info: PriceInfo, usage: BillableUsage, quotaPerUnit: number): number {
+export function settleQuota(info: PriceInfo, usage: BillableUsage, quotaPerUnit: number, surcharge = 0): number {
   // An expression prices zero tokens too: a fixed() tier charges per request.
-  if (info.expr) return expressionCharge(info.expr, usage, quotaPerUnit, info.groupRatio);
+  if (info.expr) return expressionCharge(info.expr, usage, quotaPerUnit, info.groupRatio, surcharge);
   const prompt = nonNegative(usage.promptTokens);
   const completion = nonNegative(usage.completionTokens);
   if (prompt + completion === 0) return 0;
   if (info.usePrice)
     return Math.max(
       0,
-      roundExact(info.modelPrice * quotaPerUnit * info.groupRatio, () =>
-        mul(mul(dec(info.modelPrice), dec(quotaPerUnit)), dec(info.groupRatio)),
+      roundExact(info.modelPrice * quotaPerUnit * info.groupRatio + surcharge, () =>
+        add(mul(mul(dec(info.modelPrice), dec(quotaPerUnit)), dec(info.groupRatio)), dec(surcharge)),
       ),
     );
   if (info.modelRatio === 0 || info.groupRatio === 0) return 0;
@@ -108,14 +108,15 @@ export function settleQuota(info: PriceInfo, usage: BillableUsage, quotaPerUnit:
   const plain = prompt - cached - created;
   const approx =
     (plain + cached * info.cacheRatio + created5m * createRatio + created1h * createRatio1h + completion * info.completionRatio) *
-    info.modelRatio *
-    info.groupRatio;
+      info.modelRatio *
+      info.groupRatio +
+    surcharge;
   const quota = roundExact(approx, () => {
     // new-api's 1-hour ratio is the float product createRatio × (6.0 / 3.75), turned into a decimal as such.
     const writes = add(mul(dec(created5m), dec(createRatio)), mul(dec(created1h), dec(createRatio1h)));
     const cache = add(mul(dec(cached), dec(info.cacheRatio)), writes);
     const tokens = add(add(dec(plain), cache), mul(dec(completion), dec(info.completionRatio)));
-    return mul(tokens, mul(dec(info.modelRatio), dec(info.groupRatio)));
+    return add(mul(tokens, mul(dec(info.modelRatio), dec(info.groupRatio))), dec(surcharge));
   });
   return Math.max(1, quota);
 }

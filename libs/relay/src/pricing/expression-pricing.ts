@@ -36,9 +36,12 @@ export function expressionTokens(program: BillingProgram, usage: BillableUsage):
   return { ...ZERO, p: Math.max(0, p), c: count(usage.completionTokens), len: prompt, cr: cached, cc: created5m, cc1h: created1h };
 }
 
-/** US$ per million tokens (the expression's unit) as quota, × the group ratio, rounded half away from zero. */
-function toQuota(cost: number, quotaPerUnit: number, groupRatio: number): number {
-  return Math.max(0, Math.round((cost / 1_000_000) * quotaPerUnit * groupRatio));
+/**
+ * US$ per million tokens (the expression's unit) as quota, × the group ratio, plus any tool surcharge (already in
+ * quota), rounded half away from zero.
+ */
+function toQuota(cost: number, quotaPerUnit: number, groupRatio: number, surcharge = 0): number {
+  return Math.max(0, Math.round((cost / 1_000_000) * quotaPerUnit * groupRatio + surcharge));
 }
 
 /**
@@ -60,11 +63,11 @@ export function expressionEstimate(
 }
 
 /** The charge on the final usage; when the expression cannot run on it, the reservation (new-api). */
-export function expressionCharge(expr: PriceExpr, usage: BillableUsage, quotaPerUnit: number, groupRatio: number): number {
+export function expressionCharge(expr: PriceExpr, usage: BillableUsage, quotaPerUnit: number, groupRatio: number, surcharge = 0): number {
   try {
     const run = runBillingExpr(expr.program, expressionTokens(expr.program, usage), expr.request);
     expr.tier = run.tier;
-    return toQuota(run.cost, quotaPerUnit, groupRatio);
+    return toQuota(run.cost, quotaPerUnit, groupRatio, surcharge);
   } catch (error) {
     if (!(error instanceof BillingExprError)) throw error;
     expr.failure = error.message;

@@ -16,6 +16,7 @@ import {
 } from './billing-formulas.js';
 import { RelayError } from '../pipeline/relay-error.js';
 import { builtInCompletionRatio, lookupModel } from './model-names.js';
+import { type ToolCharge, toolSurcharge } from './tool-prices.js';
 
 /** new-api labels a user's own group this way when it is not among the usable groups. */
 const USER_GROUP_DESCRIPTION = '用户分组';
@@ -100,8 +101,10 @@ export class PricingService {
     return Math.max(estimate, worstCaseQuota(info, promptTokens, maxTokens, this.options.get('PreConsumedQuota')));
   }
 
-  settleQuota(info: PriceInfo, usage: BillableUsage): number {
-    return settleQuota(info, usage, this.options.get('QuotaPerUnit'));
+  /** The charge; `tools` are the answer's billed tool calls (toolCharges), added at their per-call prices. */
+  settleQuota(info: PriceInfo, usage: BillableUsage, tools: readonly ToolCharge[] = []): number {
+    const quotaPerUnit = this.options.get('QuotaPerUnit');
+    return settleQuota(info, usage, quotaPerUnit, toolSurcharge(tools, quotaPerUnit, info.groupRatio));
   }
 
   perCallQuota(info: PriceInfo, factor: number): number {

@@ -5,6 +5,7 @@ import type { AudioRatios, AudioUsage } from './billing-formulas.js';
 import type { Usage } from '../stream/usage.js';
 import { PricingService } from './pricing.service.js';
 import { TokenCounter } from './token-counter.js';
+import type { ToolCharge } from './tool-prices.js';
 
 /** Binds the pipeline's pricing port to the option-backed prices and the local tokenizer. */
 @Injectable()
@@ -24,8 +25,8 @@ export class RelayPricingAdapter extends RelayPricing {
     return this.pricing.reserveQuota(info, promptTokens, maxTokens);
   }
 
-  settleQuota(info: PriceInfo, usage: Usage): number {
-    return this.pricing.settleQuota(info, usage);
+  settleQuota(info: PriceInfo, usage: Usage, tools?: readonly ToolCharge[]): number {
+    return this.pricing.settleQuota(info, usage, tools);
   }
 
   perCallQuota(info: PriceInfo, factor: number): number {

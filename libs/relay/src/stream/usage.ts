@@ -10,7 +10,16 @@ export interface Usage {
    * billed at the 1-hour creation ratio (new-api: the creation ratio × 6/3.75); the rest is billed as 5-minute writes.
    */
   cacheCreation1hTokens?: number;
+  /**
+   * Calls of the provider's own tools, billed per call on top of the tokens (tool_price_setting): Anthropic's
+   * `server_tool_use.web_search_requests` (web_search), the Responses API's web_search_call and
+   * file_search_call output items (web_search_preview, file_search).
+   */
+  toolCalls?: ToolCalls;
 }
+
+export type BilledTool = 'web_search' | 'web_search_preview' | 'file_search';
+export type ToolCalls = Partial<Record<BilledTool, number>>;
 
 /** Upper bound for one count: anything above is a broken or hostile upstream (threats M2/M3). */
 const MAX_TOKENS_PER_FIELD = 100_000_000;

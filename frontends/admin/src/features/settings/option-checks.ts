@@ -28,6 +28,7 @@ export const JSON_OPTIONS = new Set([
   'channel_affinity_setting.rules',
   'billing_setting.billing_mode',
   'billing_setting.billing_expr',
+  'tool_price_setting.prices',
 ]);
 
 /** Numeric options and their ranges (the option registry's, as the spec names them). */

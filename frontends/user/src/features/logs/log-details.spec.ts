@@ -31,6 +31,11 @@ describe('log details lines', () => {
     expect(detailLines({ content: '' }, other, t)).toEqual(['expression {"tier":"long","group":"0.5"}', 'cacheTokens {"tokens":3}']);
   });
 
+  it('lists the hosted tool calls billed per call', () => {
+    const other = { web_search_call_count: 2, web_search_price: 10, file_search_call_count: 1, file_search_price: 2.5 };
+    expect(detailLines({ content: '' }, other, t)).toEqual(['webSearch {"calls":2,"price":"10"}', 'fileSearch {"calls":1,"price":"2.5"}']);
+  });
+
   it('shows a per-call price with the effective group ratio instead of token ratios', () => {
     expect(detailLines({ content: '' }, { model_price: 0.02, model_ratio: 15, group_ratio: 1, user_group_ratio: 0.8 }, t)).toEqual([
       'perCall {"price":"0.02","group":"0.8"}',

@@ -17,6 +17,11 @@ export interface LogOther {
   request_path?: string;
   /** Billed by the model's expression (billing_setting): the tier it went through. */
   billing_mode?: 'tiered_expr';
+  /** Hosted tool calls billed per call (US$ per 1000 calls). */
+  web_search_call_count?: number;
+  web_search_price?: number;
+  file_search_call_count?: number;
+  file_search_price?: number;
   billing_expr?: string;
   matched_tier?: string;
   admin_info?: { use_channel?: (string | number)[]; local_count_tokens?: boolean; channel_affinity?: ChannelAffinityInfo };

@@ -32,6 +32,9 @@ export function anthropicUsage(raw: unknown): Usage | undefined {
   if (promptTokens === 0 && completionTokens === 0) return undefined;
   const usage: Usage = { promptTokens, completionTokens, cachedTokens: read, cacheCreationTokens: created };
   if (oneHour > 0) usage.cacheCreation1hTokens = oneHour;
+  // Anthropic's server-side web search, billed per search on top of the tokens.
+  const searches = count((u.server_tool_use as Json | undefined)?.web_search_requests);
+  if (searches > 0) usage.toolCalls = { web_search: searches };
   return usage;
 }
 

@@ -1,5 +1,6 @@
 import { readUsage, type Usage } from '../../stream/usage.js';
 import { parseJsonObject } from '../sse-events.js';
+import { responsesToolCalls } from './responses-tools.js';
 import type { HubChunk, SseEvent, StreamDecoder } from '../types.js';
 
 /**
@@ -25,7 +26,8 @@ export class ResponsesStreamWatcher implements StreamDecoder {
     if (event.data.includes('"usage"')) {
       const data = parseJsonObject(event.data);
       const usage = readUsage(data?.response?.usage ?? data?.usage);
-      if (usage) this.last = usage;
+      const toolCalls = responsesToolCalls(data?.response);
+      if (usage) this.last = toolCalls ? { ...usage, toolCalls } : usage;
     }
     return [];
   }

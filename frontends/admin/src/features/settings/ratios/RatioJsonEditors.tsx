@@ -18,6 +18,7 @@ const KEYS = [
   'UserUsableGroups',
   'group_ratio_setting.group_special_usable_group',
   'AutoGroups',
+  'tool_price_setting.prices',
   'billing_setting.billing_mode',
   'billing_setting.billing_expr',
   'ExposeRatioEnabled',

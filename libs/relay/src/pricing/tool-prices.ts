@@ -1,0 +1,62 @@
+import type { BilledTool, Usage } from '../stream/usage.js';
+
+/**
+ * new-api's built-in tool prices, US$ per 1000 calls; `tool_price_setting.prices` overrides them by key. A key
+ * `tool:prefix*` prices the tool for models whose name starts with the prefix (the longest prefix wins).
+ */
+const DEFAULT_TOOL_PRICES: Readonly<Record<string, number>> = {
+  web_search: 10,
+  web_search_preview: 10,
+  file_search: 2.5,
+  google_search: 14,
+  image_generation: 150,
+  'web_search_preview:gpt-4o*': 25,
+  'web_search_preview:gpt-4.1*': 25,
+  'web_search_preview:gpt-4o-mini*': 25,
+  'web_search_preview:gpt-4.1-mini*': 25,
+};
+
+/** The tools the relay counts, in the order the log names them. */
+const BILLED_TOOLS: readonly BilledTool[] = ['web_search_preview', 'web_search', 'file_search'];
+
+/** One tool's calls in an answer and the price they are billed at (US$ per 1000 calls). */
+export interface ToolCharge {
+  tool: BilledTool;
+  calls: number;
+  price: number;
+}
+
+/** The price of `tool` for `model`: the longest matching `tool:prefix*` key, else the tool's own key, else 0. */
+export function toolPrice(overrides: Readonly<Record<string, number>>, tool: string, model: string): number {
+  const prices: Record<string, number> = { ...DEFAULT_TOOL_PRICES };
+  for (const [key, price] of Object.entries(overrides)) if (Number.isFinite(price) && price >= 0) prices[key] = price;
+  let best: { prefix: string; price: number } | undefined;
+  for (const [key, price] of Object.entries(prices)) {
+    if (!key.startsWith(`${tool}:`)) continue;
+    const prefix = key.slice(tool.length + 1).replace(/\*$/, '');
+    if (!model.startsWith(prefix)) continue;
+    if (!best || prefix.length > best.prefix.length || (prefix.length === best.prefix.length && prefix < best.prefix))
+      best = { prefix, price };
+  }
+  if (best) return best.price;
+  return Object.hasOwn(prices, tool) ? prices[tool]! : 0;
+}
+
+/**
+ * The tool calls an answer is billed for: those its usage counted, and for a chat with a search-preview model
+ * (gpt-4o-search-preview, ...) one web search per request, as new-api bills them.
+ */
+export function toolCharges(usage: Usage, model: string, chat: boolean, overrides: Readonly<Record<string, number>>): ToolCharge[] {
+  const calls = { ...usage.toolCalls };
+  if (chat && !calls.web_search_preview && model.endsWith('search-preview')) calls.web_search_preview = 1;
+  return BILLED_TOOLS.filter((tool) => (calls[tool] ?? 0) > 0).map((tool) => ({
+    tool,
+    calls: calls[tool]!,
+    price: toolPrice(overrides, tool, model),
+  }));
+}
+
+/** What the calls cost in quota: price per 1000 × calls × QuotaPerUnit × the group ratio (not rounded). */
+export function toolSurcharge(charges: readonly ToolCharge[], quotaPerUnit: number, groupRatio: number): number {
+  return charges.reduce((sum, charge) => sum + ((charge.price * charge.calls) / 1000) * quotaPerUnit * groupRatio, 0);
+}
