@@ -33,7 +33,10 @@ describe('log details lines', () => {
 
   it('lists the hosted tool calls billed per call', () => {
     const other = { web_search_call_count: 2, web_search_price: 10, file_search_call_count: 1, file_search_price: 2.5 };
-    expect(detailLines({ content: '' }, other, t)).toEqual(['webSearch {"calls":2,"price":"10"}', 'fileSearch {"calls":1,"price":"2.5"}']);
+    expect(detailLines({ content: '' }, other, t)).toEqual([
+      'webSearch {"calls":2,"price":"$10"}',
+      'fileSearch {"calls":1,"price":"$2.5"}',
+    ]);
   });
 
   it('shows a per-call price with the effective group ratio instead of token ratios', () => {

@@ -24,9 +24,9 @@ export function detailLines(row: Pick<LogRow, 'content'>, other: LogOther, t: Tr
       lines.push(t('logs.details.cacheCreation', { tokens: other.cache_creation_tokens, ratio: num(other.cache_creation_ratio) }));
   }
   if (other.web_search_call_count)
-    lines.push(t('logs.details.webSearch', { calls: other.web_search_call_count, price: num(other.web_search_price) }));
+    lines.push(t('logs.details.webSearch', { calls: other.web_search_call_count, price: `$${num(other.web_search_price)}` }));
   if (other.file_search_call_count)
-    lines.push(t('logs.details.fileSearch', { calls: other.file_search_call_count, price: num(other.file_search_price) }));
+    lines.push(t('logs.details.fileSearch', { calls: other.file_search_call_count, price: `$${num(other.file_search_price)}` }));
   if (other.status_code || other.error_type) {
     lines.push(t('logs.details.error', { status: other.status_code ?? '-', type: other.error_type || other.error_code || '-' }));
   }
