@@ -29,13 +29,17 @@ export interface AdaptorProbe {
    * The channel's param override on a test body of an OpenAI-compatible channel (the relay runs overrides, with
    * `is_channel_test` true in their context); throws with the reason when the override refuses or cannot run.
    */
-  overrideTestBody(
-    channel: RelayChannel,
-    body: Record<string, unknown>,
-    model: string,
-    upstreamModel: string,
-    requestPath: string,
-  ): TestOverride;
+  overrideTestBody(channel: RelayChannel, test: TestRequest): TestOverride;
+}
+
+/** A channel test's request, as the param override sees it. */
+export interface TestRequest {
+  body: Record<string, unknown>;
+  /** The model tested, and the name it maps to on the channel. */
+  model: string;
+  upstreamModel: string;
+  /** The relay route the test stands for (/v1/chat/completions, /v1/embeddings). */
+  requestPath: string;
 }
 
 /** A test body after the channel's param override, and the header override to send with it when operations changed it. */

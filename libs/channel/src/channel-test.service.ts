@@ -106,13 +106,8 @@ export class ChannelTestService {
     if (channel.paramOverride && this.adaptorProbe) {
       // The test sends what the relay would: the channel's param override applies (new-api's is_channel_test).
       try {
-        const applied = this.adaptorProbe.overrideTestBody(
-          channel,
-          body,
-          model,
-          upstreamModel,
-          `/v1/${embedding ? 'embeddings' : 'chat/completions'}`,
-        );
+        const requestPath = `/v1/${embedding ? 'embeddings' : 'chat/completions'}`;
+        const applied = this.adaptorProbe.overrideTestBody(channel, { body, model, upstreamModel, requestPath });
         body = applied.body;
         if (applied.headerOverride) target = { ...target, headerOverride: applied.headerOverride };
       } catch (error) {

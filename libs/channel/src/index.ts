@@ -25,7 +25,7 @@ export const channelSchema = {
 };
 export { ChannelMonitorService, type CycleSummary } from './channel-monitor.service.js';
 export { ChannelTestService, isEmbeddingModel, mapModel, type ChannelTestResult } from './channel-test.service.js';
-export type { AdaptorProbe, ProbeAnswer, ProbeLimits, TestOverride } from './channel-probe.js';
+export type { AdaptorProbe, ProbeAnswer, ProbeLimits, TestOverride, TestRequest } from './channel-probe.js';
 export { ChannelNotifyService, type ChannelNotice } from './channel-notify.service.js';
 export { redactKeys } from './redact.js';
 export { KeyRedactor, KeyRedactingStream } from './key-redactor.js';

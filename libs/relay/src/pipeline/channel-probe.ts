@@ -7,6 +7,7 @@ import {
   type ProbeLimits,
   type RelayChannel,
   type TestOverride,
+  type TestRequest,
 } from '@gw/channel';
 import { OptionService, type OptionKey } from '@gw/option';
 import { UpstreamClient } from '@gw/upstream';
@@ -60,18 +61,12 @@ export class RelayChannelProbe implements AdaptorProbe, OnModuleInit {
     return adaptor !== undefined && adaptor.format !== 'openai' && adaptor.servesChat !== false;
   }
 
-  overrideTestBody(
-    channel: RelayChannel,
-    body: Record<string, unknown>,
-    model: string,
-    upstreamModel: string,
-    requestPath: string,
-  ): TestOverride {
+  overrideTestBody(channel: RelayChannel, test: TestRequest): TestOverride {
     try {
-      return applyParamOverride(body, channel.paramOverride, channel.upstream.headerOverride ?? null, {
-        upstreamModel,
-        originalModel: model,
-        requestPath,
+      return applyParamOverride(test.body, channel.paramOverride, channel.upstream.headerOverride ?? null, {
+        upstreamModel: test.upstreamModel,
+        originalModel: test.model,
+        requestPath: test.requestPath,
         retryIndex: 0,
         extra: { is_channel_test: true },
       });
@@ -100,7 +95,7 @@ export class RelayChannelProbe implements AdaptorProbe, OnModuleInit {
       : codec.requestFromHub({ ...TEST_REQUEST, model: upstreamModel }, upstreamModel, this.settings);
     if (channel.paramOverride) {
       const path = embeddings ? '/v1/embeddings' : '/v1/chat/completions';
-      const applied = this.overrideTestBody(channel, body, upstreamModel, upstreamModel, path);
+      const applied = this.overrideTestBody(channel, { body, model: upstreamModel, upstreamModel, requestPath: path });
       body = applied.body;
       if (applied.headerOverride) call.channel = { ...channel, upstream: { ...channel.upstream, headerOverride: applied.headerOverride } };
     }
