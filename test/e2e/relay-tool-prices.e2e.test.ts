@@ -11,6 +11,7 @@ import { type RelayFixture, startRelayFixture } from './relay-fixture.js';
 const CLAUDE = 'claude-searcher';
 const RESPONSES = 'gpt-4o-researcher';
 const SEARCH_CHAT = 'gpt-4o-search-preview';
+const GEMINI = 'gemini-3-pro-preview';
 const BASE = 1000;
 /** US$ per 1000 calls → quota at 500000 per US$. */
 const toolQuota = (calls: number, price: number) => (calls * price * 500_000) / 1000;
@@ -54,7 +55,8 @@ describe('relay: tool calls billed per call', () => {
 
   beforeAll(async () => {
     f = await startRelayFixture('sqlite');
-    await f.setOption('ModelPrice', { [CLAUDE]: 0.002, [RESPONSES]: 0.002, [SEARCH_CHAT]: 0.002 });
+    await f.setOption('ModelPrice', { [CLAUDE]: 0.002, [RESPONSES]: 0.002, [SEARCH_CHAT]: 0.002, [GEMINI]: 0.002 });
+    await f.channel({ type: 24, key: 'gemini-tools', models: GEMINI });
     await f.channel({ type: 14, key: 'sk-ant-tools', models: CLAUDE });
     await f.channel({ key: 'sk-tools', models: `${RESPONSES},${SEARCH_CHAT}` });
     key = (await f.token({ unlimited_quota: true })).key;
@@ -104,6 +106,43 @@ describe('relay: tool calls billed per call', () => {
     for await (const _ of stream);
     const [streamed] = await f.logCount({ modelName: RESPONSES, isStream: true }, 1);
     expect(streamed.quota).toBe(BASE + toolQuota(2, 25) + toolQuota(1, 2.5));
+  });
+
+  it("charges Gemini's Google Search grounding per query (Gemini 3), streamed or not", async () => {
+    const openai = f.openai(key);
+    const grounded = (queries: string[]) => ({
+      candidates: [
+        {
+          index: 0,
+          content: { role: 'model', parts: [{ text: 'Sunny.' }] },
+          finishReason: 'STOP',
+          groundingMetadata: { webSearchQueries: queries, groundingChunks: [{ web: { uri: 'https://w.example', title: 'w' } }] },
+        },
+      ],
+      usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 2, totalTokenCount: 12 },
+    });
+    f.up.script({ path: `/v1beta/models/${GEMINI}:generateContent`, raw: json(grounded(['weather paris', 'weather lyon'])) });
+    const { response } = await openai.chat.completions
+      .create({ model: GEMINI, messages: [{ role: 'user', content: 'weather?' }] })
+      .withResponse();
+    const row = await f.settled(response.headers.get('x-oneapi-request-id'));
+    expect(row.quota).toBe(BASE + toolQuota(2, 14));
+    expect(other(row)).toMatchObject({ google_search: true, google_search_call_count: 2, google_search_price: 14 });
+
+    // A stream repeats the metadata cumulatively: 3 distinct queries, not 1 + 2 + 3.
+    const frames = [grounded(['a']), grounded(['a', 'b']), grounded(['a', 'b', 'c'])];
+    f.up.script({
+      path: `/v1beta/models/${GEMINI}:streamGenerateContent`,
+      raw: {
+        status: 200,
+        contentType: 'text/event-stream',
+        body: frames.map((frame) => `data: ${JSON.stringify(frame)}\r\n\r\n`).join(''),
+      },
+    });
+    const stream = await openai.chat.completions.create({ model: GEMINI, messages: [{ role: 'user', content: 'weather?' }], stream: true });
+    for await (const _ of stream);
+    const [streamed] = await f.logCount({ modelName: GEMINI, isStream: true }, 1);
+    expect(streamed.quota).toBe(BASE + toolQuota(3, 14));
   });
 
   it('charges one search per chat with a search-preview model, and follows tool_price_setting.prices', async () => {

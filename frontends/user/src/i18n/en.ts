@@ -137,6 +137,8 @@ export const en = {
       cacheTokens: 'Cached tokens {{tokens}}',
       webSearch: 'Web search {{calls}} calls ({{price}} per 1000)',
       fileSearch: 'File search {{calls}} calls ({{price}} per 1000)',
+      googleSearch: 'Google Search grounding {{calls}} calls ({{price}} per 1000)',
+      googleMaps: 'Google Maps grounding {{calls}} calls ({{price}} per 1000)',
       cache: 'Cached tokens {{tokens}} (ratio {{ratio}})',
       cacheCreation: 'Cache creation tokens {{tokens}} (ratio {{ratio}})',
       reasoning: 'Reasoning effort {{value}}',

@@ -71,8 +71,9 @@ export function buildConsumeLog(record: ConsumeRecord): NewLog {
     if (price.expr.failure) adminInfo.billing_expr_error = price.expr.failure;
   }
   for (const { tool, calls, price: perThousand } of record.tools ?? []) {
-    // new-api's keys: web_search (Anthropic's and the Responses API's alike) and file_search, US$ per 1000 calls.
-    const key = tool === 'file_search' ? 'file_search' : 'web_search';
+    // new-api's keys: web_search (Anthropic's and the Responses API's alike), file_search, google_search and
+    // google_maps, prices in US$ per 1000 calls.
+    const key = tool === 'web_search_preview' ? 'web_search' : tool;
     other[key] = true;
     other[`${key}_call_count`] = calls;
     other[`${key}_price`] = perThousand;

@@ -9,6 +9,8 @@ const DEFAULT_TOOL_PRICES: Readonly<Record<string, number>> = {
   web_search_preview: 10,
   file_search: 2.5,
   google_search: 14,
+  /** Google's price of Maps grounding (new-api has no default of its own). */
+  google_maps: 25,
   image_generation: 150,
   'web_search_preview:gpt-4o*': 25,
   'web_search_preview:gpt-4.1*': 25,
@@ -17,7 +19,7 @@ const DEFAULT_TOOL_PRICES: Readonly<Record<string, number>> = {
 };
 
 /** The tools the relay counts, in the order the log names them. */
-const BILLED_TOOLS: readonly BilledTool[] = ['web_search_preview', 'web_search', 'file_search'];
+const BILLED_TOOLS: readonly BilledTool[] = ['web_search_preview', 'web_search', 'file_search', 'google_search', 'google_maps'];
 
 /** One tool's calls in an answer and the price they are billed at (US$ per 1000 calls). */
 export interface ToolCharge {

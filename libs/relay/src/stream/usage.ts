@@ -13,12 +13,12 @@ export interface Usage {
   /**
    * Calls of the provider's own tools, billed per call on top of the tokens (tool_price_setting): Anthropic's
    * `server_tool_use.web_search_requests` (web_search), the Responses API's web_search_call and
-   * file_search_call output items (web_search_preview, file_search).
+   * file_search_call output items (web_search_preview, file_search), Gemini's Google Search and Maps grounding.
    */
   toolCalls?: ToolCalls;
 }
 
-export type BilledTool = 'web_search' | 'web_search_preview' | 'file_search';
+export type BilledTool = 'web_search' | 'web_search_preview' | 'file_search' | 'google_search' | 'google_maps';
 export type ToolCalls = Partial<Record<BilledTool, number>>;
 
 /** Upper bound for one count: anything above is a broken or hostile upstream (threats M2/M3). */

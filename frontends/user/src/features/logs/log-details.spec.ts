@@ -32,10 +32,18 @@ describe('log details lines', () => {
   });
 
   it('lists the hosted tool calls billed per call', () => {
-    const other = { web_search_call_count: 2, web_search_price: 10, file_search_call_count: 1, file_search_price: 2.5 };
+    const other = {
+      web_search_call_count: 2,
+      web_search_price: 10,
+      file_search_call_count: 1,
+      file_search_price: 2.5,
+      google_search_call_count: 3,
+      google_search_price: 14,
+    };
     expect(detailLines({ content: '' }, other, t)).toEqual([
       'webSearch {"calls":2,"price":"$10"}',
       'fileSearch {"calls":1,"price":"$2.5"}',
+      'googleSearch {"calls":3,"price":"$14"}',
     ]);
   });
 

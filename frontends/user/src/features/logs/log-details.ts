@@ -6,6 +6,14 @@ type Translate = (key: string, values?: Record<string, unknown>) => string;
 
 const num = (value: number | undefined, digits = 4) => (typeof value === 'number' ? String(Number(value.toFixed(digits))) : '-');
 
+/** Hosted tools billed per call, as the relay logs them (`<tool>_call_count`, `<tool>_price` per 1000 calls). */
+const TOOL_LINES = [
+  ['web_search', 'webSearch'],
+  ['file_search', 'fileSearch'],
+  ['google_search', 'googleSearch'],
+  ['google_maps', 'googleMaps'],
+] as const;
+
 /** The billing lines of a row, from the ratios the relay recorded in `other`. */
 export function detailLines(row: Pick<LogRow, 'content'>, other: LogOther, t: Translate): string[] {
   const lines: string[] = [];
@@ -23,10 +31,10 @@ export function detailLines(row: Pick<LogRow, 'content'>, other: LogOther, t: Tr
     if (other.cache_creation_tokens)
       lines.push(t('logs.details.cacheCreation', { tokens: other.cache_creation_tokens, ratio: num(other.cache_creation_ratio) }));
   }
-  if (other.web_search_call_count)
-    lines.push(t('logs.details.webSearch', { calls: other.web_search_call_count, price: `$${num(other.web_search_price)}` }));
-  if (other.file_search_call_count)
-    lines.push(t('logs.details.fileSearch', { calls: other.file_search_call_count, price: `$${num(other.file_search_price)}` }));
+  for (const [tool, label] of TOOL_LINES) {
+    const calls = other[`${tool}_call_count`];
+    if (calls) lines.push(t(`logs.details.${label}`, { calls, price: `$${num(other[`${tool}_price`])}` }));
+  }
   if (other.status_code || other.error_type) {
     lines.push(t('logs.details.error', { status: other.status_code ?? '-', type: other.error_type || other.error_code || '-' }));
   }

@@ -22,6 +22,10 @@ export interface LogOther {
   web_search_price?: number;
   file_search_call_count?: number;
   file_search_price?: number;
+  google_search_call_count?: number;
+  google_search_price?: number;
+  google_maps_call_count?: number;
+  google_maps_price?: number;
   billing_expr?: string;
   matched_tier?: string;
   admin_info?: { use_channel?: (string | number)[]; local_count_tokens?: boolean; channel_affinity?: ChannelAffinityInfo };

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Usage } from '../../stream/usage.js';
 import type { HubResponse, Json } from '../types.js';
+import { GroundingTally } from './grounding.js';
 
 /**
  * Gemini generateContent answers ⇄ OpenAI chat completions. Shapes: Google's Gemini API reference
@@ -136,7 +137,9 @@ export function geminiResponseToHub(native: Json, model: string): { response: Hu
     model,
     choices: [{ index: 0, message, finish_reason: finish }],
   };
-  return { response, usage: geminiUsage(native.usageMetadata) };
+  const grounding = new GroundingTally();
+  grounding.add(native);
+  return { response, usage: grounding.withCalls(geminiUsage(native.usageMetadata), model) };
 }
 
 export function hubToGeminiResponse(hub: HubResponse, usage: Usage, model: string): Json {

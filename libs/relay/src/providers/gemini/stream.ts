@@ -3,6 +3,7 @@ import { parseJsonObject } from '../sse-events.js';
 import type { EncodeContext, HubChunk, Json, SseEvent, StreamDecoder, StreamEncoder } from '../types.js';
 import { finishReasonOf, geminiFinishOf, geminiUsage, parseArgs, partText, toGeminiUsage, toolCallId } from './response.js';
 import { hubChunk, toolKey } from '../hub-chunk.js';
+import { GroundingTally } from './grounding.js';
 
 /**
  * Gemini's `streamGenerateContent?alt=sse` ⇄ OpenAI chat chunks. Each event is a whole
@@ -12,6 +13,7 @@ import { hubChunk, toolKey } from '../hub-chunk.js';
 
 export class GeminiStreamDecoder implements StreamDecoder {
   private last?: Usage;
+  private readonly grounding = new GroundingTally();
   private tools = 0;
   /** The last content sent was a rendered media or code block: the next text starts a line of its own. */
   private afterBlock = false;
@@ -29,6 +31,7 @@ export class GeminiStreamDecoder implements StreamDecoder {
     if (data.error) throw new Error(String(data.error.message ?? 'upstream stream error'));
     const usage = geminiUsage(data.usageMetadata);
     if (usage) this.last = usage;
+    this.grounding.add(data);
     const candidate = Array.isArray(data.candidates) ? data.candidates[0] : undefined;
     const out: HubChunk[] = [];
     for (const part of Array.isArray(candidate?.content?.parts) ? candidate.content.parts : []) {
@@ -71,7 +74,7 @@ export class GeminiStreamDecoder implements StreamDecoder {
   }
 
   usage(): Usage | undefined {
-    return this.last;
+    return this.grounding.withCalls(this.last, this.model);
   }
 
   private chunk(delta: Json, finish: string | null = null): HubChunk {
