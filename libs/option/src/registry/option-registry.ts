@@ -284,7 +284,8 @@ const pricingOptions = {
   ModelRequestRateLimitGroup: json<Record<string, [number, number]>>({}),
   /**
    * Built-in tool calls billed per call (US$ per 1000 calls) over new-api's defaults: web_search 10 (Anthropic),
-   * web_search_preview 10 (25 for the gpt-4o and gpt-4.1 families), file_search 2.5; `tool:prefix*` keys price a family.
+   * web_search_preview 10 (25 for the gpt-4o and gpt-4.1 families), file_search 2.5, google_search 14, google_maps 25;
+   * `tool:prefix*` keys price a family.
    */
   'tool_price_setting.prices': json<Record<string, number>>({}, numberMap),
   /** Per model: `tiered_expr` bills it by its expression in billing_setting.billing_expr instead of its ratio or price. */
