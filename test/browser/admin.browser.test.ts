@@ -358,6 +358,8 @@ describe.skipIf(skipReason !== null)('admin remote in Chromium', () => {
       'AudioRatio',
       'AudioCompletionRatio',
       'CreateCacheRatio',
+      'billing_setting.billing_mode',
+      'billing_setting.billing_expr',
     ];
     const before = await storedOptions();
     for (const key of KEYS) expect(before[key], key).toBeDefined();
@@ -400,6 +402,25 @@ describe.skipIf(skipReason !== null)('admin remote in Chromium', () => {
       await reloaded.waitFor();
       expect(JSON.parse(await reloaded.inputValue())).toEqual({ 'browser-audio': 3 });
       await browser.screenshot('admin-09b-audio-ratios');
+
+      // A billing expression the server cannot use is refused with the model and the reason; nothing is stored.
+      const expressions = page.getByTestId('option-billing_setting.billing_expr');
+      await expressions.fill('{"claude-browser": "tier(\\"base\\", p * 3 + c * 15 + q)"}');
+      await page.getByTestId('section-ratios-save').click();
+      await page
+        .locator('.semi-toast-content')
+        .getByText(/expression of claude-browser: unknown name q/)
+        .waitFor();
+      expect((await storedOptions())['billing_setting.billing_expr']).toBe(before['billing_setting.billing_expr']);
+      await expressions.fill(
+        '{"claude-browser": "len <= 200000 ? tier(\\"standard\\", p * 3 + c * 15) : tier(\\"long\\", p * 6 + c * 22.5)"}',
+      );
+      await page.getByTestId('option-billing_setting.billing_mode').fill('{"claude-browser": "tiered_expr"}');
+      await page.getByTestId('section-ratios-save').click();
+      await expect
+        .poll(async () => JSON.parse((await storedOptions())['billing_setting.billing_mode']))
+        .toEqual({ 'claude-browser': 'tiered_expr' });
+      expect(JSON.parse((await storedOptions())['billing_setting.billing_expr'])['claude-browser']).toMatch(/^len <= 200000/);
     } finally {
       for (const key of KEYS) await consoleCall(page, 'PUT', '/api/option/', { key, value: before[key] });
     }

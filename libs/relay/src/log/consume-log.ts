@@ -63,9 +63,9 @@ export function buildConsumeLog(record: ConsumeRecord): NewLog {
     }
   }
   if (price.expr) {
-    // Billed by the model's expression: which one, and the tier it went through (new-api's tiered_expr fields).
+    // Billed by the model's expression and the tier it went through (new-api's tiered_expr fields). The expression
+    // itself (up to 8 KB) stays in the settings and on the pricing page, not in every row.
     other.billing_mode = 'tiered_expr';
-    other.billing_expr = price.expr.program.source;
     other.matched_tier = price.expr.tier ?? '';
     if (price.expr.estimatedTier !== undefined) other.estimated_tier = price.expr.estimatedTier;
     if (price.expr.failure) adminInfo.billing_expr_error = price.expr.failure;

@@ -26,7 +26,6 @@ export interface LogOther {
   google_search_price?: number;
   google_maps_call_count?: number;
   google_maps_price?: number;
-  billing_expr?: string;
   matched_tier?: string;
   admin_info?: { use_channel?: (string | number)[]; local_count_tokens?: boolean; channel_affinity?: ChannelAffinityInfo };
   /** Error rows (type 5): what the upstream or the gateway answered. */
