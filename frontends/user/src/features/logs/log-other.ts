@@ -17,6 +17,7 @@ export interface LogOther {
   request_path?: string;
   /** Billed by the model's expression (billing_setting): the tier it went through. */
   billing_mode?: 'tiered_expr';
+  matched_tier?: string;
   /** Hosted tool calls billed per call (US$ per 1000 calls). */
   web_search_call_count?: number;
   web_search_price?: number;
@@ -26,7 +27,6 @@ export interface LogOther {
   google_search_price?: number;
   google_maps_call_count?: number;
   google_maps_price?: number;
-  matched_tier?: string;
   admin_info?: { use_channel?: (string | number)[]; local_count_tokens?: boolean; channel_affinity?: ChannelAffinityInfo };
   /** Error rows (type 5): what the upstream or the gateway answered. */
   status_code?: number;
