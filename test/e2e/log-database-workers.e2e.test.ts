@@ -3,10 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeUpstream, type FakeUpstream } from '../fake-upstream/index.js';
-import type { ApiClient } from '../support/api-client.js';
-import { ensureServerBuilt } from '../support/built-server.js';
-import { readyToRelay, startGatewayChild, type GatewayChild } from '../support/gateway-child.js';
+import { type RelayChild, startRelayChild } from '../support/gateway-child.js';
 import { waitFor } from './relay-fixture.js';
 
 const MODEL = 'log-db-workers';
@@ -30,33 +27,22 @@ function readSqlite<T>(path: string, sql: string): T {
 describe('WORKERS=2 with the logs on their own SQLite file', () => {
   let dir: string;
   let logsPath: string;
-  let up: FakeUpstream;
-  let gw: GatewayChild;
-  let root: ApiClient;
-  let key: string;
+  let relay: RelayChild;
 
   beforeAll(async () => {
-    ensureServerBuilt();
     dir = mkdtempSync(join(tmpdir(), 'gw-logdb-'));
     logsPath = join(dir, 'logs.db');
-    up = await startFakeUpstream();
-    gw = await startGatewayChild({ WORKERS: '2', LOG_SQL_DSN: `sqlite:${logsPath}` });
-    root = await gw.setupRoot();
-    key = await readyToRelay(root, {
-      name: 'workers',
-      models: [MODEL],
-      upstreamUrl: up.url,
-      options: { ModelPrice: { [MODEL]: 0.001 } },
-    });
+    const env = { WORKERS: '2', LOG_SQL_DSN: `sqlite:${logsPath}` };
+    relay = await startRelayChild(env, { name: 'workers', models: [MODEL], options: { ModelPrice: { [MODEL]: 0.001 } } });
   }, 180_000);
 
   afterAll(async () => {
-    if (gw && gw.child.exitCode === null) gw.child.kill('SIGKILL');
-    await up?.close();
+    await relay?.close();
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   it(`${CALLS} calls over both workers: their logs on the log file only, the sums exact, a clean exit`, async () => {
+    const { gw, key, root } = relay;
     // One connection per call, so the primary deals them to both workers.
     const calls = await Promise.all(
       Array.from({ length: CALLS }, () =>

@@ -1,10 +1,7 @@
 import { createHash } from 'node:crypto';
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeUpstream, type FakeUpstream } from '../fake-upstream/index.js';
-import type { ApiClient } from '../support/api-client.js';
-import { ensureServerBuilt } from '../support/built-server.js';
-import { readyToRelay, startGatewayChild, type GatewayChild } from '../support/gateway-child.js';
+import { type RelayChild, startRelayChild } from '../support/gateway-child.js';
 
 const MODEL = 'gpt-affinity-workers';
 /** Odd: the primary deals connections to the two workers in turn, so each conversation meets both of them. */
@@ -28,35 +25,21 @@ function postOnNewConnection(url: string, headers: Record<string, string>, body:
  * the cluster's IPC channel, so a conversation keeps its channel whichever worker the primary hands it to.
  */
 describe('channel affinity across the workers of WORKERS=2 without Redis', () => {
-  let up: FakeUpstream;
-  let gw: GatewayChild;
-  let root: ApiClient;
-  let key: string;
+  let relay: RelayChild;
 
   beforeAll(async () => {
-    ensureServerBuilt();
-    up = await startFakeUpstream();
-    gw = await startGatewayChild({ WORKERS: '2' });
-    root = await gw.setupRoot();
-    key = await readyToRelay(root, {
-      name: 'affinity-w1',
-      models: [MODEL],
-      upstreamUrl: up.url,
-      options: { ModelPrice: { [MODEL]: 0.001 } },
-    });
-    const second = await root.post('/api/channel/', {
+    relay = await startRelayChild({ WORKERS: '2' }, { name: 'affinity-w1', models: [MODEL], options: { ModelPrice: { [MODEL]: 0.001 } } });
+    const second = await relay.root.post('/api/channel/', {
       mode: 'single',
-      channel: { type: 1, name: 'affinity-w2', key: 'sk-up-affinity-w2', models: MODEL, group: 'default', base_url: up.url },
+      channel: { type: 1, name: 'affinity-w2', key: 'sk-up-affinity-w2', models: MODEL, group: 'default', base_url: relay.up.url },
     });
     expect(second.body.success, second.text).toBe(true);
   }, 180_000);
 
-  afterAll(async () => {
-    if (gw && gw.child.exitCode === null) gw.child.kill('SIGKILL');
-    await up?.close();
-  });
+  afterAll(() => relay?.close());
 
   it(`keeps each of ${SESSIONS} Codex conversations on one channel over ${CALLS} calls on fresh connections`, async () => {
+    const { gw, up, root, key } = relay;
     const channelOf = new Map<string, Set<string>>();
     for (let call = 0; call < CALLS; call++) {
       for (let session = 0; session < SESSIONS; session++) {

@@ -2,9 +2,8 @@ import { readFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeUpstream, type FakeUpstream } from '../fake-upstream/index.js';
-import { ensureServerBuilt } from '../support/built-server.js';
-import { readyToRelay, startGatewayChild, type GatewayChild } from '../support/gateway-child.js';
+import type { FakeUpstream } from '../fake-upstream/index.js';
+import { type GatewayChild, type RelayChild, startRelayChild } from '../support/gateway-child.js';
 import { waitFor } from './relay-fixture.js';
 
 // Issue #22 item 6: clients that stop reading a stream. The built gateway runs in its own process so that
@@ -39,32 +38,27 @@ function stalledClient(url: string, key: string): Socket {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('streams to clients that stop reading (built gateway)', () => {
+  let relay: RelayChild;
   let up: FakeUpstream;
   let gw: GatewayChild;
   let key: string;
 
   beforeAll(async () => {
-    ensureServerBuilt();
-    up = await startFakeUpstream({ models: [FLOOD, NORMAL] });
+    relay = await startRelayChild(
+      { STREAM_WRITE_IDLE_TIMEOUT: String(WRITE_IDLE_SECONDS) },
+      {
+        name: 'flood',
+        tokenName: 'stall',
+        models: [FLOOD, NORMAL],
+        options: { ModelRatio: { [FLOOD]: 1, [NORMAL]: 1 }, CompletionRatio: { [FLOOD]: 1, [NORMAL]: 1 } },
+      },
+      { models: [FLOOD, NORMAL] },
+    );
+    ({ up, gw, key } = relay);
     up.script({ path: '/v1/chat/completions', model: FLOOD, flood: true });
-    gw = await startGatewayChild({ STREAM_WRITE_IDLE_TIMEOUT: String(WRITE_IDLE_SECONDS) });
-    const root = await gw.setupRoot();
-    key = await readyToRelay(root, {
-      name: 'flood',
-      tokenName: 'stall',
-      models: [FLOOD, NORMAL],
-      upstreamUrl: up.url,
-      options: { ModelRatio: { [FLOOD]: 1, [NORMAL]: 1 }, CompletionRatio: { [FLOOD]: 1, [NORMAL]: 1 } },
-    });
   }, 240_000);
 
-  afterAll(async () => {
-    if (gw && gw.child.exitCode === null) {
-      gw.child.kill('SIGKILL');
-      await gw.exited;
-    }
-    await up?.close();
-  });
+  afterAll(() => relay?.close());
 
   it('pauses the upstream, keeps memory bounded, serves others, ends the streams after the write-idle time and is idle once the clients leave', async () => {
     const pid = gw.child.pid!;

@@ -2,8 +2,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type FakeUpstream, type FakeUpstreamOptions, startFakeUpstream } from '../fake-upstream/index.js';
 import { ApiClient } from './api-client.js';
-import { BUILT_MAIN } from './built-server.js';
+import { BUILT_MAIN, ensureServerBuilt } from './built-server.js';
 import { ROOT } from './test-gateway.js';
 
 /** The built gateway in its own process (signals, exit codes, stdout are real), on a fresh SQLite file. */
@@ -122,4 +123,40 @@ export async function readyToRelay(root: ApiClient, setup: RelaySetup): Promise<
   ok('token', await root.post('/api/token/', { name: tokenName, remain_quota: 0, unlimited_quota: true, expired_time: -1 }));
   const id = (await root.get(`/api/token/search?keyword=${encodeURIComponent(tokenName)}`)).body.data.items[0].id as number;
   return (await root.post(`/api/token/${id}/key`)).body.data.key as string;
+}
+
+/** A fake provider and a built gateway in its own process, ready to relay (readyToRelay), for child-process tests. */
+export interface RelayChild {
+  up: FakeUpstream;
+  gw: GatewayChild;
+  root: ApiClient;
+  /** The unlimited token's key. */
+  key: string;
+  /** Kills the gateway if it still runs, then stops the provider. */
+  close(): Promise<void>;
+}
+
+export async function startRelayChild(
+  env: Record<string, string>,
+  setup: Omit<RelaySetup, 'upstreamUrl'>,
+  upstream: FakeUpstreamOptions = {},
+): Promise<RelayChild> {
+  ensureServerBuilt();
+  const up = await startFakeUpstream(upstream);
+  const gw = await startGatewayChild(env);
+  const root = await gw.setupRoot();
+  const key = await readyToRelay(root, { ...setup, upstreamUrl: up.url });
+  return {
+    up,
+    gw,
+    root,
+    key,
+    async close() {
+      if (gw.child.exitCode === null) {
+        gw.child.kill('SIGKILL');
+        await gw.exited;
+      }
+      await up.close();
+    },
+  };
 }
