@@ -152,8 +152,27 @@ describe('relay: tool calls billed per call', () => {
       .withResponse();
     expect((await f.settled(response.headers.get('x-oneapi-request-id'))).quota).toBe(BASE + toolQuota(1, 25));
 
-    await f.setOption('tool_price_setting.prices', { 'web_search_preview:gpt-4o-search*': 0, web_search: 40 });
+    await f.setOption('tool_price_setting.prices', {
+      'web_search_preview:gpt-4o-search*': 0,
+      web_search: 40,
+      'image_generation/high/1024x1024': 167,
+    });
     try {
+      // The Responses API's image generation tool, priced by its tier.
+      const drawn = {
+        ...RESPONSE,
+        output: [
+          { type: 'image_generation_call', id: 'ig_1', status: 'completed', quality: 'high', size: '1024x1024', result: 'iVBORw0KGgo=' },
+        ],
+      };
+      f.up.script({ path: '/v1/responses', raw: json(drawn) });
+      const image = await openai.responses
+        .create({ model: RESPONSES, input: 'draw', tools: [{ type: 'image_generation' }] })
+        .withResponse();
+      const imageRow = await f.settled(image.response.headers.get('x-oneapi-request-id'));
+      expect(imageRow.quota).toBe(BASE + toolQuota(1, 167));
+      expect(other(imageRow)).toMatchObject({ image_generation: true, image_generation_call_count: 1, image_generation_price: 167 });
+
       const free = await openai.chat.completions
         .create({ model: SEARCH_CHAT, messages: [{ role: 'user', content: 'news?' }] })
         .withResponse();

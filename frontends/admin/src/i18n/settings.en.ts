@@ -198,7 +198,7 @@ export const settingsEn = {
       'JSON: {"user group": {"+:group": "description", "-:group": "description", "group": "description"}}; +: or a bare name adds a usable group for that user group, -: removes one',
     AutoGroups: 'JSON array: the groups an auto token tries, in order, e.g. ["default","vip"]',
     tool_price_setting_prices:
-      'JSON: {"tool": US$ per 1000 calls} over the defaults web_search 10 (Claude), web_search_preview 10 (25 for gpt-4o* and gpt-4.1*), file_search 2.5, google_search 14 (Gemini grounding), google_maps 25; "tool:model-prefix*" prices one family, 0 makes it free',
+      'JSON: {"tool": US$ per 1000 calls} over the defaults web_search 10 (Claude), web_search_preview 10 (25 for gpt-4o* and gpt-4.1*), file_search 2.5, google_search 14 (Gemini grounding), google_maps 25, image_generation 150 (tiers image_generation/high/1024x1024 ...); "tool:model-prefix*" prices one family, 0 makes it free',
     billing_setting_billing_mode:
       'JSON: {"model": "tiered_expr"} bills the model by its expression below instead of its ratio or price; "ratio" (or no entry) keeps ratios',
     billing_setting_billing_expr:

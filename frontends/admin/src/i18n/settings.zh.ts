@@ -197,7 +197,7 @@ export const settingsZh: Messages<typeof settingsEn> = {
       'JSON：{"用户分组": {"+:分组": "描述", "-:分组": "描述", "分组": "描述"}}；+: 或直接写分组名为该用户分组增加可选分组，-: 移除',
     AutoGroups: 'JSON 数组：auto 令牌按顺序尝试的分组，如 ["default","vip"]',
     tool_price_setting_prices:
-      'JSON：{"工具": 每千次调用的美元价格}，覆盖默认值 web_search 10（Claude）、web_search_preview 10（gpt-4o*、gpt-4.1* 为 25）、file_search 2.5、google_search 14（Gemini 搜索接地）、google_maps 25；"工具:模型前缀*" 为某一系列定价，0 表示免费',
+      'JSON：{"工具": 每千次调用的美元价格}，覆盖默认值 web_search 10（Claude）、web_search_preview 10（gpt-4o*、gpt-4.1* 为 25）、file_search 2.5、google_search 14（Gemini 搜索接地）、google_maps 25、image_generation 150（可按档位 image_generation/high/1024x1024 等定价）；"工具:模型前缀*" 为某一系列定价，0 表示免费',
     billing_setting_billing_mode: 'JSON：{"模型": "tiered_expr"} 表示该模型按下方表达式计费，不再用倍率或价格；"ratio"（或不写）仍按倍率',
     billing_setting_billing_expr:
       'JSON：{"模型": "表达式"}，单位为美元 / 1M tokens，如 len <= 200000 ? tier("standard", p * 3 + c * 15 + cr * 0.3) : tier("long", p * 6 + c * 22.5 + cr * 0.6)。变量：p、c、len、cr、cc、cc1h；函数：tier、fixed、param、header、has、max、min、hour(时区)…；保存时检查',

@@ -139,6 +139,7 @@ export const en = {
       fileSearch: 'File search {{calls}} calls ({{price}} per 1000)',
       googleSearch: 'Google Search grounding {{calls}} calls ({{price}} per 1000)',
       googleMaps: 'Google Maps grounding {{calls}} calls ({{price}} per 1000)',
+      imageGeneration: 'Image generation tool {{calls}} calls ({{price}} per 1000)',
       cache: 'Cached tokens {{tokens}} (ratio {{ratio}})',
       cacheCreation: 'Cache creation tokens {{tokens}} (ratio {{ratio}})',
       reasoning: 'Reasoning effort {{value}}',

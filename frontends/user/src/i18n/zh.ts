@@ -134,6 +134,7 @@ export const zh: Messages<typeof en> = {
       fileSearch: '文件搜索 {{calls}} 次（每千次 {{price}}）',
       googleSearch: 'Google 搜索接地 {{calls}} 次（每千次 {{price}}）',
       googleMaps: 'Google 地图接地 {{calls}} 次（每千次 {{price}}）',
+      imageGeneration: '图片生成工具 {{calls}} 次（每千次 {{price}}）',
       cache: '缓存 tokens {{tokens}}（倍率 {{ratio}}）',
       cacheCreation: '缓存创建 tokens {{tokens}}（倍率 {{ratio}}）',
       reasoning: '推理强度 {{value}}',

@@ -1,7 +1,7 @@
 import { LogType, type NewLog } from '@gw/log';
 import type { PriceInfo, RelayCaller } from '../pipeline/ports.js';
 import { CACHE_CREATION_1H_FACTOR } from '../pricing/billing-formulas.js';
-import type { ToolCharge } from '../pricing/tool-prices.js';
+import { type ToolCharge, toolOf } from '../pricing/tool-prices.js';
 import type { RelayRequest } from '../pipeline/relay-request.js';
 import type { ForwardResult } from '../pipeline/upstream-call.js';
 import type { Usage } from '../stream/usage.js';
@@ -71,12 +71,12 @@ export function buildConsumeLog(record: ConsumeRecord): NewLog {
     if (price.expr.failure) adminInfo.billing_expr_error = price.expr.failure;
   }
   for (const { tool, calls, price: perThousand } of record.tools ?? []) {
-    // new-api's keys: web_search (Anthropic's and the Responses API's alike), file_search, google_search and
-    // google_maps, prices in US$ per 1000 calls.
-    const key = tool === 'web_search_preview' ? 'web_search' : tool;
+    // new-api's keys: web_search (Anthropic's and the Responses API's alike), file_search, google_search,
+    // google_maps and image_generation (its tiers together, the first tier's price), US$ per 1000 calls.
+    const key = tool === 'web_search_preview' ? 'web_search' : toolOf(tool);
     other[key] = true;
-    other[`${key}_call_count`] = calls;
-    other[`${key}_price`] = perThousand;
+    other[`${key}_call_count`] = ((other[`${key}_call_count`] as number | undefined) ?? 0) + calls;
+    other[`${key}_price`] ??= perThousand;
   }
   if (forward.conversion) other.request_conversion = forward.conversion;
   if (typeof request.body.reasoning_effort === 'string') other.reasoning_effort = request.body.reasoning_effort;

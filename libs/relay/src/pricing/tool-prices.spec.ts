@@ -19,6 +19,10 @@ describe('tool call prices (new-api tool_price_setting)', () => {
     expect(toolPrice(overrides, 'web_search_preview', 'gpt-4o-mini')).toBe(0);
     expect(toolPrice(overrides, 'file_search', 'custom-v1')).toBe(7);
     expect(toolPrice(overrides, 'unknown_tool', 'gpt-4o')).toBe(0);
+    // An image generation tier without a price of its own is priced as the tool ($0.15 a call by default).
+    expect(toolPrice({}, 'image_generation/high/1024x1024', 'gpt-4.1')).toBe(150);
+    expect(toolPrice({ 'image_generation/high/1024x1024': 167 }, 'image_generation/high/1024x1024', 'gpt-4.1')).toBe(167);
+    expect(toolPrice({ image_generation: 40 }, 'image_generation/low/1024x1024', 'gpt-4.1')).toBe(40);
   });
 
   it('bills the counted calls, and one search per chat with a search-preview model', () => {
@@ -66,6 +70,18 @@ describe('tool call prices (new-api tool_price_setting)', () => {
       usage: { input_tokens: 10, output_tokens: 5 },
     };
     expect(responsesToolCalls(response)).toEqual({ web_search_preview: 2, file_search: 1 });
+    const images = {
+      output: [
+        { type: 'image_generation_call', quality: 'high', size: '1024x1024' },
+        { type: 'image_generation_call', quality: 'High', size: '1024x1024' },
+        { type: 'image_generation_call', quality: 'auto', size: '1024x1536' },
+      ],
+    };
+    expect(responsesToolCalls(images)).toEqual({ 'image_generation/high/1024x1024': 2, image_generation: 1 });
+    expect(toolCharges({ ...usage, toolCalls: responsesToolCalls(images) }, 'gpt-4.1', false, {})).toEqual([
+      { tool: 'image_generation', calls: 1, price: 150 },
+      { tool: 'image_generation/high/1024x1024', calls: 2, price: 150 },
+    ]);
     expect(withResponsesToolCalls(usage, JSON.stringify(response)).toolCalls).toEqual({ web_search_preview: 2, file_search: 1 });
     // A call named only inside a text is no call.
     const text = JSON.stringify({ output: [{ type: 'message', content: [{ text: '{"type":"web_search_call"}' }] }] });

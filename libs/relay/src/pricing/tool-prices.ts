@@ -19,16 +19,30 @@ const DEFAULT_TOOL_PRICES: Readonly<Record<string, number>> = {
 };
 
 /** The tools the relay counts, in the order the log names them. */
-const BILLED_TOOLS: readonly BilledTool[] = ['web_search_preview', 'web_search', 'file_search', 'google_search', 'google_maps'];
+const BILLED_TOOLS: readonly BilledTool[] = [
+  'web_search_preview',
+  'web_search',
+  'file_search',
+  'google_search',
+  'google_maps',
+  'image_generation',
+];
 
 /** One tool's calls in an answer and the price they are billed at (US$ per 1000 calls). */
 export interface ToolCharge {
-  tool: BilledTool;
+  /** A billed tool, or an image generation tier (`image_generation/high/1024x1024`). */
+  tool: string;
   calls: number;
   price: number;
 }
 
-/** The price of `tool` for `model`: the longest matching `tool:prefix*` key, else the tool's own key, else 0. */
+/** The tool a tier belongs to: `image_generation/high/1024x1024` → `image_generation`. */
+export const toolOf = (tool: string): string => tool.split('/')[0]!;
+
+/**
+ * The price of `tool` for `model`: the longest matching `tool:prefix*` key, else the tool's own key; a tier
+ * without a price of its own is priced as its tool (new-api's image_generation tiers); else 0.
+ */
 export function toolPrice(overrides: Readonly<Record<string, number>>, tool: string, model: string): number {
   const prices: Record<string, number> = { ...DEFAULT_TOOL_PRICES };
   for (const [key, price] of Object.entries(overrides)) if (Number.isFinite(price) && price >= 0) prices[key] = price;
@@ -41,7 +55,8 @@ export function toolPrice(overrides: Readonly<Record<string, number>>, tool: str
       best = { prefix, price };
   }
   if (best) return best.price;
-  return Object.hasOwn(prices, tool) ? prices[tool]! : 0;
+  if (Object.hasOwn(prices, tool)) return prices[tool]!;
+  return toolOf(tool) === tool ? 0 : toolPrice(overrides, toolOf(tool), model);
 }
 
 /**
@@ -49,13 +64,13 @@ export function toolPrice(overrides: Readonly<Record<string, number>>, tool: str
  * (gpt-4o-search-preview, ...) one web search per request, as new-api bills them.
  */
 export function toolCharges(usage: Usage, model: string, chat: boolean, overrides: Readonly<Record<string, number>>): ToolCharge[] {
-  const calls = { ...usage.toolCalls };
+  const calls: Record<string, number | undefined> = { ...usage.toolCalls };
   if (chat && !calls.web_search_preview && model.endsWith('search-preview')) calls.web_search_preview = 1;
-  return BILLED_TOOLS.filter((tool) => (calls[tool] ?? 0) > 0).map((tool) => ({
-    tool,
-    calls: calls[tool]!,
-    price: toolPrice(overrides, tool, model),
-  }));
+  const order = (tool: string) => BILLED_TOOLS.indexOf(toolOf(tool) as BilledTool);
+  return Object.entries(calls)
+    .filter((entry): entry is [string, number] => (entry[1] ?? 0) > 0 && order(entry[0]) >= 0)
+    .sort((a, b) => order(a[0]) - order(b[0]) || a[0].localeCompare(b[0]))
+    .map(([tool, n]) => ({ tool, calls: n, price: toolPrice(overrides, tool, model) }));
 }
 
 /** What the calls cost in quota: price per 1000 × calls × QuotaPerUnit × the group ratio (not rounded). */

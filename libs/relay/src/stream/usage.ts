@@ -13,13 +13,15 @@ export interface Usage {
   /**
    * Calls of the provider's own tools, billed per call on top of the tokens (tool_price_setting): Anthropic's
    * `server_tool_use.web_search_requests` (web_search), the Responses API's web_search_call and
-   * file_search_call output items (web_search_preview, file_search), Gemini's Google Search and Maps grounding.
+   * file_search_call and image_generation_call output items (web_search_preview, file_search, image_generation),
+   * Gemini's Google Search and Maps grounding.
    */
   toolCalls?: ToolCalls;
 }
 
-export type BilledTool = 'web_search' | 'web_search_preview' | 'file_search' | 'google_search' | 'google_maps';
-export type ToolCalls = Partial<Record<BilledTool, number>>;
+export type BilledTool = 'web_search' | 'web_search_preview' | 'file_search' | 'google_search' | 'google_maps' | 'image_generation';
+/** Calls by tool; an image generation may name its tier, `image_generation/<quality>/<size>` (priced apart when set). */
+export type ToolCalls = Partial<Record<BilledTool | `image_generation/${string}`, number>>;
 
 /** Upper bound for one count: anything above is a broken or hostile upstream (threats M2/M3). */
 const MAX_TOKENS_PER_FIELD = 100_000_000;

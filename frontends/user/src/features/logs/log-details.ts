@@ -12,6 +12,7 @@ const TOOL_LINES = [
   ['file_search', 'fileSearch'],
   ['google_search', 'googleSearch'],
   ['google_maps', 'googleMaps'],
+  ['image_generation', 'imageGeneration'],
 ] as const;
 
 /** The billing lines of a row, from the ratios the relay recorded in `other`. */

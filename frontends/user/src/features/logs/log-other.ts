@@ -27,6 +27,8 @@ export interface LogOther {
   google_search_price?: number;
   google_maps_call_count?: number;
   google_maps_price?: number;
+  image_generation_call_count?: number;
+  image_generation_price?: number;
   admin_info?: { use_channel?: (string | number)[]; local_count_tokens?: boolean; channel_affinity?: ChannelAffinityInfo };
   /** Error rows (type 5): what the upstream or the gateway answered. */
   status_code?: number;
