@@ -1,6 +1,7 @@
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { TokenCounter } from '../../libs/relay/src/pricing/token-counter.js';
+import * as vertex from '../fixtures/providers/vertex/index.js';
 import { type RelayFixture, startRelayFixture } from './relay-fixture.js';
 
 /**
@@ -112,7 +113,7 @@ describe('relay: OpenAI embeddings and images on a Gemini channel', () => {
     const before = await f.quota(f.user.id);
     const notImage = await openai.images.generate({ model: TEXT_MODEL, prompt: 'x' }).catch((e: unknown) => e);
     expect(notImage).toBeInstanceOf(OpenAI.BadRequestError);
-    expect((notImage as Error).message).toMatch(/model gemini-2\.5-flash does not generate images on a Gemini channel/);
+    expect((notImage as Error).message).toMatch(/model gemini-2\.5-flash does not generate images on a Google channel/);
     const twoPictures = await openai.images.generate({ model: IMAGE_MODEL, prompt: 'x', n: 2 }).catch((e: unknown) => e);
     expect((twoPictures as Error).message).toMatch(/supports exactly one image per request/);
     const tokens = await openai.embeddings.create({ model: EMBED, input: [[1, 2, 3]] }).catch((e: unknown) => e);
@@ -144,6 +145,32 @@ describe('relay: OpenAI embeddings and images on a Gemini channel', () => {
       const failed = (await f.root.get(`/api/channel/test/${id}`)).body;
       expect(failed.success).toBe(false);
       expect(failed.message).toMatch(/is not found/);
+    } finally {
+      await f.root.delete(`/api/channel/${id}`);
+    }
+  });
+  it("Vertex AI: Imagen through the publisher model's :predict with the service-account token", async () => {
+    const model = 'imagen-3.0-generate-002';
+    await f.setOption('AllowPrivateOutboundUrls', true);
+    await f.setOption('ModelRatio', { [EMBED]: 1, [IMAGEN]: 2, [IMAGE_MODEL]: 1, [TEXT_MODEL]: 1, [model]: 1 });
+    const id = await f.channel({
+      type: 41,
+      key: vertex.serviceAccountKey(vertex.testKeyPair().privateKey, `${f.up.url}/token`),
+      other: 'us-central1',
+      models: model,
+    });
+    try {
+      const path = `/v1/projects/${vertex.PROJECT}/locations/us-central1/publishers/google/models/${model}:predict`;
+      f.up.script({ path: '/token', raw: json(vertex.TOKEN_RESPONSE) });
+      f.up.script({ path, raw: json({ predictions: [{ bytesBase64Encoded: PNG, mimeType: 'image/png' }] }) });
+      const { data, response } = await openai.images.generate({ model, prompt: 'a fjord', size: '1024x1792' }).withResponse();
+      expect(data.data?.map((d) => d.b64_json)).toEqual([PNG]);
+      expect(sent()).toMatchObject({
+        path,
+        body: { instances: [{ prompt: 'a fjord' }], parameters: { sampleCount: 1, aspectRatio: '9:16', personGeneration: 'allow_adult' } },
+      });
+      expect(sent().headers.authorization).toBe(`Bearer ${vertex.TOKEN_RESPONSE.access_token}`);
+      expect(await f.settled(response.headers.get('x-oneapi-request-id'))).toMatchObject({ modelName: model, promptTokens: 258 });
     } finally {
       await f.root.delete(`/api/channel/${id}`);
     }

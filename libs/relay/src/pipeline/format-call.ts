@@ -8,7 +8,6 @@ import { codecOf, providerCodecOf } from '../providers/registry.js';
 import { parseJsonObject, SseEventReader } from '../providers/sse-events.js';
 import { aggregateStream } from '../providers/stream-aggregate.js';
 import {
-  AdaptorAuthError,
   AdaptorRequestError,
   type AdaptorCall,
   type ChannelAdaptor,
@@ -26,13 +25,12 @@ import { toOpenAiUsage, type Usage } from '../stream/usage.js';
 import { badRequest, RelayError } from './relay-error.js';
 import { RetryPolicy } from './retry-policy.js';
 import {
-  channelKeyFailure,
   promptBlockedFailure,
   redactingStream,
+  sendFailure,
   statusFailure,
   streamInterruption,
   transportError,
-  transportFailure,
   upstreamStatusError,
 } from './upstream-error.js';
 import { heldBack } from './answer-hold.js';
@@ -105,7 +103,7 @@ export class FormatCall {
       });
     }
     const endpoint = adaptor.endpoints?.[request.kind];
-    if (endpoint) return this.providerEndpoint(channel, endpoint, input, upstreamModel, place, failed);
+    if (endpoint) return this.providerEndpoint(channel, adaptor, endpoint, input, upstreamModel, place, failed);
     if (adaptor.servesChat === false) {
       const message = `channel type ${channel.type} does not serve ${request.path}`;
       return failed(new RelayError(message, 400, 'convert_request_failed', 'invalid_request_error'), true);
@@ -161,11 +159,7 @@ export class FormatCall {
       const init = { body, rawBody, stream: call.stream, signal: input.signal };
       response = adaptor.send ? await adaptor.send(built, init, { call, http: this.upstream }) : await this.upstream.sendBuilt(built, init);
     } catch (error) {
-      if (error instanceof AdaptorAuthError) {
-        const failure = channelKeyFailure(error.message, channel);
-        return failed(failure.error, failure.retryable, failure.channelFault);
-      }
-      const failure = transportFailure(error, input.signal.aborted, channel);
+      const failure = sendFailure(error, input.signal.aborted, channel);
       return failed(failure.error, failure.retryable, failure.channelFault);
     }
     const headersAt = performance.now();
@@ -261,9 +255,13 @@ export class FormatCall {
     };
   }
 
-  /** A non-chat route on a provider's own API (Cohere rerank, Replicate images): one JSON call, its answer mapped back. */
+  /**
+   * A non-chat route on a provider's own API (Cohere rerank, Replicate and Google images): one JSON call, signed
+   * or authorised as the adaptor's calls are (a Vertex AI access token), its answer mapped back.
+   */
   private async providerEndpoint(
     channel: RelayChannel,
+    adaptor: ChannelAdaptor,
     endpoint: ProviderEndpoint,
     input: ForwardInput,
     upstreamModel: string,
@@ -283,9 +281,10 @@ export class FormatCall {
     const { call, body } = overridden;
     let response: UpstreamResponse;
     try {
-      response = await this.upstream.sendBuilt(endpoint.build(call), { body, signal: input.signal });
+      const { built, rawBody } = await adaptorRequest(adaptor, call, body, endpoint.build(call));
+      response = await this.upstream.sendBuilt(built, { body, rawBody, signal: input.signal });
     } catch (error) {
-      const failure = transportFailure(error, input.signal.aborted, channel);
+      const failure = sendFailure(error, input.signal.aborted, channel);
       return failed(failure.error, failure.retryable, failure.channelFault);
     }
     const headersAt = performance.now();

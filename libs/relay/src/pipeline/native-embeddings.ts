@@ -1,20 +1,13 @@
 import { redactChannelKeys, redactChannelText } from '@gw/channel';
 import type { BuiltRequest, UpstreamRequestInit, UpstreamResponse } from '@gw/upstream';
 import type { AdaptorRequest } from '../providers/adaptor-request.js';
-import {
-  AdaptorAuthError,
-  type AdaptorCall,
-  AdaptorRequestError,
-  type EmbeddingAdaptor,
-  type Json,
-  type ProviderCodec,
-} from '../providers/types.js';
+import { type AdaptorCall, AdaptorRequestError, type EmbeddingAdaptor, type Json, type ProviderCodec } from '../providers/types.js';
 import { sendAnswer } from '../stream/json-responder.js';
 import type { Usage } from '../stream/usage.js';
 import { exchangeJson, failedAttempt } from './json-exchange.js';
 import type { CallOverride } from './param-override/index.js';
 import { badRequest, RelayError } from './relay-error.js';
-import { channelKeyFailure, transportFailure } from './upstream-error.js';
+import { sendFailure } from './upstream-error.js';
 import type { Attempt, ForwardInput } from './upstream-call.js';
 
 /**
@@ -66,10 +59,7 @@ export async function nativeEmbeddingAttempt(job: NativeEmbeddingCall): Promise<
   try {
     prepared = await job.prepare(body, sent);
   } catch (error) {
-    const failure =
-      error instanceof AdaptorAuthError
-        ? channelKeyFailure(error.message, channel)
-        : transportFailure(error, input.signal.aborted, channel);
+    const failure = sendFailure(error, input.signal.aborted, channel);
     return failedAttempt(call, failure.error, failure.retryable, failure.channelFault);
   }
   const exchange = await exchangeJson({

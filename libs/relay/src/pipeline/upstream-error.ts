@@ -1,5 +1,6 @@
 import { channelRedactor, type RelayChannel, redactChannelKeys } from '@gw/channel';
 import { UpstreamError, type UpstreamResponse } from '@gw/upstream';
+import { AdaptorAuthError } from '../providers/types.js';
 import type { StreamRewriter } from '../stream/stream-responder.js';
 import { RelayError } from './relay-error.js';
 
@@ -118,6 +119,11 @@ export function transportFailure(error: unknown, clientGone: boolean, channel: R
       ? undefined
       : { message: relayError.message, channelError: error instanceof UpstreamError && error.kind === 'unsupported' },
   };
+}
+
+/** A call that could not be made or answered: the channel's unusable key (an AdaptorAuthError), else the transport. */
+export function sendFailure(error: unknown, clientGone: boolean, channel: RelayChannel): AttemptFailure {
+  return error instanceof AdaptorAuthError ? channelKeyFailure(error.message, channel) : transportFailure(error, clientGone, channel);
 }
 
 /** A non-200 answer: its body becomes the (redacted, mapped) error; retried as the retry policy says for its status. */

@@ -1,6 +1,7 @@
 import { aspectOfSize } from '../image-aspect.js';
 import type { Usage } from '../../stream/usage.js';
-import { AdaptorRequestError, type Json, type ProviderEndpoint, type ProviderSettings } from '../types.js';
+import type { BuiltRequest } from '@gw/upstream';
+import { type AdaptorCall, AdaptorRequestError, type Json, type ProviderEndpoint, type ProviderSettings } from '../types.js';
 import { modelAction } from './model-url.js';
 import { geminiSafetySettings, isImagineModel } from './request.js';
 import { geminiUsage } from './response.js';
@@ -87,18 +88,25 @@ function imagineAnswer(native: Json): { response: Json; usage?: Usage } {
 }
 
 /**
- * OpenAI image generation on a Gemini channel, as new-api serves it: Imagen models (`imagen-*`) through `:predict`,
+ * OpenAI image generation on Google's APIs, as new-api serves it: Imagen models (`imagen-*`) through `:predict`,
  * the image models of gemini.supported_imagine_models through generateContent asking for an image; any other
- * model is the client's 400.
+ * model is the client's 400. `url` builds the model's action URL (Gemini API or Vertex AI).
  */
-export const geminiImagesGenerations: ProviderEndpoint = {
-  build: (call) => modelAction(call, isImagen(call.model) ? 'predict' : 'generateContent', false),
-  body(request, model, settings) {
-    if (isImagen(model)) return imagenBody(request);
-    if (isImagineModel(model, settings)) return imagineBody(request, settings);
-    throw new AdaptorRequestError(
-      `model ${model} does not generate images on a Gemini channel: use an imagen model or one of gemini.supported_imagine_models`,
-    );
-  },
-  answer: (native) => (Array.isArray(native.predictions) ? imagenAnswer(native) : imagineAnswer(native)),
-};
+export function googleImagesGenerations(url: (call: AdaptorCall, action: string) => BuiltRequest): ProviderEndpoint {
+  return {
+    build: (call) => url(call, isImagen(call.model) ? 'predict' : 'generateContent'),
+    body: imagesBody,
+    answer: (native) => (Array.isArray(native.predictions) ? imagenAnswer(native) : imagineAnswer(native)),
+  };
+}
+
+function imagesBody(request: Json, model: string, settings: ProviderSettings): Json {
+  if (isImagen(model)) return imagenBody(request);
+  if (isImagineModel(model, settings)) return imagineBody(request, settings);
+  throw new AdaptorRequestError(
+    `model ${model} does not generate images on a Google channel: use an imagen model or one of gemini.supported_imagine_models`,
+  );
+}
+
+/** The Gemini API's (type 24): {base}/{version}/models/{model}:predict or :generateContent. */
+export const geminiImagesGenerations = googleImagesGenerations((call, action) => modelAction(call, action, false));

@@ -4,6 +4,7 @@ import { blockedPromptMessage, geminiResponseToHub, hubToGeminiResponse } from '
 import { GeminiStreamDecoder, GeminiStreamEncoder } from './stream.js';
 
 export { geminiAdaptor } from './adaptor.js';
+export { googleImagesGenerations } from './images.js';
 export { geminiUsage } from './response.js';
 export { geminiModelName } from './thinking.js';
 

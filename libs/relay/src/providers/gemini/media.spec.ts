@@ -64,7 +64,7 @@ describe('OpenAI image generation on a Gemini channel (new-api: Imagen :predict,
   });
 
   it('refuses other models as the client’s error', () => {
-    expect(() => images.body({ prompt: 'x' }, 'gemini-2.5-pro', settings)).toThrow(/does not generate images on a Gemini channel/);
+    expect(() => images.body({ prompt: 'x' }, 'gemini-2.5-pro', settings)).toThrow(/does not generate images on a Google channel/);
   });
 
   it('asks image models for text and image in a converted chat, and no other model', () => {

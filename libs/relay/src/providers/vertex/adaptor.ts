@@ -1,6 +1,6 @@
 import { buildProviderRequest, type BuiltRequest } from '@gw/upstream';
 import { anthropicAdaptor } from '../anthropic/index.js';
-import { geminiAdaptor, geminiModelName } from '../gemini/index.js';
+import { geminiAdaptor, geminiModelName, googleImagesGenerations } from '../gemini/index.js';
 import type { RelayChannel } from '@gw/channel';
 import { type AdaptorCall, AdaptorAuthError, type ChannelAdaptor } from '../types.js';
 import { AccessTokenCache, parseServiceAccount } from './access-token.js';
@@ -72,7 +72,7 @@ async function withAccessToken(built: BuiltRequest, _body: string, call: Adaptor
 /**
  * Gemini on Vertex: generateContent / streamGenerateContent?alt=sse of publisher google, Gemini's own body; the
  * model without its thinking suffix while the Gemini thinking adapter is on (as new-api's Vertex adaptor).
- * `/v1/embeddings` goes to the model's `:predict` (embeddings.ts).
+ * `/v1/embeddings` goes to the model's `:predict` (embeddings.ts), `/v1/images/generations` to Imagen's.
  */
 const vertexGemini: ChannelAdaptor = {
   format: 'gemini',
@@ -89,6 +89,10 @@ const vertexGemini: ChannelAdaptor = {
   embeddings: {
     ...vertexEmbeddingShape,
     buildRequest: (call) => publisherUrl({ ...call, stream: false }, 'google', call.model, 'predict'),
+  },
+  // As on the Gemini API: Imagen through :predict, Gemini's image models through generateContent (new-api).
+  endpoints: {
+    images_generations: googleImagesGenerations((call, action) => publisherUrl({ ...call, stream: false }, 'google', call.model, action)),
   },
 };
 
