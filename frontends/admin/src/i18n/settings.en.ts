@@ -269,6 +269,8 @@ export const settingsEn = {
     gemini_thinking_adapter_enabled: 'Gemini thinking adapter (model-name suffixes)',
     gemini_thinking_adapter_budget_tokens_percentage: 'Gemini thinking budget share',
     gemini_supported_imagine_models: 'Image-generating models',
+    gemini_function_call_thought_signature_enabled: 'Sign function calls in converted history (Gemini 3)',
+    gemini_remove_function_response_id_enabled: 'Remove functionResponse ids for Vertex AI',
     global_pass_through_request_enabled: 'Pass requests through unchanged',
     ServerAddress: 'Server address',
     WorkerUrl: 'Worker URL',

@@ -267,6 +267,8 @@ export const settingsZh: Messages<typeof settingsEn> = {
     gemini_thinking_adapter_enabled: '启用 Gemini 思考后缀适配',
     gemini_thinking_adapter_budget_tokens_percentage: 'Gemini 思考预算占比',
     gemini_supported_imagine_models: '支持图片生成的模型',
+    gemini_function_call_thought_signature_enabled: '为转换后的历史函数调用添加思考签名（Gemini 3）',
+    gemini_remove_function_response_id_enabled: '发往 Vertex AI 时移除 functionResponse 的 id',
     global_pass_through_request_enabled: '启用请求透传',
     ServerAddress: '服务器地址',
     WorkerUrl: 'Worker 地址',

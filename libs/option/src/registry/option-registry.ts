@@ -302,6 +302,10 @@ const modelOptions = {
   'gemini.thinking_adapter_enabled': bool(false),
   /** The share of maxOutputTokens a `-thinking` model may think with. */
   'gemini.thinking_adapter_budget_tokens_percentage': float(0.6, { min: 0.1, max: 1 }),
+  /** Signs the first function call of a converted model turn (Gemini 3 refuses a history call without a thought signature). */
+  'gemini.function_call_thought_signature_enabled': bool(true),
+  /** Strips `id` from a Gemini client's functionResponse parts on Vertex AI, which refuses the field. */
+  'gemini.remove_function_response_id_enabled': bool(true),
   /** Gemini models that answer with pictures: chats ask them for text and image, /v1/images/generations reaches them. */
   'gemini.supported_imagine_models': json<string[]>(
     [

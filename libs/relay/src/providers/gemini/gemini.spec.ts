@@ -148,6 +148,18 @@ describe('OpenAI chat requests to Gemini generateContent', () => {
       { functionResponse: { name: 'w', response: { t: 1 } } },
       { functionResponse: { name: 'w', response: { content: 'rain' } } },
     ]);
+    // gemini.function_call_thought_signature_enabled off: no signature is made up.
+    const unsigned = build(
+      {
+        messages: [
+          { role: 'user', content: 'weather?' },
+          { role: 'assistant', content: null, tool_calls: [{ id: 'a', type: 'function', function: { name: 'w', arguments: '{}' } }] },
+          { role: 'tool', tool_call_id: 'a', content: 'sun' },
+        ],
+      },
+      settingsOf({ 'gemini.function_call_thought_signature_enabled': false }),
+    );
+    expect(unsigned.contents[1].parts).toEqual([{ functionCall: { name: 'w', args: {} } }]);
   });
 });
 

@@ -166,7 +166,8 @@ export function hubToGemini(hub: HubRequest, model: string, settings: ProviderSe
       if (text) system.push(text);
     } else if (message.role === 'assistant') {
       const parts = hubParts(message.content);
-      let signed = false;
+      // new-api's gemini.function_call_thought_signature_enabled: on unless an operator turns it off.
+      let signed = settings.get<boolean>('gemini.function_call_thought_signature_enabled') === false;
       for (const call of Array.isArray(message.tool_calls) ? message.tool_calls.filter(isObject) : []) {
         const name = String(call.function?.name ?? '');
         callNames.set(String(call.id ?? ''), name);

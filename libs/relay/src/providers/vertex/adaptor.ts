@@ -69,6 +69,25 @@ async function withAccessToken(built: BuiltRequest, _body: string, call: Adaptor
   return { ...built, headers: { ...built.headers, authorization: `Bearer ${token}` } };
 }
 
+/** The body without `id` in any functionResponse (or function_response) part; the rest as it was. */
+export function withoutFunctionResponseIds(body: Record<string, unknown>): Record<string, unknown> {
+  if (!Array.isArray(body.contents)) return body;
+  const strip = (part: unknown) => {
+    if (typeof part !== 'object' || part === null) return part;
+    const entry = part as Record<string, unknown>;
+    const key = entry.functionResponse ? 'functionResponse' : entry.function_response ? 'function_response' : undefined;
+    const response = key ? entry[key] : undefined;
+    if (!key || typeof response !== 'object' || response === null || !('id' in response)) return part;
+    const { id: _id, ...rest } = response as Record<string, unknown>;
+    return { ...entry, [key]: rest };
+  };
+  const contents = body.contents.map((content: unknown) => {
+    const parts = typeof content === 'object' && content !== null ? (content as { parts?: unknown }).parts : undefined;
+    return Array.isArray(parts) ? { ...(content as object), parts: parts.map(strip) } : content;
+  });
+  return { ...body, contents };
+}
+
 /**
  * Gemini on Vertex: generateContent / streamGenerateContent?alt=sse of publisher google, Gemini's own body; the
  * model without its thinking suffix while the Gemini thinking adapter is on (as new-api's Vertex adaptor).
@@ -83,7 +102,13 @@ const vertexGemini: ChannelAdaptor = {
       geminiModelName(call.model, call.settings),
       call.stream ? 'streamGenerateContent?alt=sse' : 'generateContent',
     ),
-  finishBody: geminiAdaptor.finishBody,
+  finishBody(body, call, converted) {
+    const finished = geminiAdaptor.finishBody!(body, call, converted);
+    // A Gemini client's function results may carry an `id` (the Gemini API takes it); Vertex AI refuses it.
+    return !converted && call.settings.get<boolean>('gemini.remove_function_response_id_enabled') !== false
+      ? withoutFunctionResponseIds(finished)
+      : finished;
+  },
   authorize: withAccessToken,
   // new-api: `:predict` of the upstream model as named (no thinking suffix to strip), same host, region and token.
   embeddings: {

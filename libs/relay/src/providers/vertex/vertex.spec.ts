@@ -217,3 +217,28 @@ describe('Vertex AI adaptor (type 41)', () => {
     expect(parseServiceAccount(serviceAccountKey(keys.privateKey, '')).tokenUri).toBe(google);
   });
 });
+
+describe('Gemini clients on Vertex AI: functionResponse ids (new-api gemini.remove_function_response_id_enabled)', () => {
+  const body = {
+    contents: [
+      { role: 'model', parts: [{ functionCall: { id: 'c1', name: 'w', args: {} } }] },
+      {
+        role: 'user',
+        parts: [{ functionResponse: { id: 'c1', name: 'w', response: { t: 1 } } }, { function_response: { id: 'c2', name: 'v' } }],
+      },
+    ],
+  };
+  const finish = (enabled: boolean | undefined, converted = false) => {
+    const adaptor = adaptorOf(41)!.forModel!('gemini-2.5-flash', {} as RelayChannel);
+    const settings = { get: <T>(key: string) => (key === 'gemini.remove_function_response_id_enabled' ? enabled : undefined) as T };
+    return adaptor.finishBody!(structuredClone(body), { settings, model: 'gemini-2.5-flash' } as unknown as AdaptorCall, converted);
+  };
+
+  it("strips them from a Gemini client's request by default, and keeps them when turned off", () => {
+    expect(finish(undefined).contents).toEqual([
+      body.contents[0],
+      { role: 'user', parts: [{ functionResponse: { name: 'w', response: { t: 1 } } }, { function_response: { name: 'v' } }] },
+    ]);
+    expect(finish(false).contents).toEqual(body.contents);
+  });
+});

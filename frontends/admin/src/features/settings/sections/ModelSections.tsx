@@ -16,6 +16,8 @@ const GEMINI = [
   'gemini.thinking_adapter_enabled',
   'gemini.thinking_adapter_budget_tokens_percentage',
   'gemini.supported_imagine_models',
+  'gemini.function_call_thought_signature_enabled',
+  'gemini.remove_function_response_id_enabled',
 ] as const;
 const CLAUDE = [
   'claude.model_headers_settings',
@@ -77,6 +79,16 @@ export function ModelSections({ settings }: { settings: Settings }) {
           name="gemini.supported_imagine_models"
           label={label('gemini.supported_imagine_models')}
           hint={t('settings.hint.geminiImagineModels')}
+        />
+        <SwitchField
+          settings={settings}
+          name="gemini.function_call_thought_signature_enabled"
+          label={label('gemini.function_call_thought_signature_enabled')}
+        />
+        <SwitchField
+          settings={settings}
+          name="gemini.remove_function_response_id_enabled"
+          label={label('gemini.remove_function_response_id_enabled')}
         />
       </Section>
       <Section title="Claude" settings={settings} keys={CLAUDE}>
