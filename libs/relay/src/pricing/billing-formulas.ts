@@ -1,5 +1,6 @@
 import { add, dec, mul, roundToInteger, sign, truncateToInteger, type Decimal } from './exact-decimal.js';
 import { expressionCharge, expressionEstimate, type PriceExpr } from './expression-pricing.js';
+import { type BillableUsage, nonNegative, splitPrompt } from './prompt-split.js';
 
 /** How one request is priced (new-api's PriceData, the parts the text relay uses). */
 export interface PriceInfo {
@@ -21,14 +22,7 @@ export interface PriceInfo {
   expr?: PriceExpr;
 }
 
-export interface BillableUsage {
-  promptTokens: number;
-  completionTokens: number;
-  cachedTokens: number;
-  cacheCreationTokens?: number;
-  /** The part of cacheCreationTokens written with a 1-hour TTL (Anthropic). */
-  cacheCreation1hTokens?: number;
-}
+export type { BillableUsage } from './prompt-split.js';
 
 /**
  * A 1-hour cache write costs this many times a 5-minute one: Anthropic prices them at 2× and 1.25× the input
@@ -88,8 +82,7 @@ export function worstCaseQuota(info: PriceInfo, promptTokens: number, maxTokens:
 export function settleQuota(info: PriceInfo, usage: BillableUsage, quotaPerUnit: number, surcharge = 0): number {
   // An expression prices zero tokens too: a fixed() tier charges per request.
   if (info.expr) return expressionCharge(info.expr, usage, quotaPerUnit, info.groupRatio, surcharge);
-  const prompt = nonNegative(usage.promptTokens);
-  const completion = nonNegative(usage.completionTokens);
+  const { prompt, completion, cached, created5m, created1h, plain } = splitPrompt(usage);
   if (prompt + completion === 0) return 0;
   if (info.usePrice)
     return Math.max(
@@ -98,14 +91,10 @@ export function settleQuota(info: PriceInfo, usage: BillableUsage, quotaPerUnit:
         add(mul(mul(dec(info.modelPrice), dec(quotaPerUnit)), dec(info.groupRatio)), dec(surcharge)),
       ),
     );
-  if (info.modelRatio === 0 || info.groupRatio === 0) return 0;
-  const cached = Math.min(nonNegative(usage.cachedTokens), prompt);
-  const created = Math.min(nonNegative(usage.cacheCreationTokens ?? 0), prompt - cached);
-  const created1h = Math.min(nonNegative(usage.cacheCreation1hTokens ?? 0), created);
-  const created5m = created - created1h;
+  // A free model (ratio 0) still pays the searches its provider ran (new-api adds the surcharge in every mode).
+  if (info.modelRatio === 0 || info.groupRatio === 0) return Math.max(0, Math.round(surcharge));
   const createRatio = info.createCacheRatio ?? 1;
   const createRatio1h = createRatio * CACHE_CREATION_1H_FACTOR;
-  const plain = prompt - cached - created;
   const approx =
     (plain + cached * info.cacheRatio + created5m * createRatio + created1h * createRatio1h + completion * info.completionRatio) *
       info.modelRatio *
@@ -131,10 +120,6 @@ function roundExact(approx: number, exact: () => Decimal): number {
   if (Math.abs(fraction - 0.5) > margin && approx > margin) return Math.round(approx);
   const value = exact();
   return sign(value) <= 0 ? 0 : roundToInteger(value);
-}
-
-function nonNegative(n: number): number {
-  return Number.isFinite(n) && n > 0 ? Math.floor(n) : 0;
 }
 
 /** A fixed price × QuotaPerUnit × group ratio × factor (images per count, size and quality), rounded like a settlement. */

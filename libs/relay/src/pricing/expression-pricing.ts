@@ -1,5 +1,5 @@
 import { type BillingProgram, BillingExprError, type ExprRequest, type ExprTokens, runBillingExpr } from '@gw/contracts';
-import type { BillableUsage } from './billing-formulas.js';
+import { type BillableUsage, nonNegative, splitPrompt } from './prompt-split.js';
 
 /** A request priced by its model's billing expression (billing_setting, new-api's tiered_expr mode). */
 export interface PriceExpr {
@@ -16,24 +16,18 @@ export interface PriceExpr {
 
 const ZERO: ExprTokens = { p: 0, c: 0, len: 0, cr: 0, cc: 0, cc1h: 0, img: 0, img_o: 0, img_cr: 0, ai: 0, ao: 0 };
 
-const count = (n: number | undefined) => (Number.isFinite(n) && (n as number) > 0 ? Math.floor(n as number) : 0);
-
 /**
  * The usage as an expression sees it (new-api BuildTieredTokenParams, OpenAI semantics: the relay's prompt count
  * includes cache reads and writes). `len` is the whole prompt; a category the expression prices with its own
  * variable (cr, cc, cc1h) is taken out of p, the rest stays in p at its price.
  */
 export function expressionTokens(program: BillingProgram, usage: BillableUsage): ExprTokens {
-  const prompt = count(usage.promptTokens);
-  const cached = Math.min(count(usage.cachedTokens), prompt);
-  const created = Math.min(count(usage.cacheCreationTokens), prompt - cached);
-  const created1h = Math.min(count(usage.cacheCreation1hTokens), created);
-  const created5m = created - created1h;
+  const { prompt, completion, cached, created5m, created1h } = splitPrompt(usage);
   let p = prompt;
   if (program.uses.has('cr')) p -= cached;
   if (program.uses.has('cc')) p -= created5m;
   if (program.uses.has('cc1h')) p -= created1h;
-  return { ...ZERO, p: Math.max(0, p), c: count(usage.completionTokens), len: prompt, cr: cached, cc: created5m, cc1h: created1h };
+  return { ...ZERO, p: Math.max(0, p), c: completion, len: prompt, cr: cached, cc: created5m, cc1h: created1h };
 }
 
 /**
@@ -55,8 +49,8 @@ export function expressionEstimate(
   quotaPerUnit: number,
   groupRatio: number,
 ): number {
-  const p = count(promptTokens);
-  const run = runBillingExpr(expr.program, { ...ZERO, p, len: p, c: count(maxTokens) }, expr.request);
+  const p = nonNegative(promptTokens);
+  const run = runBillingExpr(expr.program, { ...ZERO, p, len: p, c: nonNegative(maxTokens) }, expr.request);
   expr.estimatedTier = run.tier;
   expr.estimate = toQuota(run.cost, quotaPerUnit, groupRatio);
   return expr.estimate;

@@ -40,7 +40,7 @@ describe('tool call prices (new-api tool_price_setting)', () => {
     const pricing = new PricingService(
       optionsStub({
         QuotaPerUnit: 500_000,
-        ModelRatio: { r: 1 },
+        ModelRatio: { r: 1, free: 0 },
         ModelPrice: { fixed: 0.01 },
         'billing_setting.billing_mode': { e: 'tiered_expr' },
         'billing_setting.billing_expr': { e: 'tier("t", p * 2)' },
@@ -53,6 +53,9 @@ describe('tool call prices (new-api tool_price_setting)', () => {
     expect(pricing.settleQuota(price, usage, tools)).toBe(5000 + 10_000);
     const expr = pricing.resolve('e', 'default', 'default', { param: () => null, header: () => '' })!;
     expect(pricing.settleQuota(expr, usage, tools)).toBe(100 + 10_000);
+    // A free model's tokens cost nothing, its provider's searches still do.
+    expect(pricing.settleQuota(pricing.resolve('free', 'default', 'default')!, usage, tools)).toBe(10_000);
+    expect(pricing.settleQuota(pricing.resolve('free', 'default', 'default')!, usage)).toBe(0);
   });
 
   it("reads Anthropic's web searches and the Responses API's hosted tool items", () => {
