@@ -12,6 +12,8 @@ const CLAUDE = 'claude-searcher';
 const RESPONSES = 'gpt-4o-researcher';
 const SEARCH_CHAT = 'gpt-4o-search-preview';
 const GEMINI = 'gemini-3-pro-preview';
+/** A client's name for GEMINI, mapped by the channel: grounding is billed by the model Google ran. */
+const GEMINI_ALIAS = 'house-searcher';
 const BASE = 1000;
 /** US$ per 1000 calls → quota at 500000 per US$. */
 const toolQuota = (calls: number, price: number) => (calls * price * 500_000) / 1000;
@@ -55,8 +57,13 @@ describe('relay: tool calls billed per call', () => {
 
   beforeAll(async () => {
     f = await startRelayFixture('sqlite');
-    await f.setOption('ModelPrice', { [CLAUDE]: 0.002, [RESPONSES]: 0.002, [SEARCH_CHAT]: 0.002, [GEMINI]: 0.002 });
-    await f.channel({ type: 24, key: 'gemini-tools', models: GEMINI });
+    await f.setOption('ModelPrice', { [CLAUDE]: 0.002, [RESPONSES]: 0.002, [SEARCH_CHAT]: 0.002, [GEMINI]: 0.002, [GEMINI_ALIAS]: 0.002 });
+    await f.channel({
+      type: 24,
+      key: 'gemini-tools',
+      models: `${GEMINI},${GEMINI_ALIAS}`,
+      model_mapping: JSON.stringify({ [GEMINI_ALIAS]: GEMINI }),
+    });
     await f.channel({ type: 14, key: 'sk-ant-tools', models: CLAUDE });
     await f.channel({ key: 'sk-tools', models: `${RESPONSES},${SEARCH_CHAT}` });
     key = (await f.token({ unlimited_quota: true })).key;
@@ -143,6 +150,12 @@ describe('relay: tool calls billed per call', () => {
     for await (const _ of stream);
     const [streamed] = await f.logCount({ modelName: GEMINI, isStream: true }, 1);
     expect(streamed.quota).toBe(BASE + toolQuota(3, 14));
+
+    f.up.script({ path: `/v1beta/models/${GEMINI}:generateContent`, raw: json(grounded(['a', 'b'])) });
+    const aliased = await openai.chat.completions
+      .create({ model: GEMINI_ALIAS, messages: [{ role: 'user', content: 'weather?' }] })
+      .withResponse();
+    expect((await f.settled(aliased.response.headers.get('x-oneapi-request-id'))).quota).toBe(BASE + toolQuota(2, 14));
   });
 
   it('charges one search per chat with a search-preview model, and follows tool_price_setting.prices', async () => {

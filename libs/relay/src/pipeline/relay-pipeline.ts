@@ -251,7 +251,13 @@ export class RelayPipeline implements OnModuleDestroy {
     const perCall = s.request.callFactor !== undefined && s.price.usePrice;
     const tools = perCall
       ? []
-      : toolCharges(usage, s.request.model, s.request.kind === 'chat', this.options.get('tool_price_setting.prices'));
+      : toolCharges(
+          usage,
+          s.request.model,
+          s.request.kind === 'chat',
+          this.options.get('tool_price_setting.prices'),
+          s.forward.upstreamModel,
+        );
     const price = perCall
       ? this.pricing.perCallQuota(s.price, s.request.callFactor!)
       : usage.promptTokens + usage.completionTokens === 0 && !s.price.expr

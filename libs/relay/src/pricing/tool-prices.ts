@@ -1,4 +1,4 @@
-import type { BilledTool, Usage } from '../stream/usage.js';
+import type { BilledTool, GroundingFacts, ToolCalls, Usage } from '../stream/usage.js';
 
 /**
  * new-api's built-in tool prices, US$ per 1000 calls; `tool_price_setting.prices` overrides them by key. A key
@@ -59,12 +59,46 @@ export function toolPrice(overrides: Readonly<Record<string, number>>, tool: str
   return toolOf(tool) === tool ? 0 : toolPrice(overrides, toolOf(tool), model);
 }
 
+/** Models Google bills per search query of a grounded prompt; older ones are billed once per grounded prompt. */
+function billsPerQuery(model: string): boolean {
+  return (
+    model.startsWith('gemini-3') ||
+    model === 'gemini-flash-latest' ||
+    model === 'gemini-flash-lite-latest' ||
+    model === 'gemini-pro-latest' ||
+    model.startsWith('gemini-robotics-er-1.6')
+  );
+}
+
 /**
- * The tool calls an answer is billed for: those its usage counted, and for a chat with a search-preview model
- * (gpt-4o-search-preview, ...) one web search per request, as new-api bills them.
+ * A Gemini answer's grounding as billed calls (new-api's rule, by the model Google ran): Gemini 3 per search
+ * query (a source without queries proves one), Maps alone as google_maps; older models once per grounded answer.
  */
-export function toolCharges(usage: Usage, model: string, chat: boolean, overrides: Readonly<Record<string, number>>): ToolCharge[] {
-  const calls: Record<string, number | undefined> = { ...usage.toolCalls };
+export function groundingCalls(facts: GroundingFacts | undefined, upstreamModel: string): ToolCalls {
+  if (!facts) return {};
+  const sources = facts.web || facts.image || facts.maps;
+  if (billsPerQuery(upstreamModel)) {
+    const calls = facts.queries || (sources ? 1 : 0);
+    if (!calls) return {};
+    return facts.maps && !facts.web && !facts.image ? { google_maps: calls } : { google_search: calls };
+  }
+  if (facts.maps) return { google_maps: 1 };
+  return facts.queries > 0 || sources ? { google_search: 1 } : {};
+}
+
+/**
+ * The tool calls an answer is billed for: those its usage counted, its Gemini grounding by the upstream model, and
+ * for a chat with a search-preview model (gpt-4o-search-preview, ...) one web search per request, as new-api bills
+ * them. Prices are looked up by the client's model name.
+ */
+export function toolCharges(
+  usage: Usage,
+  model: string,
+  chat: boolean,
+  overrides: Readonly<Record<string, number>>,
+  upstreamModel = model,
+): ToolCharge[] {
+  const calls: Record<string, number | undefined> = { ...usage.toolCalls, ...groundingCalls(usage.grounding, upstreamModel) };
   if (chat && !calls.web_search_preview && model.endsWith('search-preview')) calls.web_search_preview = 1;
   const order = (tool: string) => BILLED_TOOLS.indexOf(toolOf(tool) as BilledTool);
   return Object.entries(calls)

@@ -13,10 +13,19 @@ export interface Usage {
   /**
    * Calls of the provider's own tools, billed per call on top of the tokens (tool_price_setting): Anthropic's
    * `server_tool_use.web_search_requests` (web_search), the Responses API's web_search_call and
-   * file_search_call and image_generation_call output items (web_search_preview, file_search, image_generation),
-   * Gemini's Google Search and Maps grounding.
+   * file_search_call and image_generation_call output items (web_search_preview, file_search, image_generation).
    */
   toolCalls?: ToolCalls;
+  /** Gemini's Google Search / Maps grounding of the answer; what it costs depends on the upstream model (tool-prices). */
+  grounding?: GroundingFacts;
+}
+
+/** What grounded a Gemini answer: distinct search queries (a stream's snapshots never summed) and source kinds. */
+export interface GroundingFacts {
+  queries: number;
+  web: boolean;
+  image: boolean;
+  maps: boolean;
 }
 
 export type BilledTool = 'web_search' | 'web_search_preview' | 'file_search' | 'google_search' | 'google_maps' | 'image_generation';

@@ -139,7 +139,7 @@ export function geminiResponseToHub(native: Json, model: string): { response: Hu
   };
   const grounding = new GroundingTally();
   grounding.add(native);
-  return { response, usage: grounding.withCalls(geminiUsage(native.usageMetadata), model) };
+  return { response, usage: grounding.withFacts(geminiUsage(native.usageMetadata)) };
 }
 
 export function hubToGeminiResponse(hub: HubResponse, usage: Usage, model: string): Json {

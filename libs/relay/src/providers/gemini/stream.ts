@@ -74,7 +74,7 @@ export class GeminiStreamDecoder implements StreamDecoder {
   }
 
   usage(): Usage | undefined {
-    return this.grounding.withCalls(this.last, this.model);
+    return this.grounding.withFacts(this.last);
   }
 
   private chunk(delta: Json, finish: string | null = null): HubChunk {
