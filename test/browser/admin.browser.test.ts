@@ -360,6 +360,7 @@ describe.skipIf(skipReason !== null)('admin remote in Chromium', () => {
       'CreateCacheRatio',
       'billing_setting.billing_mode',
       'billing_setting.billing_expr',
+      'billing_setting.minimum_charge',
     ];
     const before = await storedOptions();
     for (const key of KEYS) expect(before[key], key).toBeDefined();
@@ -416,10 +417,13 @@ describe.skipIf(skipReason !== null)('admin remote in Chromium', () => {
         '{"claude-browser": "len <= 200000 ? tier(\\"standard\\", p * 3 + c * 15) : tier(\\"long\\", p * 6 + c * 22.5)"}',
       );
       await page.getByTestId('option-billing_setting.billing_mode').fill('{"claude-browser": "tiered_expr"}');
+      await ratios.getByText('模型最低扣费', { exact: true }).waitFor();
+      await page.getByTestId('option-billing_setting.minimum_charge').fill('{"claude-browser": true}');
       await page.getByTestId('section-ratios-save').click();
       await expect
         .poll(async () => JSON.parse((await storedOptions())['billing_setting.billing_mode']))
         .toEqual({ 'claude-browser': 'tiered_expr' });
+      expect(JSON.parse((await storedOptions())['billing_setting.minimum_charge'])).toEqual({ 'claude-browser': true });
       expect(JSON.parse((await storedOptions())['billing_setting.billing_expr'])['claude-browser']).toMatch(/^len <= 200000/);
     } finally {
       for (const key of KEYS) await consoleCall(page, 'PUT', '/api/option/', { key, value: before[key] });

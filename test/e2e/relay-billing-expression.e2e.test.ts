@@ -104,4 +104,20 @@ describe.each(testDatabases())('relay: billing expressions on %s', (kind) => {
     const mode = await f.root.put('/api/option/', { key: 'billing_setting.billing_mode', value: JSON.stringify({ [MODEL]: 'tiers' }) });
     expect(mode.body.message).toMatch(/mode of expr-chat must be one of ratio, tiered_expr/);
   });
+
+  it('raises a charge below 10 quota to 10 for a model with billing_setting.minimum_charge, and refuses a flag that is not a boolean', async () => {
+    await f.setOption('billing_setting.minimum_charge', { [MODEL]: true });
+    try {
+      f.up.script({ path: '/v1/chat/completions', usage: { prompt_tokens: 2, completion_tokens: 1 } });
+      const before = await f.quota(f.user.id);
+      const { response } = await openai.chat.completions.create({ model: MODEL, messages: ask }).withResponse();
+      // 2×2 + 1×8 = 12 per million → 6 quota, raised to 10.
+      expect(await f.settled(response.headers.get('x-oneapi-request-id'))).toMatchObject({ quota: 10 });
+      expect(before - (await f.quota(f.user.id))).toBe(10);
+      const bad = await f.root.put('/api/option/', { key: 'billing_setting.minimum_charge', value: JSON.stringify({ [MODEL]: 'yes' }) });
+      expect(bad.body).toMatchObject({ success: false, message: expect.stringMatching(/value of expr-chat must be true or false/) });
+    } finally {
+      await f.setOption('billing_setting.minimum_charge', {});
+    }
+  });
 });

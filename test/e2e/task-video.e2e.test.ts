@@ -91,6 +91,58 @@ describe.each(testDatabases())('OpenAI-compatible video generation on %s', (kind
     expect(settlements).toHaveLength(2);
   });
 
+  it('prices a model billed by a task expression by seconds and resolution, settles on the seconds rendered with the frozen expression', async () => {
+    const PRO = 'sora-2-pro';
+    const expr = (high: number) =>
+      `u("resolution") == "1024p" ? tier("high", u("seconds") * ${high}) : tier("standard", u("seconds") * 0.3 * (param("boost") ?? 1))`;
+    await fx.setOption('billing_setting.billing_mode', { [PRO]: 'tiered_expr' });
+    await fx.setOption('billing_setting.billing_expr', { [PRO]: expr(0.5) });
+    await fx.channel({ type: 55, key: KEY, base_url: up.url, models: PRO });
+    const usd = 500_000;
+    const before = await fx.quota(fx.user.id);
+
+    // 8 s at 1792x1024: US$ 0.5 a second, no per-call price or size ratio.
+    await client.videos.create({ model: PRO, prompt: 'wide', seconds: '8', size: '1792x1024' });
+    const highId = [...up.videos.keys()].at(-1)!;
+    expect(before - (await fx.quota(fx.user.id))).toBe(8 * 0.5 * usd);
+    // 4 s at 720p, × 2 read from the body.
+    const post = (body: Record<string, unknown>) =>
+      fetch(`${fx.gw.url}/v1/video/generations`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+        body: JSON.stringify({ model: PRO, prompt: 'tall', ...body }),
+      });
+    expect((await post({ seconds: 4, size: '720x1280', boost: 2 })).status).toBe(200);
+    const standardId = [...up.videos.keys()].at(-1)!;
+    expect(before - (await fx.quota(fx.user.id))).toBe((4 + 2.4) * usd);
+    // What the expression cannot price is refused before the provider hears of it.
+    const sent = up.requests.length;
+    const refused = await post({ seconds: 4, size: '720x1280', boost: 'lots' });
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({
+      code: 'model_price_error',
+      message: expect.stringMatching(/the billing expression of this model cannot price the task: \* needs a number, got string/),
+    });
+    expect(up.requests.length).toBe(sent);
+    expect(before - (await fx.quota(fx.user.id))).toBe(6.4 * usd);
+
+    // A later price change does not reach tasks in flight: the high one settles at US$ 0.5 for the 4 s rendered.
+    await fx.setOption('billing_setting.billing_expr', { [PRO]: expr(5) });
+    up.update(highId, { status: 'completed', progress: 100, seconds: '4' });
+    up.update(standardId, { status: 'completed', progress: 100 });
+    expect((await poll())?.tasks?.succeeded).toBe(2);
+    expect(before - (await fx.quota(fx.user.id))).toBe((2 + 2.4) * usd);
+
+    const rows = await fx.logCount({ modelName: PRO, type: 2 }, 2);
+    const others = rows.map((row) => (typeof row.other === 'string' ? JSON.parse(row.other) : row.other));
+    expect(others).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ billing_mode: 'tiered_expr', matched_tier: 'high', task_usage: { seconds: 8, resolution: '1024p' } }),
+        expect.objectContaining({ billing_mode: 'tiered_expr', matched_tier: 'standard', task_usage: { seconds: 4, resolution: '720p' } }),
+      ]),
+    );
+  });
+
   it('takes a reference image uploaded as multipart and sends it on as a file', async () => {
     const png = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex');
     const video = await client.videos.create({

@@ -3,6 +3,8 @@ export { RelayModule } from './relay.module.js';
 export { QuotaLedger } from './billing/quota-ledger.js';
 export { ReservationRecovery } from './billing/reservation-recovery.service.js';
 export { PricingService } from './pricing/pricing.service.js';
+export { withMinimumCharge } from './pricing/billing-formulas.js';
+export { expressionRequest } from './pipeline/model-price.js';
 // The task relay routes submits as the relay routes requests (the auto group, cross-group retry, RetryTimes).
 export { type ChannelRoute, ChannelSelection, type RouteCaller } from './pipeline/channel-selection.js';
 

@@ -134,6 +134,7 @@ export const en = {
       groupRatio: 'Group ratio {{value}}',
       perCall: 'Price per call {{price}} × group ratio {{group}}',
       expression: 'Billed by expression, tier {{tier}} × group ratio {{group}}',
+      taskUsage: 'Task: {{facts}}',
       cacheTokens: 'Cached tokens {{tokens}}',
       webSearch: 'Web search {{calls}} calls ({{price}} per 1000)',
       fileSearch: 'File search {{calls}} calls ({{price}} per 1000)',

@@ -113,4 +113,31 @@ describe('billing expressions (new-api billing_setting.billing_expr)', () => {
     expect(billingExprProblem('(param("messages.#") ?? 0) > 20 ? 2 : 1')).toBeUndefined();
     expect(billingExprProblem(42)).toBe('must be a string');
   });
+
+  it('reads task facts with u(): US$ per task, 0 or "" for a fact the provider does not report', () => {
+    const veoFast =
+      'u("resolution") == "4k" ? tier("4k", u("seconds") * 0.3) : u("resolution") == "1080p" ? tier("1080p", u("seconds") * 0.12) : tier("720p", u("seconds") * 0.1)';
+    const task = (usage: Record<string, number | string>) => ({ ...noRequest, usage });
+    expect(run(veoFast, {}, task({ seconds: 8, resolution: '4k' }))).toEqual({ cost: 8 * 0.3, tier: '4k' });
+    expect(run(veoFast, {}, task({ seconds: 8, resolution: '1080p' }))).toEqual({ cost: 8 * 0.12, tier: '1080p' });
+    expect(run(veoFast, {}, task({}))).toEqual({ cost: 0, tier: '720p' });
+    expect(run('tier("t", u("tokens") * 9.8 / 1000000)', {}, task({ tokens: 1_000_000 })).cost).toBeCloseTo(9.8);
+    // A token relay has no task facts.
+    expect(() => run(veoFast)).toThrow(/u\(\) reads the usage of a task/);
+    // Only the facts providers report, written in the expression.
+    expect(() => compileBillingExpr('tier("t", u("frames"))')).toThrow(/seconds, resolution, mode, count, tokens/);
+    expect(() => compileBillingExpr('tier("t", u(header("x")))')).toThrow(BillingExprError);
+  });
+
+  it('checks a task expression on save over every combination of task facts; fixed() belongs to token expressions', () => {
+    expect(billingExprProblem('tier("base", 0.1 + u("seconds") * 0.4)')).toBeUndefined();
+    expect(billingExprProblem('u("mode") == "pro" ? tier("pro", u("seconds") * 0.8) : tier("std", u("seconds") * 0.4)')).toBeUndefined();
+    expect(billingExprProblem('tier("r", fixed(0.5) + u("seconds"))')).toMatch(/fixed\(\) is for token expressions/);
+    // Negative for one combination only (seconds 0 at 4k).
+    expect(billingExprProblem('u("resolution") == "4k" ? tier("4k", u("seconds") - 1) : tier("hd", u("seconds"))')).toMatch(
+      /"resolution":"4k".*negative price/,
+    );
+    // Compares a number with a string for some facts.
+    expect(billingExprProblem('tier("t", u("seconds") > u("mode") ? 1 : 2)')).toMatch(/compares two numbers or two strings/);
+  });
 });

@@ -1,5 +1,6 @@
 import { goRegExp } from '../go-regexp.js';
 import { BillingExprError, type ExprNode } from './parse.js';
+import { type TaskUsage, usageFact } from './task-usage.js';
 
 /** The token counts an expression prices (see tokens.ts for how usage becomes these). */
 export interface ExprTokens {
@@ -19,6 +20,9 @@ export interface ExprTokens {
   ao: number;
 }
 
+/** No tokens at all (a task expression's tokens; the base of a token count). */
+export const NO_TOKENS: Readonly<ExprTokens> = { p: 0, c: 0, len: 0, cr: 0, cc: 0, cc1h: 0, img: 0, img_o: 0, img_cr: 0, ai: 0, ao: 0 };
+
 export const TOKEN_VARIABLES: readonly (keyof ExprTokens)[] = ['p', 'c', 'len', 'cr', 'cc', 'cc1h', 'img', 'img_o', 'img_cr', 'ai', 'ao'];
 
 /** What a billing expression may read of the request. */
@@ -29,6 +33,8 @@ export interface ExprRequest {
   header(name: string): string;
   /** The clock hour()/minute()/... read; now when absent. */
   now?: Date;
+  /** A task's usage facts, which u() reads (task-usage.ts); absent on token relays. */
+  usage?: TaskUsage;
 }
 
 export interface ExprRun {
@@ -125,6 +131,9 @@ export function evaluateBillingExpr(tree: ExprNode, tokens: ExprTokens, request:
         return request.param(String(values[0])) ?? null;
       case 'header':
         return request.header(String(values[0]).toLowerCase());
+      case 'u':
+        if (!request.usage) throw new BillingExprError('u() reads the usage of a task; this request is not one');
+        return usageFact(request.usage, String(values[0]));
       case 'has':
         return typeof values[0] === 'string' && typeof values[1] === 'string' && values[0].includes(values[1]);
       case 'max':

@@ -1,9 +1,11 @@
 import { goRegExp } from '../go-regexp.js';
-import { evaluateBillingExpr, type ExprRequest, type ExprRun, type ExprTokens, TOKEN_VARIABLES } from './evaluate.js';
+import { evaluateBillingExpr, type ExprRequest, type ExprRun, type ExprTokens, NO_TOKENS, TOKEN_VARIABLES } from './evaluate.js';
 import { BillingExprError, type ExprNode, parseBillingExpr } from './parse.js';
+import { smokeUsages, TASK_USAGE_FACTS, TASK_USAGE_KEYS } from './task-usage.js';
 
 export { BillingExprError } from './parse.js';
-export type { ExprRequest, ExprRun, ExprTokens } from './evaluate.js';
+export { type ExprRequest, type ExprRun, type ExprTokens, NO_TOKENS } from './evaluate.js';
+export { TASK_USAGE_FACTS, TASK_USAGE_KEYS, type TaskUsage } from './task-usage.js';
 
 /**
  * new-api's tiered expression billing (`billing_setting.billing_mode[model] = "tiered_expr"` with
@@ -15,6 +17,11 @@ export interface BillingProgram {
   tree: ExprNode;
   /** The token variables the expression names: those are priced apart, the rest stays in p and c. */
   uses: ReadonlySet<keyof ExprTokens>;
+  /** The functions it calls (a task expression reads u() and may not call fixed()). */
+  calls: ReadonlySet<string>;
+  /** The body paths and headers it names as literals: what a task's settlement needs of the submit. */
+  params: readonly string[];
+  headers: readonly string[];
 }
 
 const MAX_SOURCE_LENGTH = 8192;
@@ -35,15 +42,23 @@ const FUNCTIONS: Readonly<Record<string, readonly [number, number]>> = {
   abs: [1, 1],
   ceil: [1, 1],
   floor: [1, 1],
+  u: [1, 1],
 };
 const VARIABLES: ReadonlySet<string> = new Set(TOKEN_VARIABLES);
 
-function check(node: ExprNode, uses: Set<keyof ExprTokens>): void {
+interface Found {
+  uses: Set<keyof ExprTokens>;
+  calls: Set<string>;
+  params: Set<string>;
+  headers: Set<string>;
+}
+
+function check(node: ExprNode, found: Found): void {
   switch (node.kind) {
     case 'var':
       if (!VARIABLES.has(node.name))
         throw new BillingExprError(`unknown name ${node.name} (token variables: ${TOKEN_VARIABLES.join(', ')})`);
-      uses.add(node.name as keyof ExprTokens);
+      found.uses.add(node.name as keyof ExprTokens);
       return;
     case 'call': {
       const arity = Object.hasOwn(FUNCTIONS, node.name) ? FUNCTIONS[node.name] : undefined;
@@ -54,14 +69,19 @@ function check(node: ExprNode, uses: Set<keyof ExprTokens>): void {
       if (node.name === 'tier' && first?.kind !== 'str') throw new BillingExprError('tier() takes the tier name as a string first');
       if (node.name === 'fixed' && (first?.kind !== 'num' || first.value < 0))
         throw new BillingExprError('fixed() takes a price in US$ as a number that is not negative');
-      for (const arg of node.args) check(arg, uses);
+      if (node.name === 'u' && (first?.kind !== 'str' || !Object.hasOwn(TASK_USAGE_FACTS, first.value)))
+        throw new BillingExprError(`u() takes the name of a task fact written in the expression: ${TASK_USAGE_KEYS.join(', ')}`);
+      found.calls.add(node.name);
+      if (first?.kind === 'str' && node.name === 'param') found.params.add(first.value);
+      if (first?.kind === 'str' && node.name === 'header') found.headers.add(first.value.toLowerCase());
+      for (const arg of node.args) check(arg, found);
       return;
     }
     case 'array':
-      for (const item of node.items) check(item, uses);
+      for (const item of node.items) check(item, found);
       return;
     case 'unary':
-      check(node.arg, uses);
+      check(node.arg, found);
       return;
     case 'binary':
       if (node.op === 'matches') {
@@ -73,13 +93,13 @@ function check(node: ExprNode, uses: Set<keyof ExprTokens>): void {
           throw new BillingExprError(`bad pattern for matches: ${(error as Error).message}`);
         }
       }
-      check(node.left, uses);
-      check(node.right, uses);
+      check(node.left, found);
+      check(node.right, found);
       return;
     case 'cond':
-      check(node.test, uses);
-      check(node.then, uses);
-      check(node.else, uses);
+      check(node.test, found);
+      check(node.then, found);
+      check(node.else, found);
       return;
     default:
       return;
@@ -98,9 +118,16 @@ export function compileBillingExpr(source: string): BillingProgram {
   const body = source.trim().replace(/^v1:/, '');
   if (!body.trim()) throw new BillingExprError('the expression is empty');
   const tree = parseBillingExpr(body);
-  const uses = new Set<keyof ExprTokens>();
-  check(tree, uses);
-  const program = { source, tree, uses };
+  const found: Found = { uses: new Set(), calls: new Set(), params: new Set(), headers: new Set() };
+  check(tree, found);
+  const program: BillingProgram = {
+    source,
+    tree,
+    uses: found.uses,
+    calls: found.calls,
+    params: [...found.params],
+    headers: [...found.headers],
+  };
   if (compiled.size >= MAX_CACHED) compiled.clear();
   compiled.set(source, program);
   return program;
@@ -136,16 +163,46 @@ const SMOKE_REQUESTS: readonly ExprRequest[] = [
   { param: smokeParam, header: (name) => (Object.hasOwn(SMOKE_HEADERS, name) ? SMOKE_HEADERS[name]! : '') },
 ];
 
+/** A task expression (one that reads u()) prices the whole task in US$; fixed() belongs to token expressions (new-api). */
+export function isTaskExpression(program: BillingProgram): boolean {
+  return program.calls.has('u');
+}
+
+/** Why a program cannot price a task, or undefined. */
+export function taskExpressionProblem(program: BillingProgram): string | undefined {
+  return program.calls.has('fixed') ? 'a task expression gives the price of the task in US$; fixed() is for token expressions' : undefined;
+}
+
+/** The task smoke test: every usage vector (task-usage.ts) with an empty and a typical request. */
+function smokeTask(program: BillingProgram): void {
+  const problem = taskExpressionProblem(program);
+  if (problem) throw new BillingExprError(problem);
+  for (const usage of smokeUsages()) {
+    for (const request of SMOKE_REQUESTS) {
+      try {
+        runBillingExpr(program, NO_TOKENS, { ...request, usage });
+      } catch (error) {
+        throw new BillingExprError(`with usage ${JSON.stringify(usage)}: ${(error as Error).message}`);
+      }
+    }
+  }
+}
+
 /**
  * Why an expression cannot be saved, or undefined: it must compile and give a price that is not negative for
- * no tokens, a short and a long exchange, with an empty request and a typical one (new-api's smoke test).
+ * no tokens, a short and a long exchange, with an empty request and a typical one (new-api's smoke test); a task
+ * expression for every combination of task facts instead.
  */
 export function billingExprProblem(source: unknown): string | undefined {
   if (typeof source !== 'string') return 'must be a string';
   try {
     const program = compileBillingExpr(source);
+    if (isTaskExpression(program)) {
+      smokeTask(program);
+      return undefined;
+    }
     for (const size of SMOKE_SIZES) {
-      const tokens: ExprTokens = { p: size, c: size, len: size, cr: 0, cc: 0, cc1h: 0, img: 0, img_o: 0, img_cr: 0, ai: 0, ao: 0 };
+      const tokens: ExprTokens = { ...NO_TOKENS, p: size, c: size, len: size };
       for (const request of SMOKE_REQUESTS) {
         try {
           runBillingExpr(program, tokens, request);

@@ -87,6 +87,15 @@ export function stringMap(value: unknown): string | undefined {
   return undefined;
 }
 
+/** `{"name": true}` maps: per-model switches. */
+export function boolMap(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'must be a JSON object';
+  for (const [name, on] of Object.entries(value)) {
+    if (typeof on !== 'boolean') return `value of ${name} must be true or false`;
+  }
+  return undefined;
+}
+
 /** `["name", ...]`: ordered group lists (AutoGroups). */
 export function stringList(value: unknown): string | undefined {
   if (!Array.isArray(value)) return 'must be a JSON array';

@@ -9,6 +9,7 @@ import {
 } from './default-ratios.js';
 import {
   bool,
+  boolMap,
   float,
   httpUrlOrEmpty,
   int,
@@ -292,6 +293,11 @@ const pricingOptions = {
   'billing_setting.billing_mode': json<Record<string, string>>({}, billingModeProblem),
   /** Per model: its billing expression (US$ per million tokens; tiers, cache, request-dependent multipliers). */
   'billing_setting.billing_expr': json<Record<string, string>>({}, billingExprMapProblem),
+  /**
+   * Per model: `true` raises any charge of the model below 10 quota (after the group ratio and tool surcharges)
+   * to 10; a free request stays free (new-api's host-side minimum charge, in every billing mode).
+   */
+  'billing_setting.minimum_charge': json<Record<string, boolean>>({}, boolMap),
 };
 
 /** Provider-specific model settings (spec 001 §3). */

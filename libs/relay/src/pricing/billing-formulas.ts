@@ -20,6 +20,16 @@ export interface PriceInfo {
   userGroupRatio?: number;
   /** The model's billing expression, when billing_setting prices it so (the ratio fields are then 0). */
   expr?: PriceExpr;
+  /** billing_setting.minimum_charge: a positive charge below MINIMUM_CHARGE_QUOTA is raised to it. */
+  minimumCharge?: boolean;
+}
+
+/** new-api's host-side minimum charge, in quota. */
+export const MINIMUM_CHARGE_QUOTA = 10;
+
+/** A charge under the model's minimum-charge policy: 0 stays 0, anything between 0 and the minimum is raised to it. */
+export function withMinimumCharge(info: Pick<PriceInfo, 'minimumCharge'>, quota: number): number {
+  return info.minimumCharge && quota > 0 && quota < MINIMUM_CHARGE_QUOTA ? MINIMUM_CHARGE_QUOTA : quota;
 }
 
 export type { BillableUsage } from './prompt-split.js';
@@ -52,6 +62,10 @@ export function preConsumeQuota(
   preConsumedTokens: number,
   quotaPerUnit: number,
 ): number {
+  return withMinimumCharge(info, estimateQuota(info, promptTokens, maxTokens, preConsumedTokens, quotaPerUnit));
+}
+
+function estimateQuota(info: PriceInfo, promptTokens: number, maxTokens: number, preConsumedTokens: number, quotaPerUnit: number): number {
   if (isFree(info)) return 0;
   if (info.expr) return expressionEstimate(info.expr, Math.max(promptTokens, preConsumedTokens), maxTokens, quotaPerUnit, info.groupRatio);
   if (info.usePrice) return Math.max(0, Math.trunc(info.modelPrice * quotaPerUnit * info.groupRatio));
@@ -80,6 +94,10 @@ export function worstCaseQuota(info: PriceInfo, promptTokens: number, maxTokens:
  * No tokens at all: 0 in both modes (new-api charges nothing for an answer without usage).
  */
 export function settleQuota(info: PriceInfo, usage: BillableUsage, quotaPerUnit: number, surcharge = 0): number {
+  return withMinimumCharge(info, chargeQuota(info, usage, quotaPerUnit, surcharge));
+}
+
+function chargeQuota(info: PriceInfo, usage: BillableUsage, quotaPerUnit: number, surcharge: number): number {
   // An expression prices zero tokens too: a fixed() tier charges per request.
   if (info.expr) return expressionCharge(info.expr, usage, quotaPerUnit, info.groupRatio, surcharge);
   const { prompt, completion, cached, created5m, created1h, plain } = splitPrompt(usage);
@@ -126,10 +144,8 @@ function roundExact(approx: number, exact: () => Decimal): number {
 export function perCallQuota(info: PriceInfo, factor: number, quotaPerUnit: number): number {
   if (isFree(info) || !(factor > 0)) return 0;
   const approx = info.modelPrice * quotaPerUnit * info.groupRatio * factor;
-  return Math.max(
-    0,
-    roundExact(approx, () => mul(mul(mul(dec(info.modelPrice), dec(quotaPerUnit)), dec(info.groupRatio)), dec(factor))),
-  );
+  const quota = roundExact(approx, () => mul(mul(mul(dec(info.modelPrice), dec(quotaPerUnit)), dec(info.groupRatio)), dec(factor)));
+  return withMinimumCharge(info, Math.max(0, quota));
 }
 
 /** One Realtime response's tokens (`response.done` usage), split by modality; every part is within its total. */
@@ -158,6 +174,10 @@ export interface AudioRatios {
  * × QuotaPerUnit × group ratio, truncated. No tokens at all: 0.
  */
 export function audioQuota(info: PriceInfo, usage: AudioUsage, ratios: AudioRatios, quotaPerUnit: number): number {
+  return withMinimumCharge(info, responseAudioQuota(info, usage, ratios, quotaPerUnit));
+}
+
+function responseAudioQuota(info: PriceInfo, usage: AudioUsage, ratios: AudioRatios, quotaPerUnit: number): number {
   const input = nonNegative(usage.inputTokens);
   const output = nonNegative(usage.outputTokens);
   if (input + output === 0) return 0;

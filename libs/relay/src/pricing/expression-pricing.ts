@@ -1,4 +1,4 @@
-import { type BillingProgram, BillingExprError, type ExprRequest, type ExprTokens, runBillingExpr } from '@gw/contracts';
+import { type BillingProgram, BillingExprError, type ExprRequest, type ExprTokens, NO_TOKENS, runBillingExpr } from '@gw/contracts';
 import { type BillableUsage, nonNegative, splitPrompt } from './prompt-split.js';
 
 /** A request priced by its model's billing expression (billing_setting, new-api's tiered_expr mode). */
@@ -14,8 +14,6 @@ export interface PriceExpr {
   failure?: string;
 }
 
-const ZERO: ExprTokens = { p: 0, c: 0, len: 0, cr: 0, cc: 0, cc1h: 0, img: 0, img_o: 0, img_cr: 0, ai: 0, ao: 0 };
-
 /**
  * The usage as an expression sees it (new-api BuildTieredTokenParams, OpenAI semantics: the relay's prompt count
  * includes cache reads and writes). `len` is the whole prompt; a category the expression prices with its own
@@ -27,7 +25,7 @@ export function expressionTokens(program: BillingProgram, usage: BillableUsage):
   if (program.uses.has('cr')) p -= cached;
   if (program.uses.has('cc')) p -= created5m;
   if (program.uses.has('cc1h')) p -= created1h;
-  return { ...ZERO, p: Math.max(0, p), c: completion, len: prompt, cr: cached, cc: created5m, cc1h: created1h };
+  return { ...NO_TOKENS, p: Math.max(0, p), c: completion, len: prompt, cr: cached, cc: created5m, cc1h: created1h };
 }
 
 /**
@@ -50,7 +48,7 @@ export function expressionEstimate(
   groupRatio: number,
 ): number {
   const p = nonNegative(promptTokens);
-  const run = runBillingExpr(expr.program, { ...ZERO, p, len: p, c: nonNegative(maxTokens) }, expr.request);
+  const run = runBillingExpr(expr.program, { ...NO_TOKENS, p, len: p, c: nonNegative(maxTokens) }, expr.request);
   expr.estimatedTier = run.tier;
   expr.estimate = toQuota(run.cost, quotaPerUnit, groupRatio);
   return expr.estimate;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { OptionService } from '@gw/option';
+import type { OptionKey, OptionService } from '@gw/option';
+import { optionsStub } from '../../../../test/support/options-stub.js';
 import { matchingModelName } from './model-names.js';
 import { PricingService } from './pricing.service.js';
 
@@ -15,6 +16,7 @@ describe('PricingService', () => {
     CompletionRatio: {},
     CreateCacheRatio: {},
     CacheRatio: {},
+    'billing_setting.minimum_charge': {},
   });
 
   it("lists the usable groups plus the user's own group, labelled as new-api does", () => {
@@ -49,6 +51,43 @@ describe('PricingService', () => {
       groupRatio: 0.8,
     });
     expect(pricing.resolveOrUnset('m', 'default', 'default')).toMatchObject({ modelRatio: 2, completionRatio: 1 });
+  });
+
+  it('raises a positive charge of a model with billing_setting.minimum_charge to 10 quota; free stays free', () => {
+    const base: Partial<Record<OptionKey, unknown>> = {
+      GroupRatio: { default: 1, free: 0 },
+      ModelRatio: { cheap: 0.001, other: 0.001, zero: 0 },
+      ModelPrice: { call: 0.000001 },
+      CompletionRatio: {},
+      CreateCacheRatio: {},
+      CacheRatio: {},
+      QuotaPerUnit: 500_000,
+      PreConsumedQuota: 0,
+      'billing_setting.minimum_charge': { cheap: true, call: true, zero: true, other: false },
+    };
+    const floor = new PricingService(optionsStub(base));
+    const usage = { promptTokens: 100, completionTokens: 20, cachedTokens: 0 };
+    const cheap = floor.resolve('cheap', 'default', 'default')!;
+    expect(cheap.minimumCharge).toBe(true);
+    // 120 tokens × 0.001 = 0.12 → at least 1 by the ratio rule, then the minimum: 10.
+    expect(floor.settleQuota(cheap, usage)).toBe(10);
+    // The estimate too (5,000 tokens = 5 quota); an estimate of 0 stays 0.
+    expect(floor.preConsumeQuota(cheap, 5000, 0)).toBe(10);
+    expect(floor.preConsumeQuota(cheap, 100, 0)).toBe(0);
+    expect(floor.settleQuota(cheap, { promptTokens: 0, completionTokens: 0, cachedTokens: 0 })).toBe(0);
+    // A charge above the minimum is left as it is.
+    expect(floor.settleQuota(cheap, { promptTokens: 20_000, completionTokens: 0, cachedTokens: 0 })).toBe(20);
+    // Price mode (0.5 quota → 1 → 10) and the per-call path (images).
+    const call = floor.resolve('call', 'default', 'default')!;
+    expect(floor.settleQuota(call, usage)).toBe(10);
+    expect(floor.perCallQuota(call, 2)).toBe(10);
+    // No flag, or a free model or group: untouched.
+    expect(floor.settleQuota(floor.resolve('other', 'default', 'default')!, usage)).toBe(1);
+    expect(floor.settleQuota(floor.resolve('zero', 'default', 'default')!, usage)).toBe(0);
+    expect(floor.settleQuota(floor.resolve('cheap', 'free', 'default')!, usage)).toBe(0);
+    // Realtime responses too.
+    const audio = { inputTokens: 10, outputTokens: 5, inputAudioTokens: 0, outputAudioTokens: 0, cachedTokens: 0, cachedAudioTokens: 0 };
+    expect(floor.audioQuota(cheap, audio, { audio: 1, audioCompletion: 1 })).toBe(10);
   });
 
   it("normalises only new-api's wildcard families", () => {

@@ -36,6 +36,17 @@ export class PricingService {
    * model billed by its expression (billing_setting) is priced by it; without (Realtime, tasks) by its ratio or price.
    */
   resolve(model: string, usingGroup: string, userGroup: string, request?: ExprRequest): PriceInfo | undefined {
+    const info = this.resolvePrice(model, usingGroup, userGroup, request);
+    if (info && this.minimumCharge(model)) info.minimumCharge = true;
+    return info;
+  }
+
+  /** billing_setting.minimum_charge: the model's charges below 10 quota are raised to 10. */
+  minimumCharge(model: string): boolean {
+    return lookupOwn(this.options.get('billing_setting.minimum_charge'), model) === true;
+  }
+
+  private resolvePrice(model: string, usingGroup: string, userGroup: string, request?: ExprRequest): PriceInfo | undefined {
     const program = request && this.billingExpr(model);
     if (program) {
       const expr = { program, request };

@@ -1,4 +1,5 @@
 import type { RelayChannel } from '@gw/channel';
+import type { TaskUsage } from '@gw/contracts';
 import type { TaskEntity } from './task.entity.js';
 
 /** A submit the provider accepted, or refused with its own words. */
@@ -43,6 +44,8 @@ export interface TaskReport {
   totalTokens?: number;
   /** Billing multipliers as the finished task turned out (e.g. the seconds really rendered). */
   finalRatios?: Record<string, number>;
+  /** Facts of the finished task for a task expression (seconds rendered, tokens), over those of the submit. */
+  usage?: TaskUsage;
 }
 
 /** A validated submit: the model it is routed and priced under and the body to forward. */
@@ -52,6 +55,8 @@ export interface PlannedSubmit {
   body: Record<string, unknown>;
   /** Multipliers of the per-call price (video: seconds, size), recorded in the billing context. */
   ratios?: Record<string, number>;
+  /** What a task expression reads with u() (seconds, resolution, mode …; billing-expr/task-usage.ts). */
+  usage?: TaskUsage;
   /** The caller's task this one derives from (a remix): it runs on that task's channel. */
   originTaskId?: string;
 }

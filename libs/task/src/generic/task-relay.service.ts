@@ -2,16 +2,17 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ChannelHealthService, type RelayChannel } from '@gw/channel';
 import { nowSeconds } from '@gw/database';
-import type { ChannelRoute } from '@gw/relay';
+import { type ChannelRoute, expressionRequest } from '@gw/relay';
 import { randomAlnum } from '@gw/user';
 import { TaskBilling, type TaskCharge } from '../shared/task-billing.service.js';
 import { TaskRelayError } from '../shared/task-error.js';
+import type { TaskExprSnapshot } from '../shared/task-expression.js';
 import { TaskGate, type TaskCaller, type TaskPrice } from '../shared/task-gate.js';
 import { retriesTaskFailure } from '../shared/task-retry.js';
 import { TASK_PROVIDERS, type PlannedSubmit, type SubmitContext, type SubmitOutcome, type TaskProvider } from './task-provider.js';
 import { TaskStatus, type TaskEntity } from './task.entity.js';
 import { TaskRepository } from './task.repository.js';
-import { withRatios } from './task-settlement.js';
+import { submitQuota } from './task-settlement.js';
 import { toTaskDto } from './task-view.js';
 
 export interface TaskCall {
@@ -121,6 +122,7 @@ export class TaskRelayService {
           if (!origin) return taskError('task_not_exist', 'task_not_exist', 400);
           // A derived task costs what its origin cost per call, times the origin's own ratios.
           planned.ratios = { ...(origin.privateData?.billing_context?.other_ratios ?? {}), ...(planned.ratios ?? {}) };
+          planned.usage = { ...(origin.privateData?.billing_context?.billing_expr?.usage ?? {}), ...(planned.usage ?? {}) };
         }
       } catch (error) {
         return refusal(error);
@@ -149,8 +151,9 @@ export class TaskRelayService {
         try {
           const planned = plans.get(provider) ?? provider.plan(action, call.body);
           plans.set(provider, planned);
-          const price = this.gate.price(caller, route.group, planned.model);
-          attempt = { provider, channel, group: route.group, planned, price, quota: withRatios(price.quota, planned.ratios) };
+          const facts = { usage: planned.usage ?? {}, request: expressionRequest(call.body, call.headers) };
+          const price = this.gate.price(caller, route.group, planned.model, planned.model, facts);
+          attempt = { provider, channel, group: route.group, planned, price, quota: submitQuota(price, planned.ratios) };
           charge = await this.chargeFor(caller, charge, attempt.quota);
         } catch (error) {
           return refusal(error);
@@ -242,6 +245,8 @@ export class TaskRelayService {
           per_call_billing: !price.byRatio,
           per_call_quota: price.quota,
           other_ratios: planned.ratios,
+          ...(price.minimumCharge ? { minimum_charge: true } : {}),
+          ...(price.expr ? { billing_expr: exprSnapshot(price.expr) } : {}),
         },
       },
       data: null,
@@ -254,13 +259,14 @@ export class TaskRelayService {
         modelName: planned.model,
         group,
         ip: caller.recordIp ? call.ip : '',
-        content: `fixed price ${price.modelPrice.toFixed(2)}, group ratio ${price.groupRatio.toFixed(2)}, action ${planned.action}, task ${taskId}`,
+        content: `${price.expr ? `billing expression, tier ${price.expr.tier || '-'}` : `fixed price ${price.modelPrice.toFixed(2)}`}, group ratio ${price.groupRatio.toFixed(2)}, action ${planned.action}, task ${taskId}`,
         other: {
           model_price: price.modelPrice,
           group_ratio: price.groupRatio,
           task_id: taskId,
           request_path: call.path,
-          ...(planned.ratios ? { other_ratios: planned.ratios } : {}),
+          ...(planned.ratios && !price.expr ? { other_ratios: planned.ratios } : {}),
+          ...(price.expr ? { billing_mode: 'tiered_expr', matched_tier: price.expr.tier, task_usage: price.expr.usage } : {}),
           admin_info: { use_channel: submit.used.map(String) },
         },
       },
@@ -303,4 +309,9 @@ export class TaskRelayService {
     const rows = (await this.rows.findOwnMany(caller.userId, (ids as string[]).slice(0, 1000))).filter((row) => row.platform === platform);
     return { status: 200, body: { code: 'success', message: '', data: rows.map((row) => toTaskDto(row, { withChannel: false })) } };
   }
+}
+
+/** The part of an expression price a task keeps for its settlement. */
+function exprSnapshot({ source, usage, request, quotaPerUsd, minimumCharge }: TaskExprSnapshot): TaskExprSnapshot {
+  return { source, usage, request, quotaPerUsd, minimumCharge };
 }

@@ -28,4 +28,40 @@ describe('finalTaskQuota', () => {
       finalTaskQuota({ quota: 5 } as TaskEntity, { upstreamId: 'x', status: 'SUCCESS', progress: '', failReason: '', totalTokens: 9 }),
     ).toBeUndefined();
   });
+
+  it('settles a task expression on the submit facts overlaid by the final ones, with the frozen request and conversion', () => {
+    const source =
+      'u("resolution") == "4k" ? tier("4k", u("seconds") * 0.6) : tier("hd", u("seconds") * 0.4 * (param("audio") == true ? 2 : 1))';
+    const billing_expr = {
+      source,
+      usage: { seconds: 8, resolution: '720p' },
+      request: { params: { audio: true }, headers: {} },
+      quotaPerUsd: 500_000,
+      minimumCharge: false,
+    };
+    // At submit: 8 s × 0.4 × 2 = US$ 6.4 = 3,200,000 quota. The provider rendered 5 s: 2,000,000.
+    const task = row(3_200_000, { billing_expr });
+    const report = { upstreamId: 'x', status: 'SUCCESS', progress: '', failReason: '' };
+    expect(finalTaskQuota(task, { ...report, usage: { seconds: 5 } })).toBe(2_000_000);
+    expect(finalTaskQuota(task, report)).toBeUndefined();
+    // An expression that cannot run on the final facts keeps the submit charge.
+    const broken = row(10, { billing_expr: { ...billing_expr, source: 'tier("x", u("seconds") - 100)' } });
+    expect(finalTaskQuota(broken, { ...report, usage: { seconds: 5 } })).toBeUndefined();
+  });
+
+  it('raises a settlement below 10 quota to 10 when the model had a minimum charge at submit', () => {
+    const task = row(40, { per_call_billing: true, per_call_quota: 5, other_ratios: { seconds: 8 }, minimum_charge: true });
+    const report = { upstreamId: 'x', status: 'SUCCESS', progress: '', failReason: '', finalRatios: { seconds: 1 } };
+    expect(finalTaskQuota(task, report)).toBe(10);
+    const expr = {
+      source: 'tier("s", u("seconds") * 0.000001)',
+      usage: { seconds: 8 },
+      request: { params: {}, headers: {} },
+      quotaPerUsd: 500_000,
+      minimumCharge: true,
+    };
+    expect(finalTaskQuota(row(10, { billing_expr: expr }), { ...report, usage: { seconds: 2 } })).toBeUndefined();
+    expect(finalTaskQuota(row(10, { billing_expr: { ...expr, minimumCharge: false } }), { ...report, usage: { seconds: 2 } })).toBe(1);
+    expect(finalTaskQuota(row(10, { billing_expr: expr }), { ...report, usage: { seconds: 0 } })).toBe(0);
+  });
 });

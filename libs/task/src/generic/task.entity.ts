@@ -1,3 +1,4 @@
+import type { TaskExprSnapshot } from '../shared/task-expression.js';
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 import { bigintNumber } from '@gw/database';
 import { jsonText } from '../shared/json-text.js';
@@ -29,6 +30,10 @@ export interface TaskPrivateData {
     per_call_billing?: boolean;
     /** The price of one call before other_ratios (quota units), to re-price with the final ratios. */
     per_call_quota?: number;
+    /** billing_setting.minimum_charge at submit: a settlement below 10 quota is raised to 10. */
+    minimum_charge?: boolean;
+    /** Priced by a task expression: the expression, facts, request values and conversion, as at submit. */
+    billing_expr?: TaskExprSnapshot;
   };
 }
 

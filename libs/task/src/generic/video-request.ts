@@ -1,3 +1,4 @@
+import type { TaskUsage } from '@gw/contracts';
 import { TaskRelayError } from '../shared/task-error.js';
 
 /**
@@ -39,6 +40,22 @@ export function readVideoRequest(body: unknown, defaultModel: string): VideoRequ
   const metadata =
     raw.metadata && typeof raw.metadata === 'object' && !Array.isArray(raw.metadata) ? (raw.metadata as Record<string, unknown>) : {};
   return { model: text('model') || defaultModel, prompt, images, duration, size: text('size'), metadata, raw };
+}
+
+/**
+ * A video's facts for task expressions (u("seconds"), u("resolution")): the seconds asked for and the resolution
+ * as the provider names it, in lower case (`1080P` → `1080p`, `2160p` → `4k`), else the shorter side of a `WxH`
+ * size (`1280x720` → `720p`), else `fallback`.
+ */
+export function videoUsage(seconds: number | undefined, resolution: unknown, size = '', fallback?: string): TaskUsage {
+  const usage: Record<string, number | string> = {};
+  if (seconds !== undefined && Number.isFinite(seconds) && seconds >= 0) usage.seconds = seconds;
+  const named = typeof resolution === 'string' && resolution.trim() ? resolution.trim().toLowerCase() : undefined;
+  const sides = /^(\d+)\s*[x*×]\s*(\d+)$/i.exec(size.trim());
+  const fromSize = sides ? `${Math.min(Number(sides[1]), Number(sides[2]))}p` : undefined;
+  const value = named ?? fromSize ?? fallback;
+  if (value) usage.resolution = value === '2160p' ? '4k' : value;
+  return usage;
 }
 
 /** The OpenAI-video answer a submit gets while the provider works (new-api answers every video family so). */

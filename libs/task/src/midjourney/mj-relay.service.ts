@@ -3,6 +3,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { ChannelHealthService, type RelayChannel } from '@gw/channel';
 import { OptionService } from '@gw/option';
+import { expressionRequest, withMinimumCharge } from '@gw/relay';
 import { TaskBilling } from '../shared/task-billing.service.js';
 import { TaskRelayError } from '../shared/task-error.js';
 import { TaskGate, type TaskCaller, type TaskPrice } from '../shared/task-gate.js';
@@ -132,8 +133,9 @@ export class MjRelayService {
       group = route.group;
     }
     // Face swap routes as new-api's `swap_face`; its default price is registered as mj_swap_face.
-    const price = this.gate.price(caller, group, model, model === 'swap_face' ? 'mj_swap_face' : model);
-    const quota = FREE_ACTIONS.has(plan.action) ? 0 : price.quota;
+    const facts = { usage: {}, request: expressionRequest(call.body, call.headers) };
+    const price = this.gate.price(caller, group, model, model === 'swap_face' ? 'mj_swap_face' : model, facts);
+    const quota = FREE_ACTIONS.has(plan.action) ? 0 : withMinimumCharge(price, price.quota);
     const charge = await this.billing.reserve(caller, quota);
 
     let upstream: UpstreamJson;

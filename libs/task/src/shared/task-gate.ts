@@ -1,11 +1,13 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { Injectable } from '@nestjs/common';
 import { ChannelRouter, type RelayChannel } from '@gw/channel';
+import { BillingExprError, type BillingProgram, type ExprRequest, type TaskUsage } from '@gw/contracts';
 import { AppError } from '@gw/core';
 import { OptionService } from '@gw/option';
 import { type ChannelRoute, ChannelSelection, PricingService } from '@gw/relay';
 import { RelayAuthError, TokenAuthService } from '@gw/token';
 import { TaskRelayError } from './task-error.js';
+import { freezeRequest, type TaskExprCharge, taskExpressionCharge, type TaskExprSnapshot } from './task-expression.js';
 
 /** Who submits a task: the token's user, billed under the token's group (or the user's). */
 export interface TaskCaller {
@@ -31,6 +33,16 @@ export interface TaskPrice {
   groupRatio: number;
   /** True when priced by the model ratio (no fixed price set). */
   byRatio: boolean;
+  /** billing_setting.minimum_charge of the model. */
+  minimumCharge: boolean;
+  /** Priced by the model's billing expression: the whole task's quota, and what settlement re-runs. */
+  expr?: TaskExprSnapshot & TaskExprCharge;
+}
+
+/** What a task expression reads of one submit: its facts (u()) and the client's request (param(), header()). */
+export interface TaskFacts {
+  usage: TaskUsage;
+  request: ExprRequest;
 }
 
 function header(headers: IncomingHttpHeaders, name: string): string | undefined {
@@ -119,9 +131,13 @@ export class TaskGate {
   /**
    * Per-call price in `group` (the group serving the submit): fixed price × QuotaPerUnit × group ratio; with only a model ratio, half of it ×
    * QuotaPerUnit × group ratio (new-api); neither: refused unless self-use mode or the user accepts
-   * unpriced models (then the default per-call price of 0.1).
+   * unpriced models (then the default per-call price of 0.1). With `facts`, a model billed by its expression
+   * (billing_setting) is priced by it instead, for the whole task.
    */
-  price(caller: TaskCaller, group: string, model: string, priceKey = model): TaskPrice {
+  price(caller: TaskCaller, group: string, model: string, priceKey = model, facts?: TaskFacts): TaskPrice {
+    const minimumCharge = this.pricing.minimumCharge(priceKey);
+    const program = facts && (this.pricing.billingExpr(priceKey) ?? (priceKey === model ? undefined : this.pricing.billingExpr(model)));
+    if (program && facts) return this.expressionPrice(caller, group, program, facts, minimumCharge);
     const info =
       this.pricing.resolve(priceKey, group, caller.userGroup) ??
       (priceKey === model ? undefined : this.pricing.resolve(model, group, caller.userGroup));
@@ -133,6 +149,7 @@ export class TaskGate {
         modelPrice: info.modelPrice,
         groupRatio,
         byRatio: false,
+        minimumCharge,
       };
     if (info)
       return {
@@ -140,10 +157,30 @@ export class TaskGate {
         modelPrice: info.modelRatio / 2,
         groupRatio,
         byRatio: true,
+        minimumCharge,
       };
     if (!this.options.get('SelfUseModeEnabled') && !caller.acceptUnsetModelRatioModel) {
       throw new TaskRelayError(`model ${model} has no price set; ask the administrator to configure it`, 400, 'model_price_error');
     }
-    return { quota: Math.max(0, Math.trunc(0.1 * perUnit * groupRatio)), modelPrice: 0.1, groupRatio, byRatio: false };
+    return { quota: Math.max(0, Math.trunc(0.1 * perUnit * groupRatio)), modelPrice: 0.1, groupRatio, byRatio: false, minimumCharge };
+  }
+
+  /** A task priced by its model's expression: US$ × QuotaPerUnit × group ratio; 400 model_price_error when it cannot. */
+  private expressionPrice(caller: TaskCaller, group: string, program: BillingProgram, facts: TaskFacts, minimumCharge: boolean): TaskPrice {
+    const groupRatio = this.pricing.groupRatio(group, caller.userGroup);
+    const snapshot: TaskExprSnapshot = {
+      source: program.source,
+      usage: facts.usage,
+      request: freezeRequest(program, facts.request),
+      quotaPerUsd: this.options.get('QuotaPerUnit') * groupRatio,
+      minimumCharge,
+    };
+    try {
+      const charge = taskExpressionCharge(snapshot);
+      return { quota: charge.quota, modelPrice: 0, groupRatio, byRatio: false, minimumCharge, expr: { ...snapshot, ...charge } };
+    } catch (error) {
+      if (!(error instanceof BillingExprError)) throw error;
+      throw new TaskRelayError(`the billing expression of this model cannot price the task: ${error.message}`, 400, 'model_price_error');
+    }
   }
 }

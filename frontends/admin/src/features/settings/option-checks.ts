@@ -28,6 +28,7 @@ export const JSON_OPTIONS = new Set([
   'channel_affinity_setting.rules',
   'billing_setting.billing_mode',
   'billing_setting.billing_expr',
+  'billing_setting.minimum_charge',
   'tool_price_setting.prices',
 ]);
 

@@ -29,6 +29,16 @@ describe('log details lines', () => {
   it('names the expression tier instead of ratios for a row billed by expression', () => {
     const other = { billing_mode: 'tiered_expr' as const, matched_tier: 'long', model_ratio: 0, group_ratio: 0.5, cache_tokens: 3 };
     expect(detailLines({ content: '' }, other, t)).toEqual(['expression {"tier":"long","group":"0.5"}', 'cacheTokens {"tokens":3}']);
+    const task = {
+      billing_mode: 'tiered_expr' as const,
+      matched_tier: 'high',
+      group_ratio: 1,
+      task_usage: { seconds: 8, resolution: '1024p' },
+    };
+    expect(detailLines({ content: '' }, task, t)).toEqual([
+      'expression {"tier":"high","group":"1"}',
+      'taskUsage {"facts":"seconds 8, resolution 1024p"}',
+    ]);
   });
 
   it('lists the hosted tool calls billed per call', () => {

@@ -22,6 +22,8 @@ export function detailLines(row: Pick<LogRow, 'content'>, other: LogOther, t: Tr
   if (other.billing_mode === 'tiered_expr') {
     lines.push(t('logs.details.expression', { tier: other.matched_tier || '-', group: num(groupRatio) }));
     if (other.cache_tokens) lines.push(t('logs.details.cacheTokens', { tokens: other.cache_tokens }));
+    const facts = Object.entries(other.task_usage ?? {}).map(([key, value]) => `${key} ${value}`);
+    if (facts.length) lines.push(t('logs.details.taskUsage', { facts: facts.join(', ') }));
   } else if (isPerCallPrice(other)) {
     lines.push(t('logs.details.perCall', { price: num(other.model_price), group: num(groupRatio) }));
   } else if (other.model_ratio !== undefined) {

@@ -18,6 +18,8 @@ export interface LogOther {
   /** Billed by the model's expression (billing_setting): the tier it went through. */
   billing_mode?: 'tiered_expr';
   matched_tier?: string;
+  /** A task priced by its expression: the facts it read (seconds, resolution …). */
+  task_usage?: Record<string, number | string>;
   /** Hosted tool calls billed per call (US$ per 1000 calls). */
   web_search_call_count?: number;
   web_search_price?: number;

@@ -11,9 +11,11 @@ import {
   type TaskReport,
 } from '../task-provider.js';
 import { TaskStatus, type TaskEntity } from '../task.entity.js';
-import { queuedVideo, readVideoRequest, upstreamMessage } from '../video-request.js';
+import { queuedVideo, readVideoRequest, upstreamMessage, videoUsage } from '../video-request.js';
 
 const TASKS_PATH = '/api/v3/contents/generations/tasks';
+/** Seedance renders 5 seconds unless asked otherwise. */
+const DEFAULT_SECONDS = 5;
 
 /** Ark's task states, with the progress new-api shows for each. */
 const STATES: Record<string, [status: string, progress: string]> = {
@@ -55,11 +57,13 @@ export class DoubaoVideoProvider implements TaskProvider {
       ...(Array.isArray(extraContent) ? extraContent.filter((item) => item && typeof item === 'object' && item.type !== 'text') : []),
       { type: 'text', text: request.prompt },
     ];
-    return {
-      model: request.model,
-      action: 'generate',
-      body: { ...metadata, content, ...(request.duration !== undefined ? { duration: Math.round(request.duration) } : {}) },
+    const forwarded: Record<string, unknown> = {
+      ...metadata,
+      content,
+      ...(request.duration !== undefined ? { duration: Math.round(request.duration) } : {}),
     };
+    const seconds = Number(forwarded.duration ?? DEFAULT_SECONDS);
+    return { model: request.model, action: 'generate', body: forwarded, usage: videoUsage(seconds, forwarded.resolution, request.size) };
   }
 
   async submit(channel: RelayChannel, planned: PlannedSubmit, context: SubmitContext): Promise<SubmitOutcome> {
@@ -98,6 +102,7 @@ export class DoubaoVideoProvider implements TaskProvider {
         failReason: status === TaskStatus.Failure ? String(task.error?.message || 'task failed') : '',
         resultUrl: status === TaskStatus.Success && typeof task.content?.video_url === 'string' ? task.content.video_url : undefined,
         totalTokens: status === TaskStatus.Success && tokens > 0 ? tokens : undefined,
+        usage: status === TaskStatus.Success && tokens > 0 ? { tokens } : undefined,
         data: task,
       });
     }

@@ -11,7 +11,7 @@ import {
   type TaskReport,
 } from '../task-provider.js';
 import { TaskStatus, type TaskEntity } from '../task.entity.js';
-import { queuedVideo, readVideoRequest } from '../video-request.js';
+import { queuedVideo, readVideoRequest, videoUsage } from '../video-request.js';
 
 /** MiniMax's `base_resp`: status_code 0 is success. */
 interface BaseResp {
@@ -53,17 +53,19 @@ export class HailuoProvider implements TaskProvider {
 
   plan(_action: string, body: unknown): PlannedSubmit {
     const request = readVideoRequest(body, 'MiniMax-Hailuo-02');
+    const forwarded: Record<string, unknown> = {
+      prompt: request.prompt || undefined,
+      duration: Math.round(request.duration ?? DEFAULT_SECONDS),
+      resolution: resolutionOf(request.size),
+      first_frame_image: request.images[0],
+      last_frame_image: request.images[1],
+      ...request.metadata,
+    };
     return {
       model: request.model,
       action: request.images.length ? 'generate' : 'textGenerate',
-      body: {
-        prompt: request.prompt || undefined,
-        duration: Math.round(request.duration ?? DEFAULT_SECONDS),
-        resolution: resolutionOf(request.size),
-        first_frame_image: request.images[0],
-        last_frame_image: request.images[1],
-        ...request.metadata,
-      },
+      body: forwarded,
+      usage: videoUsage(Number(forwarded.duration), forwarded.resolution),
     };
   }
 

@@ -11,7 +11,7 @@ import {
   type TaskReport,
 } from '../task-provider.js';
 import { TaskStatus, type TaskEntity } from '../task.entity.js';
-import { queuedVideo, readVideoRequest } from '../video-request.js';
+import { queuedVideo, readVideoRequest, videoUsage } from '../video-request.js';
 import { volcSignedHeaders } from './volc-sign.js';
 
 const VERSION = '2022-08-31';
@@ -75,17 +75,20 @@ export class JimengProvider implements TaskProvider {
     const request = readVideoRequest(body, 'jimeng_vgfm_t2v_l20');
     const images = request.images;
     const byUrl = images.length > 0 && images[0]!.startsWith('http');
+    const forwarded: Record<string, unknown> = {
+      prompt: request.prompt || undefined,
+      frames: request.duration === 10 ? 241 : 121,
+      seed: -1,
+      aspect_ratio: '16:9',
+      ...(byUrl ? { image_urls: images } : images.length ? { binary_data_base64: images } : {}),
+      ...request.metadata,
+    };
+    const seconds = forwarded.frames === 241 ? 10 : 5;
     return {
       model: request.model,
       action: images.length > 1 ? 'firstTailGenerate' : images.length === 1 ? 'generate' : 'textGenerate',
-      body: {
-        prompt: request.prompt || undefined,
-        frames: request.duration === 10 ? 241 : 121,
-        seed: -1,
-        aspect_ratio: '16:9',
-        ...(byUrl ? { image_urls: images } : images.length ? { binary_data_base64: images } : {}),
-        ...request.metadata,
-      },
+      body: forwarded,
+      usage: videoUsage(seconds, undefined),
     };
   }
 

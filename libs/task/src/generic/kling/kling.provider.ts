@@ -94,7 +94,7 @@ export class KlingProvider implements TaskProvider {
       camera_control: request.camera_control,
       ...metadata,
     };
-    return { model, action: resolved, body: payload };
+    return { model, action: resolved, body: payload, usage: { seconds: duration, mode: String(payload.mode) } };
   }
 
   async submit(channel: RelayChannel, planned: PlannedSubmit, context: SubmitContext): Promise<SubmitOutcome> {

@@ -4,6 +4,7 @@ import { TaskRelayError } from '../../shared/task-error.js';
 import { TaskUpstream, fromDataUrl, joinUrl, toMultipart } from '../../shared/upstream-json.js';
 import type { ContentSource, PlannedSubmit, SubmitContext, SubmitOutcome, TaskProvider, TaskReport } from '../task-provider.js';
 import { TaskStatus, type TaskEntity } from '../task.entity.js';
+import { videoUsage } from '../video-request.js';
 
 /** OpenAI (1) and Sora (55) channels speak OpenAI's video API. */
 export const OPENAI_VIDEO_CHANNEL_TYPES = [1, 55];
@@ -102,6 +103,7 @@ export class OpenAiVideoProvider implements TaskProvider {
       action: 'generate',
       body: request,
       ratios: { seconds: Math.ceil(seconds), size: LARGE_SIZES.has(size) ? 1.666667 : 1 },
+      usage: videoUsage(Math.ceil(seconds), request.resolution, size),
     };
   }
 
@@ -153,6 +155,7 @@ export class OpenAiVideoProvider implements TaskProvider {
       const status = videoStatus(item.status);
       const progress = Number(item.progress);
       const error = item.error as { message?: unknown } | undefined;
+      const rendered = status === TaskStatus.Success && Number(item.seconds) > 0 ? Math.ceil(Number(item.seconds)) : undefined;
       reports.push({
         upstreamId,
         status,
@@ -161,7 +164,8 @@ export class OpenAiVideoProvider implements TaskProvider {
         finishTime: Number(item.completed_at) || 0,
         data: item,
         // The length really rendered re-prices a per-second model at completion.
-        finalRatios: status === TaskStatus.Success && Number(item.seconds) > 0 ? { seconds: Math.ceil(Number(item.seconds)) } : undefined,
+        finalRatios: rendered ? { seconds: rendered } : undefined,
+        usage: rendered ? { seconds: rendered } : undefined,
       });
     }
     return reports;

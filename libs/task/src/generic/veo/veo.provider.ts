@@ -12,7 +12,7 @@ import {
   type TaskReport,
 } from '../task-provider.js';
 import { TaskStatus, type TaskEntity } from '../task.entity.js';
-import { queuedVideo, readVideoRequest, upstreamMessage } from '../video-request.js';
+import { queuedVideo, readVideoRequest, upstreamMessage, videoUsage } from '../video-request.js';
 
 const VERSION = 'v1beta';
 /** Veo renders 8 s unless asked otherwise (Gemini API video docs). */
@@ -65,6 +65,8 @@ export class VeoProvider implements TaskProvider {
         parameters: { aspectRatio: aspect, ...request.metadata, durationSeconds: seconds },
       },
       ratios: { seconds: Math.ceil(seconds) },
+      // Veo renders 720p unless asked otherwise.
+      usage: videoUsage(Math.ceil(seconds), request.metadata.resolution, request.size, '720p'),
     };
   }
 

@@ -11,7 +11,7 @@ import {
   type TaskReport,
 } from '../task-provider.js';
 import { TaskStatus, type TaskEntity } from '../task.entity.js';
-import { queuedVideo, readVideoRequest, upstreamMessage } from '../video-request.js';
+import { queuedVideo, readVideoRequest, upstreamMessage, videoUsage } from '../video-request.js';
 
 /** new-api's action names and the Vidu endpoint each one posts to. */
 const PATHS: Record<string, string> = {
@@ -60,19 +60,16 @@ export class ViduProvider implements TaskProvider {
     const request = readVideoRequest(body, 'viduq1');
     const action = actionFor(request.images.length, request.metadata.action);
     const { action: _omit, ...metadata } = request.metadata;
-    return {
-      model: request.model,
-      action,
-      body: {
-        images: request.images.length ? request.images : undefined,
-        prompt: request.prompt || undefined,
-        duration: request.duration ?? 5,
-        resolution: request.size || '1080p',
-        movement_amplitude: 'auto',
-        bgm: false,
-        ...metadata,
-      },
+    const forwarded: Record<string, unknown> = {
+      images: request.images.length ? request.images : undefined,
+      prompt: request.prompt || undefined,
+      duration: request.duration ?? 5,
+      resolution: request.size || '1080p',
+      movement_amplitude: 'auto',
+      bgm: false,
+      ...metadata,
     };
+    return { model: request.model, action, body: forwarded, usage: videoUsage(Number(forwarded.duration), forwarded.resolution) };
   }
 
   async submit(channel: RelayChannel, planned: PlannedSubmit, context: SubmitContext): Promise<SubmitOutcome> {

@@ -21,6 +21,7 @@ const KEYS = [
   'tool_price_setting.prices',
   'billing_setting.billing_mode',
   'billing_setting.billing_expr',
+  'billing_setting.minimum_charge',
   'ExposeRatioEnabled',
   'DefaultUseAutoGroup',
 ] as const;
