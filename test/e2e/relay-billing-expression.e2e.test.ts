@@ -41,6 +41,8 @@ describe.each(testDatabases())('relay: billing expressions on %s', (kind) => {
     expect(row).toMatchObject({ modelName: MODEL, promptTokens: 50, completionTokens: 20, quota: 123 });
     const other = typeof row.other === 'string' ? JSON.parse(row.other) : row.other;
     expect(other).toMatchObject({ billing_mode: 'tiered_expr', matched_tier: 'short', estimated_tier: 'long', model_ratio: 0 });
+    // new-api's request_rules: the request multiplier of the expression, and that it did not apply.
+    expect(other.request_rules).toEqual([{ cond: 'header("x-priority") == "high"', multiplier: 2, matched: false }]);
     expect(other).not.toHaveProperty('billing_expr');
     expect(before - (await f.quota(f.user.id))).toBe(123);
   });
@@ -79,6 +81,7 @@ describe.each(testDatabases())('relay: billing expressions on %s', (kind) => {
     expect(row).toMatchObject({ quota: quotaOf((300 * 4 + 10 * 16) * 2) });
     const other = typeof row.other === 'string' ? JSON.parse(row.other) : row.other;
     expect(other.matched_tier).toBe('long');
+    expect(other.request_rules).toEqual([{ cond: 'header("x-priority") == "high"', multiplier: 2, matched: true }]);
 
     f.up.script({ path: '/v1/chat/completions', usage: { prompt_tokens: 300, completion_tokens: 10 } });
     // The SDK types metadata values as strings; the gateway reads whatever JSON the body holds.

@@ -94,7 +94,7 @@ describe.each(testDatabases())('OpenAI-compatible video generation on %s', (kind
   it('prices a model billed by a task expression by seconds and resolution, settles on the seconds rendered with the frozen expression', async () => {
     const PRO = 'sora-2-pro';
     const expr = (high: number) =>
-      `u("resolution") == "1024p" ? tier("high", u("seconds") * ${high}) : tier("standard", u("seconds") * 0.3 * (param("boost") ?? 1))`;
+      `(u("resolution") == "1024p" ? tier("high", u("seconds") * ${high}) : tier("standard", u("seconds") * 0.3 * (param("boost") ?? 1))) * (header("x-rush") == "yes" ? 2 : 1)`;
     await fx.setOption('billing_setting.billing_mode', { [PRO]: 'tiered_expr' });
     await fx.setOption('billing_setting.billing_expr', { [PRO]: expr(0.5) });
     await fx.channel({ type: 55, key: KEY, base_url: up.url, models: PRO });
@@ -137,7 +137,12 @@ describe.each(testDatabases())('OpenAI-compatible video generation on %s', (kind
     const others = rows.map((row) => (typeof row.other === 'string' ? JSON.parse(row.other) : row.other));
     expect(others).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ billing_mode: 'tiered_expr', matched_tier: 'high', task_usage: { seconds: 8, resolution: '1024p' } }),
+        expect.objectContaining({
+          billing_mode: 'tiered_expr',
+          matched_tier: 'high',
+          task_usage: { seconds: 8, resolution: '1024p' },
+          request_rules: [{ cond: 'header("x-rush") == "yes"', multiplier: 2, matched: false }],
+        }),
         expect.objectContaining({ billing_mode: 'tiered_expr', matched_tier: 'standard', task_usage: { seconds: 4, resolution: '720p' } }),
       ]),
     );

@@ -135,6 +135,7 @@ export const en = {
       perCall: 'Price per call {{price}} × group ratio {{group}}',
       expression: 'Billed by expression, tier {{tier}} × group ratio {{group}}',
       taskUsage: 'Task: {{facts}}',
+      requestRule: '× {{multiplier}} when {{cond}}',
       cacheTokens: 'Cached tokens {{tokens}}',
       webSearch: 'Web search {{calls}} calls ({{price}} per 1000)',
       fileSearch: 'File search {{calls}} calls ({{price}} per 1000)',

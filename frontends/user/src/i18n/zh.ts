@@ -130,6 +130,7 @@ export const zh: Messages<typeof en> = {
       perCall: '按次计费 {{price}} × 分组倍率 {{group}}',
       expression: '表达式计费，档位 {{tier}} × 分组倍率 {{group}}',
       taskUsage: '任务：{{facts}}',
+      requestRule: '× {{multiplier}}：{{cond}}',
       cacheTokens: '缓存 tokens {{tokens}}',
       webSearch: 'Web 搜索 {{calls}} 次（每千次 {{price}}）',
       fileSearch: '文件搜索 {{calls}} 次（每千次 {{price}}）',

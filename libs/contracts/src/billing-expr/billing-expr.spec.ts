@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { BillingExprError, billingExprProblem, compileBillingExpr, type ExprRequest, type ExprTokens, runBillingExpr } from './index.js';
+import {
+  BillingExprError,
+  billingExprProblem,
+  compileBillingExpr,
+  type ExprRequest,
+  type ExprTokens,
+  ruleTraces,
+  runBillingExpr,
+} from './index.js';
 
 const tokens = (values: Partial<ExprTokens> = {}): ExprTokens => ({
   p: 0,
@@ -16,8 +24,11 @@ const tokens = (values: Partial<ExprTokens> = {}): ExprTokens => ({
   ...values,
 });
 const noRequest: ExprRequest = { param: () => null, header: () => '' };
-const run = (source: string, values: Partial<ExprTokens> = {}, request = noRequest) =>
-  runBillingExpr(compileBillingExpr(source), tokens(values), request);
+/** A run's price and tier (request rules have their own test). */
+const run = (source: string, values: Partial<ExprTokens> = {}, request = noRequest) => {
+  const { cost, tier } = runBillingExpr(compileBillingExpr(source), tokens(values), request);
+  return { cost, tier };
+};
 
 const SONNET =
   'len <= 200000 ? tier("standard", p * 3 + c * 15 + cr * 0.3 + cc * 3.75 + cc1h * 6) : tier("long_context", p * 6 + c * 22.5 + cr * 0.6 + cc * 7.5 + cc1h * 12)';
@@ -139,5 +150,36 @@ describe('billing expressions (new-api billing_setting.billing_expr)', () => {
     );
     // Compares a number with a string for some facts.
     expect(billingExprProblem('tier("t", u("seconds") > u("mode") ? 1 : 2)')).toMatch(/compares two numbers or two strings/);
+  });
+
+  it('traces request rules (a condition on the request ? a number : 1), printed canonically, with whether they held', () => {
+    const program = compileBillingExpr(
+      'tier("base", p * 2) * (param("service_tier")=="priority" ? 2 : 1) * (hour("UTC") < 0 || !(header("X-Beta") contains "fast") ? 1.5 : 1) * (len > 10 ? 3 : 1) * (param("a") == "b" ? 2 : 1.5)',
+    );
+    expect(program.rules).toEqual([
+      { cond: 'param("service_tier") == "priority"', multiplier: 2 },
+      { cond: 'hour("UTC") < 0 || !(header("X-Beta") contains "fast")', multiplier: 1.5 },
+    ]);
+    const request = (tier: string, beta: string): ExprRequest => ({
+      param: (path) => (path === 'service_tier' ? tier : null),
+      header: (name) => (name === 'x-beta' ? beta : ''),
+    });
+    const priority = runBillingExpr(program, tokens({ p: 1 }), request('priority', 'fast-mode'));
+    // × 2 for the traced rule, × 1.5 from the untraced `? 2 : 1.5`.
+    expect(priority.cost).toBe(2 * 2 * 1.5);
+    expect(ruleTraces(program, priority)).toEqual([
+      { cond: 'param("service_tier") == "priority"', multiplier: 2, matched: true },
+      { cond: 'hour("UTC") < 0 || !(header("X-Beta") contains "fast")', multiplier: 1.5, matched: false },
+    ]);
+    expect(ruleTraces(program, runBillingExpr(program, tokens({ p: 1 }), request('default', ''))).map((r) => r.matched)).toEqual([
+      false,
+      true,
+    ]);
+    // A rule in a branch the run did not take stays unmatched; an expression without rules has no traces.
+    const branched = compileBillingExpr('len > 5 ? tier("a", p) * (param("x") == 1 ? 2 : 1) : tier("b", p)');
+    expect(ruleTraces(branched, runBillingExpr(branched, tokens({ len: 1 }), { param: () => 1, header: () => '' }))).toEqual([
+      { cond: 'param("x") == 1', multiplier: 2, matched: false },
+    ]);
+    expect(ruleTraces(compileBillingExpr(SONNET), runBillingExpr(compileBillingExpr(SONNET), tokens(), noRequest))).toBeUndefined();
   });
 });

@@ -41,6 +41,8 @@ export interface ExprRun {
   cost: number;
   /** The name given to the last tier() the run went through ('' when none). */
   tier: string;
+  /** Per request rule of the program (index.ts), whether its condition held in this run. */
+  rules: boolean[];
 }
 
 type Value = unknown;
@@ -114,8 +116,14 @@ function compare(op: string, a: Value, b: Value): boolean {
 }
 
 /** Runs a checked expression tree (compile.ts) for these tokens and this request. */
-export function evaluateBillingExpr(tree: ExprNode, tokens: ExprTokens, request: ExprRequest): ExprRun {
+export function evaluateBillingExpr(
+  tree: ExprNode,
+  tokens: ExprTokens,
+  request: ExprRequest,
+  ruleOf: ReadonlyMap<ExprNode, number> = new Map(),
+): ExprRun {
   let tier = '';
+  const rules: boolean[] = new Array(ruleOf.size).fill(false);
   const now = request.now ?? new Date();
 
   function call(name: string, args: ExprNode[]): Value {
@@ -216,8 +224,12 @@ export function evaluateBillingExpr(tree: ExprNode, tokens: ExprTokens, request:
       }
       case 'binary':
         return binary(node.op, node.left, node.right);
-      case 'cond':
-        return bool(run(node.test), '?:') ? run(node.then) : run(node.else);
+      case 'cond': {
+        const holds = bool(run(node.test), '?:');
+        const rule = holds ? ruleOf.get(node) : undefined;
+        if (rule !== undefined) rules[rule] = true;
+        return holds ? run(node.then) : run(node.else);
+      }
     }
   }
 
@@ -225,5 +237,5 @@ export function evaluateBillingExpr(tree: ExprNode, tokens: ExprTokens, request:
   if (typeof cost !== 'number' || !Number.isFinite(cost))
     throw new BillingExprError(`the expression gave ${typeName(cost)} ${String(cost)}, not a price`);
   if (cost < 0) throw new BillingExprError(`the expression gave a negative price (${cost})`);
-  return { cost, tier };
+  return { cost, tier, rules };
 }

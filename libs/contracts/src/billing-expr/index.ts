@@ -1,6 +1,7 @@
 import { goRegExp } from '../go-regexp.js';
 import { evaluateBillingExpr, type ExprRequest, type ExprRun, type ExprTokens, NO_TOKENS, TOKEN_VARIABLES } from './evaluate.js';
 import { BillingExprError, type ExprNode, parseBillingExpr } from './parse.js';
+import { printExpr } from './print.js';
 import { smokeUsages, TASK_USAGE_FACTS, TASK_USAGE_KEYS } from './task-usage.js';
 
 export { BillingExprError } from './parse.js';
@@ -22,6 +23,46 @@ export interface BillingProgram {
   /** The body paths and headers it names as literals: what a task's settlement needs of the submit. */
   params: readonly string[];
   headers: readonly string[];
+  /** Its request rules, in the order they appear; a run says which held (ExprRun.rules). */
+  rules: readonly RequestRule[];
+  /** The `?:` node of each rule → its index in `rules`. */
+  ruleOf: ReadonlyMap<ExprNode, number>;
+}
+
+/**
+ * A request multiplier, new-api's traced shape `<condition on the request> ? <number> : 1`, e.g.
+ * `(param("service_tier") == "priority" ? 2 : 1)`: logged with whether it applied, so a user sees why a call cost more.
+ */
+export interface RequestRule {
+  /** The condition, printed canonically. */
+  cond: string;
+  multiplier: number;
+}
+
+/** The functions that read the request (or its time): a condition on one of them makes a request rule. */
+const REQUEST_PROBES: ReadonlySet<string> = new Set(['param', 'header', 'hour', 'minute', 'weekday', 'month', 'day']);
+
+function readsRequest(node: ExprNode): boolean {
+  switch (node.kind) {
+    case 'call':
+      return REQUEST_PROBES.has(node.name) || node.args.some(readsRequest);
+    case 'array':
+      return node.items.some(readsRequest);
+    case 'unary':
+      return readsRequest(node.arg);
+    case 'binary':
+      return readsRequest(node.left) || readsRequest(node.right);
+    case 'cond':
+      return readsRequest(node.test) || readsRequest(node.then) || readsRequest(node.else);
+    default:
+      return false;
+  }
+}
+
+/** The multiplier of a rule-shaped `?:` node, or undefined. */
+function ruleMultiplier(node: Extract<ExprNode, { kind: 'cond' }>): number | undefined {
+  if (node.then.kind !== 'num' || node.else.kind !== 'num' || node.else.value !== 1) return undefined;
+  return readsRequest(node.test) ? node.then.value : undefined;
 }
 
 const MAX_SOURCE_LENGTH = 8192;
@@ -51,6 +92,8 @@ interface Found {
   calls: Set<string>;
   params: Set<string>;
   headers: Set<string>;
+  rules: RequestRule[];
+  ruleOf: Map<ExprNode, number>;
 }
 
 function check(node: ExprNode, found: Found): void {
@@ -96,11 +139,17 @@ function check(node: ExprNode, found: Found): void {
       check(node.left, found);
       check(node.right, found);
       return;
-    case 'cond':
+    case 'cond': {
+      const multiplier = ruleMultiplier(node);
+      if (multiplier !== undefined) {
+        found.ruleOf.set(node, found.rules.length);
+        found.rules.push({ cond: printExpr(node.test), multiplier });
+      }
       check(node.test, found);
       check(node.then, found);
       check(node.else, found);
       return;
+    }
     default:
       return;
   }
@@ -118,24 +167,28 @@ export function compileBillingExpr(source: string): BillingProgram {
   const body = source.trim().replace(/^v1:/, '');
   if (!body.trim()) throw new BillingExprError('the expression is empty');
   const tree = parseBillingExpr(body);
-  const found: Found = { uses: new Set(), calls: new Set(), params: new Set(), headers: new Set() };
+  const found: Found = { uses: new Set(), calls: new Set(), params: new Set(), headers: new Set(), rules: [], ruleOf: new Map() };
   check(tree, found);
-  const program: BillingProgram = {
-    source,
-    tree,
-    uses: found.uses,
-    calls: found.calls,
-    params: [...found.params],
-    headers: [...found.headers],
-  };
+  const { uses, calls, rules, ruleOf } = found;
+  const program: BillingProgram = { source, tree, uses, calls, params: [...found.params], headers: [...found.headers], rules, ruleOf };
   if (compiled.size >= MAX_CACHED) compiled.clear();
   compiled.set(source, program);
   return program;
 }
 
+/** A rule as the consume log shows it (new-api's `request_rules`). */
+export interface RequestRuleTrace extends RequestRule {
+  matched: boolean;
+}
+
+/** The program's request rules with whether each held in `run`; undefined when it has none. */
+export function ruleTraces(program: BillingProgram, run: ExprRun): RequestRuleTrace[] | undefined {
+  return program.rules.length ? program.rules.map((rule, i) => ({ ...rule, matched: run.rules[i] === true })) : undefined;
+}
+
 /** Runs a program; throws a BillingExprError when it cannot give a price (a type error, a negative or infinite result). */
 export function runBillingExpr(program: BillingProgram, tokens: ExprTokens, request: ExprRequest): ExprRun {
-  return evaluateBillingExpr(program.tree, tokens, request);
+  return evaluateBillingExpr(program.tree, tokens, request, program.ruleOf);
 }
 
 /** The tokens of the save-time check: nothing, a short and a long exchange (new-api's smoke vectors). */

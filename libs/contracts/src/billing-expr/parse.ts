@@ -54,7 +54,8 @@ const OPERATORS = [
   ',',
 ];
 /** Binary operators and how tightly they bind (expr-lang's table); `**`/`^` group from the right. */
-const BINARY: Readonly<Record<string, number>> = {
+/** Binary operators and how tightly they bind (expr-lang's table). */
+export const BINARY: Readonly<Record<string, number>> = {
   '||': 10,
   or: 10,
   '&&': 15,

@@ -68,6 +68,7 @@ export function buildConsumeLog(record: ConsumeRecord): NewLog {
     other.billing_mode = 'tiered_expr';
     other.matched_tier = price.expr.tier ?? '';
     if (price.expr.estimatedTier !== undefined) other.estimated_tier = price.expr.estimatedTier;
+    if (price.expr.rules) other.request_rules = price.expr.rules;
     if (price.expr.failure) adminInfo.billing_expr_error = price.expr.failure;
   }
   for (const { tool, calls, price: perThousand } of record.tools ?? []) {

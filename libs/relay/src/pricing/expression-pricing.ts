@@ -1,4 +1,13 @@
-import { type BillingProgram, BillingExprError, type ExprRequest, type ExprTokens, NO_TOKENS, runBillingExpr } from '@gw/contracts';
+import {
+  type BillingProgram,
+  BillingExprError,
+  type ExprRequest,
+  type ExprTokens,
+  NO_TOKENS,
+  type RequestRuleTrace,
+  ruleTraces,
+  runBillingExpr,
+} from '@gw/contracts';
 import { type BillableUsage, nonNegative, splitPrompt } from './prompt-split.js';
 
 /** A request priced by its model's billing expression (billing_setting, new-api's tiered_expr mode). */
@@ -12,6 +21,8 @@ export interface PriceExpr {
   /** The tier the settlement went through, or why the expression could not run. */
   tier?: string;
   failure?: string;
+  /** The request rules of the settlement run and whether each applied (logged as new-api's request_rules). */
+  rules?: RequestRuleTrace[];
 }
 
 /**
@@ -59,6 +70,7 @@ export function expressionCharge(expr: PriceExpr, usage: BillableUsage, quotaPer
   try {
     const run = runBillingExpr(expr.program, expressionTokens(expr.program, usage), expr.request);
     expr.tier = run.tier;
+    expr.rules = ruleTraces(expr.program, run);
     return toQuota(run.cost, quotaPerUnit, groupRatio, surcharge);
   } catch (error) {
     if (!(error instanceof BillingExprError)) throw error;

@@ -6,7 +6,7 @@ import { type ChannelRoute, expressionRequest } from '@gw/relay';
 import { randomAlnum } from '@gw/user';
 import { TaskBilling, type TaskCharge } from '../shared/task-billing.service.js';
 import { TaskRelayError } from '../shared/task-error.js';
-import type { TaskExprSnapshot } from '../shared/task-expression.js';
+import type { TaskExprCharge, TaskExprSnapshot } from '../shared/task-expression.js';
 import { TaskGate, type TaskCaller, type TaskPrice } from '../shared/task-gate.js';
 import { retriesTaskFailure } from '../shared/task-retry.js';
 import { TASK_PROVIDERS, type PlannedSubmit, type SubmitContext, type SubmitOutcome, type TaskProvider } from './task-provider.js';
@@ -266,7 +266,7 @@ export class TaskRelayService {
           task_id: taskId,
           request_path: call.path,
           ...(planned.ratios && !price.expr ? { other_ratios: planned.ratios } : {}),
-          ...(price.expr ? { billing_mode: 'tiered_expr', matched_tier: price.expr.tier, task_usage: price.expr.usage } : {}),
+          ...(price.expr ? exprLog(price.expr) : {}),
           admin_info: { use_channel: submit.used.map(String) },
         },
       },
@@ -314,4 +314,14 @@ export class TaskRelayService {
 /** The part of an expression price a task keeps for its settlement. */
 function exprSnapshot({ source, usage, request, quotaPerUsd, minimumCharge }: TaskExprSnapshot): TaskExprSnapshot {
   return { source, usage, request, quotaPerUsd, minimumCharge };
+}
+
+/** The consume row's fields of a task priced by its expression (new-api's tiered_expr fields, and the facts). */
+function exprLog(expr: TaskExprSnapshot & TaskExprCharge): Record<string, unknown> {
+  return {
+    billing_mode: 'tiered_expr',
+    matched_tier: expr.tier,
+    task_usage: expr.usage,
+    ...(expr.rules ? { request_rules: expr.rules } : {}),
+  };
 }

@@ -4,6 +4,8 @@ import {
   compileBillingExpr,
   type ExprRequest,
   NO_TOKENS,
+  type RequestRuleTrace,
+  ruleTraces,
   runBillingExpr,
   taskExpressionProblem,
   type TaskUsage,
@@ -33,6 +35,8 @@ export interface TaskExprSnapshot {
 export interface TaskExprCharge {
   quota: number;
   tier: string;
+  /** The expression's request rules and whether each applied. */
+  rules?: RequestRuleTrace[];
 }
 
 /** The values the program names, read from the submit. */
@@ -61,7 +65,7 @@ export function taskExpressionCharge(snapshot: TaskExprSnapshot): TaskExprCharge
   if (problem) throw new BillingExprError(problem);
   const run = runBillingExpr(program, NO_TOKENS, thawRequest(snapshot.request, snapshot.usage));
   const quota = Math.max(0, Math.round(run.cost * snapshot.quotaPerUsd));
-  return { quota: withMinimumCharge(snapshot, quota), tier: run.tier };
+  return { quota: withMinimumCharge(snapshot, quota), tier: run.tier, rules: ruleTraces(program, run) };
 }
 
 /**

@@ -34,9 +34,15 @@ describe('log details lines', () => {
       matched_tier: 'high',
       group_ratio: 1,
       task_usage: { seconds: 8, resolution: '1024p' },
+      request_rules: [
+        { cond: 'header("x-rush") == "yes"', multiplier: 2, matched: true },
+        { cond: 'param("n") > 1', multiplier: 3, matched: false },
+      ],
     };
+    // Only the rules that applied are listed.
     expect(detailLines({ content: '' }, task, t)).toEqual([
       'expression {"tier":"high","group":"1"}',
+      `requestRule ${JSON.stringify(task.request_rules[0])}`,
       'taskUsage {"facts":"seconds 8, resolution 1024p"}',
     ]);
   });

@@ -22,6 +22,7 @@ export function detailLines(row: Pick<LogRow, 'content'>, other: LogOther, t: Tr
   if (other.billing_mode === 'tiered_expr') {
     lines.push(t('logs.details.expression', { tier: other.matched_tier || '-', group: num(groupRatio) }));
     if (other.cache_tokens) lines.push(t('logs.details.cacheTokens', { tokens: other.cache_tokens }));
+    for (const rule of other.request_rules ?? []) if (rule.matched) lines.push(t('logs.details.requestRule', rule));
     const facts = Object.entries(other.task_usage ?? {}).map(([key, value]) => `${key} ${value}`);
     if (facts.length) lines.push(t('logs.details.taskUsage', { facts: facts.join(', ') }));
   } else if (isPerCallPrice(other)) {

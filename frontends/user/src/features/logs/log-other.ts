@@ -18,6 +18,8 @@ export interface LogOther {
   /** Billed by the model's expression (billing_setting): the tier it went through. */
   billing_mode?: 'tiered_expr';
   matched_tier?: string;
+  /** The expression's request multipliers and whether each applied (new-api's request_rules). */
+  request_rules?: { cond: string; multiplier: number; matched: boolean }[];
   /** A task priced by its expression: the facts it read (seconds, resolution …). */
   task_usage?: Record<string, number | string>;
   /** Hosted tool calls billed per call (US$ per 1000 calls). */
