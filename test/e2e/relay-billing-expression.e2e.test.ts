@@ -11,6 +11,9 @@ import { type RelayFixture, startRelayFixture } from './relay-fixture.js';
 const MODEL = 'expr-chat';
 const EXPR =
   '(len <= 100 ? tier("short", p * 2 + c * 8 + cr * 0.5) : tier("long", p * 4 + c * 16)) * (header("x-priority") == "high" ? 2 : 1) * (param("metadata.weight") ?? 1)';
+/** Pictures at a fixed price each, × 4 in high quality (new-api's image_count and request multipliers). */
+const DRAW = 'expr-draw';
+const DRAW_EXPR = 'tier("image", fixed(0.04)) * image_count * (param("quality") == "high" ? 4 : 1)';
 /** US$ per million tokens → quota at QuotaPerUnit 500000, rounded half away from zero. */
 const quotaOf = (usd: number) => Math.round(usd / 2);
 
@@ -21,10 +24,10 @@ describe.each(testDatabases())('relay: billing expressions on %s', (kind) => {
 
   beforeAll(async () => {
     f = await startRelayFixture(kind);
-    await f.setOption('billing_setting.billing_mode', { [MODEL]: 'tiered_expr' });
-    await f.setOption('billing_setting.billing_expr', { [MODEL]: EXPR });
+    await f.setOption('billing_setting.billing_mode', { [MODEL]: 'tiered_expr', [DRAW]: 'tiered_expr' });
+    await f.setOption('billing_setting.billing_expr', { [MODEL]: EXPR, [DRAW]: DRAW_EXPR });
     // No ratio or price: the expression alone prices the model.
-    await f.channel({ key: 'sk-expr', models: MODEL });
+    await f.channel({ key: 'sk-expr', models: `${MODEL},${DRAW}` });
     openai = f.openai((await f.token({ unlimited_quota: true })).key);
   });
   afterAll(async () => {
@@ -122,5 +125,33 @@ describe.each(testDatabases())('relay: billing expressions on %s', (kind) => {
     } finally {
       await f.setOption('billing_setting.minimum_charge', {});
     }
+  });
+
+  it('prices pictures per request: a fixed price × image_count × the quality rule, logged as billed per request', async () => {
+    const before = await f.quota(f.user.id);
+    const { response } = await openai.images.generate({ model: DRAW, prompt: 'a cat', n: 3, quality: 'high' }).withResponse();
+    // US$ 0.04 × 3 × 4 = 0.48 → 240,000 quota.
+    const row = await f.settled(response.headers.get('x-oneapi-request-id'));
+    expect(row).toMatchObject({ modelName: DRAW, quota: 240_000 });
+    const other = typeof row.other === 'string' ? JSON.parse(row.other) : row.other;
+    expect(other).toMatchObject({
+      billing_mode: 'tiered_expr',
+      matched_tier: 'image',
+      billing_unit: 'request',
+      fixed_price: 0.04,
+      estimated_billing_unit: 'request',
+      estimated_fixed_price: 0.04,
+      request_rules: [{ cond: 'param("quality") == "high"', multiplier: 4, matched: true }],
+    });
+    expect(before - (await f.quota(f.user.id))).toBe(240_000);
+    // A fixed price added to tokens in one tier is refused when saved, as new-api does.
+    const mixed = await f.root.put('/api/option/', {
+      key: 'billing_setting.billing_expr',
+      value: JSON.stringify({ [MODEL]: EXPR, [DRAW]: 'tier("image", fixed(0.04) + p)' }),
+    });
+    expect(mixed.body).toMatchObject({
+      success: false,
+      message: expect.stringMatching(/expression of expr-draw: fixed\(\) is the whole price/),
+    });
   });
 });

@@ -202,7 +202,7 @@ export const settingsEn = {
     billing_setting_billing_mode:
       'JSON: {"model": "tiered_expr"} bills the model by its expression below instead of its ratio or price; "ratio" (or no entry) keeps ratios',
     billing_setting_billing_expr:
-      'JSON: {"model": "expression"} in US$ per 1M tokens, e.g. len <= 200000 ? tier("standard", p * 3 + c * 15 + cr * 0.3) : tier("long", p * 6 + c * 22.5 + cr * 0.6). Variables: p, c, len, cr, cc, cc1h; functions: tier, fixed, param, header, has, max, min, hour(tz)…; a task (video) model gives US$ per task from u("seconds"), u("resolution"), u("mode"), u("count"), u("tokens"), e.g. tier("base", u("seconds") * 0.4); checked when saved',
+      'JSON: {"model": "expression"} in US$ per 1M tokens, e.g. len <= 200000 ? tier("standard", p * 3 + c * 15 + cr * 0.3) : tier("long", p * 6 + c * 22.5 + cr * 0.6). Variables: p, c, len, cr, cc, cc1h, image_count; functions: tier, fixed, param, header, has, max, min, hour(tz)…; a task (video) model gives US$ per task from u("seconds"), u("resolution"), u("mode"), u("count"), u("tokens"), e.g. tier("base", u("seconds") * 0.4); checked when saved',
     billing_setting_minimum_charge: 'JSON: {"model": true} raises any charge of the model below 10 quota to 10 (a free request stays free)',
     DefaultUseAutoGroup: 'New users’ initial token uses the auto group, and auto is listed first when creating a token',
   },

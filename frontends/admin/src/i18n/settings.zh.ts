@@ -200,7 +200,7 @@ export const settingsZh: Messages<typeof settingsEn> = {
       'JSON：{"工具": 每千次调用的美元价格}，覆盖默认值 web_search 10（Claude）、web_search_preview 10（gpt-4o*、gpt-4.1* 为 25）、file_search 2.5、google_search 14（Gemini 搜索接地）、google_maps 25、image_generation 150（可按档位 image_generation/high/1024x1024 等定价）；"工具:模型前缀*" 为某一系列定价，0 表示免费',
     billing_setting_billing_mode: 'JSON：{"模型": "tiered_expr"} 表示该模型按下方表达式计费，不再用倍率或价格；"ratio"（或不写）仍按倍率',
     billing_setting_billing_expr:
-      'JSON：{"模型": "表达式"}，单位为美元 / 1M tokens，如 len <= 200000 ? tier("standard", p * 3 + c * 15 + cr * 0.3) : tier("long", p * 6 + c * 22.5 + cr * 0.6)。变量：p、c、len、cr、cc、cc1h；函数：tier、fixed、param、header、has、max、min、hour(时区)…；任务（视频）模型按任务计价（美元），读 u("seconds")、u("resolution")、u("mode")、u("count")、u("tokens")，如 tier("base", u("seconds") * 0.4)；保存时检查',
+      'JSON：{"模型": "表达式"}，单位为美元 / 1M tokens，如 len <= 200000 ? tier("standard", p * 3 + c * 15 + cr * 0.3) : tier("long", p * 6 + c * 22.5 + cr * 0.6)。变量：p、c、len、cr、cc、cc1h、image_count；函数：tier、fixed、param、header、has、max、min、hour(时区)…；任务（视频）模型按任务计价（美元），读 u("seconds")、u("resolution")、u("mode")、u("count")、u("tokens")，如 tier("base", u("seconds") * 0.4)；保存时检查',
     billing_setting_minimum_charge: 'JSON：{"模型": true} 表示该模型不足 10 额度的扣费按 10 计（免费请求仍免费）',
     DefaultUseAutoGroup: '新用户的初始令牌使用 auto 分组，创建令牌时 auto 排在首位',
   },

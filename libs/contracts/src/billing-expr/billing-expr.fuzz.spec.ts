@@ -85,6 +85,7 @@ const tokens = fc.record<ExprTokens>({
   img_cr: fc.constant(0),
   ai: fc.constant(0),
   ao: fc.constant(0),
+  image_count: fc.integer({ min: 1, max: 128 }),
 });
 const request = fc.record({ body: fc.jsonValue(), header: fc.string() }).map(({ body, header }) => ({
   param: (path: string) =>

@@ -5,24 +5,12 @@ import {
   compileBillingExpr,
   type ExprRequest,
   type ExprTokens,
+  NO_TOKENS,
   ruleTraces,
   runBillingExpr,
 } from './index.js';
 
-const tokens = (values: Partial<ExprTokens> = {}): ExprTokens => ({
-  p: 0,
-  c: 0,
-  len: 0,
-  cr: 0,
-  cc: 0,
-  cc1h: 0,
-  img: 0,
-  img_o: 0,
-  img_cr: 0,
-  ai: 0,
-  ao: 0,
-  ...values,
-});
+const tokens = (values: Partial<ExprTokens> = {}): ExprTokens => ({ ...NO_TOKENS, ...values });
 const noRequest: ExprRequest = { param: () => null, header: () => '' };
 /** A run's price and tier (request rules have their own test). */
 const run = (source: string, values: Partial<ExprTokens> = {}, request = noRequest) => {
@@ -143,7 +131,7 @@ describe('billing expressions (new-api billing_setting.billing_expr)', () => {
   it('checks a task expression on save over every combination of task facts; fixed() belongs to token expressions', () => {
     expect(billingExprProblem('tier("base", 0.1 + u("seconds") * 0.4)')).toBeUndefined();
     expect(billingExprProblem('u("mode") == "pro" ? tier("pro", u("seconds") * 0.8) : tier("std", u("seconds") * 0.4)')).toBeUndefined();
-    expect(billingExprProblem('tier("r", fixed(0.5) + u("seconds"))')).toMatch(/fixed\(\) is for token expressions/);
+    expect(billingExprProblem('tier("r", fixed(0.5)) * u("seconds")')).toMatch(/fixed\(\) is for token expressions/);
     // Negative for one combination only (seconds 0 at 4k).
     expect(billingExprProblem('u("resolution") == "4k" ? tier("4k", u("seconds") - 1) : tier("hd", u("seconds"))')).toMatch(
       /"resolution":"4k".*negative price/,
@@ -171,7 +159,7 @@ describe('billing expressions (new-api billing_setting.billing_expr)', () => {
       { cond: 'param("service_tier") == "priority"', multiplier: 2, matched: true },
       { cond: 'hour("UTC") < 0 || !(header("X-Beta") contains "fast")', multiplier: 1.5, matched: false },
     ]);
-    expect(ruleTraces(program, runBillingExpr(program, tokens({ p: 1 }), request('default', ''))).map((r) => r.matched)).toEqual([
+    expect(ruleTraces(program, runBillingExpr(program, tokens({ p: 1 }), request('default', '')))?.map((r) => r.matched)).toEqual([
       false,
       true,
     ]);
@@ -181,5 +169,42 @@ describe('billing expressions (new-api billing_setting.billing_expr)', () => {
       { cond: 'param("x") == 1', multiplier: 2, matched: false },
     ]);
     expect(ruleTraces(compileBillingExpr(SONNET), runBillingExpr(compileBillingExpr(SONNET), tokens(), noRequest))).toBeUndefined();
+  });
+
+  it("keeps fixed() to new-api's shape: one pricing tree of tier() leaves, each fixed leaf exactly fixed(), times request multipliers", () => {
+    const shape = (source: string) => {
+      try {
+        compileBillingExpr(source);
+        return undefined;
+      } catch (error) {
+        return (error as Error).message;
+      }
+    };
+    for (const accepted of [
+      'tier("request", fixed(0.01))',
+      'len <= 32000 ? tier("short", fixed(0.01)) : tier("long", p * 2 + c * 8)',
+      '(len <= 32000 ? tier("short", fixed(0.01)) : tier("long", p * 2)) * (header("x-fast") == "1" ? 2 : 1)',
+      'tier("image", fixed(0.04)) * image_count * (param("quality") == "high" ? 4 : 1)',
+    ])
+      expect(shape(accepted), accepted).toBeUndefined();
+    expect(shape('tier("mixed", fixed(0.01) + p * 2)')).toMatch(/fixed\(\) is the whole price of its tier/);
+    expect(shape('tier("a", fixed(0.01)) + tier("b", p * 2)')).toMatch(/every branch of the pricing tree ends in tier/);
+    expect(shape('tier("a", fixed(0.01)) * tier("b", p)')).toMatch(/one pricing tree times request multipliers/);
+    expect(shape('tier("a", fixed(0.01)) * p')).toMatch(/cannot be multiplied by tokens/);
+    expect(shape('tier("a", fixed(0.01)) * (len > 10 ? 2 : 1)')).toMatch(/cannot be multiplied by tokens/);
+    expect(shape('(tier("a", fixed(0.01)) > 1 ? tier("b", fixed(1)) : tier("c", fixed(2)))')).toMatch(/a condition cannot hold tier/);
+    // Without fixed(), the whole grammar stays.
+    expect(shape('tier("a", p * 2) + tier("b", c * 3)')).toBeUndefined();
+  });
+
+  it('says which tier was priced per request, and counts pictures with image_count', () => {
+    const image = compileBillingExpr('(len > 100 ? tier("long", p * 2) : tier("image", fixed(0.04))) * image_count');
+    expect(runBillingExpr(image, tokens({ image_count: 3 }), noRequest)).toMatchObject({
+      cost: 0.04 * 1e6 * 3,
+      tier: 'image',
+      fixedPrice: 0.04,
+    });
+    expect(runBillingExpr(image, tokens({ len: 200, p: 200 }), noRequest)).not.toHaveProperty('fixedPrice');
+    expect(tokens().image_count).toBe(1);
   });
 });

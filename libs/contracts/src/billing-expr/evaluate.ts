@@ -18,12 +18,40 @@ export interface ExprTokens {
   img_cr: number;
   ai: number;
   ao: number;
+  /** Pictures asked for (image requests; 1 otherwise): a multiplier a fixed() price may take. */
+  image_count: number;
 }
 
 /** No tokens at all (a task expression's tokens; the base of a token count). */
-export const NO_TOKENS: Readonly<ExprTokens> = { p: 0, c: 0, len: 0, cr: 0, cc: 0, cc1h: 0, img: 0, img_o: 0, img_cr: 0, ai: 0, ao: 0 };
+export const NO_TOKENS: Readonly<ExprTokens> = {
+  p: 0,
+  c: 0,
+  len: 0,
+  cr: 0,
+  cc: 0,
+  cc1h: 0,
+  img: 0,
+  img_o: 0,
+  img_cr: 0,
+  ai: 0,
+  ao: 0,
+  image_count: 1,
+};
 
-export const TOKEN_VARIABLES: readonly (keyof ExprTokens)[] = ['p', 'c', 'len', 'cr', 'cc', 'cc1h', 'img', 'img_o', 'img_cr', 'ai', 'ao'];
+export const TOKEN_VARIABLES: readonly (keyof ExprTokens)[] = [
+  'p',
+  'c',
+  'len',
+  'cr',
+  'cc',
+  'cc1h',
+  'img',
+  'img_o',
+  'img_cr',
+  'ai',
+  'ao',
+  'image_count',
+];
 
 /** What a billing expression may read of the request. */
 export interface ExprRequest {
@@ -35,6 +63,8 @@ export interface ExprRequest {
   now?: Date;
   /** A task's usage facts, which u() reads (task-usage.ts); absent on token relays. */
   usage?: TaskUsage;
+  /** Pictures an image request asks for (image_count; 1 when absent). */
+  imageCount?: number;
 }
 
 export interface ExprRun {
@@ -43,6 +73,8 @@ export interface ExprRun {
   tier: string;
   /** Per request rule of the program (index.ts), whether its condition held in this run. */
   rules: boolean[];
+  /** The US$ of the tier when it was priced per request (`tier(name, fixed(usd))`); undefined when by tokens. */
+  fixedPrice?: number;
 }
 
 type Value = unknown;
@@ -123,15 +155,19 @@ export function evaluateBillingExpr(
   ruleOf: ReadonlyMap<ExprNode, number> = new Map(),
 ): ExprRun {
   let tier = '';
+  let fixedPrice: number | undefined;
   const rules: boolean[] = new Array(ruleOf.size).fill(false);
   const now = request.now ?? new Date();
 
   function call(name: string, args: ExprNode[]): Value {
     const values = args.map(run);
     switch (name) {
-      case 'tier':
+      case 'tier': {
         tier = String(values[0]);
+        const leaf = args[1];
+        fixedPrice = leaf?.kind === 'call' && leaf.name === 'fixed' && leaf.args[0]?.kind === 'num' ? leaf.args[0].value : undefined;
         return number(values[1], 'tier()');
+      }
       case 'fixed':
         // A US$ price per request, in the expression's unit (US$ per million tokens).
         return number(values[0], 'fixed()') * 1_000_000;
@@ -237,5 +273,5 @@ export function evaluateBillingExpr(
   if (typeof cost !== 'number' || !Number.isFinite(cost))
     throw new BillingExprError(`the expression gave ${typeName(cost)} ${String(cost)}, not a price`);
   if (cost < 0) throw new BillingExprError(`the expression gave a negative price (${cost})`);
-  return { cost, tier, rules };
+  return fixedPrice === undefined ? { cost, tier, rules } : { cost, tier, rules, fixedPrice };
 }

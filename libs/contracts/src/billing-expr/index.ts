@@ -2,6 +2,7 @@ import { goRegExp } from '../go-regexp.js';
 import { evaluateBillingExpr, type ExprRequest, type ExprRun, type ExprTokens, NO_TOKENS, TOKEN_VARIABLES } from './evaluate.js';
 import { BillingExprError, type ExprNode, parseBillingExpr } from './parse.js';
 import { printExpr } from './print.js';
+import { fixedShapeProblem, ruleMultiplier } from './shape.js';
 import { smokeUsages, TASK_USAGE_FACTS, TASK_USAGE_KEYS } from './task-usage.js';
 
 export { BillingExprError } from './parse.js';
@@ -37,32 +38,6 @@ export interface RequestRule {
   /** The condition, printed canonically. */
   cond: string;
   multiplier: number;
-}
-
-/** The functions that read the request (or its time): a condition on one of them makes a request rule. */
-const REQUEST_PROBES: ReadonlySet<string> = new Set(['param', 'header', 'hour', 'minute', 'weekday', 'month', 'day']);
-
-function readsRequest(node: ExprNode): boolean {
-  switch (node.kind) {
-    case 'call':
-      return REQUEST_PROBES.has(node.name) || node.args.some(readsRequest);
-    case 'array':
-      return node.items.some(readsRequest);
-    case 'unary':
-      return readsRequest(node.arg);
-    case 'binary':
-      return readsRequest(node.left) || readsRequest(node.right);
-    case 'cond':
-      return readsRequest(node.test) || readsRequest(node.then) || readsRequest(node.else);
-    default:
-      return false;
-  }
-}
-
-/** The multiplier of a rule-shaped `?:` node, or undefined. */
-function ruleMultiplier(node: Extract<ExprNode, { kind: 'cond' }>): number | undefined {
-  if (node.then.kind !== 'num' || node.else.kind !== 'num' || node.else.value !== 1) return undefined;
-  return readsRequest(node.test) ? node.then.value : undefined;
 }
 
 const MAX_SOURCE_LENGTH = 8192;
@@ -169,6 +144,8 @@ export function compileBillingExpr(source: string): BillingProgram {
   const tree = parseBillingExpr(body);
   const found: Found = { uses: new Set(), calls: new Set(), params: new Set(), headers: new Set(), rules: [], ruleOf: new Map() };
   check(tree, found);
+  const shape = found.calls.has('fixed') ? fixedShapeProblem(tree) : undefined;
+  if (shape) throw new BillingExprError(shape);
   const { uses, calls, rules, ruleOf } = found;
   const program: BillingProgram = { source, tree, uses, calls, params: [...found.params], headers: [...found.headers], rules, ruleOf };
   if (compiled.size >= MAX_CACHED) compiled.clear();

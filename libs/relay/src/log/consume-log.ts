@@ -67,7 +67,11 @@ export function buildConsumeLog(record: ConsumeRecord): NewLog {
     // itself (up to 8 KB) stays in the settings and on the pricing page, not in every row.
     other.billing_mode = 'tiered_expr';
     other.matched_tier = price.expr.tier ?? '';
-    if (price.expr.estimatedTier !== undefined) other.estimated_tier = price.expr.estimatedTier;
+    if (price.expr.estimatedTier !== undefined) {
+      other.estimated_tier = price.expr.estimatedTier;
+      Object.assign(other, billingUnit(price.expr.estimatedFixedPrice, 'estimated_'));
+    }
+    if (price.expr.tier !== undefined) Object.assign(other, billingUnit(price.expr.fixedPrice));
     if (price.expr.rules) other.request_rules = price.expr.rules;
     if (price.expr.failure) adminInfo.billing_expr_error = price.expr.failure;
   }
@@ -99,4 +103,11 @@ export function buildConsumeLog(record: ConsumeRecord): NewLog {
     completionTokens: usage.completionTokens,
     other,
   };
+}
+
+/** new-api's billing_unit and fixed_price of an expression run: per request at a fixed price, else by tokens. */
+function billingUnit(fixedPrice: number | undefined, prefix = ''): Record<string, unknown> {
+  return fixedPrice === undefined
+    ? { [`${prefix}billing_unit`]: 'token' }
+    : { [`${prefix}billing_unit`]: 'request', [`${prefix}fixed_price`]: fixedPrice };
 }

@@ -36,9 +36,13 @@ export function modelPrice(
   return unset;
 }
 
-/** What a billing expression reads of a relay request: body paths (gjson syntax, as param overrides) and headers. */
-export function expressionRequest(body: unknown, headers: IncomingHttpHeaders): ExprRequest {
+/**
+ * What a billing expression reads of a relay request: body paths (gjson syntax, as param overrides), headers, and
+ * for an image request the pictures asked for.
+ */
+export function expressionRequest(body: unknown, headers: IncomingHttpHeaders, imageCount?: number): ExprRequest {
   return {
+    imageCount,
     param: (path) => {
       try {
         const found = getPath(body as Json, path);

@@ -66,6 +66,7 @@ export function parseOpenAiOther(kind: OpenAiOtherKind, path: string, raw: unkno
   let stream = false;
   let maxTokens = 0;
   let callFactor: number | undefined;
+  let imageCount: number | undefined;
   switch (kind) {
     case 'responses':
     case 'responses_compact':
@@ -79,6 +80,7 @@ export function parseOpenAiOther(kind: OpenAiOtherKind, path: string, raw: unkno
       if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > MAX_IMAGES)
         throw badRequest(`n must be an integer from 1 to ${MAX_IMAGES}`);
       callFactor = imageCallFactor(model, raw.size, raw.quality, n);
+      imageCount = n;
       break;
     }
     case 'audio_speech':
@@ -97,7 +99,7 @@ export function parseOpenAiOther(kind: OpenAiOtherKind, path: string, raw: unkno
   }
   const body = raw.model === model ? raw : { ...raw, model };
   const endpoint: UpstreamEndpoint = kind;
-  return { kind, format: 'openai', hub: body, endpoint, path, body, model, stream, includeUsage: false, maxTokens, callFactor };
+  return { kind, format: 'openai', hub: body, endpoint, path, body, model, stream, includeUsage: false, maxTokens, callFactor, imageCount };
 }
 
 /** /v1/engines/{model}/embeddings: the legacy route names the model in the path. */
@@ -157,12 +159,14 @@ export function parseMultipart(kind: MultipartKind, path: string, raw: unknown):
   const { fields, files } = upload;
   const model = checkModel(fields.model?.trim() || (kind === 'images_edits' ? 'dall-e' : 'whisper-1'));
   let callFactor: number | undefined;
+  let imageCount: number | undefined;
   if (kind === 'images_edits') {
     if (!files.some((name) => name === 'image' || name === 'image[]')) throw badRequest('image is required');
     if (!fields.prompt?.trim()) throw badRequest('prompt is required');
     const n = fields.n === undefined ? 1 : Number(fields.n);
     if (!Number.isInteger(n) || n < 1 || n > MAX_IMAGES) throw badRequest(`n must be an integer from 1 to ${MAX_IMAGES}`);
     callFactor = imageCallFactor(model, fields.size, fields.quality, n);
+    imageCount = n;
   } else if (!files.includes('file')) throw badRequest('file is required');
   const body: Record<string, unknown> = { ...fields, model };
   return {
@@ -177,6 +181,7 @@ export function parseMultipart(kind: MultipartKind, path: string, raw: unknown):
     includeUsage: false,
     maxTokens: 0,
     callFactor,
+    imageCount,
     multipart: upload.form,
   };
 }

@@ -112,7 +112,7 @@ export class RelayPipeline implements OnModuleDestroy {
       const firstChannelId = route.channel.id;
       const firstGroup = route.group;
       trace?.routed(request.model, route.group, request.stream);
-      const facts = expressionRequest(request.body, req.headers);
+      const facts = expressionRequest(request.body, req.headers, request.imageCount);
       const price = this.price(who, request.model, route.group, facts);
       const pricedGroup = route.group;
       const promptTokens =

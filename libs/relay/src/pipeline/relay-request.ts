@@ -66,6 +66,8 @@ export interface RelayRequest {
   maxTokens: number;
   /** Requests billed per call: the multiple of the model's fixed price (images: count × size × quality). */
   callFactor?: number;
+  /** Image generations and edits: the pictures asked for (n), a billing expression's image_count. */
+  imageCount?: number;
   /** A multipart upload, forwarded re-encoded with the upstream model. */
   multipart?: FormData;
   /** Gemini's `:batchEmbedContents` (gemini_embeddings only). */

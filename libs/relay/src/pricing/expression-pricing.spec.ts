@@ -78,10 +78,21 @@ describe('expression billing (billing_setting tiered_expr)', () => {
     expect(info.expr?.failure).toMatch(/\* needs a number/);
   });
 
-  it('charges a fixed() tier with no tokens at all', () => {
+  it('charges a fixed() tier with no tokens at all, and records that the tier was priced per request', () => {
     const service = pricing({ call: 'tier("request", fixed(0.01))' });
     const info = service.resolve('call', 'default', 'default', request())!;
+    expect(service.reserveQuota(info, 10, 0)).toBe(5000);
     expect(service.settleQuota(info, { promptTokens: 0, completionTokens: 0, cachedTokens: 0 })).toBe(5000);
+    expect(info.expr).toMatchObject({ estimatedFixedPrice: 0.01, fixedPrice: 0.01, tier: 'request' });
+  });
+
+  it("multiplies a per-picture price by the request's image_count, on the reservation and the settlement", () => {
+    const service = pricing({ draw: 'tier("image", fixed(0.04)) * image_count * (param("quality") == "high" ? 4 : 1)' });
+    const info = service.resolve('draw', 'default', 'default', { ...request({ quality: 'high' }), imageCount: 3 })!;
+    // 0.04 × 3 × 4 = US$ 0.48 = 240,000 quota.
+    expect(service.reserveQuota(info, 10, 0)).toBe(240_000);
+    expect(service.settleQuota(info, { promptTokens: 10, completionTokens: 0, cachedTokens: 0 })).toBe(240_000);
+    expect(info.expr?.rules).toEqual([{ cond: 'param("quality") == "high"', multiplier: 4, matched: true }]);
   });
 
   it('keeps ratio pricing where no request is given (Realtime, tasks), for the ratio mode, and for a broken saved expression', () => {

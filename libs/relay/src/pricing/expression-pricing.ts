@@ -18,11 +18,15 @@ export interface PriceExpr {
   /** The reservation: charged when the expression cannot run on the final usage (new-api keeps the pre-consumed quota). */
   estimate?: number;
   estimatedTier?: string;
+  /** The estimate's tier was priced per request at this many US$ (new-api's estimated_billing_unit "request"). */
+  estimatedFixedPrice?: number;
   /** The tier the settlement went through, or why the expression could not run. */
   tier?: string;
   failure?: string;
   /** The request rules of the settlement run and whether each applied (logged as new-api's request_rules). */
   rules?: RequestRuleTrace[];
+  /** The settlement's tier was priced per request at this many US$ (new-api's billing_unit "request"). */
+  fixedPrice?: number;
 }
 
 /**
@@ -30,13 +34,22 @@ export interface PriceExpr {
  * includes cache reads and writes). `len` is the whole prompt; a category the expression prices with its own
  * variable (cr, cc, cc1h) is taken out of p, the rest stays in p at its price.
  */
-export function expressionTokens(program: BillingProgram, usage: BillableUsage): ExprTokens {
+export function expressionTokens(program: BillingProgram, usage: BillableUsage, imageCount = 1): ExprTokens {
   const { prompt, completion, cached, created5m, created1h } = splitPrompt(usage);
   let p = prompt;
   if (program.uses.has('cr')) p -= cached;
   if (program.uses.has('cc')) p -= created5m;
   if (program.uses.has('cc1h')) p -= created1h;
-  return { ...NO_TOKENS, p: Math.max(0, p), c: completion, len: prompt, cr: cached, cc: created5m, cc1h: created1h };
+  return {
+    ...NO_TOKENS,
+    p: Math.max(0, p),
+    c: completion,
+    len: prompt,
+    cr: cached,
+    cc: created5m,
+    cc1h: created1h,
+    image_count: imageCount,
+  };
 }
 
 /**
@@ -59,8 +72,10 @@ export function expressionEstimate(
   groupRatio: number,
 ): number {
   const p = nonNegative(promptTokens);
-  const run = runBillingExpr(expr.program, { ...NO_TOKENS, p, len: p, c: nonNegative(maxTokens) }, expr.request);
+  const tokens = { ...NO_TOKENS, p, len: p, c: nonNegative(maxTokens), image_count: expr.request.imageCount ?? 1 };
+  const run = runBillingExpr(expr.program, tokens, expr.request);
   expr.estimatedTier = run.tier;
+  expr.estimatedFixedPrice = run.fixedPrice;
   expr.estimate = toQuota(run.cost, quotaPerUnit, groupRatio);
   return expr.estimate;
 }
@@ -68,9 +83,10 @@ export function expressionEstimate(
 /** The charge on the final usage; when the expression cannot run on it, the reservation (new-api). */
 export function expressionCharge(expr: PriceExpr, usage: BillableUsage, quotaPerUnit: number, groupRatio: number, surcharge = 0): number {
   try {
-    const run = runBillingExpr(expr.program, expressionTokens(expr.program, usage), expr.request);
+    const run = runBillingExpr(expr.program, expressionTokens(expr.program, usage, expr.request.imageCount), expr.request);
     expr.tier = run.tier;
     expr.rules = ruleTraces(expr.program, run);
+    expr.fixedPrice = run.fixedPrice;
     return toQuota(run.cost, quotaPerUnit, groupRatio, surcharge);
   } catch (error) {
     if (!(error instanceof BillingExprError)) throw error;
