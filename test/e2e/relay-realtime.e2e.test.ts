@@ -233,6 +233,34 @@ describe.each(testDatabases())('the Realtime relay (GET /v1/realtime over WebSoc
     expect((await f.tokenRow(token.id)).usedQuota - usedBefore.token.usedQuota).toBe(RESPONSE_QUOTA);
   });
 
+  it("bills each response by the model's billing expression (ai and ao priced apart), and refuses one that prices per request", async () => {
+    await f.setOption('billing_setting.billing_mode', { [RT]: 'tiered_expr' });
+    try {
+      await f.setOption('billing_setting.billing_expr', { [RT]: 'tier("audio", p * 5 + c * 20 + ai * 40 + ao * 80)' });
+      const before = await balances();
+      const logsBefore = await logCount();
+      const s = sdkSession(token.key);
+      await s.event('session.created');
+      s.rt.send({ type: 'response.create', response: { modalities: ['text'] } });
+      await s.event('response.done');
+      s.rt.close();
+      await s.closed;
+      // REALTIME_USAGE: p = 1000 − 600 audio in, c = 300 − 200 audio out; (400×5 + 100×20 + 600×40 + 200×80) = 44,000 US$/M.
+      const [row] = await settledSince(before, logsBefore);
+      expect(row).toMatchObject({ quota: 22_000, promptTokens: 1000, completionTokens: 300 });
+      expect(JSON.parse(row.other)).toMatchObject({ billing_mode: 'tiered_expr', matched_tier: 'audio', billing_unit: 'token', ws: true });
+
+      await f.setOption('billing_setting.billing_expr', { [RT]: 'tier("session", fixed(0.05))' });
+      const refused = await handshake(`/v1/realtime?model=${RT}`, { authorization: `Bearer ${token.key}` });
+      expect(refused.status).toBe(400);
+      expect(refused.body.error).toMatchObject({ code: 'model_price_error', message: expect.stringContaining('uses fixed()') });
+      expect(up.handshakes).toBe(1);
+    } finally {
+      await f.setOption('billing_setting.billing_mode', {});
+      await f.setOption('billing_setting.billing_expr', {});
+    }
+  });
+
   it('takes the key from the openai-insecure-api-key subprotocol and answers with the realtime subprotocol', async () => {
     const before = await balances();
     const logsBefore = await logCount();

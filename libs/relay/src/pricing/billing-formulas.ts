@@ -1,5 +1,5 @@
 import { add, dec, mul, roundToInteger, sign, truncateToInteger, type Decimal } from './exact-decimal.js';
-import { expressionCharge, expressionEstimate, type PriceExpr } from './expression-pricing.js';
+import { expressionCharge, expressionEstimate, type PriceExpr, realtimeExpressionCharge } from './expression-pricing.js';
 import { type BillableUsage, nonNegative, splitPrompt } from './prompt-split.js';
 
 /** How one request is priced (new-api's PriceData, the parts the text relay uses). */
@@ -181,6 +181,7 @@ function responseAudioQuota(info: PriceInfo, usage: AudioUsage, ratios: AudioRat
   const input = nonNegative(usage.inputTokens);
   const output = nonNegative(usage.outputTokens);
   if (input + output === 0) return 0;
+  if (info.expr) return isFree(info) ? 0 : realtimeExpressionCharge(info.expr, usage, quotaPerUnit, info.groupRatio);
   if (info.usePrice) {
     // Truncated, as new-api's audio quota (and every pre-consume) takes the integer part of a fixed price.
     const exact = mul(mul(dec(info.modelPrice), dec(quotaPerUnit)), dec(info.groupRatio));

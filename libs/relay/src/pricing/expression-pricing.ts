@@ -8,6 +8,7 @@ import {
   ruleTraces,
   runBillingExpr,
 } from '@gw/contracts';
+import type { AudioUsage } from './billing-formulas.js';
 import { type BillableUsage, nonNegative, splitPrompt } from './prompt-split.js';
 
 /** A request priced by its model's billing expression (billing_setting, new-api's tiered_expr mode). */
@@ -82,8 +83,36 @@ export function expressionEstimate(
 
 /** The charge on the final usage; when the expression cannot run on it, the reservation (new-api). */
 export function expressionCharge(expr: PriceExpr, usage: BillableUsage, quotaPerUnit: number, groupRatio: number, surcharge = 0): number {
+  return chargeOn(expr, () => expressionTokens(expr.program, usage, expr.request.imageCount), quotaPerUnit, groupRatio, surcharge);
+}
+
+/**
+ * One Realtime response's charge: `len` is the whole input, `ai`/`ao` its audio in and out, `cr` its cached
+ * input; a category the expression names is taken out of `p` (input) or `c` (output), never below zero.
+ */
+export function realtimeExpressionCharge(expr: PriceExpr, usage: AudioUsage, quotaPerUnit: number, groupRatio: number): number {
+  return chargeOn(
+    expr,
+    () => {
+      const input = nonNegative(usage.inputTokens);
+      const output = nonNegative(usage.outputTokens);
+      const ai = Math.min(nonNegative(usage.inputAudioTokens), input);
+      const ao = Math.min(nonNegative(usage.outputAudioTokens), output);
+      const cr = Math.min(nonNegative(usage.cachedTokens), input);
+      const { uses } = expr.program;
+      const p = input - (uses.has('cr') ? cr : 0) - (uses.has('ai') ? ai : 0);
+      const c = output - (uses.has('ao') ? ao : 0);
+      return { ...NO_TOKENS, p: Math.max(0, p), c: Math.max(0, c), len: input, cr, ai, ao };
+    },
+    quotaPerUnit,
+    groupRatio,
+    0,
+  );
+}
+
+function chargeOn(expr: PriceExpr, tokens: () => ExprTokens, quotaPerUnit: number, groupRatio: number, surcharge: number): number {
   try {
-    const run = runBillingExpr(expr.program, expressionTokens(expr.program, usage, expr.request.imageCount), expr.request);
+    const run = runBillingExpr(expr.program, tokens(), expr.request);
     expr.tier = run.tier;
     expr.rules = ruleTraces(expr.program, run);
     expr.fixedPrice = run.fixedPrice;

@@ -11,8 +11,8 @@ import { RelayCharges } from '../billing/relay-charges.js';
 import { newRequestId } from '../http/request-id.js';
 import { errorRowWriter } from '../log/error-log.js';
 import { ChannelSelection } from '../pipeline/channel-selection.js';
-import { modelPrice } from '../pipeline/model-price.js';
-import { RelayAuthenticator, RelayPricing, RelayRateLimiter } from '../pipeline/ports.js';
+import { expressionRequest, modelPrice } from '../pipeline/model-price.js';
+import { type PriceInfo, RelayAuthenticator, RelayPricing, RelayRateLimiter } from '../pipeline/ports.js';
 import { badRequest, RelayError, toRelayError } from '../pipeline/relay-error.js';
 import { checkModel } from '../pipeline/model-name.js';
 import { RealtimeBridge } from './realtime-bridge.js';
@@ -111,7 +111,9 @@ export class RealtimeRelay implements OnModuleDestroy {
       await this.rateLimiter.check(who.userId, who.requestedGroup || who.userGroup);
       const group = this.selection.usingGroup(who, model);
       const route = this.selection.route(who, group, model);
-      const price = modelPrice(this.pricing, this.options, who, model, route.group);
+      // A billing expression reads the handshake's headers (a WebSocket has no request body).
+      const facts = expressionRequest({}, req.headers);
+      const price = realtimePrice(modelPrice(this.pricing, this.options, who, model, route.group, facts));
       const session = { who, model, group: route.group, price, ratios: this.pricing.audioRatios(model), requestId, ip: call.ip };
       meter = new RealtimeMeter({ ledger: this.ledger, charges: this.charges, pricing: this.pricing }, session);
       await meter.open();
@@ -130,7 +132,8 @@ export class RealtimeRelay implements OnModuleDestroy {
         : undefined;
       upstream = await this.connector.connect(route, model, handshake.beta, gone, onFailure);
       // An `auto` retry may have moved the session to another group: billed at that group's ratio.
-      const served = route.group === session.group ? price : modelPrice(this.pricing, this.options, who, model, route.group);
+      const served =
+        route.group === session.group ? price : realtimePrice(modelPrice(this.pricing, this.options, who, model, route.group, facts));
       meter.servedBy({ ...upstream, group: route.group, price: served });
       if (gone.aborted) throw new RelayError('the client went away', 499, 'client_gone');
       this.rateLimiter.recordSuccess(who.userId, group);
@@ -208,4 +211,15 @@ export class RealtimeRelay implements OnModuleDestroy {
     this.server = server;
     return server;
   }
+}
+
+/** new-api refuses a Realtime session whose model's expression prices per request: responses are billed by tokens. */
+function realtimePrice(price: PriceInfo): PriceInfo {
+  if (price.expr?.program.calls.has('fixed'))
+    throw new RelayError(
+      'a Realtime session is billed by tokens; the billing expression of this model uses fixed()',
+      400,
+      'model_price_error',
+    );
+  return price;
 }
