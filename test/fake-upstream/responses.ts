@@ -13,7 +13,10 @@ export function usageOf(rule?: FakeRule) {
     prompt_tokens: usage.prompt_tokens,
     completion_tokens: usage.completion_tokens,
     total_tokens: usage.prompt_tokens + usage.completion_tokens,
-    prompt_tokens_details: { cached_tokens: usage.cached_tokens },
+    prompt_tokens_details: {
+      cached_tokens: usage.cached_tokens,
+      ...('image_tokens' in usage ? { image_tokens: usage.image_tokens } : {}),
+    },
   };
 }
 

@@ -16,7 +16,14 @@ export interface FakeRule {
   delayMs?: number;
   chunkDelayMs?: number;
   omitUsage?: boolean;
-  usage?: { prompt_tokens?: number; completion_tokens?: number; cached_tokens?: number; cache_creation_tokens?: number };
+  usage?: {
+    prompt_tokens?: number;
+    completion_tokens?: number;
+    cached_tokens?: number;
+    cache_creation_tokens?: number;
+    /** Input image tokens, reported in prompt_tokens_details.image_tokens when set. */
+    image_tokens?: number;
+  };
   reply?: string;
   /** Chat streams only: sent word by word as `delta.reasoning_content` before the reply (reasoning models). */
   reasoning?: string;

@@ -189,6 +189,8 @@ export const settingsEn = {
     CacheRatio: 'JSON: {"model": cache ratio}',
     CreateCacheRatio: 'JSON: {"model": cache write ratio}; prompt-cache writes (Anthropic cache creation); unlisted models use 1.25',
     CompletionRatio: 'JSON: {"model": completion ratio}',
+    ImageRatio:
+      'JSON: {"model": image ratio}; one input image token is billed as this many text tokens (image_tokens in the usage); unlisted models use 1',
     AudioRatio: 'JSON: {"model": audio ratio}; one audio token is billed as this many text tokens (Realtime); unlisted models use 1',
     AudioCompletionRatio:
       'JSON: {"model": audio completion ratio}; output audio price over input audio price (Realtime); unlisted models use 1',
@@ -334,6 +336,7 @@ export const settingsEn = {
     CacheRatio: 'Cache ratios',
     CreateCacheRatio: 'Cache write ratios',
     CompletionRatio: 'Completion ratios',
+    ImageRatio: 'Image input ratios',
     AudioRatio: 'Audio ratios',
     AudioCompletionRatio: 'Audio completion ratios',
     GroupRatio: 'Group ratios',

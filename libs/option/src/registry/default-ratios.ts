@@ -231,3 +231,6 @@ export const DEFAULT_AUDIO_COMPLETION_RATIO: Record<string, number> = {
   'tts-1-1106': 0,
   'tts-1-hd-1106': 0,
 };
+
+/** new-api's default ImageRatio: gpt-image-1 charges input image tokens at twice its text input price. */
+export const DEFAULT_IMAGE_RATIO: Record<string, number> = { 'gpt-image-1': 2 };

@@ -4,6 +4,7 @@ import {
   DEFAULT_AUDIO_RATIO,
   DEFAULT_CACHE_RATIO,
   DEFAULT_COMPLETION_RATIO,
+  DEFAULT_IMAGE_RATIO,
   DEFAULT_MODEL_PRICE,
   DEFAULT_MODEL_RATIO,
 } from './default-ratios.js';
@@ -256,6 +257,8 @@ const pricingOptions = {
   CacheRatio: json<Record<string, number>>(DEFAULT_CACHE_RATIO, numberMap),
   /** Prompt-cache write ratio per model (Anthropic cache creation); unlisted models use 1.25 as new-api does. */
   CreateCacheRatio: json<Record<string, number>>({}, numberMap),
+  /** Input image tokens per model over text tokens (prompt_tokens_details.image_tokens); unlisted models use 1, as new-api does. */
+  ImageRatio: json<Record<string, number>>(DEFAULT_IMAGE_RATIO, numberMap),
   ModelPrice: json<Record<string, number>>(DEFAULT_MODEL_PRICE, numberMap),
   /** Audio tokens per model, in text tokens (the Realtime relay's input audio); unlisted models use 1, as new-api does. */
   AudioRatio: json<Record<string, number>>(DEFAULT_AUDIO_RATIO, numberMap),

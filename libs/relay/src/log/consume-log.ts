@@ -50,6 +50,12 @@ export function buildConsumeLog(record: ConsumeRecord): NewLog {
     other.is_model_mapped = true;
     other.upstream_model_name = forward.upstreamModel;
   }
+  if (usage.imageTokens) {
+    // new-api's keys: the input image tokens are logged as image_output, with the ratio they were billed at.
+    other.image = true;
+    other.image_ratio = price.imageRatio ?? 1;
+    other.image_output = usage.imageTokens;
+  }
   if (usage.cacheCreationTokens) {
     other.cache_creation_tokens = usage.cacheCreationTokens;
     other.cache_creation_ratio = price.createCacheRatio ?? 1;

@@ -12,6 +12,8 @@ export interface PriceInfo {
   cacheRatio: number;
   /** Ratio of prompt-cache writes (Anthropic cache creation); 1 when absent. */
   createCacheRatio?: number;
+  /** Ratio of input image tokens (ImageRatio); 1 when absent. */
+  imageRatio?: number;
   groupRatio: number;
   /**
    * GroupGroupRatio's override for the caller's group in the using group, when one applied (then groupRatio
@@ -100,7 +102,7 @@ export function settleQuota(info: PriceInfo, usage: BillableUsage, quotaPerUnit:
 function chargeQuota(info: PriceInfo, usage: BillableUsage, quotaPerUnit: number, surcharge: number): number {
   // An expression prices zero tokens too: a fixed() tier charges per request.
   if (info.expr) return expressionCharge(info.expr, usage, quotaPerUnit, info.groupRatio, surcharge);
-  const { prompt, completion, cached, created5m, created1h, plain } = splitPrompt(usage);
+  const { prompt, completion, cached, created5m, created1h, image, plain } = splitPrompt(usage);
   if (prompt + completion === 0) return 0;
   if (info.usePrice)
     return Math.max(
@@ -113,8 +115,14 @@ function chargeQuota(info: PriceInfo, usage: BillableUsage, quotaPerUnit: number
   if (info.modelRatio === 0 || info.groupRatio === 0) return Math.max(0, Math.round(surcharge));
   const createRatio = info.createCacheRatio ?? 1;
   const createRatio1h = createRatio * CACHE_CREATION_1H_FACTOR;
+  const imageRatio = info.imageRatio ?? 1;
   const approx =
-    (plain + cached * info.cacheRatio + created5m * createRatio + created1h * createRatio1h + completion * info.completionRatio) *
+    (plain +
+      cached * info.cacheRatio +
+      created5m * createRatio +
+      created1h * createRatio1h +
+      image * imageRatio +
+      completion * info.completionRatio) *
       info.modelRatio *
       info.groupRatio +
     surcharge;
@@ -122,7 +130,8 @@ function chargeQuota(info: PriceInfo, usage: BillableUsage, quotaPerUnit: number
     // new-api's 1-hour ratio is the float product createRatio × (6.0 / 3.75), turned into a decimal as such.
     const writes = add(mul(dec(created5m), dec(createRatio)), mul(dec(created1h), dec(createRatio1h)));
     const cache = add(mul(dec(cached), dec(info.cacheRatio)), writes);
-    const tokens = add(add(dec(plain), cache), mul(dec(completion), dec(info.completionRatio)));
+    const prompted = add(add(dec(plain), cache), mul(dec(image), dec(imageRatio)));
+    const tokens = add(prompted, mul(dec(completion), dec(info.completionRatio)));
     return add(mul(tokens, mul(dec(info.modelRatio), dec(info.groupRatio))), dec(surcharge));
   });
   return Math.max(1, quota);

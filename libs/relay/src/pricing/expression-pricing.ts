@@ -36,11 +36,12 @@ export interface PriceExpr {
  * variable (cr, cc, cc1h) is taken out of p, the rest stays in p at its price.
  */
 export function expressionTokens(program: BillingProgram, usage: BillableUsage, imageCount = 1): ExprTokens {
-  const { prompt, completion, cached, created5m, created1h } = splitPrompt(usage);
+  const { prompt, completion, cached, created5m, created1h, image } = splitPrompt(usage);
   let p = prompt;
   if (program.uses.has('cr')) p -= cached;
   if (program.uses.has('cc')) p -= created5m;
   if (program.uses.has('cc1h')) p -= created1h;
+  if (program.uses.has('img')) p -= image;
   return {
     ...NO_TOKENS,
     p: Math.max(0, p),
@@ -49,6 +50,7 @@ export function expressionTokens(program: BillingProgram, usage: BillableUsage, 
     cr: cached,
     cc: created5m,
     cc1h: created1h,
+    img: image,
     image_count: imageCount,
   };
 }

@@ -16,6 +16,7 @@ describe('PricingService', () => {
     CompletionRatio: {},
     CreateCacheRatio: {},
     CacheRatio: {},
+    ImageRatio: {},
     'billing_setting.minimum_charge': {},
   });
 
@@ -48,6 +49,7 @@ describe('PricingService', () => {
       completionRatio: 4,
       cacheRatio: 1,
       createCacheRatio: 1.25,
+      imageRatio: 1,
       groupRatio: 0.8,
     });
     expect(pricing.resolveOrUnset('m', 'default', 'default')).toMatchObject({ modelRatio: 2, completionRatio: 1 });

@@ -163,6 +163,7 @@ export class PricingService {
       completionRatio: this.completionRatio(model),
       cacheRatio: lookupModel(this.options.get('CacheRatio'), model) ?? 1,
       createCacheRatio: lookupModel(this.options.get('CreateCacheRatio'), model) ?? DEFAULT_CREATE_CACHE_RATIO,
+      imageRatio: lookupModel(this.options.get('ImageRatio'), model) ?? 1,
       groupRatio,
     };
   }

@@ -11,6 +11,8 @@ export interface BillableUsage {
   cacheCreationTokens?: number;
   /** The part of cacheCreationTokens written with a 1-hour TTL (Anthropic). */
   cacheCreation1hTokens?: number;
+  /** Input image tokens within the prompt (`prompt_tokens_details.image_tokens`, Gemini's IMAGE modality). */
+  imageTokens?: number;
 }
 
 /** A prompt split as it is billed; every part lies within the prompt (a provider's overlapping counts are cut). */
@@ -22,7 +24,9 @@ export interface PromptSplit {
   /** Cache writes with the 5-minute TTL (or none given), and with the 1-hour TTL. */
   created5m: number;
   created1h: number;
-  /** The prompt tokens that are neither. */
+  /** Input image tokens (priced at ImageRatio), cut to what the rest of the prompt leaves. */
+  image: number;
+  /** The prompt tokens that are none of these. */
   plain: number;
 }
 
@@ -31,12 +35,14 @@ export function splitPrompt(usage: BillableUsage): PromptSplit {
   const cached = Math.min(nonNegative(usage.cachedTokens), prompt);
   const created = Math.min(nonNegative(usage.cacheCreationTokens), prompt - cached);
   const created1h = Math.min(nonNegative(usage.cacheCreation1hTokens), created);
+  const image = Math.min(nonNegative(usage.imageTokens), prompt - cached - created);
   return {
     prompt,
     completion: nonNegative(usage.completionTokens),
     cached,
     created5m: created - created1h,
     created1h,
-    plain: prompt - cached - created,
+    image,
+    plain: prompt - cached - created - image,
   };
 }

@@ -31,6 +31,19 @@ describe('readUsage', () => {
     expect(readUsage({ ...deepseek, prompt_tokens_details: { cached_tokens: 5 } })?.cachedTokens).toBe(5);
   });
 
+  it('reads input image tokens from the details, never more than the prompt', () => {
+    expect(readUsage({ prompt_tokens: 1000, completion_tokens: 5, prompt_tokens_details: { image_tokens: 600 } })).toEqual({
+      promptTokens: 1000,
+      completionTokens: 5,
+      cachedTokens: 0,
+      imageTokens: 600,
+    });
+    // gpt-image-1's images answer: input_tokens_details.
+    expect(
+      readUsage({ input_tokens: 50, output_tokens: 4160, input_tokens_details: { text_tokens: 10, image_tokens: 90 } })?.imageTokens,
+    ).toBe(50);
+  });
+
   it('never lets cached tokens exceed the prompt and drops garbage', () => {
     expect(readUsage({ prompt_tokens: 3, completion_tokens: 'x', prompt_tokens_details: { cached_tokens: 9 } })).toEqual({
       promptTokens: 3,

@@ -18,6 +18,8 @@ export interface Usage {
   toolCalls?: ToolCalls;
   /** Gemini's Google Search / Maps grounding of the answer; what it costs depends on the upstream model (tool-prices). */
   grounding?: GroundingFacts;
+  /** Input image tokens within promptTokens (`prompt_tokens_details.image_tokens`), billed at ImageRatio. */
+  imageTokens?: number;
 }
 
 /** What grounded a Gemini answer: distinct search queries (a stream's snapshots never summed) and source kinds. */
@@ -57,7 +59,8 @@ export function readUsage(raw: unknown): Usage | undefined {
   if (promptTokens === 0 && completionTokens === 0) return undefined;
   // DeepSeek reports its prompt cache hits as `prompt_cache_hit_tokens` (part of prompt_tokens), not in the details.
   const cachedTokens = Math.min(count(details?.cached_tokens ?? usage.cached_tokens ?? usage.prompt_cache_hit_tokens), promptTokens);
-  return { promptTokens, completionTokens, cachedTokens };
+  const imageTokens = Math.min(count(details?.image_tokens), promptTokens);
+  return imageTokens ? { promptTokens, completionTokens, cachedTokens, imageTokens } : { promptTokens, completionTokens, cachedTokens };
 }
 
 /**

@@ -13,6 +13,7 @@ export const JSON_OPTIONS = new Set([
   'ModelRatio',
   'CacheRatio',
   'CreateCacheRatio',
+  'ImageRatio',
   'CompletionRatio',
   'AudioRatio',
   'AudioCompletionRatio',

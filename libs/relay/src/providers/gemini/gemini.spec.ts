@@ -35,6 +35,25 @@ describe('Gemini usage as billed (new-api UsageFromGeminiMetadata)', () => {
     ]);
     expect(usage).toEqual({ promptTokens: 40, completionTokens: 15, cachedTokens: 0 });
   });
+
+  it("reads the prompt's IMAGE modality (and what tools read) as image tokens, within the prompt", () => {
+    const { usage } = answer(
+      { content: { parts: [{ text: 'x' }] }, finishReason: 'STOP' },
+      {
+        usageMetadata: {
+          promptTokenCount: 1300,
+          toolUsePromptTokenCount: 200,
+          candidatesTokenCount: 10,
+          promptTokensDetails: [
+            { modality: 'TEXT', tokenCount: 42 },
+            { modality: 'IMAGE', tokenCount: 1258 },
+          ],
+          toolUsePromptTokensDetails: [{ modality: 'IMAGE', tokenCount: 100 }],
+        },
+      },
+    );
+    expect(usage).toEqual({ promptTokens: 1500, completionTokens: 10, cachedTokens: 0, imageTokens: 1358 });
+  });
 });
 
 describe('OpenAI chat requests to Gemini generateContent', () => {

@@ -28,7 +28,22 @@ export function geminiUsage(raw: unknown): Usage | undefined {
   let completionTokens = count(u.candidatesTokenCount) + count(u.thoughtsTokenCount);
   if (completionTokens === 0) completionTokens = Math.max(0, count(u.totalTokenCount) - promptTokens);
   if (promptTokens === 0 && completionTokens === 0) return undefined;
-  return { promptTokens, completionTokens, cachedTokens: Math.min(count(u.cachedContentTokenCount), promptTokens) };
+  const usage: Usage = { promptTokens, completionTokens, cachedTokens: Math.min(count(u.cachedContentTokenCount), promptTokens) };
+  // Images in the prompt (and in what tools read), priced at ImageRatio as new-api reads the IMAGE modality.
+  const imageTokens = Math.min(
+    modalityTokens(u.promptTokensDetails, 'IMAGE') + modalityTokens(u.toolUsePromptTokensDetails, 'IMAGE'),
+    promptTokens,
+  );
+  if (imageTokens) usage.imageTokens = imageTokens;
+  return usage;
+}
+
+/** The tokens of one modality in a Gemini `[{modality, tokenCount}]` list. */
+function modalityTokens(details: unknown, modality: string): number {
+  if (!Array.isArray(details)) return 0;
+  let total = 0;
+  for (const detail of details) if ((detail as Json)?.modality === modality) total += count((detail as Json).tokenCount);
+  return Math.min(total, MAX_TOKENS_PER_FIELD);
 }
 
 export function toGeminiUsage(usage: Usage): Json {

@@ -11,6 +11,7 @@ const KEYS = [
   'ModelRatio',
   'CacheRatio',
   'CreateCacheRatio',
+  'ImageRatio',
   'CompletionRatio',
   'AudioRatio',
   'AudioCompletionRatio',
