@@ -6,11 +6,13 @@ import { type RelayFixture, startRelayFixture } from './relay-fixture.js';
 /**
  * new-api's ImageRatio: input image tokens the provider reports (`prompt_tokens_details.image_tokens`) are taken
  * out of the plain prompt and billed at the model's image ratio; a billing expression prices them as `img`.
+ * Gemini models' audio input (`audio_tokens`) is billed at new-api's own US$ price per million.
  */
 const VISION = 'vision-ratio';
 const VISION_EXPR = 'vision-expr';
+const GEMINI = 'gemini-2.0-flash';
 
-describe.each(testDatabases())('relay: input image tokens on %s', (kind) => {
+describe.each(testDatabases())('relay: input image and audio tokens on %s', (kind) => {
   let f: RelayFixture;
   let openai: OpenAI;
   const ask = [{ role: 'user' as const, content: 'what is in the picture?' }];
@@ -18,12 +20,12 @@ describe.each(testDatabases())('relay: input image tokens on %s', (kind) => {
 
   beforeAll(async () => {
     f = await startRelayFixture(kind);
-    await f.setOption('ModelRatio', { [VISION]: 1 });
-    await f.setOption('CompletionRatio', { [VISION]: 4 });
+    await f.setOption('ModelRatio', { [VISION]: 1, [GEMINI]: 0.05 });
+    await f.setOption('CompletionRatio', { [VISION]: 4, [GEMINI]: 4 });
     await f.setOption('ImageRatio', { [VISION]: 2.5 });
     await f.setOption('billing_setting.billing_mode', { [VISION_EXPR]: 'tiered_expr' });
     await f.setOption('billing_setting.billing_expr', { [VISION_EXPR]: 'tier("base", p * 2 + img * 8 + c * 10)' });
-    await f.channel({ key: 'sk-vision', models: `${VISION},${VISION_EXPR}` });
+    await f.channel({ key: 'sk-vision', models: `${VISION},${VISION_EXPR},${GEMINI}` });
     openai = f.openai((await f.token({ unlimited_quota: true })).key);
   });
   afterAll(async () => {
@@ -58,6 +60,15 @@ describe.each(testDatabases())('relay: input image tokens on %s', (kind) => {
     const { response } = await openai.chat.completions.create({ model: VISION_EXPR, messages: ask }).withResponse();
     // (400 × 2 + 600 × 8 + 50 × 10) = 6,100 US$/M → 3,050 quota at QuotaPerUnit 500,000.
     expect(await f.settled(response.headers.get('x-oneapi-request-id'))).toMatchObject({ quota: 3050 });
+  });
+
+  it("bills a Gemini model's audio input at its own price per million, logged as new-api does", async () => {
+    f.up.script({ path: '/v1/chat/completions', usage: { prompt_tokens: 10_000, completion_tokens: 1000, audio_tokens: 8000 } });
+    const { response } = await openai.chat.completions.create({ model: GEMINI, messages: ask }).withResponse();
+    // (2,000 text + 1,000 × 4) × 0.05 = 300, plus US$ 0.7/M × 8,000 × 500,000 = 2,800: 3,100.
+    const row = await f.settled(response.headers.get('x-oneapi-request-id'));
+    expect(row).toMatchObject({ quota: 3100 });
+    expect(other(row)).toMatchObject({ audio_input_seperate_price: true, audio_input_token_count: 8000, audio_input_price: 0.7 });
   });
 
   it('refuses an image ratio that is not a non-negative number', async () => {

@@ -16,6 +16,7 @@ export function usageOf(rule?: FakeRule) {
     prompt_tokens_details: {
       cached_tokens: usage.cached_tokens,
       ...('image_tokens' in usage ? { image_tokens: usage.image_tokens } : {}),
+      ...('audio_tokens' in usage ? { audio_tokens: usage.audio_tokens } : {}),
     },
   };
 }

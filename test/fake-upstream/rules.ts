@@ -21,8 +21,9 @@ export interface FakeRule {
     completion_tokens?: number;
     cached_tokens?: number;
     cache_creation_tokens?: number;
-    /** Input image tokens, reported in prompt_tokens_details.image_tokens when set. */
+    /** Input image and audio tokens, reported in prompt_tokens_details when set. */
     image_tokens?: number;
+    audio_tokens?: number;
   };
   reply?: string;
   /** Chat streams only: sent word by word as `delta.reasoning_content` before the reply (reasoning models). */

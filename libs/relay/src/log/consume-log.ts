@@ -50,6 +50,12 @@ export function buildConsumeLog(record: ConsumeRecord): NewLog {
     other.is_model_mapped = true;
     other.upstream_model_name = forward.upstreamModel;
   }
+  if ((price.audioInputPrice ?? 0) > 0 && usage.audioTokens) {
+    // new-api's keys (its spelling) for Gemini audio input billed at its own price.
+    other.audio_input_seperate_price = true;
+    other.audio_input_token_count = usage.audioTokens;
+    other.audio_input_price = price.audioInputPrice;
+  }
   if (usage.imageTokens) {
     // new-api's keys: the input image tokens are logged as image_output, with the ratio they were billed at.
     other.image = true;

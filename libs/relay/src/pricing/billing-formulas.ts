@@ -14,6 +14,8 @@ export interface PriceInfo {
   createCacheRatio?: number;
   /** Ratio of input image tokens (ImageRatio); 1 when absent. */
   imageRatio?: number;
+  /** US$ per million input audio tokens billed apart (new-api's Gemini audio input prices); absent or 0: none. */
+  audioInputPrice?: number;
   groupRatio: number;
   /**
    * GroupGroupRatio's override for the caller's group in the using group, when one applied (then groupRatio
@@ -99,11 +101,15 @@ export function settleQuota(info: PriceInfo, usage: BillableUsage, quotaPerUnit:
   return withMinimumCharge(info, chargeQuota(info, usage, quotaPerUnit, surcharge));
 }
 
-function chargeQuota(info: PriceInfo, usage: BillableUsage, quotaPerUnit: number, surcharge: number): number {
+function chargeQuota(info: PriceInfo, usage: BillableUsage, quotaPerUnit: number, toolSurcharge: number): number {
   // An expression prices zero tokens too: a fixed() tier charges per request.
-  if (info.expr) return expressionCharge(info.expr, usage, quotaPerUnit, info.groupRatio, surcharge);
-  const { prompt, completion, cached, created5m, created1h, image, plain } = splitPrompt(usage);
+  if (info.expr) return expressionCharge(info.expr, usage, quotaPerUnit, info.groupRatio, toolSurcharge);
+  const { prompt, completion, cached, created5m, created1h, image, plain: prompted } = splitPrompt(usage);
   if (prompt + completion === 0) return 0;
+  // Audio priced apart leaves the plain prompt (new-api floors what is left at zero) and is added at its own price.
+  const audio = separatelyPricedAudio(info, usage);
+  const plain = Math.max(0, prompted - audio);
+  const surcharge = toolSurcharge + ((info.audioInputPrice ?? 0) / 1_000_000) * audio * info.groupRatio * quotaPerUnit;
   if (info.usePrice)
     return Math.max(
       0,
@@ -135,6 +141,11 @@ function chargeQuota(info: PriceInfo, usage: BillableUsage, quotaPerUnit: number
     return add(mul(tokens, mul(dec(info.modelRatio), dec(info.groupRatio))), dec(surcharge));
   });
   return Math.max(1, quota);
+}
+
+/** The input audio tokens billed at the model's own audio price (0 when it has none). */
+export function separatelyPricedAudio(info: PriceInfo, usage: BillableUsage): number {
+  return (info.audioInputPrice ?? 0) > 0 ? Math.min(nonNegative(usage.audioTokens), nonNegative(usage.promptTokens)) : 0;
 }
 
 /**

@@ -37,11 +37,13 @@ export interface PriceExpr {
  */
 export function expressionTokens(program: BillingProgram, usage: BillableUsage, imageCount = 1): ExprTokens {
   const { prompt, completion, cached, created5m, created1h, image } = splitPrompt(usage);
+  const audio = Math.min(nonNegative(usage.audioTokens), prompt);
   let p = prompt;
   if (program.uses.has('cr')) p -= cached;
   if (program.uses.has('cc')) p -= created5m;
   if (program.uses.has('cc1h')) p -= created1h;
   if (program.uses.has('img')) p -= image;
+  if (program.uses.has('ai')) p -= audio;
   return {
     ...NO_TOKENS,
     p: Math.max(0, p),
@@ -51,6 +53,7 @@ export function expressionTokens(program: BillingProgram, usage: BillableUsage, 
     cc: created5m,
     cc1h: created1h,
     img: image,
+    ai: audio,
     image_count: imageCount,
   };
 }

@@ -92,6 +92,28 @@ describe('PricingService', () => {
     expect(floor.audioQuota(cheap, audio, { audio: 1, audioCompletion: 1 })).toBe(10);
   });
 
+  it("bills Gemini audio input at new-api's own audio price (US$ per million × group ratio), out of the plain prompt", () => {
+    const pricing = new PricingService(
+      optionsStub({
+        ModelRatio: { 'gemini-2.5-flash': 1, 'gemini-2.5-flash-lite': 1, 'gemini-1.5-pro': 1 },
+        CompletionRatio: { 'gemini-2.5-flash': 2, 'gemini-2.5-flash-lite': 2, 'gemini-1.5-pro': 2 },
+        GroupRatio: { default: 1, half: 0.5 },
+        QuotaPerUnit: 500_000,
+      }),
+    );
+    const usage = { promptTokens: 1000, completionTokens: 100, cachedTokens: 0, audioTokens: 400 };
+    const flash = pricing.resolve('gemini-2.5-flash', 'default', 'default')!;
+    expect(flash.audioInputPrice).toBe(1);
+    // (600 + 100 × 2) × 1 + US$ 1/M × 400 × 500,000 = 800 + 200.
+    expect(pricing.settleQuota(flash, usage)).toBe(1000);
+    // Group ratio on both parts; the lite model takes the gemini-2.5-flash price, as new-api's prefixes do.
+    expect(pricing.settleQuota(pricing.resolve('gemini-2.5-flash', 'half', 'default')!, usage)).toBe(500);
+    expect(pricing.settleQuota(pricing.resolve('gemini-2.5-flash-lite', 'default', 'default')!, usage)).toBe(1000);
+    // A model without an audio price keeps the audio in the prompt at the text price.
+    expect(pricing.resolve('gemini-1.5-pro', 'default', 'default')).not.toHaveProperty('audioInputPrice');
+    expect(pricing.settleQuota(pricing.resolve('gemini-1.5-pro', 'default', 'default')!, usage)).toBe(1200);
+  });
+
   it("normalises only new-api's wildcard families", () => {
     expect(matchingModelName('gemini-2.5-pro-thinking-128')).toBe('gemini-2.5-pro-thinking-*');
     expect(matchingModelName('gemini-2.5-flash-lite-thinking-512')).toBe('gemini-2.5-flash-lite-thinking-*');

@@ -15,6 +15,7 @@ import {
   type PriceInfo,
 } from './billing-formulas.js';
 import { RelayError } from '../pipeline/relay-error.js';
+import { geminiAudioInputPrice } from './gemini-audio-price.js';
 import { builtInCompletionRatio, lookupModel } from './model-names.js';
 import { type ToolCharge, toolSurcharge } from './tool-prices.js';
 
@@ -37,7 +38,10 @@ export class PricingService {
    */
   resolve(model: string, usingGroup: string, userGroup: string, request?: ExprRequest): PriceInfo | undefined {
     const info = this.resolvePrice(model, usingGroup, userGroup, request);
-    if (info && this.minimumCharge(model)) info.minimumCharge = true;
+    if (!info) return undefined;
+    if (this.minimumCharge(model)) info.minimumCharge = true;
+    const audioPrice = geminiAudioInputPrice(model);
+    if (audioPrice > 0 && !info.expr) info.audioInputPrice = audioPrice;
     return info;
   }
 

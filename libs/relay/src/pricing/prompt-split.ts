@@ -13,6 +13,8 @@ export interface BillableUsage {
   cacheCreation1hTokens?: number;
   /** Input image tokens within the prompt (`prompt_tokens_details.image_tokens`, Gemini's IMAGE modality). */
   imageTokens?: number;
+  /** Input audio tokens within the prompt (`prompt_tokens_details.audio_tokens`, Gemini's AUDIO modality). */
+  audioTokens?: number;
 }
 
 /** A prompt split as it is billed; every part lies within the prompt (a provider's overlapping counts are cut). */

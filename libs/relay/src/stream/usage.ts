@@ -20,6 +20,8 @@ export interface Usage {
   grounding?: GroundingFacts;
   /** Input image tokens within promptTokens (`prompt_tokens_details.image_tokens`), billed at ImageRatio. */
   imageTokens?: number;
+  /** Input audio tokens within promptTokens (`prompt_tokens_details.audio_tokens`); Gemini models price them apart. */
+  audioTokens?: number;
 }
 
 /** What grounded a Gemini answer: distinct search queries (a stream's snapshots never summed) and source kinds. */
@@ -59,8 +61,12 @@ export function readUsage(raw: unknown): Usage | undefined {
   if (promptTokens === 0 && completionTokens === 0) return undefined;
   // DeepSeek reports its prompt cache hits as `prompt_cache_hit_tokens` (part of prompt_tokens), not in the details.
   const cachedTokens = Math.min(count(details?.cached_tokens ?? usage.cached_tokens ?? usage.prompt_cache_hit_tokens), promptTokens);
+  const read: Usage = { promptTokens, completionTokens, cachedTokens };
   const imageTokens = Math.min(count(details?.image_tokens), promptTokens);
-  return imageTokens ? { promptTokens, completionTokens, cachedTokens, imageTokens } : { promptTokens, completionTokens, cachedTokens };
+  if (imageTokens) read.imageTokens = imageTokens;
+  const audioTokens = Math.min(count(details?.audio_tokens), promptTokens);
+  if (audioTokens) read.audioTokens = audioTokens;
+  return read;
 }
 
 /**

@@ -36,7 +36,7 @@ describe('Gemini usage as billed (new-api UsageFromGeminiMetadata)', () => {
     expect(usage).toEqual({ promptTokens: 40, completionTokens: 15, cachedTokens: 0 });
   });
 
-  it("reads the prompt's IMAGE modality (and what tools read) as image tokens, within the prompt", () => {
+  it("reads the prompt's IMAGE and AUDIO modalities (and what tools read) as image and audio tokens", () => {
     const { usage } = answer(
       { content: { parts: [{ text: 'x' }] }, finishReason: 'STOP' },
       {
@@ -45,14 +45,15 @@ describe('Gemini usage as billed (new-api UsageFromGeminiMetadata)', () => {
           toolUsePromptTokenCount: 200,
           candidatesTokenCount: 10,
           promptTokensDetails: [
-            { modality: 'TEXT', tokenCount: 42 },
+            { modality: 'TEXT', tokenCount: 22 },
             { modality: 'IMAGE', tokenCount: 1258 },
+            { modality: 'AUDIO', tokenCount: 20 },
           ],
           toolUsePromptTokensDetails: [{ modality: 'IMAGE', tokenCount: 100 }],
         },
       },
     );
-    expect(usage).toEqual({ promptTokens: 1500, completionTokens: 10, cachedTokens: 0, imageTokens: 1358 });
+    expect(usage).toEqual({ promptTokens: 1500, completionTokens: 10, cachedTokens: 0, imageTokens: 1358, audioTokens: 20 });
   });
 });
 

@@ -29,12 +29,17 @@ export function geminiUsage(raw: unknown): Usage | undefined {
   if (completionTokens === 0) completionTokens = Math.max(0, count(u.totalTokenCount) - promptTokens);
   if (promptTokens === 0 && completionTokens === 0) return undefined;
   const usage: Usage = { promptTokens, completionTokens, cachedTokens: Math.min(count(u.cachedContentTokenCount), promptTokens) };
-  // Images in the prompt (and in what tools read), priced at ImageRatio as new-api reads the IMAGE modality.
+  // Images and audio in the prompt (and in what tools read), as new-api reads the IMAGE and AUDIO modalities.
   const imageTokens = Math.min(
     modalityTokens(u.promptTokensDetails, 'IMAGE') + modalityTokens(u.toolUsePromptTokensDetails, 'IMAGE'),
     promptTokens,
   );
   if (imageTokens) usage.imageTokens = imageTokens;
+  const audioTokens = Math.min(
+    modalityTokens(u.promptTokensDetails, 'AUDIO') + modalityTokens(u.toolUsePromptTokensDetails, 'AUDIO'),
+    promptTokens,
+  );
+  if (audioTokens) usage.audioTokens = audioTokens;
   return usage;
 }
 
