@@ -121,10 +121,10 @@ describe('billing expressions under generated input', () => {
 
   it('runs any well-formed program on any tokens and request to a price or an expression error', () => {
     // Programs built from the grammar, so nearly all compile (random pieces rarely do).
-    const { expr } = fc.letrec<{ expr: string; cond: string }>((tie) => ({
+    const { expr, cond } = fc.letrec<{ expr: string; cond: string }>((tie) => ({
       expr: fc.oneof(
         { depthSize: 'small', withCrossShrink: true },
-        fc.constantFrom('p', 'c', 'len', 'cr', 'cc', 'cc1h', '0', '1', '2.5', '1e3', 'param("n")', 'header("x")', 'fixed(0.01)'),
+        fc.constantFrom('p', 'c', 'len', 'cr', 'cc', 'cc1h', '0', '1', '2.5', '1e3', 'param("n")', 'header("x")', 'image_count'),
         fc.tuple(tie('expr'), fc.constantFrom('+', '-', '*', '/', '%', '**', '??'), tie('expr')).map(([a, op, b]) => `(${a} ${op} ${b})`),
         fc.tuple(tie('cond'), tie('expr'), tie('expr')).map(([t, a, b]) => `(${t} ? ${a} : ${b})`),
         fc.tuple(fc.constantFrom('max', 'min'), tie('expr'), tie('expr')).map(([f, a, b]) => `${f}(${a}, ${b})`),
@@ -139,26 +139,38 @@ describe('billing expressions under generated input', () => {
         tie('cond').map((a) => `!(${a})`),
       ),
     }));
-    let compiled = 0;
-    fc.assert(
-      fc.property(expr, tokens, request, (source, values, facts) => {
-        const program = (() => {
-          try {
-            return compileBillingExpr(source);
-          } catch (error) {
-            if (!(error instanceof BillingExprError)) throw error;
-            return undefined;
-          }
-        })();
-        if (!program) return;
-        compiled++;
-        onlyExpressionErrors(() => {
-          const { cost } = runBillingExpr(program, values, facts);
-          expect(Number.isFinite(cost) && cost >= 0).toBe(true);
-        });
-      }),
-      { numRuns: 2000 },
-    );
-    expect(compiled).toBeGreaterThan(1500);
+    // fixed() only in the shape new-api accepts: a pricing tree of tier() leaves, times request multipliers.
+    const requestRule = fc.constantFrom('header("x") contains "a"', 'param("n") in [1, 2]', 'hour("UTC") < 12', 'param("q") == "high"');
+    const noTier = (text: string) => !text.includes('tier(');
+    const perRequest = fc
+      .tuple(cond.filter(noTier), expr.filter(noTier), requestRule)
+      .map(([test, leaf, rule]) => `(${test} ? tier("a", fixed(0.01)) : tier("b", ${leaf})) * (${rule} ? 2 : 1) * image_count`);
+    /** Runs generated programs; the number that compiled. */
+    const runAll = (programs: fc.Arbitrary<string>, numRuns: number) => {
+      let compiled = 0;
+      fc.assert(
+        fc.property(programs, tokens, request, (source, values, facts) => {
+          const program = (() => {
+            try {
+              return compileBillingExpr(source);
+            } catch (error) {
+              if (!(error instanceof BillingExprError)) throw error;
+              return undefined;
+            }
+          })();
+          if (!program) return;
+          compiled++;
+          onlyExpressionErrors(() => {
+            const { cost } = runBillingExpr(program, values, facts);
+            expect(Number.isFinite(cost) && cost >= 0).toBe(true);
+          });
+        }),
+        { numRuns },
+      );
+      return compiled;
+    };
+    expect(runAll(expr, 2000)).toBeGreaterThan(1500);
+    // Every one of these has the shape, so every one compiles.
+    expect(runAll(perRequest, 500)).toBe(500);
   });
 });

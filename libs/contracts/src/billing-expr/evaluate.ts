@@ -38,20 +38,8 @@ export const NO_TOKENS: Readonly<ExprTokens> = {
   image_count: 1,
 };
 
-export const TOKEN_VARIABLES: readonly (keyof ExprTokens)[] = [
-  'p',
-  'c',
-  'len',
-  'cr',
-  'cc',
-  'cc1h',
-  'img',
-  'img_o',
-  'img_cr',
-  'ai',
-  'ao',
-  'image_count',
-];
+/** The names an expression may use for counts: those of ExprTokens. */
+export const TOKEN_VARIABLES = Object.keys(NO_TOKENS) as readonly (keyof ExprTokens)[];
 
 /** What a billing expression may read of the request. */
 export interface ExprRequest {
