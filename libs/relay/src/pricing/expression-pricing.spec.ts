@@ -105,4 +105,24 @@ describe('expression billing (billing_setting tiered_expr)', () => {
     expect(service.resolve('broken', 'default', 'default', request())).toBeUndefined();
     expect(service.billingExpr('other')).toBeUndefined();
   });
+
+  it('prices each Realtime response on its own: audio apart as ai/ao, and a failed run leaves nothing behind', () => {
+    const service = pricing({ rt: 'tier("audio", p >= 100 ? p * 2 + c * 8 + ai * 40 + ao * 80 : -1)' });
+    const info = service.resolve('rt', 'default', 'default', request())!;
+    const ratios = { audio: 1, audioCompletion: 1 };
+    const response = (input: number, output: number) => ({
+      inputTokens: input,
+      outputTokens: output,
+      inputAudioTokens: input / 2,
+      outputAudioTokens: output / 2,
+      cachedTokens: 0,
+      cachedAudioTokens: 0,
+    });
+    // p = 50 − 25 audio < 100: the price is negative, the run fails and charges the reservation (none here).
+    expect(service.audioQuota(info, response(50, 10), ratios)).toBe(0);
+    expect(info.expr?.failure).toMatch(/negative price/);
+    // p = 1000 − 500 = 500: (500 × 2 + 100 × 8 + 500 × 40 + 100 × 80) = 29,800 US$/M → 14,900 quota.
+    expect(service.audioQuota(info, response(1000, 200), ratios)).toBe(14_900);
+    expect(info.expr).toMatchObject({ tier: 'audio', failure: undefined });
+  });
 });

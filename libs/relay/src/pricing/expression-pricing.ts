@@ -115,7 +115,9 @@ export function realtimeExpressionCharge(expr: PriceExpr, usage: AudioUsage, quo
   );
 }
 
+/** One settlement run; a Realtime session runs its expression once per response, so nothing of the last run stays. */
 function chargeOn(expr: PriceExpr, tokens: () => ExprTokens, quotaPerUnit: number, groupRatio: number, surcharge: number): number {
+  expr.tier = expr.rules = expr.fixedPrice = expr.failure = undefined;
   try {
     const run = runBillingExpr(expr.program, tokens(), expr.request);
     expr.tier = run.tier;
