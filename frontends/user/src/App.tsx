@@ -1,16 +1,23 @@
-import { lazy, Suspense } from 'react';
+import { type ComponentType, lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PendingPage, Spin, registerNamespace, type RemoteAppProps } from '@console/kit';
 import { resources } from './i18n';
 import { TokensPage } from './features/tokens/TokensPage';
-import { DrawingLogPage } from './features/drawing/DrawingLogPage';
-import { TaskLogPage } from './features/task/TaskLogPage';
-import { LogsPage } from './features/logs/LogsPage';
-import { WalletPage } from './features/wallet/WalletPage';
-import { PersonalPage } from './features/personal/PersonalPage';
 
-// The dashboard and its charts come in their own chunk, fetched on the first visit to /detail.
-const DashboardPage = lazy(() => import('./features/dashboard/DashboardPage').then((module) => ({ default: module.DashboardPage })));
+/** A page in its own chunk, fetched on its first visit (the tokens page, the usual first one, comes with the remote). */
+function lazyPage<K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) {
+  return lazy(() => load().then((module) => ({ default: module[name] })));
+}
+
+const PAGES: Readonly<Record<string, ComponentType>> = {
+  drawing: lazyPage(() => import('./features/drawing/DrawingLogPage'), 'DrawingLogPage'),
+  tasks: lazyPage(() => import('./features/task/TaskLogPage'), 'TaskLogPage'),
+  logs: lazyPage(() => import('./features/logs/LogsPage'), 'LogsPage'),
+  wallet: lazyPage(() => import('./features/wallet/WalletPage'), 'WalletPage'),
+  personal: lazyPage(() => import('./features/personal/PersonalPage'), 'PersonalPage'),
+  // The dashboard and its charts.
+  dashboard: lazyPage(() => import('./features/dashboard/DashboardPage'), 'DashboardPage'),
+};
 
 // Registered when the shell first loads this remote, before any of its pages renders.
 registerNamespace('user', resources);
@@ -19,17 +26,11 @@ registerNamespace('user', resources);
 export default function App({ page }: RemoteAppProps) {
   const { t } = useTranslation('user');
   if (page === 'tokens') return <TokensPage />;
-  if (page === 'drawing') return <DrawingLogPage />;
-  if (page === 'tasks') return <TaskLogPage />;
-  if (page === 'logs') return <LogsPage />;
-  if (page === 'wallet') return <WalletPage />;
-  if (page === 'personal') return <PersonalPage />;
-  if (page === 'dashboard') {
-    return (
-      <Suspense fallback={<Spin size="large" />}>
-        <DashboardPage />
-      </Suspense>
-    );
-  }
-  return <PendingPage title={t(`pages.${page}`, { defaultValue: page })} />;
+  const Page = Object.hasOwn(PAGES, page) ? PAGES[page] : undefined;
+  if (!Page) return <PendingPage title={t(`pages.${page}`, { defaultValue: page })} />;
+  return (
+    <Suspense fallback={<Spin size="large" />}>
+      <Page />
+    </Suspense>
+  );
 }

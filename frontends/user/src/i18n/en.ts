@@ -144,6 +144,8 @@ export const en = {
       imageGeneration: 'Image generation tool {{calls}} calls ({{price}} per 1000)',
       cache: 'Cached tokens {{tokens}} (ratio {{ratio}})',
       cacheCreation: 'Cache creation tokens {{tokens}} (ratio {{ratio}})',
+      imageInput: 'Image input tokens {{tokens}} (ratio {{ratio}})',
+      audioInput: 'Audio input tokens {{tokens}} at {{price}} per 1M',
       reasoning: 'Reasoning effort {{value}}',
       error: 'Status {{status}}, {{type}}',
       localCount: 'Tokens counted locally (upstream sent no usage)',

@@ -139,6 +139,8 @@ export const zh: Messages<typeof en> = {
       imageGeneration: '图片生成工具 {{calls}} 次（每千次 {{price}}）',
       cache: '缓存 tokens {{tokens}}（倍率 {{ratio}}）',
       cacheCreation: '缓存创建 tokens {{tokens}}（倍率 {{ratio}}）',
+      imageInput: '图片输入 tokens {{tokens}}（倍率 {{ratio}}）',
+      audioInput: '音频输入 tokens {{tokens}}，每 1M {{price}}',
       reasoning: '推理强度 {{value}}',
       error: '状态码 {{status}}，{{type}}',
       localCount: '上游未返回用量，按本地计算',

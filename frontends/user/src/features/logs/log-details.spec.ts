@@ -47,6 +47,14 @@ describe('log details lines', () => {
     ]);
   });
 
+  it('lists input image tokens at their ratio and Gemini audio input at its own price', () => {
+    const other = { model_ratio: 1, completion_ratio: 2, group_ratio: 1, image: true, image_ratio: 2, image_output: 600 };
+    expect(detailLines({ content: '' }, { ...other, audio_input_token_count: 800, audio_input_price: 0.7 }, t).slice(3)).toEqual([
+      'imageInput {"tokens":600,"ratio":"2"}',
+      'audioInput {"tokens":800,"price":"$0.7"}',
+    ]);
+  });
+
   it('lists the hosted tool calls billed per call', () => {
     const other = {
       web_search_call_count: 2,

@@ -34,7 +34,10 @@ export function detailLines(row: Pick<LogRow, 'content'>, other: LogOther, t: Tr
     if (other.cache_tokens) lines.push(t('logs.details.cache', { tokens: other.cache_tokens, ratio: num(other.cache_ratio) }));
     if (other.cache_creation_tokens)
       lines.push(t('logs.details.cacheCreation', { tokens: other.cache_creation_tokens, ratio: num(other.cache_creation_ratio) }));
+    if (other.image_output) lines.push(t('logs.details.imageInput', { tokens: other.image_output, ratio: num(other.image_ratio) }));
   }
+  if (other.audio_input_token_count)
+    lines.push(t('logs.details.audioInput', { tokens: other.audio_input_token_count, price: `$${num(other.audio_input_price)}` }));
   for (const [tool, label] of TOOL_LINES) {
     const calls = other[`${tool}_call_count`];
     if (calls) lines.push(t(`logs.details.${label}`, { calls, price: `$${num(other[`${tool}_price`])}` }));

@@ -9,6 +9,12 @@ export interface LogOther {
   cache_ratio?: number;
   cache_creation_tokens?: number;
   cache_creation_ratio?: number;
+  /** Input image tokens billed at the image ratio (new-api names the count image_output). */
+  image_output?: number;
+  image_ratio?: number;
+  /** Gemini audio input billed at its own US$ per million tokens. */
+  audio_input_token_count?: number;
+  audio_input_price?: number;
   upstream_model_name?: string;
   is_model_mapped?: boolean;
   /** Milliseconds to the first byte of the answer. */
