@@ -207,4 +207,15 @@ describe('billing expressions (new-api billing_setting.billing_expr)', () => {
     expect(runBillingExpr(image, tokens({ len: 200, p: 200 }), noRequest)).not.toHaveProperty('fixedPrice');
     expect(tokens().image_count).toBe(1);
   });
+
+  it("never reads the caller's credentials: refused when written, empty when computed", () => {
+    expect(() => compileBillingExpr('tier("t", header("Authorization") contains "sk-" ? p * 2 : p)')).toThrow(
+      /header\(\) cannot read authorization/,
+    );
+    expect(() => compileBillingExpr('tier("t", header("x-api-key") == "" ? p : p * 2)')).toThrow(BillingExprError);
+    const computed = compileBillingExpr('tier("t", header(param("h")) == "" ? p : p * 2)');
+    const request: ExprRequest = { param: () => 'authorization', header: () => 'Bearer sk-secret' };
+    expect(runBillingExpr(computed, tokens({ p: 1 }), request).cost).toBe(1);
+    expect(computed.headers).toEqual([]);
+  });
 });

@@ -108,6 +108,20 @@ function patternOf(source: string): RegExp {
   return pattern;
 }
 
+/**
+ * Headers that carry the caller's credentials: an expression never reads them (a price must not depend on a key,
+ * and a task's frozen request must not keep one in the database).
+ */
+export const CREDENTIAL_HEADERS: ReadonlySet<string> = new Set([
+  'authorization',
+  'proxy-authorization',
+  'x-api-key',
+  'api-key',
+  'x-goog-api-key',
+  'mj-api-secret',
+  'cookie',
+]);
+
 const typeName = (value: Value) => (value === null || value === undefined ? 'nil' : Array.isArray(value) ? 'array' : typeof value);
 
 function number(value: Value, what: string): number {
@@ -161,8 +175,10 @@ export function evaluateBillingExpr(
         return number(values[0], 'fixed()') * 1_000_000;
       case 'param':
         return request.param(String(values[0])) ?? null;
-      case 'header':
-        return request.header(String(values[0]).toLowerCase());
+      case 'header': {
+        const name = String(values[0]).toLowerCase();
+        return CREDENTIAL_HEADERS.has(name) ? '' : request.header(name);
+      }
       case 'u':
         if (!request.usage) throw new BillingExprError('u() reads the usage of a task; this request is not one');
         return usageFact(request.usage, String(values[0]));

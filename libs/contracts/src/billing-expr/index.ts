@@ -1,5 +1,13 @@
 import { goRegExp } from '../go-regexp.js';
-import { evaluateBillingExpr, type ExprRequest, type ExprRun, type ExprTokens, NO_TOKENS, TOKEN_VARIABLES } from './evaluate.js';
+import {
+  CREDENTIAL_HEADERS,
+  evaluateBillingExpr,
+  type ExprRequest,
+  type ExprRun,
+  type ExprTokens,
+  NO_TOKENS,
+  TOKEN_VARIABLES,
+} from './evaluate.js';
 import { BillingExprError, type ExprNode, parseBillingExpr } from './parse.js';
 import { printExpr } from './print.js';
 import { fixedShapeProblem, ruleMultiplier } from './shape.js';
@@ -91,7 +99,11 @@ function check(node: ExprNode, found: Found): void {
         throw new BillingExprError(`u() takes the name of a task fact written in the expression: ${TASK_USAGE_KEYS.join(', ')}`);
       found.calls.add(node.name);
       if (first?.kind === 'str' && node.name === 'param') found.params.add(first.value);
-      if (first?.kind === 'str' && node.name === 'header') found.headers.add(first.value.toLowerCase());
+      if (first?.kind === 'str' && node.name === 'header') {
+        const name = first.value.toLowerCase();
+        if (CREDENTIAL_HEADERS.has(name)) throw new BillingExprError(`header() cannot read ${name}: it carries the caller's credentials`);
+        found.headers.add(name);
+      }
       for (const arg of node.args) check(arg, found);
       return;
     }
