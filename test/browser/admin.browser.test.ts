@@ -423,7 +423,10 @@ describe.skipIf(skipReason !== null)('admin remote in Chromium', () => {
       await expect
         .poll(async () => JSON.parse((await storedOptions())['billing_setting.billing_mode']))
         .toEqual({ 'claude-browser': 'tiered_expr' });
-      expect(JSON.parse((await storedOptions())['billing_setting.minimum_charge'])).toEqual({ 'claude-browser': true });
+      // The section saves its changed options one after another: wait for the last of them too.
+      await expect
+        .poll(async () => JSON.parse((await storedOptions())['billing_setting.minimum_charge']))
+        .toEqual({ 'claude-browser': true });
       expect(JSON.parse((await storedOptions())['billing_setting.billing_expr'])['claude-browser']).toMatch(/^len <= 200000/);
     } finally {
       for (const key of KEYS) await consoleCall(page, 'PUT', '/api/option/', { key, value: before[key] });

@@ -39,10 +39,19 @@ export interface TaskExprCharge {
   rules?: RequestRuleTrace[];
 }
 
+/** The largest body value a snapshot keeps as it is (JSON characters): an expression may name a field holding media. */
+const MAX_FROZEN_VALUE = 4096;
+
+/** A body value as the snapshot keeps it: as it is, or (too large) a string saying so, still not nil for `!= nil`. */
+function keepable(value: unknown): unknown {
+  const json = JSON.stringify(value ?? null) ?? 'null';
+  return json.length <= MAX_FROZEN_VALUE ? (value ?? null) : `[${json.length} characters not kept]`;
+}
+
 /** The values the program names, read from the submit. */
 export function freezeRequest(program: BillingProgram, request: ExprRequest): FrozenRequest {
   const frozen: FrozenRequest = { params: {}, headers: {} };
-  for (const path of program.params) frozen.params[path] = request.param(path) ?? null;
+  for (const path of program.params) frozen.params[path] = keepable(request.param(path));
   for (const name of program.headers) frozen.headers[name] = request.header(name);
   return frozen;
 }
