@@ -15,7 +15,7 @@ import { smokeUsages, TASK_USAGE_FACTS, TASK_USAGE_KEYS } from './task-usage.js'
 
 export { BillingExprError } from './parse.js';
 export { type ExprRequest, type ExprRun, type ExprTokens, NO_TOKENS } from './evaluate.js';
-export { TASK_USAGE_FACTS, TASK_USAGE_KEYS, type TaskUsage } from './task-usage.js';
+export type { TaskUsage } from './task-usage.js';
 
 /**
  * new-api's tiered expression billing (`billing_setting.billing_mode[model] = "tiered_expr"` with
@@ -206,7 +206,7 @@ const SMOKE_REQUESTS: readonly ExprRequest[] = [
 ];
 
 /** A task expression (one that reads u()) prices the whole task in US$; fixed() belongs to token expressions (new-api). */
-export function isTaskExpression(program: BillingProgram): boolean {
+function isTaskExpression(program: BillingProgram): boolean {
   return program.calls.has('u');
 }
 

@@ -29,7 +29,7 @@ export interface PriceInfo {
 }
 
 /** new-api's host-side minimum charge, in quota. */
-export const MINIMUM_CHARGE_QUOTA = 10;
+const MINIMUM_CHARGE_QUOTA = 10;
 
 /** A charge under the model's minimum-charge policy: 0 stays 0, anything between 0 and the minimum is raised to it. */
 export function withMinimumCharge(info: Pick<PriceInfo, 'minimumCharge'>, quota: number): number {
@@ -144,7 +144,7 @@ function chargeQuota(info: PriceInfo, usage: BillableUsage, quotaPerUnit: number
 }
 
 /** The input audio tokens billed at the model's own audio price (0 when it has none). */
-export function separatelyPricedAudio(info: PriceInfo, usage: BillableUsage): number {
+function separatelyPricedAudio(info: PriceInfo, usage: BillableUsage): number {
   return (info.audioInputPrice ?? 0) > 0 ? Math.min(nonNegative(usage.audioTokens), nonNegative(usage.promptTokens)) : 0;
 }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { finalTaskQuota } from './task-settlement.js';
+import type { TaskPrice } from '../shared/task-gate.js';
+import { finalTaskQuota, submitQuota } from './task-settlement.js';
 import type { TaskEntity } from './task.entity.js';
 
 const row = (quota: number, context: NonNullable<NonNullable<TaskEntity['privateData']>['billing_context']>) =>
@@ -63,5 +64,17 @@ describe('finalTaskQuota', () => {
     expect(finalTaskQuota(row(10, { billing_expr: expr }), { ...report, usage: { seconds: 2 } })).toBeUndefined();
     expect(finalTaskQuota(row(10, { billing_expr: { ...expr, minimumCharge: false } }), { ...report, usage: { seconds: 2 } })).toBe(1);
     expect(finalTaskQuota(row(10, { billing_expr: expr }), { ...report, usage: { seconds: 0 } })).toBe(0);
+  });
+
+  it("charges a submit its expression's quota, else the per-call price × the plan's ratios, under the minimum charge", () => {
+    const perCall: TaskPrice = { quota: 3, modelPrice: 0.000006, groupRatio: 1, byRatio: false, minimumCharge: false };
+    expect(submitQuota(perCall, { seconds: 2 })).toBe(6);
+    expect(submitQuota({ ...perCall, minimumCharge: true }, { seconds: 2 })).toBe(10);
+    expect(submitQuota({ ...perCall, minimumCharge: true }, { seconds: 0 })).toBe(0);
+    expect(submitQuota({ ...perCall, minimumCharge: true }, { seconds: 4 })).toBe(12);
+    const expr = { source: 'tier("t", u("seconds"))', usage: { seconds: 4 }, request: { params: {}, headers: {} }, quotaPerUsd: 1 };
+    const byExpr: TaskPrice = { ...perCall, quota: 40, expr: { ...expr, minimumCharge: false, quota: 40, tier: 't' } };
+    // The expression's quota is the whole task's: no ratio applies on top.
+    expect(submitQuota(byExpr, { seconds: 4 })).toBe(40);
   });
 });

@@ -3,7 +3,8 @@ import { Injectable, Logger } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { ChannelHealthService, type RelayChannel } from '@gw/channel';
 import { OptionService } from '@gw/option';
-import { expressionRequest, withMinimumCharge } from '@gw/relay';
+import { expressionRequest } from '@gw/relay';
+import { submitQuota } from '../generic/task-settlement.js';
 import { TaskBilling } from '../shared/task-billing.service.js';
 import { TaskRelayError } from '../shared/task-error.js';
 import { TaskGate, type TaskCaller, type TaskPrice } from '../shared/task-gate.js';
@@ -135,7 +136,7 @@ export class MjRelayService {
     // Face swap routes as new-api's `swap_face`; its default price is registered as mj_swap_face.
     const facts = { usage: {}, request: expressionRequest(call.body, call.headers) };
     const price = this.gate.price(caller, group, model, model === 'swap_face' ? 'mj_swap_face' : model, facts);
-    const quota = FREE_ACTIONS.has(plan.action) ? 0 : withMinimumCharge(price, price.quota);
+    const quota = FREE_ACTIONS.has(plan.action) ? 0 : submitQuota(price, undefined);
     const charge = await this.billing.reserve(caller, quota);
 
     let upstream: UpstreamJson;
